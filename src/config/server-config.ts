@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/**
+ * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by
+ * `loadServerConfig`). Sources, later ones winning: defaults < config file (JSON/YAML) < environment
+ * (RTSERVE_*) < command-line flags. The result is deeply frozen.
+ */
+const port = z.coerce.number().int().min(0).max(65535);
+
+export const serverConfigSchema = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  httpPort: port.default(8000),
+  grpcPort: port.default(8001),
+  /** Prometheus metrics are also served at GET /metrics on the HTTP port. */
+  metricsPort: port.default(8002),
+  /** Model repositories; empty means the bundled `models/` folder. */
+  modelRepository: z.array(z.string()).default([]),
+  modelControlMode: z.enum(['none', 'poll', 'explicit']).default('none'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Request bodies larger than this are refused with 413 before they are buffered (Triton: 64 MiB). */
+  maxBodyBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  /** Bound applied to every model queue whose config leaves max_queue_size at 0 (Triton: unbounded). */
+  maxQueueSizeDefault: z.coerce.number().int().min(1).default(4096),
+  /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
+  exitTimeoutSecs: z.coerce.number().min(0).default(30),
+  /** Ready only when every model is ready (Triton's --strict-readiness). */
+  strictReadiness: z.coerce.boolean().default(true),
+  /** Triton's default-max-batch-size for auto-completed configs. */
+  defaultMaxBatchSize: z.coerce.number().int().min(0).default(4),
+  /** Default execution providers for models whose config does not name any. */
+  providers: z.array(z.enum(['cpu', 'webgpu', 'cuda', 'tensorrt'])).default(['cpu']),
+});
+
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
+export type ServerConfigInput = z.input<typeof serverConfigSchema>;

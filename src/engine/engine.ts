@@ -1,0 +1,47 @@
+import type { Tensor, TensorMetadata } from '../core/types.ts';
+
+/** Execution providers rtserve knows how to ask onnxruntime for, in the order a user lists them. */
+export type ExecutionProviderName = 'cpu' | 'webgpu' | 'cuda' | 'tensorrt';
+
+export interface ExecutionProviderSpec {
+  readonly name: ExecutionProviderName;
+  /** Passed through to onnxruntime's provider options unchanged. */
+  readonly options?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export interface EngineLoadOptions {
+  /**
+   * Engines to try, in order. Providers do not fall back inside onnxruntime (a session created for
+   * ['webgpu','cpu'] on a machine without a GPU fails), so the engine tries each spec on its own and keeps
+   * the first that loads.
+   */
+  readonly providers: readonly ExecutionProviderSpec[];
+  readonly graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  readonly intraOpNumThreads?: number;
+  readonly interOpNumThreads?: number;
+  /** Extra onnxruntime session options (free-form `session.*` config entries). */
+  readonly sessionConfig?: Readonly<Record<string, string>>;
+}
+
+export interface SessionDescription {
+  readonly inputs: readonly TensorMetadata[];
+  readonly outputs: readonly TensorMetadata[];
+  /** The provider that actually loaded the model. */
+  readonly provider: ExecutionProviderName;
+}
+
+/** One loaded model instance. It owns its thread and memory; `run` never blocks the event loop. */
+export interface EngineSession {
+  describe(): SessionDescription;
+  /**
+   * Runs one batch. `feeds` are full tensors (batch dimension included); `outputNames` selects outputs.
+   * Input buffers may be transferred to another thread: callers must not touch them after the call.
+   */
+  run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]>;
+  close(): Promise<void>;
+}
+
+export interface Engine {
+  readonly name: string;
+  load(modelPath: string, options: EngineLoadOptions): Promise<EngineSession>;
+}

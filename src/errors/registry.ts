@@ -1,0 +1,132 @@
+/**
+ * The one error registry. Every error a client can see has a code here; each code belongs to a category, and
+ * each category maps once to an HTTP status, a gRPC status code and a WebSocket close code. Transports never
+ * pick statuses themselves: they call `httpStatusOf`, `grpcStatusOf` or `wsCloseCodeOf`.
+ */
+
+/** Categories follow google.rpc.Code names (KServe v2 gRPC errors use google.rpc.Status). */
+export type ErrorCategory =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'UNAVAILABLE'
+  | 'RESOURCE_EXHAUSTED'
+  | 'DEADLINE_EXCEEDED'
+  | 'CANCELLED'
+  | 'UNIMPLEMENTED'
+  | 'FAILED_PRECONDITION'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'INTERNAL';
+
+interface CategoryMapping {
+  readonly http: number;
+  /** Numeric grpc status (grpc/include/grpc/impl/codegen/status.h). */
+  readonly grpc: number;
+  /** WebSocket close code used when the error is fatal to a socket (4000-4999 are application codes). */
+  readonly ws: number;
+  readonly retryable: boolean;
+}
+
+export const CATEGORY_MAPPING: Readonly<Record<ErrorCategory, CategoryMapping>> = Object.freeze({
+  INVALID_ARGUMENT: { http: 400, grpc: 3, ws: 4400, retryable: false },
+  NOT_FOUND: { http: 404, grpc: 5, ws: 4404, retryable: false },
+  // Triton answers 503 for UNAVAILABLE (model not ready, server draining).
+  UNAVAILABLE: { http: 503, grpc: 14, ws: 1013, retryable: true },
+  // Overload is 429 + Retry-After, not Triton's 503 (see reference §5.9).
+  RESOURCE_EXHAUSTED: { http: 429, grpc: 8, ws: 4429, retryable: true },
+  DEADLINE_EXCEEDED: { http: 504, grpc: 4, ws: 4408, retryable: true },
+  // Triton maps CANCELLED to 400; 499 (client closed request) is what proxies log for it.
+  CANCELLED: { http: 499, grpc: 1, ws: 4499, retryable: false },
+  UNIMPLEMENTED: { http: 501, grpc: 12, ws: 4501, retryable: false },
+  FAILED_PRECONDITION: { http: 400, grpc: 9, ws: 4412, retryable: false },
+  UNAUTHENTICATED: { http: 401, grpc: 16, ws: 4401, retryable: false },
+  PERMISSION_DENIED: { http: 403, grpc: 7, ws: 4403, retryable: false },
+  PAYLOAD_TOO_LARGE: { http: 413, grpc: 8, ws: 1009, retryable: false },
+  INTERNAL: { http: 500, grpc: 13, ws: 1011, retryable: true },
+});
+
+/** Every error code rtserve emits, with its category and a one-line description for docs/errors.md. */
+export const ERROR_CODES = Object.freeze({
+  // request shape and content
+  BAD_JSON: { category: 'INVALID_ARGUMENT', doc: 'The request body is not valid JSON or does not match the KServe v2 schema.' },
+  BAD_REQUEST: { category: 'INVALID_ARGUMENT', doc: 'The request is malformed.' },
+  BAD_BINARY_HEADER: { category: 'INVALID_ARGUMENT', doc: 'Inference-Header-Content-Length is missing, negative, absurd or larger than the body.' },
+  BAD_DATATYPE: { category: 'INVALID_ARGUMENT', doc: 'An input tensor has a datatype other than the model expects, or an unknown one.' },
+  BAD_SHAPE: { category: 'INVALID_ARGUMENT', doc: 'An input tensor has a shape the model does not accept.' },
+  BAD_DATA: { category: 'INVALID_ARGUMENT', doc: 'An input tensor data does not match its shape and datatype.' },
+  MISSING_INPUT: { category: 'INVALID_ARGUMENT', doc: 'A required model input is missing from the request.' },
+  UNEXPECTED_INPUT: { category: 'INVALID_ARGUMENT', doc: 'The request names an input the model does not have, or names one twice.' },
+  UNKNOWN_OUTPUT: { category: 'INVALID_ARGUMENT', doc: 'The request asks for an output the model does not have.' },
+  BATCH_TOO_LARGE: { category: 'INVALID_ARGUMENT', doc: 'The request batch exceeds max_batch_size.' },
+  BAD_PARAMETER: { category: 'INVALID_ARGUMENT', doc: 'A request parameter (priority, timeout, ...) has an invalid value.' },
+  PAYLOAD_TOO_LARGE: { category: 'PAYLOAD_TOO_LARGE', doc: 'The body exceeds the configured size limit.' },
+  // lookup
+  MODEL_NOT_FOUND: { category: 'NOT_FOUND', doc: 'No model with that name is in the repository.' },
+  VERSION_NOT_FOUND: { category: 'NOT_FOUND', doc: 'The model has no such version loaded.' },
+  ROUTE_NOT_FOUND: { category: 'NOT_FOUND', doc: 'No such endpoint.' },
+  MODEL_NOT_READY: { category: 'UNAVAILABLE', doc: 'The model is loading, unloading or failed to load.' },
+  // scheduling
+  QUEUE_FULL: { category: 'RESOURCE_EXHAUSTED', doc: 'The model queue is at max_queue_size; retry after the hinted delay.' },
+  QUEUE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', doc: 'The request timed out in the queue before it was executed.' },
+  CANCELLED: { category: 'CANCELLED', doc: 'The client cancelled the request or went away.' },
+  SERVER_DRAINING: { category: 'UNAVAILABLE', doc: 'The server is shutting down and accepts no new requests.' },
+  // engine and configuration
+  ENGINE_UNAVAILABLE: { category: 'FAILED_PRECONDITION', doc: 'No configured execution provider could load the model on this machine.' },
+  ENGINE_FAILED: { category: 'INTERNAL', doc: 'The engine failed while running a batch.' },
+  MODEL_LOAD_FAILED: { category: 'INTERNAL', doc: 'The model failed to load.' },
+  BAD_CONFIG: { category: 'INVALID_ARGUMENT', doc: 'A server or model configuration value is invalid.' },
+  UNSUPPORTED: { category: 'UNIMPLEMENTED', doc: 'The operation is not supported (yet) by this server or model.' },
+  INTERNAL: { category: 'INTERNAL', doc: 'An unexpected server error.' },
+} as const satisfies Record<string, { category: ErrorCategory; doc: string }>);
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface RtErrorOptions {
+  /** Hint for clients, in milliseconds, when retrying makes sense (429, 503). */
+  readonly retryAfterMs?: number;
+  readonly cause?: unknown;
+}
+
+/** The only error type transports translate; anything else becomes INTERNAL without leaking details. */
+export class RtError extends Error {
+  readonly code: ErrorCode;
+  readonly category: ErrorCategory;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: RtErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RtError';
+    this.code = code;
+    this.category = ERROR_CODES[code].category;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  get httpStatus(): number {
+    return CATEGORY_MAPPING[this.category].http;
+  }
+  get grpcStatus(): number {
+    return CATEGORY_MAPPING[this.category].grpc;
+  }
+  get wsCloseCode(): number {
+    return CATEGORY_MAPPING[this.category].ws;
+  }
+  get retryable(): boolean {
+    return CATEGORY_MAPPING[this.category].retryable;
+  }
+}
+
+/** Shorthand constructor used across the code base. */
+export function rtError(code: ErrorCode, message: string, options?: RtErrorOptions): RtError {
+  return new RtError(code, message, options);
+}
+
+/**
+ * Normalizes anything thrown into an RtError. Unknown errors become INTERNAL with a generic message so that
+ * stack traces and library internals never reach a client; the original stays as `cause` for the logs.
+ */
+export function toRtError(err: unknown): RtError {
+  if (err instanceof RtError) return err;
+  if (err instanceof Error && err.name === 'AbortError') return new RtError('CANCELLED', 'request was cancelled', { cause: err });
+  return new RtError('INTERNAL', 'internal server error', { cause: err });
+}
