@@ -1,0 +1,48 @@
+/**
+ * KServe v2 datatypes (reference §2.2) ↔ onnxruntime-common tensor types. The in-memory layouts match
+ * src/core/datatype.ts: BOOL is one byte per element (Uint8Array), FP16 is raw IEEE half bits (Uint16Array),
+ * INT64/UINT64 are BigInt64Array/BigUint64Array, BYTES is onnxruntime's 'string' (UTF-8 decoded at the edge of
+ * onnxruntime and encoded back on the way out).
+ *
+ * BF16 has no onnxruntime-node tensor type (onnxruntime-common's Tensor.Type has no 'bfloat16'), so a model
+ * with a bfloat16 input or output cannot be served by this engine; 4-bit types have no KServe datatype.
+ */
+import type { DataType } from '../../core/datatype.ts';
+
+/** onnxruntime-common `Tensor.Type` names that rtserve exchanges. */
+export type OrtTensorType =
+  | 'bool' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'int8' | 'int16' | 'int32' | 'int64'
+  | 'float16' | 'float32' | 'float64' | 'string';
+
+export const ORT_TYPE_OF: Readonly<Record<Exclude<DataType, 'BF16'>, OrtTensorType>> = Object.freeze({
+  BOOL: 'bool',
+  UINT8: 'uint8',
+  UINT16: 'uint16',
+  UINT32: 'uint32',
+  UINT64: 'uint64',
+  INT8: 'int8',
+  INT16: 'int16',
+  INT32: 'int32',
+  INT64: 'int64',
+  FP16: 'float16',
+  FP32: 'float32',
+  FP64: 'float64',
+  BYTES: 'string',
+});
+
+const DATATYPE_OF_ORT: ReadonlyMap<string, DataType> = new Map(
+  (Object.entries(ORT_TYPE_OF) as [DataType, OrtTensorType][]).map(([dt, ort]) => [ort, dt]),
+);
+
+/** The KServe datatype of an onnxruntime tensor type, or undefined for types KServe cannot carry (int4, uint4). */
+export function dataTypeOfOrt(ortType: string): DataType | undefined {
+  return DATATYPE_OF_ORT.get(ortType);
+}
+
+/** ONNX `TensorProto.DataType` numbers (onnx.proto) → names, for error messages. */
+export const ONNX_ELEM_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
+  1: 'float', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 8: 'string', 9: 'bool',
+  10: 'float16', 11: 'double', 12: 'uint32', 13: 'uint64', 14: 'complex64', 15: 'complex128', 16: 'bfloat16',
+  17: 'float8e4m3fn', 18: 'float8e4m3fnuz', 19: 'float8e5m2', 20: 'float8e5m2fnuz', 21: 'uint4', 22: 'int4',
+  23: 'float4e2m1',
+});
