@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { loadServerConfig } from '../config/load-server-config.ts';
+import { startServer } from '../app/rtserve-server.ts';
+import { createLogger } from '../observability/logger.ts';
+import { RtError } from '../errors/registry.ts';
+
+interface ServeFlags {
+  modelRepository?: string[];
+  host?: string;
+  httpPort?: string;
+  grpcPort?: string;
+  metricsPort?: string;
+  config?: string;
+  modelControlMode?: string;
+  logLevel?: string;
+  exitTimeoutSecs?: string;
+  providers?: string;
+  strictReadiness?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('serve a model repository over KServe v2 REST (and the other front ends)')
+    .option('--model-repository <dir>', 'model repository (repeatable); default: the bundled models/', collect)
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--http-port <port>', 'HTTP port, 0 = pick a free one (default 8000)')
+    .option('--grpc-port <port>', 'gRPC port, 0 = pick a free one (default 8001)')
+    .option('--metrics-port <port>', 'Prometheus metrics port, 0 = pick a free one (default 8002)')
+    .option('--config <file>', 'server config file (JSON or YAML)')
+    .option('--model-control-mode <mode>', 'none | poll | explicit')
+    .option('--providers <list>', 'default execution providers, in order, e.g. webgpu,cpu')
+    .option('--exit-timeout-secs <s>', 'how long SIGTERM waits for in-flight requests')
+    .option('--no-strict-readiness', 'ready even when some model failed to load')
+    .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
+    .action(async (flags: ServeFlags) => {
+      const config = await loadServerConfig({
+        ...(flags.config === undefined ? {} : { file: flags.config }),
+        env: process.env,
+        flags: {
+          modelRepository: flags.modelRepository,
+          host: flags.host,
+          httpPort: flags.httpPort,
+          grpcPort: flags.grpcPort,
+          metricsPort: flags.metricsPort,
+          modelControlMode: flags.modelControlMode,
+          logLevel: flags.logLevel,
+          exitTimeoutSecs: flags.exitTimeoutSecs,
+          providers: flags.providers?.split(',').map((s) => s.trim()),
+          strictReadiness: flags.strictReadiness === false ? false : undefined,
+        },
+      });
+      const logger = createLogger(config.logLevel);
+      const server = await startServer({ config, logger });
+      const parts = [`http=${server.httpUrl}`];
+      if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
+      if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);
+      process.stdout.write(`rtserve ready ${parts.join(' ')}\n`);
+
+      let stopping = false;
+      const stop = (signal: string): void => {
+        if (stopping) {
+          logger.warn({ signal }, 'second signal: exiting now');
+          process.exit(1);
+        }
+        stopping = true;
+        logger.info({ signal }, 'draining');
+        server.close().then(
+          () => {
+            logger.info('stopped');
+            logger.flush();
+            process.exit(0);
+          },
+          (err: unknown) => {
+            logger.error({ err }, 'error while stopping');
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+    });
+}
+
+/** Prints a config or startup error without a stack trace and exits non-zero. */
+export function reportFatal(err: unknown): never {
+  const msg = err instanceof RtError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  process.stderr.write(`rtserve: ${msg}\n`);
+  process.exit(2);
+}

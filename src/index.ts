@@ -1,0 +1,20 @@
+/**
+ * rtserve's public API: embed the server, call it in-process, or speak its protocols from a client.
+ */
+export { startServer } from './app/rtserve-server.ts';
+export type { RunningServer, StartOptions } from './app/rtserve-server.ts';
+export { loadServerConfig } from './config/load-server-config.ts';
+export { serverConfigSchema } from './config/server-config.ts';
+export type { ServerConfig, ServerConfigInput } from './config/server-config.ts';
+export { modelConfigSchema } from './config/model-config.ts';
+export type { ModelConfig, ModelConfigInput } from './config/model-config.ts';
+export { InferenceServer } from './core/inference-server.ts';
+export type { InferenceApi, ModelMetadata, ServerMetadata, RepositoryIndexEntry } from './core/api.ts';
+export type { InferRequest, InferResponse, Tensor, TensorMetadata, Parameters } from './core/types.ts';
+export { DATA_TYPES } from './core/datatype.ts';
+export type { DataType, TensorData } from './core/datatype.ts';
+export { RtError, ERROR_CODES } from './errors/registry.ts';
+export type { ErrorCode, ErrorCategory } from './errors/registry.ts';
+export type { Engine, EngineSession, EngineLoadOptions } from './engine/engine.ts';
+export { createOrtEngine } from './engine/ort/index.ts';
+export { encodeInferRequest, decodeInferResponse } from './transport/codec/kserve-client-codec.ts';

@@ -1,0 +1,403 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { ModelConfig, ModelWarmup, TensorConfig } from '../config/model-config.ts';
+import type { ModelMetadata, ModelState, RepositoryIndexEntry } from '../core/api.ts';
+import { allocate, elementCount, fromConfigType, type DataType } from '../core/datatype.ts';
+import { ModelStats } from '../core/stats.ts';
+import type { Tensor, TensorMetadata } from '../core/types.ts';
+import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec } from '../engine/engine.ts';
+import { rtError, toRtError } from '../errors/registry.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Scheduler, SchedulerFactory } from '../scheduler/scheduler.ts';
+import { loadModelConfig } from './load-config.ts';
+import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
+import { selectVersions } from './version-policy.ts';
+
+/** What validation needs to know about a model version (dims without the batch dimension). */
+export interface ValidationMeta {
+  readonly name: string;
+  readonly version: string;
+  readonly maxBatchSize: number;
+  readonly inputs: readonly TensorMetadata[];
+  readonly outputs: readonly TensorMetadata[];
+  readonly optionalInputs: ReadonlySet<string>;
+}
+
+/** One loaded, servable model version. */
+export interface LoadedVersion {
+  readonly name: string;
+  readonly version: string;
+  readonly config: ModelConfig;
+  readonly metadata: ModelMetadata;
+  readonly validation: ValidationMeta;
+  readonly scheduler: Scheduler;
+  readonly stats: ModelStats;
+  readonly sessions: readonly EngineSession[];
+  readonly provider: string;
+  readonly labels: ReadonlyMap<string, readonly string[]>;
+}
+
+interface ModelRecord {
+  readonly name: string;
+  repository: string;
+  state: ModelState;
+  reason: string;
+  /** Ready versions, keyed by version string; swapped as a whole on reload. */
+  versions: ReadonlyMap<string, LoadedVersion>;
+  /** Highest ready version: what a request without a version gets. */
+  latest: string | undefined;
+}
+
+export interface RepositoryManagerOptions {
+  readonly repositories: readonly string[];
+  readonly engine: Engine;
+  readonly schedulerFactory: SchedulerFactory;
+  readonly logger: Logger;
+  readonly defaultMaxBatchSize: number;
+  readonly maxQueueSizeDefault: number;
+  /** Server-wide default providers for models whose config leaves `engine.providers` at its default. */
+  readonly defaultProviders: readonly ExecutionProviderSpec[];
+}
+
+/**
+ * Owns the models of one or more repositories: scanning, loading (engine sessions, warmup, scheduler), the
+ * state machine Triton reports in the repository index, atomic version swaps on reload, and unloading.
+ */
+export class RepositoryManager {
+  private readonly models = new Map<string, ModelRecord>();
+  private readonly loading = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: RepositoryManagerOptions) {}
+
+  /** Scans every repository and loads every model found; failures are recorded, not thrown. */
+  async loadAll(): Promise<void> {
+    const entries: ModelEntry[] = [];
+    for (const repo of this.options.repositories) {
+      for (const e of await scanRepository(repo)) {
+        if (entries.some((x) => x.name === e.name)) {
+          this.options.logger.warn({ model: e.name, repository: repo }, 'model name appears in several repositories; the first one wins');
+          continue;
+        }
+        entries.push(e);
+      }
+    }
+    await Promise.all(entries.map((e) => this.loadEntry(e)));
+  }
+
+  /** Loads (or reloads) one model by name; `configOverride` is a JSON ModelConfig replacing the file's. */
+  async load(name: string, configOverride?: string): Promise<void> {
+    const previous = this.loading.get(name);
+    const run = (async () => {
+      if (previous !== undefined) await previous.catch(() => undefined);
+      const entry = await this.findEntry(name);
+      await this.loadEntry(entry, configOverride);
+      const rec = this.models.get(name);
+      if (rec !== undefined && rec.state !== 'READY') throw rtError('MODEL_LOAD_FAILED', `failed to load '${name}': ${rec.reason}`);
+    })();
+    this.loading.set(name, run);
+    try {
+      await run;
+    } finally {
+      if (this.loading.get(name) === run) this.loading.delete(name);
+    }
+  }
+
+  async unload(name: string): Promise<void> {
+    const rec = this.models.get(name);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'`);
+    const old = rec.versions;
+    rec.state = 'UNLOADING';
+    rec.versions = new Map();
+    rec.latest = undefined;
+    await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
+    rec.state = 'UNAVAILABLE';
+    rec.reason = 'unloaded';
+  }
+
+  /** The version a request addresses. Throws NOT_FOUND for unknown names/versions, UNAVAILABLE while not ready. */
+  get(name: string, version?: string): LoadedVersion {
+    const rec = this.models.get(name);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest(name)}`);
+    const v = version === undefined || version === '' ? rec.latest : version;
+    if (v === undefined) {
+      throw rtError('MODEL_NOT_READY', `model '${name}' is not ready (${rec.state.toLowerCase()}${rec.reason === '' ? '' : `: ${rec.reason}`})`);
+    }
+    const loaded = rec.versions.get(v);
+    if (loaded === undefined) {
+      const have = [...rec.versions.keys()];
+      throw rtError('VERSION_NOT_FOUND', `model '${name}' has no version '${v}' loaded (loaded: ${have.length === 0 ? 'none' : have.join(', ')})`);
+    }
+    return loaded;
+  }
+
+  /** Whether the model (or version) is ready; throws MODEL_NOT_FOUND for names never seen. */
+  isReady(name: string, version?: string): boolean {
+    const rec = this.models.get(name);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest(name)}`);
+    if (version === undefined || version === '') return rec.state === 'READY' && rec.latest !== undefined;
+    return rec.versions.has(version);
+  }
+
+  record(name: string): { versions: string[]; state: ModelState; reason: string } | undefined {
+    const rec = this.models.get(name);
+    return rec === undefined ? undefined : { versions: [...rec.versions.keys()], state: rec.state, reason: rec.reason };
+  }
+
+  allReady(): boolean {
+    for (const rec of this.models.values()) if (rec.state !== 'READY' && rec.reason !== 'unloaded') return false;
+    return true;
+  }
+
+  loadedVersions(): LoadedVersion[] {
+    return [...this.models.values()].flatMap((r) => [...r.versions.values()]);
+  }
+
+  index(readyOnly: boolean): RepositoryIndexEntry[] {
+    const out: RepositoryIndexEntry[] = [];
+    for (const rec of [...this.models.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (rec.versions.size === 0) {
+        if (!readyOnly) out.push({ name: rec.name, state: rec.state, reason: rec.reason });
+        continue;
+      }
+      for (const v of rec.versions.keys()) out.push({ name: rec.name, version: v, state: 'READY', reason: '' });
+    }
+    return out;
+  }
+
+  /** Waits until every scheduler has answered what it holds. */
+  async drain(): Promise<void> {
+    await Promise.all(this.loadedVersions().map((v) => v.scheduler.drain()));
+  }
+
+  async close(): Promise<void> {
+    const all = this.loadedVersions();
+    for (const rec of this.models.values()) {
+      rec.versions = new Map();
+      rec.latest = undefined;
+      rec.state = 'UNAVAILABLE';
+      rec.reason = 'server stopped';
+    }
+    await Promise.all(all.map((v) => this.closeVersion(v)));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  private suggest(name: string): string {
+    const names = [...this.models.keys()];
+    return names.length === 0 ? '' : ` (models: ${names.sort().join(', ')})`;
+  }
+
+  private async findEntry(name: string): Promise<ModelEntry> {
+    let lastError: unknown;
+    for (const repo of this.options.repositories) {
+      try {
+        return await scanModel(repo, name);
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    throw lastError ?? rtError('MODEL_NOT_FOUND', `no model named '${name}' in the repository`);
+  }
+
+  private async loadEntry(entry: ModelEntry, configOverride?: string): Promise<void> {
+    const log = this.options.logger.child({ model: entry.name });
+    let rec = this.models.get(entry.name);
+    if (rec === undefined) {
+      rec = { name: entry.name, repository: dirname(entry.dir), state: 'LOADING', reason: '', versions: new Map(), latest: undefined };
+      this.models.set(entry.name, rec);
+    } else if (rec.versions.size === 0) {
+      rec.state = 'LOADING';
+    }
+    const started = Date.now();
+    const built: LoadedVersion[] = [];
+    try {
+      const firstVersion = entry.versions.at(-1);
+      const firstFile = firstVersion === undefined ? undefined : findModelFile(firstVersion);
+      const onnxBytes = firstFile?.kind === 'onnx' ? await readFile(firstFile.path) : undefined;
+      const { config, warnings } = await loadModelConfig(entry, {
+        defaultMaxBatchSize: this.options.defaultMaxBatchSize,
+        ...(onnxBytes === undefined ? {} : { onnxBytes }),
+        ...(configOverride === undefined ? {} : { configOverride }),
+      });
+      for (const w of warnings) log.warn(w);
+      const available = entry.versions.map((v) => v.version);
+      const chosen = selectVersions(available, config.version_policy);
+      if (chosen.length === 0) throw rtError('MODEL_LOAD_FAILED', `no version directory matches the version policy (found: ${available.join(', ') || 'none'})`);
+      for (const v of chosen) {
+        const ve = entry.versions.find((x) => x.version === v);
+        if (ve === undefined) continue;
+        const file = findModelFile(ve, { defaultModelFilename: config.default_model_filename });
+        if (file === undefined) throw rtError('MODEL_LOAD_FAILED', `version ${v} has no ${config.default_model_filename ?? 'model.onnx'}`);
+        if (file.kind === 'plan') throw rtError('UNSUPPORTED', `version ${v}: plan files are served once 'rtserve build' lands (file ${file.fileName})`);
+        built.push(await this.loadVersion(entry, String(v), file.path, config));
+      }
+    } catch (err) {
+      await Promise.all(built.map((b) => this.closeVersion(b)));
+      const e = toRtError(err);
+      const reason = e.category === 'INTERNAL' && e.cause instanceof Error ? e.cause.message : e.message;
+      log.error({ reason }, 'model failed to load');
+      // A failed reload keeps the versions that were serving (Triton: "a failed reload keeps the old model").
+      if (rec.versions.size === 0) {
+        rec.state = 'UNAVAILABLE';
+      }
+      rec.reason = reason;
+      return;
+    }
+    const old = rec.versions;
+    rec.versions = new Map(built.map((b) => [b.version, b]));
+    rec.latest = built.map((b) => b.version).sort((a, b) => Number(b) - Number(a))[0];
+    rec.state = 'READY';
+    rec.reason = '';
+    log.info({ versions: [...rec.versions.keys()], provider: built[0]?.provider, ms: Date.now() - started }, 'model ready');
+    // Old versions finish what they hold, then release their engines.
+    await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
+  }
+
+  private async loadVersion(entry: ModelEntry, version: string, modelPath: string, config: ModelConfig): Promise<LoadedVersion> {
+    const loadOptions = this.engineOptions(config);
+    const count = Math.max(1, config.instance_group.reduce((n, g) => n + g.count, 0));
+    const sessions: EngineSession[] = [];
+    try {
+      for (let i = 0; i < count; i++) sessions.push(await this.options.engine.load(modelPath, loadOptions));
+      const first = sessions[0];
+      if (first === undefined) throw rtError('INTERNAL', 'no session');
+      const validation = validationMetaOf(entry.name, version, config);
+      await Promise.all(sessions.map((s) => warmup(s, config, validation)));
+      const stats = new ModelStats(entry.name, version);
+      const scheduler = this.options.schedulerFactory({
+        modelName: entry.name,
+        version,
+        config,
+        sessions,
+        stats,
+        maxQueueSizeDefault: this.options.maxQueueSizeDefault,
+      });
+      const labels = new Map<string, readonly string[]>();
+      for (const o of config.output) {
+        if (o.label_filename !== undefined) {
+          const text = await readFile(join(entry.dir, o.label_filename), 'utf8');
+          labels.set(o.name, text.split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1));
+        }
+      }
+      return {
+        name: entry.name,
+        version,
+        config,
+        metadata: metadataOf(entry.name, [version], config),
+        validation,
+        scheduler,
+        stats,
+        sessions,
+        provider: first.describe().provider,
+        labels,
+      };
+    } catch (err) {
+      await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
+      throw err;
+    }
+  }
+
+  private engineOptions(config: ModelConfig): EngineLoadOptions {
+    const e = config.engine;
+    const isDefault = e.providers.length === 1 && e.providers[0]?.name === 'cpu' && Object.keys(e.providers[0].options).length === 0;
+    const fromAccelerators: ExecutionProviderSpec[] = (config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? [])
+      .filter((a) => a.name === 'tensorrt' || a.name === 'cuda')
+      .map((a) => ({ name: a.name as 'tensorrt' | 'cuda', options: a.parameters }));
+    const providers = isDefault
+      ? fromAccelerators.length > 0
+        ? [...fromAccelerators, { name: 'cpu' as const }]
+        : this.options.defaultProviders
+      : e.providers;
+    return {
+      providers,
+      graphOptimizationLevel: e.graph_optimization_level,
+      ...(e.intra_op_num_threads > 0 ? { intraOpNumThreads: e.intra_op_num_threads } : {}),
+      ...(e.inter_op_num_threads > 0 ? { interOpNumThreads: e.inter_op_num_threads } : {}),
+    };
+  }
+
+  private async closeVersion(v: LoadedVersion): Promise<void> {
+    try {
+      await v.scheduler.drain();
+      await v.scheduler.close();
+    } finally {
+      await Promise.all(v.sessions.map((s) => s.close().catch(() => undefined)));
+    }
+  }
+}
+
+function tensorMeta(t: TensorConfig, batchDim: boolean): TensorMetadata {
+  const dt = fromConfigType(t.data_type);
+  if (dt === undefined) throw rtError('BAD_CONFIG', `tensor '${t.name}': unknown data_type ${t.data_type}`);
+  return { name: t.name, datatype: dt, shape: batchDim ? [-1, ...t.dims] : [...t.dims] };
+}
+
+export function metadataOf(name: string, versions: readonly string[], config: ModelConfig): ModelMetadata {
+  const batch = config.max_batch_size > 0;
+  return {
+    name,
+    versions,
+    platform: config.platform,
+    inputs: config.input.map((t) => tensorMeta(t, batch)),
+    outputs: config.output.map((t) => tensorMeta(t, batch)),
+  };
+}
+
+function validationMetaOf(name: string, version: string, config: ModelConfig): ValidationMeta {
+  return {
+    name,
+    version,
+    maxBatchSize: config.max_batch_size,
+    inputs: config.input.map((t) => tensorMeta(t, false)),
+    outputs: config.output.map((t) => tensorMeta(t, false)),
+    optionalInputs: new Set(config.input.filter((t) => t.optional === true).map((t) => t.name)),
+  };
+}
+
+/**
+ * Runs Triton-style warmup before a version turns READY (model_warmup in the config), or, without one, a
+ * single batch-1 run with zeros (dynamic dims as 1) so the first client request does not pay for lazy
+ * initialization.
+ */
+async function warmup(session: EngineSession, config: ModelConfig, meta: ValidationMeta): Promise<void> {
+  const outputs = meta.outputs.map((o) => o.name);
+  const samples: { feeds: Tensor[]; count: number }[] = [];
+  const batchPrefix = (b: number): number[] => (config.max_batch_size > 0 ? [Math.max(1, b)] : []);
+  if (config.model_warmup.length > 0) {
+    for (const w of config.model_warmup) samples.push({ feeds: warmupFeeds(w, batchPrefix(w.batch_size)), count: w.count });
+  } else {
+    const feeds: Tensor[] = [];
+    for (const i of meta.inputs) {
+      if (meta.optionalInputs.has(i.name)) continue;
+      const shape = [...batchPrefix(1), ...i.shape.map((d) => (d < 0 ? 1 : d))];
+      feeds.push({ name: i.name, datatype: i.datatype, shape, data: allocate(i.datatype, elementCount(shape)) });
+    }
+    samples.push({ feeds, count: 1 });
+  }
+  for (const s of samples) {
+    for (let n = 0; n < s.count; n++) {
+      // Fresh buffers each run: the engine may transfer (detach) them to its worker.
+      const feeds = s.feeds.map((t) => ({ ...t, data: cloneData(t.data) }));
+      await session.run(feeds, outputs);
+    }
+  }
+}
+
+function warmupFeeds(w: ModelWarmup, batchPrefix: number[]): Tensor[] {
+  return Object.entries(w.inputs).map(([name, spec]) => {
+    const dt: DataType | undefined = fromConfigType(spec.data_type);
+    if (dt === undefined) throw rtError('BAD_CONFIG', `model_warmup '${w.name}': input '${name}' has unknown data_type ${spec.data_type}`);
+    const shape = [...batchPrefix, ...spec.dims];
+    const data = allocate(dt, elementCount(shape));
+    if (spec.random_data === true && !Array.isArray(data)) {
+      if (data instanceof Float32Array || data instanceof Float64Array) for (let i = 0; i < data.length; i++) data[i] = Math.random() * 2 - 1;
+      else if (data instanceof BigInt64Array || data instanceof BigUint64Array) for (let i = 0; i < data.length; i++) data[i] = BigInt(i % 7);
+      else if (dt !== 'FP16' && dt !== 'BF16') for (let i = 0; i < data.length; i++) data[i] = i % 7;
+    }
+    return { name, datatype: dt, shape, data };
+  });
+}
+
+function cloneData(d: Tensor['data']): Tensor['data'] {
+  return Array.isArray(d) ? d.map((x) => x.slice()) : d.slice();
+}

@@ -1,0 +1,31 @@
+import type { FastifyReply } from 'fastify';
+import { RtError, rtError, toRtError } from '../../errors/registry.ts';
+import type { Logger } from '../../observability/logger.ts';
+
+/**
+ * The one place REST maps errors: KServe v2 error body `{"error": "<message>"}` (OIPR §errors) with the
+ * registry's status; overload answers carry Retry-After in whole seconds (RFC 9110 §10.2.3).
+ */
+export function sendError(reply: FastifyReply, err: unknown, log: Logger): FastifyReply {
+  const e = fromFastify(err);
+  if (e.category === 'INTERNAL') log.error({ err: e.cause ?? e, code: e.code }, 'internal error');
+  if (e.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))));
+  return reply.code(e.httpStatus).type('application/json').send(JSON.stringify({ error: e.message, code: e.code }));
+}
+
+/** Fastify's own errors (body limits, content-type, route params) become registry errors. */
+function fromFastify(err: unknown): RtError {
+  if (err instanceof RtError) return err;
+  if (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
+    const code = err.code;
+    const message = err instanceof Error ? err.message : String(err);
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rtError('PAYLOAD_TOO_LARGE', `request body exceeds the limit: ${message}`);
+    if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return rtError('BAD_REQUEST', 'Content-Length does not match the body');
+    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return rtError('BAD_REQUEST', message);
+    if (code.startsWith('FST_ERR_VALIDATION') || code === 'FST_ERR_BAD_URL') return rtError('BAD_REQUEST', message);
+  }
+  if (typeof err === 'object' && err !== null && 'statusCode' in err && err.statusCode === 413) {
+    return rtError('PAYLOAD_TOO_LARGE', 'request body exceeds the limit');
+  }
+  return toRtError(err);
+}

@@ -1,0 +1,194 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { InferenceApi } from '../../core/api.ts';
+import type { InferRequest } from '../../core/types.ts';
+import { rtError } from '../../errors/registry.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor } from '../codec/kserve-json.ts';
+import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
+import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { sendError } from './errors.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { registerDocsRoutes } from './docs-ui.ts';
+import { loadRequestSchema, repositoryIndexRequestSchema, unloadRequestSchema, parseBodyWith } from './schemas.ts';
+
+export interface HttpServerOptions {
+  readonly api: InferenceApi;
+  readonly logger: Logger;
+  /** Bodies over this many bytes get 413 before they are buffered (Content-Length is checked up front). */
+  readonly maxBodyBytes: number;
+  /** Called for GET /metrics on the HTTP port; undefined disables the route. */
+  readonly metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** Lets other front ends (WebSocket, SSE) hook into the same HTTP server before it listens. */
+  readonly extend?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+interface ModelParams {
+  model: string;
+  version?: string;
+}
+
+/**
+ * KServe v2 REST (OIPR §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
+ * model repository), /openapi.json, /docs and the conventional /healthz and /readyz probe aliases.
+ */
+export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  const { api, logger } = options;
+  const app = Fastify({
+    bodyLimit: options.maxBodyBytes,
+    // The KServe routes decode their own bodies: a catch-all buffer parser keeps one code path for JSON and binary
+    // bodies and lets the codec produce errors that name tensors.
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (_req, body, done) => {
+    done(null, body);
+  });
+
+  app.setErrorHandler((err, _req, reply) => sendError(reply, err, logger));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, rtError('ROUTE_NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0] ?? ''}`), logger),
+  );
+
+  // ---- health (Triton: empty body, 200 when true, 400 when false; S:src/http_server.cc)
+  const health = (ok: () => boolean) => async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.code(ok() ? 200 : 400).send();
+  app.get('/v2/health/live', health(() => api.isLive()));
+  app.get('/v2/health/ready', health(() => api.isReady()));
+  // Conventional Kubernetes probe aliases; 503 is what probes and load balancers expect for "not ready".
+  app.get('/healthz', async (_req, reply) => reply.code(api.isLive() ? 200 : 503).type('text/plain').send(api.isLive() ? 'ok' : 'not live'));
+  app.get('/readyz', async (_req, reply) => reply.code(api.isReady() ? 200 : 503).type('text/plain').send(api.isReady() ? 'ok' : 'not ready'));
+
+  // ---- metadata
+  app.get('/v2', async () => api.serverMetadata());
+  const modelMeta = async (req: FastifyRequest<{ Params: ModelParams }>) => api.modelMetadata(req.params.model, req.params.version);
+  app.get('/v2/models/:model', modelMeta);
+  app.get('/v2/models/:model/versions/:version', modelMeta);
+
+  const modelReady = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
+    const ready = api.modelReady(req.params.model, req.params.version);
+    // Triton answers 200 with an empty body, or 400 {"error": ...}; KServe shows {name, ready}. We send the KServe
+    // body with Triton's status codes so both kinds of client read it right.
+    return reply.code(ready ? 200 : 400).send({ name: req.params.model, ready });
+  };
+  app.get('/v2/models/:model/ready', modelReady);
+  app.get('/v2/models/:model/versions/:version/ready', modelReady);
+
+  const modelConfig = async (req: FastifyRequest<{ Params: ModelParams }>) => api.modelConfig(req.params.model, req.params.version);
+  app.get('/v2/models/:model/config', modelConfig);
+  app.get('/v2/models/:model/versions/:version/config', modelConfig);
+
+  // ---- statistics extension
+  const stats = async (req: FastifyRequest<{ Params: Partial<ModelParams> }>) => ({
+    model_stats: api.modelStatistics(req.params.model, req.params.version),
+  });
+  app.get('/v2/models/stats', stats);
+  app.get('/v2/models/:model/stats', stats);
+  app.get('/v2/models/:model/versions/:version/stats', stats);
+
+  // ---- model repository extension
+  app.post('/v2/repository/index', async (req) => {
+    const body = parseBodyWith(repositoryIndexRequestSchema, req.body, 'repository index request');
+    return api.repositoryIndex(body.ready ?? false);
+  });
+  app.post('/v2/repository/models/:model/load', async (req: FastifyRequest<{ Params: { model: string } }>, reply) => {
+    const body = parseBodyWith(loadRequestSchema, req.body, 'load request');
+    const config = body.parameters?.config;
+    await api.loadModel(req.params.model, config === undefined ? {} : { config });
+    return reply.code(200).send();
+  });
+  app.post('/v2/repository/models/:model/unload', async (req: FastifyRequest<{ Params: { model: string } }>, reply) => {
+    parseBodyWith(unloadRequestSchema, req.body, 'unload request');
+    await api.unloadModel(req.params.model);
+    return reply.code(200).send();
+  });
+
+  // ---- inference
+  const infer = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
+    const { model, version } = req.params;
+    const body = req.body instanceof Buffer ? req.body : Buffer.alloc(0);
+    const headerLength = req.headers['inference-header-content-length'];
+    const hdr = Array.isArray(headerLength) ? headerLength[0] : headerLength;
+
+    let decoded: DecodedInferRequest;
+    let raw = false;
+    if (hdr !== undefined) {
+      const parsed = parseBinaryBody(body, hdr);
+      if (parsed.kind === 'raw') {
+        raw = true;
+        decoded = buildRawRequest(rawModelOf(api, model, version), parsed.raw);
+      } else {
+        decoded = decodeInferRequestJson(parsed.json, { bytes: parsed.binary });
+      }
+    } else {
+      decoded = decodeInferRequestJson(parseJsonBytes(body, 'the request body'));
+    }
+
+    // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
+    // HTTP disconnect until it writes; reference §5.10).
+    const controller = new AbortController();
+    const onClose = (): void => {
+      if (!reply.raw.writableFinished) controller.abort();
+    };
+    reply.raw.once('close', onClose);
+
+    const request: InferRequest = {
+      model,
+      ...(version === undefined ? {} : { version }),
+      ...(decoded.id === undefined ? {} : { id: decoded.id }),
+      inputs: decoded.inputs,
+      ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
+      ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
+      signal: controller.signal,
+      protocol: 'http',
+    };
+    const response = await api.infer(request);
+
+    let labels: Map<string, readonly string[]> | undefined;
+    for (const o of decoded.outputs ?? []) {
+      if (o.parameters?.['classification'] === undefined) continue;
+      const l = api.outputLabels(response.model_name, response.model_version, o.name);
+      if (l !== undefined) (labels ??= new Map()).set(o.name, l);
+    }
+    const batched = api.modelConfig(response.model_name, response.model_version).max_batch_size > 0;
+    const opts = responseOptionsFor(decoded, { batched, ...(labels === undefined ? {} : { labels }) });
+    const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);
+    if (encoded.binary.length === 0) {
+      return reply.code(200).type('application/json').send(Buffer.from(encoded.json.buffer, encoded.json.byteOffset, encoded.json.byteLength));
+    }
+    reply.header('inference-header-content-length', String(encoded.headerLength));
+    return reply.code(200).type('application/octet-stream').send(Buffer.concat([encoded.json, ...encoded.binary]));
+  };
+  app.post('/v2/models/:model/infer', infer);
+  app.post('/v2/models/:model/versions/:version/infer', infer);
+
+  // ---- OpenAPI + docs
+  const openapi = buildOpenApiDocument();
+  app.get('/openapi.json', async () => openapi);
+  await registerDocsRoutes(app);
+
+  if (options.metrics !== undefined) {
+    const metrics = options.metrics;
+    app.get('/metrics', async (_req, reply) => {
+      const m = await metrics();
+      return reply.type(m.contentType).send(m.body);
+    });
+  }
+
+  if (options.extend !== undefined) await options.extend(app);
+  return app;
+}
+
+/** What a raw binary request (Inference-Header-Content-Length: 0) needs: inputs without the batch dimension. */
+function rawModelOf(api: InferenceApi, model: string, version: string | undefined): RawRequestModel {
+  const config = api.modelConfig(model, version);
+  const meta = api.modelMetadata(model, version);
+  const batched = config.max_batch_size > 0;
+  return {
+    name: model,
+    maxBatchSize: config.max_batch_size,
+    inputs: meta.inputs.map((t) => ({ ...t, shape: batched ? t.shape.slice(1) : t.shape })),
+  };
+}

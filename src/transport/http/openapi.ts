@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import {
+  errorSchema, inferRequestSchema, inferResponseSchema, loadRequestSchema, modelMetadataSchema, modelReadySchema,
+  repositoryIndexRequestSchema, repositoryIndexResponseSchema, serverMetadataSchema, statisticsSchema, unloadRequestSchema,
+} from './schemas.ts';
+import { RTSERVE_VERSION } from '../../core/version.ts';
+
+type JsonObject = Record<string, unknown>;
+
+const json = (schema: z.ZodType): JsonObject => ({ 'application/json': { schema: z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) } });
+const ok = (description: string, schema?: z.ZodType): JsonObject => ({
+  '200': schema === undefined ? { description } : { description, content: json(schema) },
+  default: { description: 'Error: {"error": message}', content: json(errorSchema) },
+});
+const modelParam = { name: 'model', in: 'path', required: true, schema: { type: 'string' } };
+const versionParam = { name: 'version', in: 'path', required: true, schema: { type: 'string' } };
+
+/**
+ * OpenAPI 3.1 document for the REST front end, generated from the zod schemas in schemas.ts (OpenAPI 3.1 uses
+ * JSON Schema 2020-12, which zod emits directly).
+ */
+export function buildOpenApiDocument(): JsonObject {
+  const paths: JsonObject = {};
+  const both = (base: string, op: JsonObject, method: 'get' | 'post'): void => {
+    paths[`/v2/models/{model}${base}`] = { [method]: { ...op, parameters: [modelParam] } };
+    paths[`/v2/models/{model}/versions/{version}${base}`] = { [method]: { ...op, parameters: [modelParam, versionParam] } };
+  };
+  paths['/v2/health/live'] = { get: { summary: 'Server live (200 live, 400 not)', responses: { '200': { description: 'live' }, '400': { description: 'not live' } } } };
+  paths['/v2/health/ready'] = { get: { summary: 'Server ready (200 ready, 400 not)', responses: { '200': { description: 'ready' }, '400': { description: 'not ready' } } } };
+  paths['/healthz'] = { get: { summary: 'Liveness probe alias (200 / 503)', responses: { '200': { description: 'ok' }, '503': { description: 'not live' } } } };
+  paths['/readyz'] = { get: { summary: 'Readiness probe alias (200 / 503)', responses: { '200': { description: 'ok' }, '503': { description: 'not ready' } } } };
+  paths['/v2'] = { get: { summary: 'Server metadata', responses: ok('server metadata', serverMetadataSchema) } };
+  both('', { summary: 'Model metadata', responses: ok('model metadata', modelMetadataSchema) }, 'get');
+  both('/ready', { summary: 'Model ready (200 ready, 400 not)', responses: ok('ready', modelReadySchema) }, 'get');
+  both('/config', { summary: 'Model configuration (Triton model_configuration extension)', responses: ok('ModelConfig as JSON') }, 'get');
+  both('/stats', { summary: 'Model statistics (Triton statistics extension)', responses: ok('statistics', statisticsSchema) }, 'get');
+  both(
+    '/infer',
+    {
+      summary: 'Inference (KServe v2; binary tensor data extension with Inference-Header-Content-Length)',
+      requestBody: {
+        required: true,
+        content: {
+          ...json(inferRequestSchema),
+          'application/octet-stream': {
+            schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+            description: 'JSON header of Inference-Header-Content-Length bytes, then tensor bytes in input order',
+          },
+        },
+      },
+      responses: {
+        ...ok('inference response', inferResponseSchema),
+        '429': { description: 'Queue full; see Retry-After', content: json(errorSchema) },
+        '413': { description: 'Body over the size limit', content: json(errorSchema) },
+      },
+    },
+    'post',
+  );
+  paths['/v2/models/stats'] = { get: { summary: 'Statistics of every model', responses: ok('statistics', statisticsSchema) } };
+  paths['/v2/repository/index'] = {
+    post: { summary: 'Repository index', requestBody: { content: json(repositoryIndexRequestSchema) }, responses: ok('index', repositoryIndexResponseSchema) },
+  };
+  paths['/v2/repository/models/{model}/load'] = {
+    post: { summary: 'Load or reload a model', parameters: [modelParam], requestBody: { content: json(loadRequestSchema) }, responses: ok('loaded') },
+  };
+  paths['/v2/repository/models/{model}/unload'] = {
+    post: { summary: 'Unload a model', parameters: [modelParam], requestBody: { content: json(unloadRequestSchema) }, responses: ok('unloaded') },
+  };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'rtserve REST API (KServe v2 / Open Inference Protocol)', version: RTSERVE_VERSION },
+    paths,
+  };
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { rtError } from '../../errors/registry.ts';
+import { DATA_TYPES } from '../../core/datatype.ts';
+import { parseJsonBytes } from '../codec/tensor-data.ts';
+
+/**
+ * The REST wire shapes, as zod schemas. The small envelopes (repository requests) are validated with them
+ * directly; the inference body is decoded by the codec (src/transport/codec), which enforces the same shape
+ * element by element so that it can name the tensor at fault. /openapi.json is generated from these schemas.
+ */
+const parameters = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).meta({ description: 'KServe v2 $parameters' });
+
+export const tensorDataSchema = z
+  .array(z.unknown())
+  .meta({ description: 'Row-major tensor data; nested or flat. Numbers, booleans (BOOL) or strings (BYTES).' });
+
+export const inferInputSchema = z.strictObject({
+  name: z.string(),
+  shape: z.array(z.number().int().min(0)),
+  datatype: z.enum(DATA_TYPES),
+  parameters: parameters.optional(),
+  data: tensorDataSchema.optional(),
+});
+
+export const inferRequestSchema = z.strictObject({
+  id: z.string().optional(),
+  parameters: parameters.optional(),
+  inputs: z.array(inferInputSchema),
+  outputs: z.array(z.strictObject({ name: z.string(), parameters: parameters.optional() })).optional(),
+});
+
+export const inferResponseSchema = z.object({
+  model_name: z.string(),
+  model_version: z.string().optional(),
+  id: z.string().optional(),
+  parameters: parameters.optional(),
+  outputs: z.array(
+    z.object({ name: z.string(), shape: z.array(z.number().int()), datatype: z.enum(DATA_TYPES), parameters: parameters.optional(), data: tensorDataSchema.optional() }),
+  ),
+});
+
+export const errorSchema = z.object({ error: z.string(), code: z.string().optional() });
+
+export const serverMetadataSchema = z.object({ name: z.string(), version: z.string(), extensions: z.array(z.string()) });
+
+const tensorMetadataSchema = z.object({ name: z.string(), datatype: z.enum(DATA_TYPES), shape: z.array(z.number().int()) });
+export const modelMetadataSchema = z.object({
+  name: z.string(),
+  versions: z.array(z.string()),
+  platform: z.string(),
+  inputs: z.array(tensorMetadataSchema),
+  outputs: z.array(tensorMetadataSchema),
+});
+
+export const modelReadySchema = z.object({ name: z.string(), ready: z.boolean() });
+
+export const repositoryIndexRequestSchema = z.strictObject({ ready: z.boolean().optional() });
+export const repositoryIndexResponseSchema = z.array(
+  z.object({ name: z.string(), version: z.string().optional(), state: z.string(), reason: z.string() }),
+);
+export const loadRequestSchema = z.strictObject({
+  parameters: z.object({ config: z.string().optional() }).catchall(z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+export const unloadRequestSchema = z.strictObject({
+  parameters: z.object({ unload_dependents: z.boolean().optional() }).optional(),
+});
+
+const duration = z.object({ count: z.number(), ns: z.number() });
+export const statisticsSchema = z.object({
+  model_stats: z.array(
+    z.object({
+      name: z.string(),
+      version: z.string(),
+      last_inference: z.number(),
+      inference_count: z.number(),
+      execution_count: z.number(),
+      inference_stats: z.object({
+        success: duration, fail: duration, queue: duration, compute_input: duration, compute_infer: duration,
+        compute_output: duration, cache_hit: duration, cache_miss: duration,
+      }),
+      batch_stats: z.array(z.object({ batch_size: z.number(), compute_input: duration, compute_infer: duration, compute_output: duration })),
+    }),
+  ),
+});
+
+/** Parses an optional JSON body (empty = `{}`) against a schema; errors name the offending field. */
+export function parseBodyWith<T extends z.ZodType>(schema: T, body: unknown, what: string): z.infer<T> {
+  const buf = body instanceof Uint8Array ? body : new Uint8Array(0);
+  const json = buf.byteLength === 0 ? {} : parseJsonBytes(buf, what);
+  const r = schema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const path = issue === undefined || issue.path.length === 0 ? '' : ` at '${issue.path.join('.')}'`;
+    throw rtError('BAD_JSON', `${what}${path}: ${issue?.message ?? 'invalid'}`);
+  }
+  return r.data;
+}

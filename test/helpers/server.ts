@@ -1,0 +1,52 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadServerConfig } from '../../src/config/load-server-config.ts';
+import type { ServerConfigInput } from '../../src/config/server-config.ts';
+import { startServer, type RunningServer } from '../../src/app/rtserve-server.ts';
+import { bundledModelRepository } from '../../src/core/package-root.ts';
+import { silentLogger } from '../../src/observability/logger.ts';
+
+/** A real rtserve on port 0 (HTTP, gRPC and metrics), serving the bundled models unless told otherwise. */
+export async function startTestServer(overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
+  const config = await loadServerConfig({
+    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', exitTimeoutSecs: 10, ...overrides },
+  });
+  return startServer({ config, logger: silentLogger() });
+}
+
+/**
+ * A temporary model repository: copies of bundled models, optionally with their config replaced, so a test
+ * can tune batching or queue policy without touching models/.
+ */
+export async function makeRepository(models: Record<string, { from: string; config?: unknown }>): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'rtserve-repo-'));
+  for (const [name, spec] of Object.entries(models)) {
+    await cp(join(bundledModelRepository(), spec.from, '1'), join(dir, name, '1'), { recursive: true });
+    if (spec.config !== undefined) await writeFile(join(dir, name, 'config.json'), JSON.stringify({ name, ...(spec.config as object) }));
+  }
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface FetchResult {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+  json: () => unknown;
+}
+
+/** fetch that returns status, headers and the body bytes, with a JSON accessor. */
+export async function request(url: string, init: RequestInit = {}): Promise<FetchResult> {
+  const res = await fetch(url, init);
+  const body = new Uint8Array(await res.arrayBuffer());
+  return {
+    status: res.status,
+    headers: res.headers,
+    body,
+    json: () => JSON.parse(new TextDecoder().decode(body)) as unknown,
+  };
+}
+
+export function postJson(url: string, body: unknown): Promise<FetchResult> {
+  return request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
