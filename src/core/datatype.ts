@@ -77,7 +77,8 @@ export function allocate(dt: DataType, count: number): TensorData {
 export function viewAs(dt: Exclude<DataType, 'BYTES'>, bytes: Uint8Array): NumericArray {
   const Ctor = TYPED_ARRAY_OF[dt];
   const size = BYTE_SIZE[dt];
-  if (bytes.byteOffset % size === 0) return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / size);
+  // Tensor bytes never live in a SharedArrayBuffer (bodies, worker transfers): the cast only narrows the type.
+  if (bytes.byteOffset % size === 0) return new Ctor(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / size);
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return new Ctor(copy.buffer, 0, bytes.byteLength / size);
