@@ -79,7 +79,7 @@ export const INFER_CASES: readonly InferCase[] = [
     expect: { outputs: [{ name: 'OUTPUT0', datatype: 'INT32', shape: [3, 16], data: Array.from({ length: 48 }, (_, i) => 3 * i) }] },
   },
   {
-    name: 'identity_all: FP32, INT64, BOOL, BYTES, FP64, UINT8, INT8, INT16, FP16',
+    name: 'identity_all: every datatype onnxruntime-node serves',
     request: {
       model: 'identity_all',
       inputs: [
@@ -92,10 +92,15 @@ export const INFER_CASES: readonly InferCase[] = [
         t('IN_INT8', 'INT8', [1, 2], Int8Array.from([-128, 127])),
         t('IN_INT16', 'INT16', [1, 1], Int16Array.from([-300])),
         t('IN_FP16', 'FP16', [1, 2], Uint16Array.from([0x3c00, 0xc000])),
+        t('IN_UINT16', 'UINT16', [1, 2], Uint16Array.from([0, 65535])),
+        t('IN_UINT32', 'UINT32', [1, 1], Uint32Array.from([4294967295])),
+        t('IN_UINT64', 'UINT64', [1, 2], BigUint64Array.from([0n, 2n ** 50n])),
+        t('IN_INT32', 'INT32', [1, 2], Int32Array.from([-2147483648, 2147483647])),
       ],
       outputs: [
         { name: 'OUT_FP32' }, { name: 'OUT_INT64' }, { name: 'OUT_BOOL' }, { name: 'OUT_BYTES' }, { name: 'OUT_FP64' },
         { name: 'OUT_UINT8' }, { name: 'OUT_INT8' }, { name: 'OUT_INT16' }, { name: 'OUT_FP16' },
+        { name: 'OUT_UINT16' }, { name: 'OUT_UINT32' }, { name: 'OUT_UINT64' }, { name: 'OUT_INT32' },
       ],
     },
     expect: {
@@ -110,6 +115,10 @@ export const INFER_CASES: readonly InferCase[] = [
         { name: 'OUT_INT16', datatype: 'INT16', shape: [1, 1], data: [-300] },
         // FP16 compared as numbers: 0x3c00 = 1.0, 0xc000 = -2.0
         { name: 'OUT_FP16', datatype: 'FP16', shape: [1, 2], data: [1, -2] },
+        { name: 'OUT_UINT16', datatype: 'UINT16', shape: [1, 2], data: [0, 65535] },
+        { name: 'OUT_UINT32', datatype: 'UINT32', shape: [1, 1], data: [4294967295] },
+        { name: 'OUT_UINT64', datatype: 'UINT64', shape: [1, 2], data: [0n, 2n ** 50n] },
+        { name: 'OUT_INT32', datatype: 'INT32', shape: [1, 2], data: [-2147483648, 2147483647] },
       ],
     },
   },
