@@ -1,0 +1,108 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { makeRepository } from '../../helpers/server.ts';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const bin = `${root}bin/rtserve.js`;
+
+/** Starts the real CLI (`npx rtserve serve` runs bin/rtserve.js) and waits for its one "ready" line. */
+async function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; urls: Record<string, string>; stderr: () => string }> {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd: root, env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' } });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no ready line; stderr: ${err}`)), 60_000);
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        resolve(out.slice(0, nl));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${String(code)}: ${err}`)));
+  });
+  assert.match(line, /^rtserve ready /);
+  const urls = Object.fromEntries(line.replace(/^rtserve ready /, '').split(' ').map((kv) => kv.split('=') as [string, string]));
+  return { child, urls, stderr: () => err };
+}
+
+describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/src/cli/main.js`) ? false : 'dist/ not built (npm ci builds it)' }, () => {
+  test('serves the bundled models and prints its addresses on one line', async () => {
+    const { child, urls } = await startCli(['--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
+    try {
+      const http = urls['http'];
+      assert.ok(http !== undefined && /^http:\/\/127\.0\.0\.1:\d+$/.test(http), `http address in ${JSON.stringify(urls)}`);
+      const idx = (await (await fetch(`${http}/v2/repository/index`, { method: 'POST' })).json()) as { name: string }[];
+      assert.deepEqual(idx.map((m) => m.name), ['identity_all', 'mlp', 'resnet_tiny', 'simple']);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      assert.equal(await exited, 0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  test('SIGTERM drains: every queued request is answered, then the process exits 0', async () => {
+    // Partial batches are held for 1.5 s, so all requests are certainly received and queued when SIGTERM comes.
+    const repo = await makeRepository({
+      mlp_slow: {
+        from: 'mlp',
+        config: {
+          max_batch_size: 64,
+          input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
+          output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
+          dynamic_batching: { max_queue_delay_microseconds: 1_500_000 },
+        },
+      },
+    });
+    const { child, urls, stderr } = await startCli(['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
+    try {
+      const http = urls['http'] ?? '';
+      const body = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array(64).fill(0.1) }] });
+      const n = 24;
+      const inflight = Array.from({ length: n }, () => fetch(`${http}/v2/models/mlp_slow/infer`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.status));
+      const pending = async (): Promise<number> => {
+        const text = await (await fetch(`${http}/metrics`)).text();
+        return Number(/nv_inference_pending_request_count\{model="mlp_slow",version="1"\} (\d+)/.exec(text)?.[1] ?? -1);
+      };
+      for (let i = 0; i < 200 && (await pending()) < n; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(await pending(), n, 'all requests are queued before SIGTERM');
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const statuses = await Promise.all(inflight);
+      assert.deepEqual(statuses, statuses.map(() => 200), `every queued request completed; stderr: ${stderr()}`);
+      assert.equal(await exited, 0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await repo.cleanup();
+    }
+  });
+
+  test('a bad flag value is refused with a message naming it', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--http-port', 'eighty'], { cwd: root });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.notEqual(code, 0);
+    assert.match(err, /httpPort/);
+  });
+
+  test('an unknown key in the config file gets a did-you-mean hint', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(`${tmpdir()}/rtserve-cfg-`);
+    await writeFile(`${dir}/server.yaml`, 'httpPrt: 9000\n');
+    const child = spawn(process.execPath, [bin, 'serve', '--config', `${dir}/server.yaml`], { cwd: root });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.notEqual(code, 0);
+    assert.match(err, /httpPrt/);
+    assert.match(err, /httpPort/);
+  });
+});
