@@ -20,7 +20,7 @@ export interface EncodeRequestOptions {
 }
 
 export interface EncodedRequest {
-  readonly body: Uint8Array;
+  readonly body: Uint8Array<ArrayBuffer>;
   /** Send as Inference-Header-Content-Length; present only when the body has a binary section. */
   readonly headerLength?: number;
 }

@@ -35,7 +35,7 @@ export function formatShape(shape: readonly number[]): string {
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function utf8Encode(text: string): Uint8Array {
+export function utf8Encode(text: string): Uint8Array<ArrayBuffer> {
   return utf8Encoder.encode(text);
 }
 

@@ -148,7 +148,7 @@ export function encodeWireTensor(role: TensorRole, tensor: Tensor, binary: boole
 }
 
 /** Joins the JSON header and binary chunks into one buffer (for clients that need a single body). */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let size = 0;
   for (const p of parts) size += p.byteLength;
   const out = new Uint8Array(size);

@@ -18,7 +18,7 @@ async function assertStillServing(base: string): Promise<void> {
   assert.deepEqual(out?.data, Array.from({ length: 16 }, (_, i) => i + 1));
 }
 
-function binaryRequest(base: string, headerLength: string, body: Uint8Array, model = 'simple') {
+function binaryRequest(base: string, headerLength: string, body: Uint8Array<ArrayBuffer>, model = 'simple') {
   return request(`${base}/v2/models/${model}/infer`, {
     method: 'POST',
     headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': headerLength },
