@@ -216,7 +216,9 @@ export class RepositoryManager {
       const onnxBytes = firstFile?.kind === 'onnx' ? await readFile(firstFile.path) : undefined;
       const { config, warnings } = await loadModelConfig(entry, {
         defaultMaxBatchSize: this.options.defaultMaxBatchSize,
-        ...(onnxBytes === undefined ? {} : { onnxBytes }),
+        ...(onnxBytes === undefined || firstVersion === undefined || firstFile === undefined
+          ? {}
+          : { onnxBytes, graphSource: `${firstVersion.version}/${firstFile.fileName}` }),
         ...(configOverride === undefined ? {} : { configOverride }),
       });
       for (const w of warnings) log.warn(w);
