@@ -6,9 +6,14 @@ import { InferenceServer } from '../core/inference-server.ts';
 import { bundledModelRepository } from '../core/package-root.ts';
 import { createOrtEngine } from '../engine/ort/index.ts';
 import type { Engine } from '../engine/engine.ts';
-import { createMetricsRegistry } from '../observability/metrics.ts';
-import type { Logger } from '../observability/logger.ts';
+import { ServerMetrics } from '../observability/metrics.ts';
+import { logControlOf, type Logger } from '../observability/logger.ts';
+import { registerHttpObservability } from '../observability/http-observability.ts';
+import { ObservedModelStats } from '../observability/observed-stats.ts';
+import { ResponseCache } from '../core/response-cache.ts';
 import { RepositoryManager } from '../repository/manager.ts';
+import { RepositoryPoller } from '../repository/poller.ts';
+import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 
@@ -25,6 +30,10 @@ export interface RunningServer {
   readonly httpUrl: string;
   readonly grpcAddress: string | undefined;
   readonly metricsUrl: string | undefined;
+  /** The Prometheus metrics; front ends report into it (e.g. `metrics.wsConnections.inc()`). */
+  readonly metrics: ServerMetrics;
+  /** The repository poller in poll mode (--model-control-mode poll, --repository-poll-secs > 0). */
+  readonly poller: RepositoryPoller | undefined;
   /** Graceful stop: not ready, stop accepting, finish in-flight (up to exitTimeoutSecs), release engines. */
   close(): Promise<void>;
 }
@@ -41,7 +50,11 @@ function urlOf(host: string, port: number, scheme = 'http'): string {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config, logger } = options;
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
+  // Metrics first: each loaded version's statistics feed its histograms (the source is wired below).
+  const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
+  const responseCache = config.cacheSizeBytes > 0 ? new ResponseCache(config.cacheSizeBytes) : undefined;
   const repository = new RepositoryManager({
+    statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),
     repositories,
     engine: options.engine ?? createOrtEngine(),
     schedulerFactory: createScheduler,
@@ -50,16 +63,40 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     maxQueueSizeDefault: config.maxQueueSizeDefault,
     defaultProviders: config.providers.map((name) => ({ name })),
   });
-  const core = new InferenceServer({ config, repository, logger });
+  const core = new InferenceServer({
+    config,
+    repository,
+    logger,
+    observer: serverMetrics,
+    ...(responseCache === undefined ? {} : { responseCache }),
+  });
   await core.start();
+  let poller: RepositoryPoller | undefined;
+  if (config.modelControlMode === 'poll' && config.repositoryPollSecs > 0) {
+    poller = new RepositoryPoller(repository, { repositories, intervalMs: config.repositoryPollSecs * 1000, logger });
+    await poller.prime();
+    poller.start();
+  }
 
-  const registry = createMetricsRegistry({
+  serverMetrics.setSource({
     statistics: () => core.modelStatistics(),
     pending: () => repository.loadedVersions().map((v) => ({ model: v.name, version: v.version, pending: v.scheduler.pendingCount })),
+    instances: () =>
+      repository.loadedVersions().map((v) => {
+        const snap = (v.scheduler as Partial<RtScheduler>).snapshot?.();
+        return { model: v.name, version: v.version, provider: v.provider, instances: v.sessions.length, ...(snap === undefined ? {} : { busy: snap.busyInstances }) };
+      }),
+    modelStates: () => {
+      const states = new Map<string, string>();
+      for (const e of repository.index(false)) if (states.get(e.name) !== 'READY') states.set(e.name, e.state);
+      return [...states].map(([model, state]) => ({ model, state }));
+    },
+    cache: () => responseCache?.stats(),
   });
-  const metrics = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+  const metrics = async () => ({ contentType: serverMetrics.contentType, body: await serverMetrics.text() });
 
   const http = await createHttpServer({ api: core, logger, maxBodyBytes: config.maxBodyBytes, metrics });
+  registerHttpObservability(http, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) });
   await http.listen({ host: config.host, port: config.httpPort });
   const httpPort = (http.server.address() as AddressInfo).port;
 
@@ -86,6 +123,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      await poller?.stop();
       const drained = await core.drain(config.exitTimeoutSecs * 1000);
       if (!drained) logger.warn({ inFlight: core.inFlightCount }, 'exit timeout reached with requests still in flight');
       await http.close();
@@ -104,6 +142,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     httpUrl: urlOf(config.host, httpPort),
     grpcAddress: undefined,
     metricsUrl,
+    metrics: serverMetrics,
+    poller,
     close,
   };
 }

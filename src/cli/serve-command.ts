@@ -16,6 +16,10 @@ interface ServeFlags {
   exitTimeoutSecs?: string;
   providers?: string;
   strictReadiness?: boolean;
+  loadModel?: string[];
+  repositoryPollSecs?: string;
+  cacheSizeBytes?: string;
+  accessLog?: boolean;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -33,7 +37,12 @@ export function registerServeCommand(program: Command): void {
     .option('--model-control-mode <mode>', 'none | poll | explicit')
     .option('--providers <list>', 'default execution providers, in order, e.g. webgpu,cpu')
     .option('--exit-timeout-secs <s>', 'how long SIGTERM waits for in-flight requests')
+    .option('--strict-readiness', 'ready only when every model is ready (the default)')
     .option('--no-strict-readiness', 'ready even when some model failed to load')
+    .option('--load-model <name>', "explicit mode: model to load at startup (repeatable; '*' = all)", collect)
+    .option('--repository-poll-secs <s>', 'poll mode: seconds between repository scans (default 15, 0 = off)')
+    .option('--cache-size-bytes <n>', 'response cache capacity in bytes (0 = off); models opt in with response_cache')
+    .option('--access-log', 'log one line per HTTP request (request id, trace id, status, stage timings)')
     .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
     .action(async (flags: ServeFlags) => {
       const config = await loadServerConfig({
@@ -49,7 +58,11 @@ export function registerServeCommand(program: Command): void {
           logLevel: flags.logLevel,
           exitTimeoutSecs: flags.exitTimeoutSecs,
           providers: flags.providers?.split(',').map((s) => s.trim()),
-          strictReadiness: flags.strictReadiness === false ? false : undefined,
+          strictReadiness: flags.strictReadiness,
+          loadModel: flags.loadModel,
+          repositoryPollSecs: flags.repositoryPollSecs,
+          cacheSizeBytes: flags.cacheSizeBytes,
+          accessLog: flags.accessLog,
         },
       });
       const logger = createLogger(config.logLevel);

@@ -29,6 +29,17 @@ export const serverConfigSchema = z.strictObject({
   defaultMaxBatchSize: z.coerce.number().int().min(0).default(4),
   /** Default execution providers for models whose config does not name any. */
   providers: z.array(z.enum(['cpu', 'webgpu', 'cuda', 'tensorrt'])).default(['cpu']),
+  // ---- operations (docs/operations.md)
+  /** explicit mode: models loaded at startup ('*' = every model in the repositories); Triton's --load-model. */
+  loadModel: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v), z.array(z.string().min(1))).default([]),
+  /** poll mode: seconds between repository scans (0 = no polling); Triton's --repository-poll-secs (default 15). */
+  repositoryPollSecs: z.coerce.number().min(0).default(15),
+  /** Response cache capacity in bytes (0 = no cache); models opt in with response_cache { enable: true }. */
+  cacheSizeBytes: z.coerce.number().int().min(0).default(0),
+  /** One info log line per HTTP request with request id, trace id, status and stage timings. */
+  accessLog: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
+  /** Latency and batch-size histograms on /metrics (Triton has them off by default; rtserve on). */
+  metricsHistograms: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

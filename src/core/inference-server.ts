@@ -5,9 +5,17 @@ import type { ServerConfig } from '../config/server-config.ts';
 import type { ModelStatsSnapshot } from './stats.ts';
 import { validateRequest } from './validate.ts';
 import { RTSERVE_VERSION, SERVER_NAME } from './version.ts';
-import { rtError } from '../errors/registry.ts';
+import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { RepositoryManager } from '../repository/manager.ts';
+import { currentRequestContext } from '../observability/request-context.ts';
+import type { LoadedVersion, RepositoryManager } from '../repository/manager.ts';
+import type { ValidatedRequest } from '../scheduler/scheduler.ts';
+import type { ResponseCache } from './response-cache.ts';
+
+/** Told once per inference request of a known model version (metrics: per-protocol counts, failure reasons). */
+export interface InferObserver {
+  inferDone(protocol: string, model: string, version: string, error?: { readonly code: string; readonly category: string }): void;
+}
 
 /** Extensions advertised in server metadata: only those rtserve implements (Triton's names, reference §2.4). */
 const EXTENSIONS = ['binary_tensor_data', 'classification', 'model_configuration', 'model_repository', 'schedule_policy', 'statistics', 'parameters'];
@@ -16,7 +24,12 @@ export interface InferenceServerOptions {
   readonly config: ServerConfig;
   readonly repository: RepositoryManager;
   readonly logger: Logger;
+  readonly observer?: InferObserver;
+  /** The server's response cache (--cache-size-bytes > 0); used for models with response_cache.enable. */
+  readonly responseCache?: ResponseCache;
 }
+
+const usSince = (startNs: bigint, endNs: bigint): number => Math.round(Number(endNs - startNs) / 1000);
 
 /**
  * The transport-neutral heart: health, metadata, model lookup and the inference pipeline
@@ -27,11 +40,30 @@ export class InferenceServer implements InferenceApi {
   private started = false;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
+  /** Load generation of each loaded version: part of the response-cache key, so a reload never serves stale entries. */
+  private readonly generations = new WeakMap<LoadedVersion, number>();
+  private nextGeneration = 1;
 
   constructor(private readonly options: InferenceServerOptions) {}
 
+  /**
+   * Loads the models (Triton's model control modes, reference §1.4): none and poll load everything; explicit
+   * loads only --load-model names ('*' = everything). A model that fails to load is recorded (repository index,
+   * readiness), not thrown.
+   */
   async start(): Promise<void> {
-    if (this.options.config.modelControlMode !== 'explicit') await this.options.repository.loadAll();
+    const { modelControlMode, loadModel } = this.options.config;
+    if (modelControlMode !== 'explicit' || loadModel.includes('*')) {
+      await this.options.repository.loadAll();
+    } else {
+      await Promise.all(
+        loadModel.map((name) =>
+          this.options.repository.load(name).catch((err: unknown) => {
+            this.options.logger.error({ model: name, reason: toRtError(err).message }, '--load-model: model failed to load');
+          }),
+        ),
+      );
+    }
     this.started = true;
   }
 
@@ -101,17 +133,21 @@ export class InferenceServer implements InferenceApi {
   }
 
   async loadModel(name: string, options: LoadModelOptions = {}): Promise<void> {
-    if (this.options.config.modelControlMode === 'none') {
-      throw rtError('UNSUPPORTED', `explicit model load/unload is not allowed with --model-control-mode none (start with --model-control-mode explicit or poll)`);
-    }
+    this.assertExplicitControl();
     await this.options.repository.load(name, options.config);
   }
 
   async unloadModel(name: string): Promise<void> {
-    if (this.options.config.modelControlMode === 'none') {
-      throw rtError('UNSUPPORTED', `explicit model load/unload is not allowed with --model-control-mode none (start with --model-control-mode explicit or poll)`);
-    }
+    this.assertExplicitControl();
     await this.options.repository.unload(name);
+  }
+
+  /** Triton allows the load/unload API only in explicit mode (its message, so tritonclient tests match it). */
+  private assertExplicitControl(): void {
+    const mode = this.options.config.modelControlMode;
+    if (mode !== 'explicit') {
+      throw rtError('UNSUPPORTED', `explicit model load / unload is not allowed if polling is enabled (model control mode is '${mode}'; start with --model-control-mode explicit)`);
+    }
   }
 
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined {
@@ -122,10 +158,58 @@ export class InferenceServer implements InferenceApi {
     const arrivalNs = process.hrtime.bigint();
     if (this.draining) throw rtError('SERVER_DRAINING', 'server is shutting down and accepts no new requests', { retryAfterMs: 1000 });
     const loaded = this.options.repository.get(request.model, request.version);
-    const validated = validateRequest(request, loaded.validation, arrivalNs);
+    // The edge's request context (request id, trace, stage timings), when the front end set one.
+    const ctx = currentRequestContext();
+    if (ctx !== undefined) {
+      ctx.coreStartNs = arrivalNs;
+      ctx.model = loaded.name;
+      ctx.version = loaded.version;
+    }
+    const protocol = request.protocol ?? ctx?.protocol ?? 'unknown';
+    let error: RtError | undefined;
+    let validated: ValidatedRequest | undefined;
     this.inFlight++;
     try {
-      return await loaded.scheduler.enqueue(validated);
+      try {
+        validated = validateRequest(request, loaded.validation, arrivalNs);
+      } catch (err) {
+        // Triton counts a request refused by validation as a failure of the model it addressed.
+        loaded.stats.recordFailure(Number(process.hrtime.bigint() - arrivalNs));
+        throw err;
+      }
+      const validatedNs = process.hrtime.bigint();
+      if (ctx !== undefined) {
+        ctx.batchSize = validated.batchSize;
+        ctx.validateUs = usSince(arrivalNs, validatedNs);
+      }
+      const cache = loaded.config.response_cache?.enable === true ? this.options.responseCache : undefined;
+      let key: string | undefined;
+      let lookupNs = 0;
+      if (cache !== undefined) {
+        // The key is computed before enqueue: the engine may take (transfer) the input buffers.
+        key = cache.keyOf(loaded.name, loaded.version, this.generationOf(loaded), request.inputs, request.outputs);
+        const hit = cache.get(key);
+        const lookedUpNs = process.hrtime.bigint();
+        lookupNs = Number(lookedUpNs - validatedNs);
+        if (hit !== undefined) {
+          loaded.stats.recordCacheHit(Number(lookedUpNs - arrivalNs), lookupNs);
+          if (ctx !== undefined) ctx.cache = 'hit';
+          return { model_name: loaded.name, model_version: loaded.version, ...(request.id === undefined ? {} : { id: request.id }), ...hit };
+        }
+        if (ctx !== undefined) ctx.cache = 'miss';
+      }
+      const enqueuedNs = process.hrtime.bigint();
+      const response = await loaded.scheduler.enqueue(validated);
+      const answeredNs = process.hrtime.bigint();
+      if (ctx !== undefined) ctx.schedulerUs = usSince(enqueuedNs, answeredNs);
+      if (cache !== undefined && key !== undefined) {
+        cache.put(key, response);
+        loaded.stats.recordCacheMiss(lookupNs + Number(process.hrtime.bigint() - answeredNs));
+      }
+      return response;
+    } catch (err) {
+      error = toRtError(err);
+      throw err;
     } finally {
       this.inFlight--;
       if (this.inFlight === 0 && this.idleWaiters.length > 0) {
@@ -133,6 +217,36 @@ export class InferenceServer implements InferenceApi {
         this.idleWaiters = [];
         for (const w of waiters) w();
       }
+      const endNs = process.hrtime.bigint();
+      if (ctx !== undefined) ctx.coreEndNs = endNs;
+      this.options.observer?.inferDone(protocol, loaded.name, loaded.version, error);
+      const log = this.options.logger;
+      if (log.isLevelEnabled('debug')) {
+        log.debug(
+          {
+            ...(ctx === undefined ? {} : { requestId: ctx.requestId, traceId: ctx.trace.traceId, spanId: ctx.trace.spanId }),
+            model: loaded.name,
+            version: loaded.version,
+            protocol,
+            batchSize: validated?.batchSize,
+            ...(ctx?.cache === undefined ? {} : { cache: ctx.cache }),
+            ...(error === undefined ? { outcome: 'success' } : { outcome: 'failure', code: error.code }),
+            ...(ctx?.validateUs === undefined ? {} : { validateUs: ctx.validateUs }),
+            ...(ctx?.schedulerUs === undefined ? {} : { schedulerUs: ctx.schedulerUs }),
+            coreUs: usSince(arrivalNs, endNs),
+          },
+          'inference',
+        );
+      }
     }
+  }
+
+  private generationOf(v: LoadedVersion): number {
+    let g = this.generations.get(v);
+    if (g === undefined) {
+      g = this.nextGeneration++;
+      this.generations.set(v, g);
+    }
+    return g;
   }
 }

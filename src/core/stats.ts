@@ -68,6 +68,21 @@ export class ModelStats {
   }
 
   /**
+   * A response served from the response cache (Triton, S:docs/user_guide/response_cache.md): it counts as a
+   * success (total ns from arrival) and as a cache hit (ns spent on the lookup), not as an inference.
+   */
+  recordCacheHit(totalNs: number, lookupNs: number): void {
+    this.lastInferenceMs = Date.now();
+    add(this.infer.success, totalNs);
+    add(this.infer.cache_hit, lookupNs);
+  }
+
+  /** A response-cache miss: ns spent on the lookup and on inserting the computed response. */
+  recordCacheMiss(ns: number): void {
+    add(this.infer.cache_miss, ns);
+  }
+
+  /**
    * One batch execution: input preparation, engine run and output split, in ns. Triton's per-request
    * compute_* figures count each request of the batch with the batch's durations; `requests` says how many.
    */

@@ -1,13 +1,181 @@
-import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { closeSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
+import { z } from 'zod';
+import { rtError } from '../errors/registry.ts';
 
 export type { Logger };
 
 /**
+ * Triton's logging extension settings (S:docs/protocol/extension_logging.md), as GET/POST /v2/logging show and
+ * take them. rtserve's logs are pino JSON lines; the booleans and the verbose level map onto one pino level
+ * threshold (error < warn < info < debug (verbose 1) < trace (verbose ≥ 2)), so a combination that is not a
+ * threshold (info on, warning off) is reported back as the threshold actually in force.
+ */
+export interface LogSettings {
+  /** '' = standard error (stdout carries the CLI's ready line); otherwise a file, appended to. */
+  readonly log_file: string;
+  readonly log_info: boolean;
+  readonly log_warning: boolean;
+  readonly log_error: boolean;
+  readonly log_verbose_level: number;
+  /** 'default' writes epoch milliseconds in "time"; 'ISO8601' writes an ISO 8601 timestamp. */
+  readonly log_format: 'default' | 'ISO8601';
+}
+
+const settingsPatchSchema = z.strictObject({
+  log_file: z.string().optional(),
+  log_info: z.boolean().optional(),
+  log_warning: z.boolean().optional(),
+  log_error: z.boolean().optional(),
+  log_verbose_level: z.number().int().min(0).optional(),
+  log_format: z.enum(['default', 'ISO8601']).optional(),
+});
+
+function settingsOfLevel(level: string): Pick<LogSettings, 'log_info' | 'log_warning' | 'log_error' | 'log_verbose_level'> {
+  const rank: Record<string, number> = { silent: 0, fatal: 1, error: 1, warn: 2, info: 3, debug: 4, trace: 5 };
+  const r = rank[level] ?? 3;
+  return { log_error: r >= 1, log_warning: r >= 2, log_info: r >= 3, log_verbose_level: r >= 5 ? 2 : r >= 4 ? 1 : 0 };
+}
+
+function levelOfSettings(s: Pick<LogSettings, 'log_info' | 'log_warning' | 'log_error' | 'log_verbose_level'>): LevelWithSilent {
+  if (s.log_verbose_level >= 2) return 'trace';
+  if (s.log_verbose_level === 1) return 'debug';
+  if (s.log_info) return 'info';
+  if (s.log_warning) return 'warn';
+  if (s.log_error) return 'error';
+  return 'silent';
+}
+
+/** A destination that can be pointed at another file at run time (log_file), keeping pino's async writer. */
+class SwitchableDestination implements DestinationStream {
+  private current: ReturnType<typeof pino.destination>;
+  file = '';
+
+  constructor() {
+    this.current = pino.destination({ fd: 2, sync: false });
+  }
+
+  write(msg: string): void {
+    this.current.write(msg);
+  }
+
+  flush(cb?: (err?: Error) => void): void {
+    try {
+      this.current.flushSync();
+      cb?.();
+    } catch (err) {
+      // Nothing written yet (the async open has not finished) is not an error worth reporting.
+      cb?.(err instanceof Error && /not ready/.test(err.message) ? undefined : (err as Error));
+    }
+  }
+
+  /** Switches to `file` ('' = standard error). Opens it first so a bad path fails the request, not the logs. */
+  switchTo(file: string): void {
+    if (file === this.file) return;
+    let next: ReturnType<typeof pino.destination>;
+    if (file === '') {
+      next = pino.destination({ fd: 2, sync: false });
+    } else {
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        closeSync(openSync(file, 'a'));
+      } catch (err) {
+        throw rtError('BAD_PARAMETER', `log_file '${file}' cannot be opened for appending: ${(err as Error).message}`);
+      }
+      next = pino.destination({ dest: file, sync: false, append: true });
+    }
+    const old = this.current;
+    this.current = next;
+    this.file = file;
+    try {
+      old.flushSync();
+    } catch {
+      // an old destination that never opened has nothing to flush
+    }
+    if ((old as { fd?: number }).fd !== 2) old.end();
+  }
+}
+
+/** Runtime control of one logger tree: what /v2/logging reads and changes. */
+export class LogControl {
+  private format: 'default' | 'ISO8601' = 'default';
+
+  constructor(
+    readonly logger: Logger,
+    private readonly destination?: SwitchableDestination,
+  ) {}
+
+  get isoTime(): boolean {
+    return this.format === 'ISO8601';
+  }
+
+  settings(): LogSettings {
+    return { log_file: this.destination?.file ?? '', ...settingsOfLevel(this.logger.level), log_format: this.format };
+  }
+
+  /**
+   * Applies a partial settings object (unknown keys and wrong types are refused with BAD_PARAMETER) and returns
+   * the settings now in force. Child loggers follow the root's level (pino children inherit it unless they set
+   * their own).
+   */
+  update(patch: unknown): LogSettings {
+    const r = settingsPatchSchema.safeParse(patch);
+    if (!r.success) {
+      const issues = r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+      throw rtError('BAD_PARAMETER', `invalid logging settings: ${issues} (keys: log_file, log_info, log_warning, log_error, log_verbose_level, log_format)`);
+    }
+    const p = r.data;
+    if (p.log_file !== undefined && p.log_file !== (this.destination?.file ?? '')) {
+      if (this.destination === undefined) throw rtError('UNSUPPORTED', 'this server was started with a logger whose destination cannot be changed');
+      this.destination.switchTo(p.log_file);
+    }
+    if (p.log_format !== undefined) this.format = p.log_format;
+    const current = settingsOfLevel(this.logger.level);
+    const next = {
+      log_info: p.log_info ?? current.log_info,
+      log_warning: p.log_warning ?? current.log_warning,
+      log_error: p.log_error ?? current.log_error,
+      log_verbose_level: p.log_verbose_level ?? current.log_verbose_level,
+    };
+    this.logger.level = levelOfSettings(next);
+    return this.settings();
+  }
+}
+
+const controls = new WeakMap<Logger, LogControl>();
+
+/**
  * Structured JSON logs (pino) on stderr, so that stdout stays free for the one "ready" line the CLI prints
- * and for machine-readable command output.
+ * and for machine-readable command output. Its level, destination and time format can be changed at run time
+ * through `logControlOf(logger)` (GET/POST /v2/logging).
  */
 export function createLogger(level: LevelWithSilent = 'info', name = 'rtserve'): Logger {
-  return pino({ name, level, base: { pid: process.pid } }, pino.destination({ fd: 2, sync: false }));
+  const destination = new SwitchableDestination();
+  let control: LogControl | undefined;
+  const logger = pino(
+    {
+      name,
+      level,
+      base: { pid: process.pid },
+      timestamp: () => (control?.isoTime === true ? `,"time":"${new Date().toISOString()}"` : `,"time":${Date.now()}`),
+    },
+    destination,
+  );
+  control = new LogControl(logger, destination);
+  controls.set(logger, control);
+  return logger;
+}
+
+/** The runtime control of a logger made by createLogger; for any other logger, one that changes only levels. */
+export function logControlOf(logger: Logger): LogControl {
+  let c = controls.get(logger);
+  if (c === undefined) {
+    c = new LogControl(logger);
+    controls.set(logger, c);
+  }
+  return c;
 }
 
 /** A logger that drops everything: for tests and embedding. */

@@ -1,53 +1,324 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { cpus, freemem, totalmem } from 'node:os';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ModelStatsSnapshot } from '../core/stats.ts';
 
+/** What the metrics read at scrape time; everything but statistics and pending is optional. */
 export interface MetricsSource {
   /** Statistics of every loaded model version. */
   statistics(): readonly ModelStatsSnapshot[];
   /** Queued (not yet executing) requests per model version. */
   pending(): readonly { model: string; version: string; pending: number }[];
+  /** Engine instances per loaded model version: the provider that loaded them and how many are busy now. */
+  instances?(): readonly { model: string; version: string; provider: string; instances: number; busy?: number }[];
+  /** State of every model the repository knows (Triton's repository index states). */
+  modelStates?(): readonly { model: string; state: string }[];
+  /** The response cache, when one is configured. */
+  cache?(): { bytes: number; capacityBytes: number; entries: number; evictions: number } | undefined;
+}
+
+export interface MetricsOptions {
+  /** Latency and batch-size histograms (on by default; Triton has them off, reference §3). */
+  readonly histograms?: boolean;
+}
+
+/** Triton's `reason` label values of nv_inference_request_failure (S:docs/user_guide/metrics.md). */
+export type FailureReason = 'REJECTED' | 'CANCELED' | 'BACKEND' | 'OTHER';
+
+/** Error categories (src/errors/registry.ts) → Triton failure reasons. */
+export function failureReasonOf(category: string): FailureReason {
+  switch (category) {
+    case 'RESOURCE_EXHAUSTED':
+    case 'DEADLINE_EXCEEDED':
+    case 'UNAVAILABLE':
+      return 'REJECTED';
+    case 'CANCELLED':
+      return 'CANCELED';
+    case 'INTERNAL':
+      return 'BACKEND';
+    default:
+      return 'OTHER';
+  }
 }
 
 /**
- * Prometheus metrics with Triton's nv_inference_* family names and {model, version} labels (reference §3).
- * Counters are read from the models' statistics at scrape time, so the hot path pays nothing for them.
+ * Per-model-version observations fed by the statistics hooks (see observed-stats.ts): one object per loaded
+ * version holds its labelled histogram children, so the hot path does no label hashing.
  */
-export function createMetricsRegistry(source: MetricsSource): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'rtserve_process_' });
-  const labelNames = ['model', 'version'] as const;
+export interface VersionObserver {
+  /** A request succeeded: seconds from arrival to response, seconds queued. */
+  success(totalSeconds: number, queueSeconds: number): void;
+  /** One batch execution: rows in the batch, seconds of input preparation + engine run + output split. */
+  execution(rows: number, computeSeconds: number): void;
+}
 
-  const counter = (name: string, help: string, pick: (s: ModelStatsSnapshot) => number): void => {
-    new Counter({
-      name,
-      help,
-      labelNames,
+// Seconds: from 50 µs (a tiny model's engine run) to 10 s (a queue under overload).
+const LATENCY_BUCKETS_S = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS_MS = LATENCY_BUCKETS_S.map((s) => s * 1000);
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+const MODEL_LABELS = ['model', 'version'] as const;
+type ModelLabel = (typeof MODEL_LABELS)[number];
+
+/**
+ * The server's Prometheus metrics (prom-client). Triton's nv_inference_* families keep Triton's names, types
+ * and {model, version} labels (reference §3) so existing dashboards work; rtserve adds latency and batch-size
+ * histograms (on by default), per-protocol request counts, front-end counters and engine gauges under
+ * rtserve_*. Counters that Triton derives from statistics are read from the models' statistics at scrape
+ * time, so the hot path pays nothing for them.
+ *
+ * Front ends use the small API below: `wsConnections.inc()/dec()`, `wsDroppedFrames.inc({reason})`,
+ * `rateLimited.inc({protocol})`; the core calls `inferDone` once per inference request.
+ */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  /** Open WebSocket connections (the WebSocket front end calls inc() on open and dec() on close). */
+  readonly wsConnections: Gauge;
+  /** WebSocket frames dropped (backpressure, oversize, malformed): `inc({ reason })`. */
+  readonly wsDroppedFrames: Counter<'reason'>;
+  /** Requests refused by a rate limit or concurrency cap: `inc({ protocol })`. */
+  readonly rateLimited: Counter<'protocol'>;
+  /** Every HTTP request by route pattern (bounded cardinality) and status code. */
+  readonly httpRequests: Counter<'route' | 'code'>;
+  private readonly inferRequests: Counter<'protocol' | 'outcome'>;
+  private readonly failures: Counter<ModelLabel | 'reason'>;
+  private readonly queueFull: Counter<ModelLabel>;
+  private readonly requestHist: Histogram<ModelLabel> | undefined;
+  private readonly queueHist: Histogram<ModelLabel> | undefined;
+  private readonly computeHist: Histogram<ModelLabel> | undefined;
+  private readonly firstResponseHist: Histogram<ModelLabel> | undefined;
+  private readonly batchHist: Histogram<ModelLabel> | undefined;
+  private source: MetricsSource;
+
+  constructor(source: MetricsSource, options: MetricsOptions = {}) {
+    this.source = source;
+    const registry = this.registry;
+    collectDefaultMetrics({ register: registry, prefix: 'rtserve_process_' });
+    const self = this;
+
+    const statCounter = (name: string, help: string, pick: (s: ModelStatsSnapshot) => number): void => {
+      new Counter({
+        name,
+        help,
+        labelNames: MODEL_LABELS,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const s of self.source.statistics()) this.inc({ model: s.name, version: s.version }, pick(s));
+        },
+      });
+    };
+    const us = (ns: number): number => Math.round(ns / 1000);
+    statCounter('nv_inference_request_success', 'Number of successful inference requests, all batch sizes', (s) => s.inference_stats.success.count);
+    statCounter('nv_inference_count', 'Number of inferences performed (a batch of n counts n; cache hits excluded)', (s) => s.inference_count);
+    statCounter('nv_inference_exec_count', 'Number of model executions performed (batches)', (s) => s.execution_count);
+    statCounter('nv_inference_request_duration_us', 'Cumulative inference request duration in microseconds', (s) => us(s.inference_stats.success.ns));
+    statCounter('nv_inference_queue_duration_us', 'Cumulative inference queuing duration in microseconds', (s) => us(s.inference_stats.queue.ns));
+    statCounter('nv_inference_compute_input_duration_us', 'Cumulative compute input duration in microseconds', (s) => us(s.inference_stats.compute_input.ns));
+    statCounter('nv_inference_compute_infer_duration_us', 'Cumulative compute inference duration in microseconds', (s) => us(s.inference_stats.compute_infer.ns));
+    statCounter('nv_inference_compute_output_duration_us', 'Cumulative inference compute output duration in microseconds', (s) => us(s.inference_stats.compute_output.ns));
+    statCounter('nv_cache_num_hits_per_model', 'Number of response cache hits per model', (s) => s.inference_stats.cache_hit.count);
+    statCounter('nv_cache_num_misses_per_model', 'Number of response cache misses per model', (s) => s.inference_stats.cache_miss.count);
+    statCounter('nv_cache_hit_duration_per_model', 'Cumulative response cache hit lookup duration in microseconds', (s) => us(s.inference_stats.cache_hit.ns));
+    statCounter('nv_cache_miss_duration_per_model', 'Cumulative response cache miss lookup and insertion duration in microseconds', (s) => us(s.inference_stats.cache_miss.ns));
+
+    // Failures are counted where the reason is known (the core sees every failed request of a known model).
+    this.failures = new Counter({
+      name: 'nv_inference_request_failure',
+      help: 'Number of failed inference requests, all batch sizes, by reason (REJECTED, CANCELED, BACKEND, OTHER)',
+      labelNames: [...MODEL_LABELS, 'reason'],
+      registers: [registry],
+    });
+    new Gauge({
+      name: 'nv_inference_pending_request_count',
+      help: 'Instantaneous number of pending requests awaiting execution per-model',
+      labelNames: MODEL_LABELS,
       registers: [registry],
       collect() {
         this.reset();
-        for (const s of source.statistics()) this.inc({ model: s.name, version: s.version }, pick(s));
+        for (const p of self.source.pending()) this.set({ model: p.model, version: p.version }, p.pending);
       },
     });
-  };
-  const us = (ns: number): number => Math.round(ns / 1000);
-  counter('nv_inference_request_success', 'Number of successful inference requests, all batch sizes', (s) => s.inference_stats.success.count);
-  counter('nv_inference_request_failure', 'Number of failed inference requests, all batch sizes', (s) => s.inference_stats.fail.count);
-  counter('nv_inference_count', 'Number of inferences performed (a batch of n counts n)', (s) => s.inference_count);
-  counter('nv_inference_exec_count', 'Number of model executions performed (batches)', (s) => s.execution_count);
-  counter('nv_inference_request_duration_us', 'Cumulative inference request duration in microseconds', (s) => us(s.inference_stats.success.ns));
-  counter('nv_inference_queue_duration_us', 'Cumulative inference queuing duration in microseconds', (s) => us(s.inference_stats.queue.ns));
-  counter('nv_inference_compute_input_duration_us', 'Cumulative compute input duration in microseconds', (s) => us(s.inference_stats.compute_input.ns));
-  counter('nv_inference_compute_infer_duration_us', 'Cumulative compute inference duration in microseconds', (s) => us(s.inference_stats.compute_infer.ns));
-  counter('nv_inference_compute_output_duration_us', 'Cumulative inference compute output duration in microseconds', (s) => us(s.inference_stats.compute_output.ns));
-  new Gauge({
-    name: 'nv_inference_pending_request_count',
-    help: 'Instantaneous number of pending requests awaiting execution per-model',
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const p of source.pending()) this.set({ model: p.model, version: p.version }, p.pending);
-    },
-  });
-  return registry;
+
+    if (options.histograms !== false) {
+      const hist = (name: string, help: string, buckets: number[]): Histogram<ModelLabel> =>
+        new Histogram({ name, help, labelNames: MODEL_LABELS, buckets, registers: [registry] });
+      this.requestHist = hist('rtserve_inference_request_duration_seconds', 'Inference request duration from arrival to response (successful requests)', LATENCY_BUCKETS_S);
+      this.queueHist = hist('rtserve_inference_queue_duration_seconds', 'Time a successful request waited in the queue before its batch was dispatched', LATENCY_BUCKETS_S);
+      this.computeHist = hist('rtserve_inference_compute_duration_seconds', 'Duration of one batch execution: input preparation, engine run and output split', LATENCY_BUCKETS_S);
+      this.firstResponseHist = hist('nv_inference_first_response_histogram_ms', 'Duration from request arrival to its first response in milliseconds', LATENCY_BUCKETS_MS);
+      this.batchHist = hist('rtserve_inference_batch_size', 'Rows (batch size) of each model execution', BATCH_BUCKETS);
+    }
+
+    this.inferRequests = new Counter({
+      name: 'rtserve_inference_requests_total',
+      help: 'Inference requests by front-end protocol (http, grpc, ws, ...) and outcome (success, failure)',
+      labelNames: ['protocol', 'outcome'],
+      registers: [registry],
+    });
+    this.queueFull = new Counter({
+      name: 'rtserve_queue_full_rejections_total',
+      help: 'Requests rejected at once because the model queue was full (QUEUE_FULL, HTTP 429)',
+      labelNames: MODEL_LABELS,
+      registers: [registry],
+    });
+    this.rateLimited = new Counter({
+      name: 'rtserve_rate_limited_total',
+      help: 'Requests refused by a rate limit or concurrency cap, by protocol',
+      labelNames: ['protocol'],
+      registers: [registry],
+    });
+    this.httpRequests = new Counter({
+      name: 'rtserve_http_requests_total',
+      help: 'HTTP requests by route pattern and status code (all endpoints, not only inference)',
+      labelNames: ['route', 'code'],
+      registers: [registry],
+    });
+    this.wsConnections = new Gauge({ name: 'rtserve_ws_connections', help: 'Open WebSocket connections', registers: [registry] });
+    this.wsDroppedFrames = new Counter({
+      name: 'rtserve_ws_dropped_frames_total',
+      help: 'WebSocket frames dropped, by reason (backpressure, too_large, malformed, ...)',
+      labelNames: ['reason'],
+      registers: [registry],
+    });
+
+    new Gauge({
+      name: 'rtserve_model_instances',
+      help: 'Engine instances of each loaded model version, by the execution provider that loaded them',
+      labelNames: [...MODEL_LABELS, 'provider'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const i of self.source.instances?.() ?? []) this.set({ model: i.model, version: i.version, provider: i.provider }, i.instances);
+      },
+    });
+    new Gauge({
+      name: 'rtserve_model_busy_instances',
+      help: 'Engine instances running a batch right now',
+      labelNames: MODEL_LABELS,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const i of self.source.instances?.() ?? []) if (i.busy !== undefined) this.set({ model: i.model, version: i.version }, i.busy);
+      },
+    });
+    new Gauge({
+      name: 'rtserve_model_ready',
+      help: '1 when the model is READY, 0 otherwise (LOADING, UNAVAILABLE, ...)',
+      labelNames: ['model'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const m of self.source.modelStates?.() ?? []) this.set({ model: m.model }, m.state === 'READY' ? 1 : 0);
+      },
+    });
+
+    const cacheGauge = (name: string, help: string, pick: (c: NonNullable<ReturnType<NonNullable<MetricsSource['cache']>>>) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          const c = self.source.cache?.();
+          this.set(c === undefined ? 0 : pick(c));
+        },
+      });
+    };
+    cacheGauge('rtserve_response_cache_bytes', 'Bytes held by the response cache', (c) => c.bytes);
+    cacheGauge('rtserve_response_cache_capacity_bytes', 'Capacity of the response cache in bytes (0 = no cache)', (c) => c.capacityBytes);
+    cacheGauge('rtserve_response_cache_entries', 'Responses held by the response cache', (c) => c.entries);
+    new Counter({
+      name: 'rtserve_response_cache_evictions_total',
+      help: 'Responses evicted from the response cache to make room (LRU)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(self.source.cache?.()?.evictions ?? 0);
+      },
+    });
+
+    // Triton's CPU gauges (reference §3): the whole host, as Triton reports them.
+    let lastCpu = cpuTimes();
+    new Gauge({
+      name: 'nv_cpu_utilization',
+      help: 'CPU utilization rate [0.0 - 1.0] since the previous scrape',
+      registers: [registry],
+      collect() {
+        const now = cpuTimes();
+        const total = now.total - lastCpu.total;
+        this.set(total > 0 ? Math.min(1, Math.max(0, (now.busy - lastCpu.busy) / total)) : 0);
+        lastCpu = now;
+      },
+    });
+    new Gauge({ name: 'nv_cpu_memory_total_bytes', help: 'CPU total memory (RAM), in bytes', registers: [registry], collect() { this.set(totalmem()); } });
+    new Gauge({ name: 'nv_cpu_memory_used_bytes', help: 'CPU used memory (RAM), in bytes', registers: [registry], collect() { this.set(totalmem() - freemem()); } });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Late binding: the server wires its source once the core exists. */
+  setSource(source: MetricsSource): void {
+    this.source = source;
+  }
+
+  /** The Prometheus text exposition. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** Histogram children for one model version (no-ops when histograms are off). */
+  observerFor(model: string, version: string): VersionObserver {
+    const labels = { model, version };
+    const request = this.requestHist?.labels(labels);
+    const queue = this.queueHist?.labels(labels);
+    const compute = this.computeHist?.labels(labels);
+    const first = this.firstResponseHist?.labels(labels);
+    const batch = this.batchHist?.labels(labels);
+    return {
+      success(totalSeconds, queueSeconds) {
+        request?.observe(totalSeconds);
+        // Non-decoupled models answer once: the first response is the response.
+        first?.observe(totalSeconds * 1000);
+        queue?.observe(queueSeconds);
+      },
+      execution(rows, computeSeconds) {
+        batch?.observe(rows);
+        compute?.observe(computeSeconds);
+      },
+    };
+  }
+
+  /** Streaming (decoupled) front ends report their first response here. */
+  observeFirstResponse(model: string, version: string, ms: number): void {
+    this.firstResponseHist?.observe({ model, version }, ms);
+  }
+
+  /**
+   * Called by the core once per inference request of a known model version: the per-protocol count, and for a
+   * failure its Triton reason (plus the queue-full counter for QUEUE_FULL).
+   */
+  inferDone(protocol: string, model: string, version: string, error?: { readonly code: string; readonly category: string }): void {
+    this.inferRequests.inc({ protocol, outcome: error === undefined ? 'success' : 'failure' });
+    if (error === undefined) return;
+    this.failures.inc({ model, version, reason: failureReasonOf(error.category) });
+    if (error.code === 'QUEUE_FULL') this.queueFull.inc({ model, version });
+  }
+}
+
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const c of cpus()) {
+    const t = c.times;
+    const all = t.user + t.nice + t.sys + t.idle + t.irq;
+    total += all;
+    busy += all - t.idle;
+  }
+  return { busy, total };
+}
+
+/** Backward-compatible helper: the registry of a fresh ServerMetrics. */
+export function createMetricsRegistry(source: MetricsSource, options: MetricsOptions = {}): Registry {
+  return new ServerMetrics(source, options).registry;
 }

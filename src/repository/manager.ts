@@ -46,6 +46,8 @@ interface ModelRecord {
   versions: ReadonlyMap<string, LoadedVersion>;
   /** Highest ready version: what a request without a version gets. */
   latest: string | undefined;
+  /** The last load attempt failed (the versions above, if any, still serve): which version and why. */
+  failed: { readonly version: string | undefined; readonly reason: string } | undefined;
 }
 
 export interface RepositoryManagerOptions {
@@ -57,6 +59,8 @@ export interface RepositoryManagerOptions {
   readonly maxQueueSizeDefault: number;
   /** Server-wide default providers for models whose config leaves `engine.providers` at its default. */
   readonly defaultProviders: readonly ExecutionProviderSpec[];
+  /** Makes each loaded version's statistics (observability hooks histograms in here); default: plain ModelStats. */
+  readonly statsFactory?: (name: string, version: string) => ModelStats;
 }
 
 /**
@@ -93,6 +97,10 @@ export class RepositoryManager {
       await this.loadEntry(entry, configOverride);
       const rec = this.models.get(name);
       if (rec !== undefined && rec.state !== 'READY') throw rtError('MODEL_LOAD_FAILED', `failed to load '${name}': ${rec.reason}`);
+      // A failed reload keeps the old versions serving, and the caller still learns that its load failed.
+      if (rec?.failed !== undefined) {
+        throw rtError('MODEL_LOAD_FAILED', `failed to load '${name}'${rec.failed.version === undefined ? '' : ` version ${rec.failed.version}`}: ${rec.failed.reason} (versions ${[...rec.versions.keys()].join(', ')} keep serving)`);
+      }
     })();
     this.loading.set(name, run);
     try {
@@ -159,7 +167,15 @@ export class RepositoryManager {
         if (!readyOnly) out.push({ name: rec.name, state: rec.state, reason: rec.reason });
         continue;
       }
-      for (const v of rec.versions.keys()) out.push({ name: rec.name, version: v, state: 'READY', reason: '' });
+      // A failed reload leaves the old versions READY; the index says which version failed and why.
+      const failed = rec.failed;
+      for (const v of rec.versions.keys()) {
+        const reason = failed !== undefined && failed.version === v ? `reload failed, the previous load keeps serving: ${failed.reason}` : '';
+        out.push({ name: rec.name, version: v, state: 'READY', reason });
+      }
+      if (failed !== undefined && !readyOnly && (failed.version === undefined || !rec.versions.has(failed.version))) {
+        out.push({ name: rec.name, ...(failed.version === undefined ? {} : { version: failed.version }), state: 'UNAVAILABLE', reason: failed.reason });
+      }
     }
     return out;
   }
@@ -203,13 +219,14 @@ export class RepositoryManager {
     const log = this.options.logger.child({ model: entry.name });
     let rec = this.models.get(entry.name);
     if (rec === undefined) {
-      rec = { name: entry.name, repository: dirname(entry.dir), state: 'LOADING', reason: '', versions: new Map(), latest: undefined };
+      rec = { name: entry.name, repository: dirname(entry.dir), state: 'LOADING', reason: '', versions: new Map(), latest: undefined, failed: undefined };
       this.models.set(entry.name, rec);
     } else if (rec.versions.size === 0) {
       rec.state = 'LOADING';
     }
     const started = Date.now();
     const built: LoadedVersion[] = [];
+    let attempting: string | undefined;
     try {
       const firstVersion = entry.versions.at(-1);
       const firstFile = firstVersion === undefined ? undefined : findModelFile(firstVersion);
@@ -231,7 +248,8 @@ export class RepositoryManager {
         const file = findModelFile(ve, { defaultModelFilename: config.default_model_filename });
         if (file === undefined) throw rtError('MODEL_LOAD_FAILED', `version ${v} has no ${config.default_model_filename ?? 'model.onnx'}`);
         if (file.kind === 'plan') throw rtError('UNSUPPORTED', `version ${v}: plan files are served once 'rtserve build' lands (file ${file.fileName})`);
-        built.push(await this.loadVersion(entry, String(v), file.path, config));
+        attempting = String(v);
+        built.push(await this.loadVersion(entry, attempting, file.path, config));
       }
     } catch (err) {
       await Promise.all(built.map((b) => this.closeVersion(b)));
@@ -243,6 +261,7 @@ export class RepositoryManager {
         rec.state = 'UNAVAILABLE';
       }
       rec.reason = reason;
+      rec.failed = { version: attempting, reason };
       return;
     }
     const old = rec.versions;
@@ -250,6 +269,7 @@ export class RepositoryManager {
     rec.latest = built.map((b) => b.version).sort((a, b) => Number(b) - Number(a))[0];
     rec.state = 'READY';
     rec.reason = '';
+    rec.failed = undefined;
     log.info({ versions: [...rec.versions.keys()], provider: built[0]?.provider, ms: Date.now() - started }, 'model ready');
     // Old versions finish what they hold, then release their engines.
     await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
@@ -265,7 +285,7 @@ export class RepositoryManager {
       if (first === undefined) throw rtError('INTERNAL', 'no session');
       const validation = validationMetaOf(entry.name, version, config);
       await Promise.all(sessions.map((s) => warmup(s, config, validation)));
-      const stats = new ModelStats(entry.name, version);
+      const stats = this.options.statsFactory?.(entry.name, version) ?? new ModelStats(entry.name, version);
       const scheduler = this.options.schedulerFactory({
         modelName: entry.name,
         version,

@@ -3,6 +3,7 @@ import type { InferenceApi } from '../../core/api.ts';
 import type { InferRequest } from '../../core/types.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { runInRequestContext } from '../../observability/http-observability.ts';
 import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor } from '../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
@@ -144,7 +145,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       signal: controller.signal,
       protocol: 'http',
     };
-    const response = await api.infer(request);
+    // Inside the request's context (request id, trace, stage timings) set by the observability hooks.
+    const response = await runInRequestContext(req.raw, () => api.infer(request));
 
     let labels: Map<string, readonly string[]> | undefined;
     for (const o of decoded.outputs ?? []) {

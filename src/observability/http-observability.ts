@@ -1,0 +1,108 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { rtError } from '../errors/registry.ts';
+import type { LogControl, Logger } from './logger.ts';
+import type { ServerMetrics } from './metrics.ts';
+import { requestIdFrom, runWithRequestContext, stageTimingsUs, type RequestContext } from './request-context.ts';
+import { formatTraceparent, traceFromHeaders } from './trace-context.ts';
+
+export interface HttpObservabilityOptions {
+  readonly logger: Logger;
+  readonly metrics?: ServerMetrics;
+  /** One info line per HTTP request (method, route, status, duration, request and trace ids, stage timings). */
+  readonly accessLog: boolean;
+  /** Serves Triton's logging extension (GET/POST /v2/logging) when given. */
+  readonly logControl?: LogControl;
+}
+
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
+
+function header(raw: IncomingMessage, name: string): string | undefined {
+  const v = raw.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Runs `fn` (the handler's core call) inside the request's context, so the core's logs and timings join the
+ * request. Without a context (observability not registered) it just runs `fn`.
+ */
+export function runInRequestContext<T>(raw: IncomingMessage, fn: () => T): T {
+  const ctx = contexts.get(raw);
+  return ctx === undefined ? fn() : runWithRequestContext(ctx, fn);
+}
+
+/** The context of an HTTP request (for other HTTP front ends such as SSE). */
+export function requestContextOf(raw: IncomingMessage): RequestContext | undefined {
+  return contexts.get(raw);
+}
+
+/**
+ * Request ids, W3C trace context, the access log, HTTP metrics and the logging extension on a fastify server.
+ * Every response carries `x-request-id` (the client's, when it sent a plain one, else a new UUID) and a
+ * `traceparent` with the caller's trace id (or a new one) and rtserve's span id (W3C Trace Context §3.2), plus
+ * the caller's `tracestate` unchanged.
+ */
+export function registerHttpObservability(app: FastifyInstance, options: HttpObservabilityOptions): void {
+  const { logger, metrics } = options;
+
+  app.addHook('onRequest', (req, reply, done) => {
+    const trace = traceFromHeaders(header(req.raw, 'traceparent'), header(req.raw, 'tracestate'));
+    const ctx: RequestContext = {
+      requestId: requestIdFrom(header(req.raw, 'x-request-id')),
+      trace,
+      protocol: 'http',
+      receivedNs: process.hrtime.bigint(),
+    };
+    contexts.set(req.raw, ctx);
+    reply.header('x-request-id', ctx.requestId);
+    reply.header('traceparent', formatTraceparent(trace));
+    if (trace.tracestate !== undefined) reply.header('tracestate', trace.tracestate);
+    done();
+  });
+
+  app.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    metrics?.httpRequests.inc({ route, code: String(reply.statusCode) });
+    const ctx = contexts.get(req.raw);
+    if (options.accessLog && ctx !== undefined) {
+      logger.info(
+        {
+          requestId: ctx.requestId,
+          traceId: ctx.trace.traceId,
+          spanId: ctx.trace.spanId,
+          ...(ctx.trace.parentSpanId === undefined ? {} : { parentSpanId: ctx.trace.parentSpanId }),
+          method: req.method,
+          url: req.url,
+          route,
+          status: reply.statusCode,
+          remote: req.ip,
+          ...(ctx.model === undefined ? {} : { model: ctx.model, version: ctx.version, batchSize: ctx.batchSize }),
+          ...(ctx.cache === undefined ? {} : { cache: ctx.cache }),
+          ...stageTimingsUs(ctx, process.hrtime.bigint()),
+        },
+        'request',
+      );
+    }
+    done();
+  });
+
+  const control = options.logControl;
+  if (control !== undefined) {
+    // Triton's logging extension (S:docs/protocol/extension_logging.md): GET answers the settings, POST takes
+    // any subset and answers the settings now in force.
+    app.get('/v2/logging', async () => control.settings());
+    app.post('/v2/logging', async (req) => {
+      const body = req.body instanceof Buffer ? req.body : Buffer.alloc(0);
+      let patch: unknown;
+      try {
+        patch = body.length === 0 ? {} : (JSON.parse(body.toString('utf8')) as unknown);
+      } catch {
+        throw rtError('BAD_JSON', 'the logging settings body is not valid JSON');
+      }
+      const before = control.settings();
+      const after = control.update(patch);
+      logger.info({ before, after }, 'log settings changed');
+      return after;
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { TraceContext } from './trace-context.ts';
+
+/**
+ * What one request carries through the server for logs and traces: its id, its W3C trace context, and the
+ * stage timings the core fills in. Front ends create it at the edge and run the core call inside it
+ * (`runWithRequestContext`); the core reads it with `currentRequestContext()`, so no contract changes.
+ */
+export interface RequestContext {
+  readonly requestId: string;
+  readonly trace: TraceContext;
+  readonly protocol: string;
+  /** hrtime when the edge received the request. */
+  readonly receivedNs: bigint;
+  /** Filled in by the core. */
+  model?: string;
+  version?: string;
+  batchSize?: number;
+  /** 'hit' | 'miss' when the model has the response cache enabled. */
+  cache?: 'hit' | 'miss';
+  /** hrtime when the core took the request (after the edge decoded it) and when it answered. */
+  coreStartNs?: bigint;
+  coreEndNs?: bigint;
+  /** Microseconds the core spent validating, and waiting for the scheduler (queue + batch execution). */
+  validateUs?: number;
+  schedulerUs?: number;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithRequestContext<T>(ctx: RequestContext, fn: () => T): T {
+  return storage.run(ctx, fn);
+}
+
+export function currentRequestContext(): RequestContext | undefined {
+  return storage.getStore();
+}
+
+const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** A client-supplied request id (X-Request-Id) when it is short and plain, otherwise a fresh UUID. */
+export function requestIdFrom(header: string | undefined): string {
+  return header !== undefined && SAFE_ID.test(header) ? header : randomUUID();
+}
+
+/** Stage timings of a finished request in microseconds, for its log line. */
+export function stageTimingsUs(ctx: RequestContext, endNs: bigint): Record<string, number> {
+  const us = (ns: bigint): number => Math.round(Number(ns) / 1000);
+  const out: Record<string, number> = { totalUs: us(endNs - ctx.receivedNs) };
+  if (ctx.coreStartNs !== undefined) out['decodeUs'] = us(ctx.coreStartNs - ctx.receivedNs);
+  if (ctx.validateUs !== undefined) out['validateUs'] = ctx.validateUs;
+  if (ctx.schedulerUs !== undefined) out['schedulerUs'] = ctx.schedulerUs;
+  if (ctx.coreEndNs !== undefined) out['encodeUs'] = us(endNs - ctx.coreEndNs);
+  return out;
+}
