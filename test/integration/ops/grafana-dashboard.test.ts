@@ -1,0 +1,119 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunningServer } from '../../../src/app/rtserve-server.ts';
+import { postJson, startTestServer } from '../../helpers/server.ts';
+import { familiesOf, needTool, scrape } from './helpers.ts';
+
+const DASHBOARD = fileURLToPath(new URL('../../../deploy/grafana/rtserve-dashboard.json', import.meta.url));
+
+interface Target {
+  readonly expr: string;
+}
+interface Panel {
+  readonly title?: string;
+  readonly type: string;
+  readonly targets?: readonly Target[];
+  readonly panels?: readonly Panel[];
+}
+interface Dashboard {
+  readonly panels: readonly Panel[];
+  readonly templating: { readonly list: readonly { readonly name: string; readonly definition?: string }[] };
+}
+
+const PROMQL_WORDS = new Set([
+  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'le', 'inf', 'nan',
+]);
+
+/** Metric names a PromQL expression reads: identifiers that are not functions, keywords, labels or variables. */
+export function metricNamesOf(expr: string): string[] {
+  const stripped = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""') // string literals
+    .replace(/\{[^}]*\}/g, '') // label matchers
+    .replace(/\[[^\]]*\]/g, '') // range selectors
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '') // grouping label lists
+    .replace(/\$\{?\w+\}?/g, ''); // Grafana variables
+  const names: string[] = [];
+  for (const m of stripped.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)) {
+    const word = m[0];
+    const next = stripped.slice((m.index ?? 0) + word.length).trimStart();
+    if (next.startsWith('(') || PROMQL_WORDS.has(word.toLowerCase())) continue;
+    names.push(word);
+  }
+  return names;
+}
+
+function allPanels(panels: readonly Panel[]): Panel[] {
+  return panels.flatMap((p) => [p, ...allPanels(p.panels ?? [])]);
+}
+
+describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
+  let server: RunningServer;
+  let dashboard: Dashboard;
+  let exprs: string[];
+  let exposed: Set<string>;
+
+  before(async () => {
+    dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as Dashboard;
+    exprs = allPanels(dashboard.panels).flatMap((p) => (p.targets ?? []).map((t) => t.expr));
+    server = await startTestServer();
+    // One request so that every labelled family has a series.
+    const body = { inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(0) }] };
+    assert.equal((await postJson(`${server.httpUrl}/v2/models/mlp/infer`, body)).status, 200);
+    exposed = new Set<string>();
+    for (const [name, type] of familiesOf(await scrape(`${server.metricsUrl ?? ''}/metrics`))) {
+      exposed.add(name);
+      if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) exposed.add(name + suffix);
+      if (type === 'summary') for (const suffix of ['_sum', '_count']) exposed.add(name + suffix);
+    }
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  test('the name extractor finds metrics and skips functions, labels and variables', () => {
+    assert.deepEqual(
+      metricNamesOf('histogram_quantile(0.99, sum by (le, model) (rate(a_bucket{model=~"$model"}[$__rate_interval]))) / on(model) b_total'),
+      ['a_bucket', 'b_total'],
+    );
+  });
+
+  test('every query names a metric that rtserve exposes', () => {
+    assert.ok(exprs.length >= 10, `only ${exprs.length} queries`);
+    const variableQueries = dashboard.templating.list.flatMap((v) => (v.definition === undefined ? [] : [v.definition.replace(/^label_values\(([^,)]+).*$/, '$1')]));
+    const missing: string[] = [];
+    for (const expr of [...exprs, ...variableQueries]) {
+      const names = metricNamesOf(expr);
+      assert.ok(names.length > 0, `no metric in: ${expr}`);
+      for (const n of names) if (!exposed.has(n)) missing.push(`${n} (in ${expr})`);
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  test('it covers request rate, latency percentiles, queue depth, batch sizes and errors', () => {
+    const all = exprs.join('\n');
+    assert.match(all, /rate\(nv_inference_request_success/);
+    assert.match(all, /histogram_quantile\(0\.99, [^\n]*rtserve_inference_request_duration_seconds_bucket/);
+    assert.match(all, /nv_inference_pending_request_count/);
+    assert.match(all, /rtserve_inference_batch_size_bucket/);
+    assert.match(all, /nv_inference_request_failure/);
+  });
+
+  test('every query is valid PromQL (promtool check rules)', { skip: needTool('promtool', 'prometheus') }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rtserve-dash-'));
+    try {
+      // Grafana's variables replaced by values Prometheus would see.
+      const rules = exprs.map((e, i) => ({ record: `dashboard:query_${i}`, expr: e.replaceAll('$__rate_interval', '1m').replaceAll('$model', '.*') }));
+      await writeFile(join(dir, 'rules.json'), JSON.stringify({ groups: [{ name: 'dashboard', rules }] }));
+      const r = spawnSync('promtool', ['check', 'rules', join(dir, 'rules.json')], { encoding: 'utf8' });
+      assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`${rules.length} rules found`));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
