@@ -18,7 +18,7 @@ export interface InferObserver {
 }
 
 /** Extensions advertised in server metadata: only those rtserve implements (Triton's names, reference §2.4). */
-const EXTENSIONS = ['binary_tensor_data', 'classification', 'model_configuration', 'model_repository', 'schedule_policy', 'statistics', 'parameters'];
+const EXTENSIONS = ['binary_tensor_data', 'classification', 'model_configuration', 'model_repository', 'schedule_policy', 'statistics', 'parameters', 'logging'];
 
 export interface InferenceServerOptions {
   readonly config: ServerConfig;

@@ -1,0 +1,125 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '../../../src/app/rtserve-server.ts';
+import { loadServerConfig } from '../../../src/config/load-server-config.ts';
+import { createLogger, type Logger } from '../../../src/observability/logger.ts';
+import { postJson, request } from '../../helpers/server.ts';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT = '00f067aa0ba902b7';
+const MLP_BODY = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(1) }] });
+
+interface LogLine {
+  msg: string;
+  level: number;
+  [k: string]: unknown;
+}
+
+describe('request ids, W3C trace context, access log and /v2/logging', () => {
+  let server: RunningServer;
+  let logger: Logger;
+  let dir: string;
+  let logFile: string;
+
+  const infer = (headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${server.httpUrl}/v2/models/mlp/infer`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: MLP_BODY });
+  const logLines = async (): Promise<LogLine[]> => {
+    logger.flush();
+    const text = await readFile(logFile, 'utf8').catch(() => '');
+    return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as LogLine);
+  };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rtserve-logs-'));
+    logFile = join(dir, 'rtserve.log');
+    // A real pino logger (warn until the test moves it to a file), with the access log on.
+    logger = createLogger('warn');
+    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, accessLog: true, exitTimeoutSecs: 10 } });
+    server = await startServer({ config, logger });
+  });
+  after(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('a valid traceparent is joined: same trace id and flags, rtserve span as the parent, tracestate echoed', async () => {
+    const r = await infer({ traceparent: `00-${TRACE}-${PARENT}-01`, tracestate: 'congo=t61rcWkgMzE' });
+    assert.equal(r.status, 200);
+    const tp = r.headers.get('traceparent') ?? '';
+    const m = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(tp);
+    assert.ok(m !== null, `traceparent ${tp}`);
+    assert.equal(m[1], TRACE);
+    assert.notEqual(m[2], PARENT);
+    assert.equal(m[3], '01');
+    assert.equal(r.headers.get('tracestate'), 'congo=t61rcWkgMzE');
+  });
+
+  test('an invalid or missing traceparent starts a new trace; errors carry ids too', async () => {
+    const a = await infer({ traceparent: `00-${'0'.repeat(32)}-${PARENT}-01` });
+    const b = await request(`${server.httpUrl}/v2/models/nope/ready`);
+    assert.equal(b.status, 404);
+    for (const tp of [a.headers.get('traceparent'), b.headers.get('traceparent')]) {
+      assert.match(tp ?? '', /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      assert.ok(!(tp ?? '').includes('0'.repeat(32)));
+    }
+    assert.notEqual(a.headers.get('traceparent')?.slice(3, 35), b.headers.get('traceparent')?.slice(3, 35));
+  });
+
+  test('X-Request-Id: a plain client id is echoed, an unsafe one is replaced, none gets a UUID', async () => {
+    assert.equal((await infer({ 'x-request-id': 'client-42' })).headers.get('x-request-id'), 'client-42');
+    const replaced = (await infer({ 'x-request-id': 'a b <script>' })).headers.get('x-request-id');
+    assert.match(replaced ?? '', /^[0-9a-f-]{36}$/);
+    assert.match((await infer()).headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  test('GET /v2/logging answers Triton keys; POST moves logs to a file and the access log has ids and stage timings', async () => {
+    const get = await request(`${server.httpUrl}/v2/logging`);
+    assert.equal(get.status, 200);
+    assert.deepEqual(get.json(), { log_file: '', log_info: false, log_warning: true, log_error: true, log_verbose_level: 0, log_format: 'default' });
+
+    const post = await postJson(`${server.httpUrl}/v2/logging`, { log_file: logFile, log_info: true });
+    assert.equal(post.status, 200);
+    assert.deepEqual(post.json(), { log_file: logFile, log_info: true, log_warning: true, log_error: true, log_verbose_level: 0, log_format: 'default' });
+
+    assert.equal((await infer({ 'x-request-id': 'access-1', traceparent: `00-${TRACE}-${PARENT}-01` })).status, 200);
+    const line = (await logLines()).find((l) => l.msg === 'request' && l['requestId'] === 'access-1');
+    assert.ok(line !== undefined, 'access log line');
+    assert.equal(line['traceId'], TRACE);
+    assert.equal(line['parentSpanId'], PARENT);
+    assert.equal(line['status'], 200);
+    assert.equal(line['route'], '/v2/models/:model/infer');
+    assert.equal(line['model'], 'mlp');
+    assert.equal(line['version'], '1');
+    assert.equal(line['batchSize'], 1);
+    for (const k of ['totalUs', 'decodeUs', 'validateUs', 'schedulerUs', 'encodeUs']) assert.equal(typeof line[k], 'number', k);
+    assert.ok((line['totalUs'] as number) >= (line['schedulerUs'] as number));
+  });
+
+  test('verbose level 1 adds the core inference line (debug) with the same ids; warn-only drops the access log', async () => {
+    await postJson(`${server.httpUrl}/v2/logging`, { log_file: logFile, log_verbose_level: 1 });
+    assert.equal((await infer({ 'x-request-id': 'debug-1', traceparent: `00-${TRACE}-${PARENT}-01` })).status, 200);
+    const core = (await logLines()).find((l) => l.msg === 'inference' && l['requestId'] === 'debug-1');
+    assert.ok(core !== undefined, 'core inference line');
+    assert.equal(core['traceId'], TRACE);
+    assert.equal(core['outcome'], 'success');
+    assert.equal(typeof core['schedulerUs'], 'number');
+
+    const warnOnly = await postJson(`${server.httpUrl}/v2/logging`, { log_verbose_level: 0, log_info: false });
+    assert.equal((warnOnly.json() as { log_info: boolean }).log_info, false);
+    assert.equal((await infer({ 'x-request-id': 'quiet-1' })).status, 200);
+    assert.equal((await logLines()).some((l) => l['requestId'] === 'quiet-1'), false);
+  });
+
+  test('invalid settings are refused with 400 naming the key', async () => {
+    for (const body of [{ log_verbose_level: -1 }, { log_infoo: true }, { log_format: 'xml' }]) {
+      const r = await postJson(`${server.httpUrl}/v2/logging`, body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.match((r.json() as { error: string }).error, new RegExp(Object.keys(body)[0] ?? ''));
+    }
+    const notJson = await request(`${server.httpUrl}/v2/logging`, { method: 'POST', body: '{nope' });
+    assert.equal(notJson.status, 400);
+  });
+});
