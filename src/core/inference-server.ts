@@ -56,6 +56,9 @@ export class InferenceServer implements InferenceApi {
     if (modelControlMode !== 'explicit' || loadModel.includes('*')) {
       await this.options.repository.loadAll();
     } else {
+      await this.options.repository.scanNames().catch((err: unknown) => {
+        this.options.logger.error({ reason: toRtError(err).message }, 'repository scan failed');
+      });
       await Promise.all(
         loadModel.map((name) =>
           this.options.repository.load(name).catch((err: unknown) => {

@@ -70,6 +70,8 @@ export interface RepositoryManagerOptions {
 export class RepositoryManager {
   private readonly models = new Map<string, ModelRecord>();
   private readonly loading = new Map<string, Promise<void>>();
+  /** Model names seen in the repositories (scans), listed by the index even when never loaded (explicit mode). */
+  private readonly known = new Set<string>();
 
   constructor(private readonly options: RepositoryManagerOptions) {}
 
@@ -83,6 +85,7 @@ export class RepositoryManager {
           continue;
         }
         entries.push(e);
+        this.known.add(e.name);
       }
     }
     await Promise.all(entries.map((e) => this.loadEntry(e)));
@@ -160,8 +163,17 @@ export class RepositoryManager {
     return [...this.models.values()].flatMap((r) => [...r.versions.values()]);
   }
 
+  /** Records the model names of every repository without loading them, so the index lists them (explicit mode). */
+  async scanNames(): Promise<void> {
+    for (const repo of this.options.repositories) for (const e of await scanRepository(repo)) this.known.add(e.name);
+  }
+
   index(readyOnly: boolean): RepositoryIndexEntry[] {
     const out: RepositoryIndexEntry[] = [];
+    // Triton's index lists every model of the repository; one never loaded is UNAVAILABLE.
+    if (!readyOnly) {
+      for (const name of this.known) if (!this.models.has(name)) out.push({ name, state: 'UNAVAILABLE', reason: 'not loaded' });
+    }
     for (const rec of [...this.models.values()].sort((a, b) => a.name.localeCompare(b.name))) {
       if (rec.versions.size === 0) {
         if (!readyOnly) out.push({ name: rec.name, state: rec.state, reason: rec.reason });
@@ -177,7 +189,7 @@ export class RepositoryManager {
         out.push({ name: rec.name, ...(failed.version === undefined ? {} : { version: failed.version }), state: 'UNAVAILABLE', reason: failed.reason });
       }
     }
-    return out;
+    return out.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** Waits until every scheduler has answered what it holds. */
@@ -229,6 +241,8 @@ export class RepositoryManager {
     let attempting: string | undefined;
     try {
       const firstVersion = entry.versions.at(-1);
+      // The config stage reads the newest version's graph (auto-complete, checks): a failure there is that version's.
+      attempting = firstVersion === undefined ? undefined : String(firstVersion.version);
       const firstFile = firstVersion === undefined ? undefined : findModelFile(firstVersion);
       const onnxBytes = firstFile?.kind === 'onnx' ? await readFile(firstFile.path) : undefined;
       const { config, warnings } = await loadModelConfig(entry, {

@@ -145,16 +145,26 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       signal: controller.signal,
       protocol: 'http',
     };
+    // A reload may swap out the answering version before its answer is encoded (poll mode, explicit load): what
+    // encoding needs is looked up before the call too, and used when the answering version is gone.
+    const configBefore = api.modelConfig(model, version);
     // Inside the request's context (request id, trace, stage timings) set by the observability hooks.
     const response = await runInRequestContext(req.raw, () => api.infer(request));
+    const lookup = <T>(f: () => T, fallback: T): T => {
+      try {
+        return f();
+      } catch {
+        return fallback;
+      }
+    };
 
     let labels: Map<string, readonly string[]> | undefined;
     for (const o of decoded.outputs ?? []) {
       if (o.parameters?.['classification'] === undefined) continue;
-      const l = api.outputLabels(response.model_name, response.model_version, o.name);
+      const l = lookup(() => api.outputLabels(response.model_name, response.model_version, o.name), undefined);
       if (l !== undefined) (labels ??= new Map()).set(o.name, l);
     }
-    const batched = api.modelConfig(response.model_name, response.model_version).max_batch_size > 0;
+    const batched = lookup(() => api.modelConfig(response.model_name, response.model_version), configBefore).max_batch_size > 0;
     const opts = responseOptionsFor(decoded, { batched, ...(labels === undefined ? {} : { labels }) });
     const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);
     if (encoded.binary.length === 0) {
