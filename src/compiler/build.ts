@@ -1,0 +1,513 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { RtError, rtError } from '../errors/registry.ts';
+import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, isPlanBytes, readPlan, sha256Hex, writePlan } from '../plan/format.ts';
+import {
+  calibrationTableSchema, type CalibrationMethod, type CalibrationTable, type NodePrecision, type PlanManifest, type PlanPrecision,
+  type PlanTarget, type ShapeProfile,
+} from '../plan/manifest.ts';
+import { defaultGates, evaluateAccuracy, type AccuracyGate, type AccuracyReport } from './accuracy.ts';
+import { holdOut, loadDataset, syntheticDataset, type Dataset } from './data/dataset.ts';
+import { DT, kserveDatatype } from './ir/dtype.ts';
+import { loadModel, saveModel, type Graph, type ValueInfo } from './ir/graph.ts';
+import { inferShapes } from './ir/shape-inference.ts';
+import { validateGraph } from './ir/validate.ts';
+import { DEFAULT_PASSES, deadNodeElimination, runPasses, type PassReport } from './passes/index.ts';
+import { calibrate } from './precision/calibration.ts';
+import { DEFAULT_FP16_BLOCK_LIST, convertToFp16 } from './precision/fp16.ts';
+import { quantizeInt8 } from './precision/int8.ts';
+import { planQuantization, type QuantPlan } from './precision/quant-plan.ts';
+import { checkProfiles } from './profiles.ts';
+import type { HostTensor, OfflineRuntime, OptimizationLevel } from './runtime.ts';
+import { toolVersion } from './version.ts';
+
+export const BUILD_STAGES = ['load', 'validate', 'passes', 'calibrate', 'precision', 'ort-optimize', 'profiles', 'accuracy', 'write'] as const;
+export type BuildStage = (typeof BUILD_STAGES)[number];
+
+export interface ProgressEvent {
+  readonly stage: BuildStage;
+  readonly state: 'start' | 'progress' | 'done' | 'skipped';
+  readonly message?: string;
+  /** 0..1 within the stage, for `progress` events. */
+  readonly fraction?: number;
+  readonly elapsedMs?: number;
+}
+export type ProgressListener = (e: ProgressEvent) => void;
+
+export interface BuildOptions {
+  /** Path of the ONNX model, or its bytes (then `modelName` names it). */
+  readonly model: string | Uint8Array;
+  readonly modelName?: string;
+  readonly target?: PlanTarget;
+  readonly precision?: PlanPrecision;
+  /** .npy / .npz / directory of them (see data/dataset.ts). */
+  readonly calibration?: string;
+  readonly calibrationMethod?: CalibrationMethod;
+  readonly percentile?: number;
+  /** A calibration table JSON (or a .plan holding one): reused when it matches, written after calibrating. */
+  readonly calibrationCache?: string;
+  readonly calibrationBatchSize?: number;
+  readonly validation?: string;
+  /** Part of the calibration data held out for validation when no validation data is given (default 0.2). */
+  readonly holdoutFraction?: number;
+  readonly profiles?: readonly ShapeProfile[];
+  /** Gates; undefined = defaults for the precision; [] = no gate. */
+  readonly accuracyGates?: readonly AccuracyGate[];
+  readonly keepIoTypes?: boolean;
+  /** Operator types added to the FP16 block list. */
+  readonly fp32Ops?: readonly string[];
+  /** Node names kept in FP32 under fp16/int8/mixed. */
+  readonly fp32Nodes?: readonly string[];
+  /** Per-channel weight scales for INT8 (default true). */
+  readonly perChannel?: boolean;
+  /** onnxruntime offline optimization level for the payload; default 'extended' (ort-cpu), 'basic' (ort-webgpu). */
+  readonly ortOptimization?: OptimizationLevel | 'none';
+  /** Pass names to skip. */
+  readonly disablePasses?: readonly string[];
+  /** Needed for calibration, onnxruntime optimization, profile checks and accuracy; without it those are skipped. */
+  readonly runtime?: OfflineRuntime;
+  readonly seed?: number;
+}
+
+export interface PrecisionReport {
+  readonly precision: PlanPrecision;
+  readonly nodes: Readonly<Record<NodePrecision, number>>;
+  readonly fp16?: { readonly castsInserted: number; readonly convertedInitializers: number; readonly keptFp32: readonly { node: string; op: string; reason: string }[] };
+  readonly int8?: {
+    readonly quantizedTensors: number;
+    readonly quantizedWeights: number;
+    readonly removedActivations: number;
+    readonly perChannel: boolean;
+    /** mixed: nodes moved back to FP32 and why. */
+    readonly fallbackFp32: readonly string[];
+  };
+}
+
+export interface BuildReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly source: PlanManifest['source'];
+  readonly target: PlanTarget;
+  readonly precision: PlanPrecision;
+  readonly stagesMs: Partial<Record<BuildStage, number>>;
+  readonly totalMs: number;
+  readonly passes: readonly PassReport[];
+  readonly precisionReport: PrecisionReport;
+  readonly calibration: { readonly method: CalibrationMethod; readonly samples: number; readonly source: string; readonly fromCache: boolean; readonly tensors: number } | null;
+  readonly ortOptimization: { readonly level: string; readonly nodesBefore: number; readonly nodesAfter: number; readonly opTypes: Readonly<Record<string, number>> } | null;
+  readonly profiles: readonly ShapeProfile[];
+  readonly accuracy: AccuracyReport | null;
+  readonly sizes: { readonly sourceBytes: number; readonly payloadBytes: number; readonly planBytes: number };
+  readonly warnings: readonly string[];
+}
+
+export interface BuildResult {
+  readonly plan: Uint8Array;
+  readonly manifest: PlanManifest;
+  readonly report: BuildReport;
+}
+
+/** A build whose accuracy gate failed: the report is attached so the CLI can still write it. */
+export class AccuracyGateError extends RtError {
+  readonly report: BuildReport;
+  constructor(message: string, report: BuildReport) {
+    super('BAD_CONFIG', message);
+    this.name = 'AccuracyGateError';
+    this.report = report;
+  }
+}
+
+function countPrecisions(m: ReadonlyMap<string, NodePrecision>): Record<NodePrecision, number> {
+  const out: Record<NodePrecision, number> = { fp32: 0, fp16: 0, int8: 0 };
+  for (const v of m.values()) out[v]++;
+  return out;
+}
+
+function ioSpec(vs: readonly ValueInfo[]): PlanManifest['io']['inputs'] {
+  return vs.map((v) => {
+    const datatype = kserveDatatype(v.type.elemType);
+    if (datatype === undefined) throw rtError('UNSUPPORTED', `tensor '${v.name}' has an element type the server cannot carry`);
+    return { name: v.name, datatype, shape: (v.type.shape ?? []).map((d) => (typeof d === 'number' ? d : -1)) };
+  });
+}
+
+async function readCalibrationCache(path: string): Promise<CalibrationTable | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch {
+    return undefined;
+  }
+  if (isPlanBytes(bytes)) {
+    const table = readPlan(bytes, { name: path }).manifest.calibration;
+    if (table === null) throw rtError('BAD_CONFIG', `calibration cache ${path} is a plan without a calibration table`);
+    return table;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw rtError('BAD_CONFIG', `calibration cache ${path} is neither a plan nor a JSON calibration table`);
+  }
+  const parsed = calibrationTableSchema.safeParse(json);
+  if (!parsed.success) {
+    throw rtError('BAD_CONFIG', `calibration cache ${path} is malformed: ${parsed.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+function checkTarget(target: PlanTarget): void {
+  if (target === 'cuda') {
+    throw rtError(
+      'ENGINE_UNAVAILABLE',
+      "target 'cuda' is unavailable: the native CUDA engine is not part of this build; use --target ort-cpu (or ort-webgpu for browsers/GPUs via onnxruntime)",
+    );
+  }
+}
+
+/** Builds a plan: load → validate → passes → calibrate → precision → onnxruntime optimization → profile check → accuracy → write. */
+export async function buildPlan(options: BuildOptions, progress: ProgressListener = () => {}): Promise<BuildResult> {
+  const t0 = performance.now();
+  const target = options.target ?? 'ort-cpu';
+  const precision = options.precision ?? 'fp32';
+  const keepIoTypes = options.keepIoTypes ?? true;
+  const perChannel = options.perChannel ?? true;
+  const runtime = options.runtime;
+  const warnings: string[] = [];
+  const stagesMs: Partial<Record<BuildStage, number>> = {};
+  let stageStart = 0;
+  const start = (stage: BuildStage, message?: string): void => {
+    stageStart = performance.now();
+    progress(message === undefined ? { stage, state: 'start' } : { stage, state: 'start', message });
+  };
+  const done = (stage: BuildStage, message?: string): void => {
+    const ms = Math.round((performance.now() - stageStart) * 10) / 10;
+    stagesMs[stage] = ms;
+    progress(message === undefined ? { stage, state: 'done', elapsedMs: ms } : { stage, state: 'done', message, elapsedMs: ms });
+  };
+  const skip = (stage: BuildStage, why: string): void => progress({ stage, state: 'skipped', message: why });
+
+  checkTarget(target);
+
+  // ---- load
+  start('load');
+  const sourceBytes = typeof options.model === 'string' ? new Uint8Array(await readFile(options.model).catch(() => {
+    throw rtError('BAD_CONFIG', `model file '${options.model as string}' cannot be read`);
+  })) : options.model;
+  const fileName = options.modelName ?? (typeof options.model === 'string' ? basename(options.model) : 'model.onnx');
+  if (isPlanBytes(sourceBytes)) throw rtError('BAD_CONFIG', `${fileName} is already a plan; \`rtserve build\` takes an .onnx model`);
+  const g = loadModel(sourceBytes, typeof options.model === 'string' ? { baseDir: dirname(options.model), fileName } : { fileName });
+  const sourceInputs = g.inputs.map((i) => ({ ...i }));
+  const source: PlanManifest['source'] = {
+    fileName,
+    sha256: sha256Hex(sourceBytes),
+    bytes: sourceBytes.byteLength,
+    irVersion: g.meta.irVersion,
+    opsets: Object.fromEntries(g.opsets),
+    producer: `${g.meta.producerName} ${g.meta.producerVersion}`.trim(),
+  };
+  done('load', `${g.nodes.length} nodes, ${g.initializers.size} initializers, opset ${g.opset}`);
+
+  // ---- validate
+  start('validate');
+  warnings.push(...validateGraph(g, fileName));
+  inferShapes(g);
+  const profiles = [...(options.profiles ?? [])];
+  warnings.push(...checkProfiles(profiles, g.inputs));
+  const needsCalibration = precision === 'int8' || precision === 'mixed';
+  if (needsCalibration && options.calibration === undefined && options.calibrationCache === undefined) {
+    throw rtError('BAD_CONFIG', `--precision ${precision} needs calibration data (--calibration FILE.npy|FILE.npz|DIR) or a --calibration-cache`);
+  }
+  if (needsCalibration && runtime === undefined && options.calibrationCache === undefined) {
+    throw rtError('BAD_CONFIG', `--precision ${precision} needs a runtime to calibrate with`);
+  }
+  const gates = options.accuracyGates ?? defaultGates(precision);
+  if (gates.some((x) => x.metric === 'top1-accuracy' || x.metric === 'accuracy-drop') && options.validation === undefined && options.calibration === undefined) {
+    throw rtError('BAD_CONFIG', 'accuracy gates top1-accuracy and accuracy-drop need labelled data: pass --validation with a `labels` array');
+  }
+  if (precision === 'fp16' && target === 'ort-cpu') {
+    warnings.push('fp16 on ort-cpu: onnxruntime has few FP16 CPU kernels and inserts casts around the rest; expect a smaller file, not a faster one');
+  }
+  if (needsCalibration && target === 'ort-webgpu') {
+    warnings.push('int8 on ort-webgpu: the WebGPU provider runs QDQ models as dequantize + float kernels; expect a smaller file, not a faster one');
+  }
+  // Data: calibration (minus a held-out part when no validation data is given) and validation.
+  let calibData: Dataset | undefined;
+  let valData: Dataset | undefined;
+  let dataSource: AccuracyReport['dataSource'] = 'synthetic';
+  if (options.calibration !== undefined) calibData = await loadDataset(options.calibration, g.inputs, 'calibration');
+  if (options.validation !== undefined) {
+    valData = await loadDataset(options.validation, g.inputs, 'validation');
+    dataSource = 'validation';
+  } else if (calibData !== undefined) {
+    if (needsCalibration) {
+      const split = holdOut(calibData, options.holdoutFraction ?? 0.2);
+      if (calibData.samples < 2) warnings.push('calibration data has a single sample: it is used for both calibration and validation');
+      calibData = split.train;
+      valData = split.heldOut;
+    } else {
+      valData = calibData;
+    }
+    dataSource = 'calibration-holdout';
+  }
+  done('validate', warnings.length > 0 ? `${warnings.length} warning(s)` : 'ok');
+
+  // ---- passes
+  start('passes');
+  const disabled = new Set(options.disablePasses ?? []);
+  for (const name of disabled) {
+    if (!DEFAULT_PASSES.some((p) => p.name === name)) {
+      throw rtError('BAD_CONFIG', `--disable-pass ${name}: no such pass (passes: ${DEFAULT_PASSES.map((p) => p.name).join(', ')})`);
+    }
+  }
+  const nodesBefore = g.nodes.length;
+  const passReports = runPasses(g, DEFAULT_PASSES.filter((p) => !disabled.has(p.name)), { target, precision });
+  done('passes', `${nodesBefore} → ${g.nodes.length} nodes (${passReports.filter((r) => r.changed > 0).map((r) => `${r.name} ${r.changed}`).join(', ') || 'no changes'})`);
+  const fp32Graph = g.clone();
+
+  // ---- calibrate
+  let table: CalibrationTable | null = null;
+  let quantPlan: QuantPlan | undefined;
+  let calibrationInfo: BuildReport['calibration'] = null;
+  const fp32Nodes = new Set(options.fp32Nodes ?? []);
+  if (needsCalibration) {
+    start('calibrate');
+    quantPlan = planQuantization(g, { excludeNodes: fp32Nodes });
+    const graphSha256 = sha256Hex(saveModel(fp32Graph));
+    const method = options.calibrationMethod ?? 'minmax';
+    const cached = options.calibrationCache === undefined ? undefined : await readCalibrationCache(options.calibrationCache);
+    const missing = (t: CalibrationTable): string[] => quantPlan?.calibrationTensors.filter((n) => t.tensors[n] === undefined) ?? [];
+    let fromCache = false;
+    if (cached !== undefined) {
+      const problem = cached.graphSha256 !== graphSha256
+        ? 'it was made for a different model or pass pipeline'
+        : cached.method !== method && options.calibrationMethod !== undefined
+          ? `it was made with --calibration-method ${cached.method}`
+          : missing(cached).length > 0 ? `it lacks ${missing(cached).length} tensor(s)` : undefined;
+      if (problem === undefined) {
+        table = cached;
+        fromCache = true;
+      } else if (calibData === undefined) {
+        throw rtError('BAD_CONFIG', `calibration cache ${options.calibrationCache ?? ''} cannot be used: ${problem}; pass --calibration to recalibrate`);
+      } else {
+        warnings.push(`calibration cache ${options.calibrationCache ?? ''} not used (${problem}); recalibrated and rewrote it`);
+      }
+    }
+    if (table === null) {
+      if (calibData === undefined || runtime === undefined) throw rtError('BAD_CONFIG', 'calibration needs --calibration data and a runtime');
+      const data = calibData;
+      table = await calibrate(runtime, fp32Graph, quantPlan.calibrationTensors, data, {
+        method,
+        ...(options.percentile !== undefined ? { percentile: options.percentile } : {}),
+        ...(options.calibrationBatchSize !== undefined ? { batchSize: options.calibrationBatchSize } : {}),
+        target,
+        graphSha256,
+        onBatch: (k, total) => progress({ stage: 'calibrate', state: 'progress', fraction: k / total }),
+      });
+      if (options.calibrationCache !== undefined) await writeFile(options.calibrationCache, `${JSON.stringify(table, null, 1)}\n`);
+    }
+    calibrationInfo = {
+      method: table.method,
+      samples: table.samples,
+      source: fromCache ? (options.calibrationCache ?? '') : (calibData?.source ?? ''),
+      fromCache,
+      tensors: Object.keys(table.tensors).length,
+    };
+    done('calibrate', `${fromCache ? 'from cache' : `${table.method} over ${table.samples} samples`}, ${Object.keys(table.tensors).length} tensors`);
+  } else {
+    skip('calibrate', `not needed for ${precision}`);
+  }
+
+  // ---- precision
+  start('precision');
+  let nodePrecision = new Map<string, NodePrecision>(g.nodes.map((n) => [n.name, 'fp32']));
+  let precisionReport: PrecisionReport = { precision, nodes: countPrecisions(nodePrecision) };
+  const fallback: string[] = [];
+  if (precision === 'fp16') {
+    const r = convertToFp16(g, { keepIoTypes, blockOps: new Set([...DEFAULT_FP16_BLOCK_LIST, ...(options.fp32Ops ?? [])]), blockNodes: fp32Nodes });
+    nodePrecision = r.nodePrecision;
+    precisionReport = {
+      precision,
+      nodes: countPrecisions(nodePrecision),
+      fp16: { castsInserted: r.castsInserted, convertedInitializers: r.convertedInitializers, keptFp32: r.kept },
+    };
+  } else if (needsCalibration && quantPlan !== undefined && table !== null) {
+    const r = quantizeInt8(g, quantPlan, table, { perChannel });
+    nodePrecision = r.nodePrecision;
+    precisionReport = {
+      precision,
+      nodes: countPrecisions(nodePrecision),
+      int8: { quantizedTensors: r.quantizedTensors, quantizedWeights: r.quantizedWeights, removedActivations: r.removedActivations, perChannel, fallbackFp32: fallback },
+    };
+  }
+  // The FP32 originals of converted weights are now unused.
+  deadNodeElimination.run(g, { target, precision });
+  done('precision', `fp32 ${precisionReport.nodes.fp32}, fp16 ${precisionReport.nodes.fp16}, int8 ${precisionReport.nodes.int8} nodes`);
+
+  // Data for the gates (and for mixed precision's search).
+  const validation = valData ?? syntheticDataset(sourceInputs, 16, options.seed ?? 1234);
+  if (valData === undefined && gates.length > 0) warnings.push('no validation or calibration data: the accuracy gate ran on 16 synthetic (seeded normal) samples');
+  const outputNames = g.outputs.map((o) => o.name);
+  const reference = { bytes: sourceBytes, inputs: sourceInputs };
+
+  // mixed: if the all-INT8 graph misses the gate, move the most sensitive quantized layers back to FP32.
+  if (precision === 'mixed' && runtime !== undefined && quantPlan !== undefined && table !== null && gates.length > 0) {
+    progress({ stage: 'precision', state: 'progress', message: 'mixed: checking the all-INT8 graph against the gate' });
+    const evalGraph = async (graph: Graph): Promise<AccuracyReport> =>
+      evaluateAccuracy(runtime, reference, { bytes: saveModel(graph), inputs: graph.inputs }, outputNames, validation, { target, gates, dataSource });
+    let current = await evalGraph(g);
+    if (!current.passed) {
+      // Sensitivity of each weight layer alone: quantize only that layer and measure the output cosine.
+      const layers = [...quantPlan.weightNodes].map((n) => n.name);
+      const sens: { name: string; cosine: number }[] = [];
+      for (const name of layers) {
+        const only = fp32Graph.clone();
+        const others = new Set([...layers.filter((l) => l !== name), ...fp32Nodes]);
+        const p = planQuantization(only, { excludeNodes: others });
+        quantizeInt8(only, p, table, { perChannel });
+        const rep = await evaluateAccuracy(runtime, reference, { bytes: saveModel(only), inputs: only.inputs }, outputNames, validation, { target, gates: [], dataSource });
+        sens.push({ name, cosine: Math.min(...rep.outputs.map((o) => o.cosine)) });
+        progress({ stage: 'precision', state: 'progress', fraction: sens.length / layers.length, message: 'mixed: per-layer sensitivity' });
+      }
+      sens.sort((a, b) => a.cosine - b.cosine);
+      const excluded = new Set(fp32Nodes);
+      for (const s of sens) {
+        excluded.add(s.name);
+        fallback.push(`${s.name} (alone in INT8: cosine ${s.cosine.toFixed(6)})`);
+        const trial = fp32Graph.clone();
+        const p = planQuantization(trial, { excludeNodes: excluded });
+        const r = quantizeInt8(trial, p, table, { perChannel });
+        current = await evalGraph(trial);
+        nodePrecision = r.nodePrecision;
+        deadNodeElimination.run(trial, { target, precision });
+        g.nodes = trial.nodes;
+        g.initializers = trial.initializers;
+        g.valueTypes = trial.valueTypes;
+        g.opsets = trial.opsets;
+        g.invalidateNames();
+        precisionReport = {
+          precision,
+          nodes: countPrecisions(nodePrecision),
+          int8: { quantizedTensors: r.quantizedTensors, quantizedWeights: r.quantizedWeights, removedActivations: r.removedActivations, perChannel, fallbackFp32: fallback },
+        };
+        if (current.passed) break;
+      }
+    }
+  }
+
+  // ---- onnxruntime offline optimization
+  let payload = saveModel(g);
+  let ortInfo: BuildReport['ortOptimization'] = null;
+  const level: OptimizationLevel | 'none' = options.ortOptimization ?? (target === 'ort-webgpu' ? 'basic' : 'extended');
+  if (runtime !== undefined && level !== 'none' && level !== 'disabled') {
+    start('ort-optimize', `${runtime.name} ${runtime.version}, level ${level}`);
+    payload = await runtime.optimize(payload, { target, level });
+    const optimized = loadModel(payload, { fileName: 'optimized payload' });
+    const opTypes: Record<string, number> = {};
+    for (const n of optimized.nodes) opTypes[n.opType] = (opTypes[n.opType] ?? 0) + 1;
+    ortInfo = { level, nodesBefore: g.nodes.length, nodesAfter: optimized.nodes.length, opTypes };
+    done('ort-optimize', `${g.nodes.length} → ${optimized.nodes.length} nodes`);
+  } else {
+    skip('ort-optimize', runtime === undefined ? 'no runtime' : 'disabled');
+  }
+
+  // ---- profiles: the plan must actually run at every min/opt/max shape
+  if (runtime !== undefined && profiles.length > 0 && runtime.runnableTargets.includes(target)) {
+    start('profiles');
+    const session = await runtime.createSession(payload, { target, optimizationLevel: 'all' });
+    try {
+      for (const which of ['min', 'opt', 'max'] as const) {
+        const feeds: Record<string, HostTensor> = {};
+        for (const i of g.inputs) {
+          const p = profiles.find((x) => x.input === i.name);
+          const dims = p !== undefined ? p[which] : (i.type.shape ?? []).map((d) => (typeof d === 'number' ? d : 1));
+          const n = dims.reduce((a, b) => a * b, 1);
+          const data = i.type.elemType === DT.FLOAT ? new Float32Array(n) : i.type.elemType === DT.FLOAT16 ? new Uint16Array(n) : i.type.elemType === DT.INT64 ? new BigInt64Array(n) : i.type.elemType === DT.INT32 ? new Int32Array(n) : new Uint8Array(n);
+          feeds[i.name] = { elemType: i.type.elemType, dims, data };
+        }
+        try {
+          await session.run(feeds);
+        } catch (err) {
+          throw rtError('BAD_CONFIG', `the plan does not run at the profile's ${which} shapes: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    } finally {
+      await session.release();
+    }
+    done('profiles', `${profiles.length} profile(s): min, opt and max shapes run`);
+  } else {
+    skip('profiles', profiles.length === 0 ? 'no --profile given' : 'no runtime for this target');
+  }
+
+  // ---- accuracy
+  let accuracy: AccuracyReport | null = null;
+  if (runtime !== undefined) {
+    start('accuracy', `${validation.samples} samples (${valData === undefined ? 'synthetic' : dataSource})`);
+    accuracy = await evaluateAccuracy(runtime, reference, { bytes: payload, inputs: g.inputs }, outputNames, validation, {
+      target,
+      gates,
+      dataSource: valData === undefined ? 'synthetic' : dataSource,
+      onBatch: (k, total) => progress({ stage: 'accuracy', state: 'progress', fraction: k / total }),
+    });
+    done('accuracy', accuracy.gates.map((x) => x.message).join('; ') || 'no gates');
+  } else {
+    skip('accuracy', 'no runtime');
+  }
+
+  // ---- write
+  start('write');
+  const manifest: PlanManifest = {
+    formatVersion: { major: PLAN_FORMAT_MAJOR, minor: PLAN_FORMAT_MINOR },
+    createdAt: new Date().toISOString(),
+    source,
+    target,
+    precision,
+    keepIoTypes,
+    payload: { format: 'onnx', sha256: sha256Hex(payload), bytes: payload.byteLength, ortOptimizationLevel: ortInfo === null ? 'none' : (level as 'basic' | 'extended' | 'all') },
+    tool: { name: 'rtserve', version: toolVersion(), node: process.version },
+    runtime: runtime === undefined || ortInfo === null ? null : { name: runtime.name, version: runtime.version },
+    deviceRequirements: {
+      executionProvider: target === 'ort-webgpu' ? 'webgpu' : 'cpu',
+      // onnxruntime's 'all' level applies layout transforms (NCHWc blocking) sized for this CPU's vector width.
+      ...(ortInfo !== null && level === 'all' && target === 'ort-cpu' ? { arch: process.arch } : {}),
+      ...(target === 'ort-webgpu' && precision === 'fp16' ? { shaderF16: true } : {}),
+      notes: [
+        ...(needsCalibration ? ['INT8: activations UINT8 asymmetric, weights INT8 symmetric (u8s8); fastest on CPUs with VNNI'] : []),
+        ...(ortInfo !== null && level === 'all' ? ['payload optimized at level all: tied to this CPU type'] : []),
+      ],
+    },
+    io: { inputs: ioSpec(g.inputs), outputs: ioSpec(g.outputs) },
+    passes: passReports.map((p) => ({ name: p.name, changed: p.changed, changes: [...p.changes] })),
+    nodePrecision: Object.fromEntries(nodePrecision),
+    calibration: table,
+    profiles,
+    accuracy: accuracy === null ? null : {
+      passed: accuracy.passed,
+      samples: accuracy.samples,
+      dataSource: accuracy.dataSource,
+      gates: accuracy.gates.map((x) => ({ metric: x.metric, threshold: x.threshold, value: x.value, passed: x.passed })),
+    },
+  };
+  const plan = writePlan(manifest, payload);
+  done('write', `${plan.byteLength} bytes`);
+  const report: BuildReport = {
+    tool: { name: 'rtserve', version: manifest.tool.version },
+    source,
+    target,
+    precision,
+    stagesMs,
+    totalMs: Math.round(performance.now() - t0),
+    passes: passReports,
+    precisionReport,
+    calibration: calibrationInfo,
+    ortOptimization: ortInfo,
+    profiles,
+    accuracy,
+    sizes: { sourceBytes: sourceBytes.byteLength, payloadBytes: payload.byteLength, planBytes: plan.byteLength },
+    warnings,
+  };
+  if (accuracy !== null && !accuracy.passed) {
+    throw new AccuracyGateError(`accuracy gate failed: ${accuracy.gates.filter((x) => !x.passed).map((x) => x.message).join('; ')}`, report);
+  }
+  return { plan, manifest, report };
+}

@@ -1,0 +1,114 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from '../../compiler/runtime.ts';
+import { rtError } from '../../errors/registry.ts';
+
+/**
+ * An in-process onnxruntime for the offline compiler (`rtserve build`): calibration runs, onnxruntime's own
+ * offline optimization (optimizedModelFilePath) and accuracy checks. It runs on the calling thread, which is
+ * fine for a build tool and never used by the server (the serving engine runs sessions in workers).
+ */
+
+const ORT_TYPE: Record<number, ort.Tensor.Type> = {
+  1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 9: 'bool', 10: 'float16',
+  11: 'float64', 12: 'uint32', 13: 'uint64',
+};
+const ELEM_OF: Record<string, number> = Object.fromEntries(Object.entries(ORT_TYPE).map(([k, v]) => [v, Number(k)]));
+
+function toOrt(name: string, t: HostTensor): ort.Tensor {
+  const type = ORT_TYPE[t.elemType];
+  if (type === undefined) throw rtError('UNSUPPORTED', `input '${name}': element type ${t.elemType} cannot be fed to onnxruntime`);
+  return new ort.Tensor(type, t.data as ort.Tensor.DataType, [...t.dims]);
+}
+
+function fromOrt(t: ort.Tensor): HostTensor {
+  const elemType = ELEM_OF[t.type];
+  if (elemType === undefined || typeof t.data === 'string' || Array.isArray(t.data)) {
+    throw rtError('UNSUPPORTED', `onnxruntime returned a ${t.type} tensor, which the compiler cannot compare`);
+  }
+  let data = t.data as HostTensor['data'];
+  // onnxruntime-node may hand back fp16 as Float16Array on newer Node; keep the raw-bits convention.
+  if (t.type === 'float16' && !(data instanceof Uint16Array)) data = new Uint16Array(data.buffer, data.byteOffset, data.length);
+  if (t.type === 'bool' && !(data instanceof Uint8Array)) data = Uint8Array.from(data as ArrayLike<number>);
+  return { elemType, dims: [...t.dims], data };
+}
+
+function wrapOrtError(what: string, err: unknown): Error {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/Could not find an implementation|not implemented|No Op registered|Unrecognized attribute|is not a registered function\/op/i.test(msg)) {
+    return rtError('UNSUPPORTED', `${what}: onnxruntime ${ort.env.versions.node ?? ''} cannot run this model: ${msg}`, { cause: err });
+  }
+  return rtError('BAD_CONFIG', `${what}: onnxruntime rejected the model: ${msg}`, { cause: err });
+}
+
+function providers(target: string): string[] {
+  // Offline runs always execute on the CPU provider: ort-webgpu payloads are checked for semantics on CPU,
+  // and the cuda target never reaches onnxruntime.
+  if (target === 'cuda') throw rtError('ENGINE_UNAVAILABLE', 'target cuda is not available: the native CUDA engine is not part of this build');
+  return ['cpu'];
+}
+
+export function createOfflineRunner(): OfflineRuntime {
+  return {
+    name: 'onnxruntime-node',
+    version: ort.env.versions.node ?? ort.env.versions.common,
+    runnableTargets: ['ort-cpu', 'ort-webgpu'],
+    async createSession(model, options) {
+      let session: ort.InferenceSession;
+      try {
+        session = await ort.InferenceSession.create(model, {
+          executionProviders: providers(options.target),
+          graphOptimizationLevel: options.optimizationLevel ?? 'all',
+          intraOpNumThreads: options.intraOpThreads ?? 0,
+          logSeverityLevel: 3,
+        });
+      } catch (err) {
+        throw wrapOrtError('loading the model', err);
+      }
+      const s: RuntimeSession = {
+        inputNames: session.inputNames,
+        outputNames: session.outputNames,
+        async run(feeds: Feeds, outputNames?: readonly string[]): Promise<Outputs> {
+          const ortFeeds: Record<string, ort.Tensor> = {};
+          for (const [k, v] of Object.entries(feeds)) ortFeeds[k] = toOrt(k, v);
+          let res: ort.InferenceSession.ReturnType;
+          try {
+            res = outputNames === undefined ? await session.run(ortFeeds) : await session.run(ortFeeds, [...outputNames]);
+          } catch (err) {
+            throw wrapOrtError('running the model', err);
+          }
+          const out: Outputs = {};
+          for (const [k, v] of Object.entries(res)) out[k] = fromOrt(v);
+          return out;
+        },
+        async release() {
+          await session.release();
+        },
+      };
+      return s;
+    },
+    async optimize(model, options) {
+      const dir = await mkdtemp(join(tmpdir(), 'rtserve-ortopt-'));
+      const path = join(dir, 'optimized.onnx');
+      try {
+        let session: ort.InferenceSession;
+        try {
+          session = await ort.InferenceSession.create(model, {
+            executionProviders: providers(options.target),
+            graphOptimizationLevel: options.level,
+            optimizedModelFilePath: path,
+            logSeverityLevel: 3,
+          });
+        } catch (err) {
+          throw wrapOrtError('onnxruntime offline optimization', err);
+        }
+        await session.release();
+        return new Uint8Array(await readFile(path));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
