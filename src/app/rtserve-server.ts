@@ -16,6 +16,7 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
+import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -100,6 +101,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await http.listen({ host: config.host, port: config.httpPort });
   const httpPort = (http.server.address() as AddressInfo).port;
 
+  const grpc = await startGrpcServer({
+    api: core,
+    logger,
+    host: config.host,
+    port: config.grpcPort,
+    maxMessageBytes: config.grpcMaxMessageBytes,
+    keepaliveTimeMs: config.grpcKeepaliveTimeMs,
+    keepaliveTimeoutMs: config.grpcKeepaliveTimeoutMs,
+    keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
+    maxInflightPerStream: config.grpcMaxInflightPerStream,
+  });
+
   let metricsServer: Server | undefined;
   let metricsUrl: string | undefined;
   if (config.metricsPort !== config.httpPort || config.metricsPort === 0) {
@@ -124,8 +137,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await poller?.stop();
+      // gRPC stops taking new calls at once and lets in-flight ones finish, then cuts what is left at the timeout.
+      const grpcClosed = grpc.close(config.exitTimeoutSecs * 1000);
       const drained = await core.drain(config.exitTimeoutSecs * 1000);
       if (!drained) logger.warn({ inFlight: core.inFlightCount }, 'exit timeout reached with requests still in flight');
+      await grpcClosed;
       await http.close();
       if (metricsServer !== undefined) {
         const s = metricsServer;
@@ -140,7 +156,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     core,
     http,
     httpUrl: urlOf(config.host, httpPort),
-    grpcAddress: undefined,
+    grpcAddress: grpc.address,
     metricsUrl,
     metrics: serverMetrics,
     poller,

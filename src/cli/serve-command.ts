@@ -3,6 +3,7 @@ import { loadServerConfig } from '../config/load-server-config.ts';
 import { startServer } from '../app/rtserve-server.ts';
 import { createLogger } from '../observability/logger.ts';
 import { RtError } from '../errors/registry.ts';
+import { watchConfig } from '../security/reload.ts';
 
 interface ServeFlags {
   modelRepository?: string[];
@@ -20,6 +21,9 @@ interface ServeFlags {
   repositoryPollSecs?: string;
   cacheSizeBytes?: string;
   accessLog?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsCa?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -44,8 +48,11 @@ export function registerServeCommand(program: Command): void {
     .option('--cache-size-bytes <n>', 'response cache capacity in bytes (0 = off); models opt in with response_cache')
     .option('--access-log', 'log one line per HTTP request (request id, trace id, status, stage timings)')
     .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
+    .option('--tls-cert <file>', 'PEM certificate chain: HTTPS/WSS on the HTTP port and TLS on the gRPC port')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
+    .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)')
     .action(async (flags: ServeFlags) => {
-      const config = await loadServerConfig({
+      const sources = {
         ...(flags.config === undefined ? {} : { file: flags.config }),
         env: process.env,
         flags: {
@@ -63,14 +70,29 @@ export function registerServeCommand(program: Command): void {
           repositoryPollSecs: flags.repositoryPollSecs,
           cacheSizeBytes: flags.cacheSizeBytes,
           accessLog: flags.accessLog,
+          tlsCert: flags.tlsCert,
+          tlsKey: flags.tlsKey,
+          tlsCa: flags.tlsCa,
         },
-      });
+      };
+      const config = await loadServerConfig(sources);
       const logger = createLogger(config.logLevel);
       const server = await startServer({ config, logger });
       const parts = [`http=${server.httpUrl}`];
       if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
       if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);
       process.stdout.write(`rtserve ready ${parts.join(' ')}\n`);
+
+      // API keys and JWT settings are re-read on SIGHUP and when the config file changes (docs/security.md);
+      // a file that fails to load or validate leaves the running keys in place.
+      const watcher = watchConfig(flags.config, async (reason) => {
+        try {
+          const next = await loadServerConfig(sources);
+          await server.security.reloadAuth(next.auth);
+        } catch (err) {
+          logger.error({ reason, err: err instanceof RtError ? `${err.code}: ${err.message}` : String(err) }, 'auth reload failed; keeping the previous keys');
+        }
+      });
 
       let stopping = false;
       const stop = (signal: string): void => {
@@ -79,6 +101,7 @@ export function registerServeCommand(program: Command): void {
           process.exit(1);
         }
         stopping = true;
+        watcher.close();
         logger.info({ signal }, 'draining');
         server.close().then(
           () => {

@@ -19,6 +19,17 @@ export const serverConfigSchema = z.strictObject({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Request bodies larger than this are refused with 413 before they are buffered (Triton: 64 MiB). */
   maxBodyBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  // ---- gRPC front end (docs/grpc.md); keepalive defaults are Triton's --grpc-keepalive-* defaults
+  /** Largest gRPC message received or sent. */
+  grpcMaxMessageBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  /** Interval of the server's HTTP/2 keepalive pings on each gRPC connection. */
+  grpcKeepaliveTimeMs: z.coerce.number().int().min(1).default(7200000),
+  /** A keepalive ping unanswered for this long closes the connection. */
+  grpcKeepaliveTimeoutMs: z.coerce.number().int().min(1).default(20000),
+  /** grpc.keepalive_permit_without_calls (Triton's --grpc-keepalive-permit-without-calls); see docs/grpc.md. */
+  grpcKeepalivePermitWithoutCalls: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
+  /** Requests one ModelStreamInfer stream may have in flight; past it the server stops reading that stream. */
+  grpcMaxInflightPerStream: z.coerce.number().int().min(1).default(1024),
   /** Bound applied to every model queue whose config leaves max_queue_size at 0 (Triton: unbounded). */
   maxQueueSizeDefault: z.coerce.number().int().min(1).default(4096),
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */

@@ -78,6 +78,11 @@ export const ERROR_CODES = Object.freeze({
   BAD_CONFIG: { category: 'INVALID_ARGUMENT', doc: 'A server or model configuration value is invalid.' },
   UNSUPPORTED: { category: 'UNIMPLEMENTED', doc: 'The operation is not supported (yet) by this server or model.' },
   INTERNAL: { category: 'INTERNAL', doc: 'An unexpected server error.' },
+  // security (docs/security.md)
+  UNAUTHENTICATED: { category: 'UNAUTHENTICATED', doc: 'The request carries no valid credentials (missing, unknown, expired or malformed API key or JWT).' },
+  PERMISSION_DENIED: { category: 'PERMISSION_DENIED', doc: 'The credentials are valid but their scopes do not allow this operation on this model.' },
+  RATE_LIMITED: { category: 'RESOURCE_EXHAUSTED', doc: 'A rate limit or concurrency cap (per principal, client IP or model) is exceeded; retry after the hinted delay.' },
+  LIMIT_EXCEEDED: { category: 'PAYLOAD_TOO_LARGE', doc: 'The request exceeds a configured structural limit (JSON nesting or elements, inputs per request, elements per tensor, message size).' },
 } as const satisfies Record<string, { category: ErrorCategory; doc: string }>);
 
 export type ErrorCode = keyof typeof ERROR_CODES;

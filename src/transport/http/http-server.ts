@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { InferenceApi } from '../../core/api.ts';
 import type { InferRequest } from '../../core/types.ts';
 import { rtError } from '../../errors/registry.ts';
@@ -8,6 +9,8 @@ import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBina
 import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
 import { sendError } from './errors.ts';
+import type { HttpSecurityHooks } from '../../security/http-guard.ts';
+import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
 import { loadRequestSchema, repositoryIndexRequestSchema, unloadRequestSchema, parseBodyWith } from './schemas.ts';
@@ -21,6 +24,16 @@ export interface HttpServerOptions {
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Lets other front ends (WebSocket, SSE) hook into the same HTTP server before it listens. */
   readonly extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** Serve HTTPS (and so WSS) with these TLS options (src/security/tls.ts httpsServerOptions). */
+  readonly https?: HttpsServerOptions;
+  /** Auth and rate-limit hooks (src/security/http-guard.ts); undefined installs no hook at all. */
+  readonly security?: HttpSecurityHooks;
+  /** JSON nesting / element counts, inputs per request, elements per tensor (docs/security.md "Limits"). */
+  readonly limits?: RequestLimits;
+  /** Node http server guards against slow or oversized request heads (docs/security.md). */
+  readonly maxHeaderBytes?: number;
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
 }
 
 interface ModelParams {
@@ -33,8 +46,20 @@ interface ModelParams {
  * model repository), /openapi.json, /docs and the conventional /healthz and /readyz probe aliases.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
-  const { api, logger } = options;
-  const app = Fastify({
+  const { api, logger, limits } = options;
+  // Slow-client guards (node http): the request head within headersTimeout, the whole request within
+  // requestTimeout; node checks both every connectionsCheckingInterval, so keep that short.
+  const nodeHttp = {
+    ...(options.maxHeaderBytes === undefined ? {} : { maxHeaderSize: options.maxHeaderBytes }),
+    ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
+    connectionsCheckingInterval: Math.min(2000, options.headersTimeoutMs ?? 2000),
+  };
+  // Fastify types an HTTPS instance differently; the routes and hooks below are the same for both, and callers
+  // only use the instance's common surface (listen, close, server.address, upgrade events).
+  const app = (Fastify as (o: object) => FastifyInstance)({
+    ...(options.https === undefined ? { http: nodeHttp } : { https: { ...nodeHttp, ...options.https } }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
     bodyLimit: options.maxBodyBytes,
     // The KServe routes decode their own bodies: a catch-all buffer parser keeps one code path for JSON and binary
     // bodies and lets the codec produce errors that name tensors.
@@ -44,11 +69,27 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (_req, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (req, body, done) => {
+    if (limits !== undefined && body instanceof Buffer) {
+      // Only JSON is scanned: the whole body, or a binary request's JSON header (its declared length, when valid).
+      const h = req.headers['inference-header-content-length'];
+      const hdr = Array.isArray(h) ? h[0] : h;
+      const jsonBytes = hdr === undefined ? body : /^\s*\d+\s*$/.test(hdr) ? body.subarray(0, Number(hdr)) : undefined;
+      try {
+        if (jsonBytes !== undefined && jsonBytes.length > 0) checkJsonLimits(jsonBytes, limits);
+      } catch (err) {
+        done(err as Error, undefined);
+        return;
+      }
+    }
     done(null, body);
   });
 
   app.setErrorHandler((err, _req, reply) => sendError(reply, err, logger));
+  if (options.security !== undefined) {
+    app.addHook('onRequest', options.security.onRequest);
+    options.security.register(app);
+  }
   app.setNotFoundHandler((req, reply) =>
     sendError(reply, rtError('ROUTE_NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0] ?? ''}`), logger),
   );
@@ -126,6 +167,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     } else {
       decoded = decodeInferRequestJson(parseJsonBytes(body, 'the request body'));
     }
+    if (limits !== undefined) checkTensorLimits(decoded.inputs, limits);
 
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
     // HTTP disconnect until it writes; reference §5.10).

@@ -1,0 +1,623 @@
+/**
+ * The gRPC front end: inference.GRPCInferenceService (reference §2.5, byte-compatible with Triton's and KServe's
+ * generated clients), grpc.health.v1.Health and server reflection, on @grpc/grpc-js.
+ *
+ * ModelInfer and ModelStreamInfer use rtserve's own codec (infer-codec.ts): requests decode straight into tensors
+ * that are views over the received bytes, responses are written into one buffer with outputs in
+ * raw_output_contents. Every other RPC uses the generic proto-loader codec: they are small and rare.
+ *
+ * Deadlines: a call's deadline aborts its requests' signal when it passes, so a request still queued leaves the
+ * queue, and the call is answered DEADLINE_EXCEEDED. The scheduler's own `timeout` parameter (µs) applies only
+ * when the model allows overrides (reference §1.3), so the transport enforces the call deadline itself.
+ * Cancellation: a cancelled call aborts its requests the same way.
+ * Streams: each ModelStreamInfer request is answered once, with its id; a failed request is answered with
+ * `error_message` and the stream stays open (Triton's default, reference §2.5 "gRPC options"). A stream stops
+ * reading while it has `maxInflightPerStream` requests in flight or its writes are backed up (HTTP/2 flow control
+ * then holds the client back).
+ */
+import {
+  Server,
+  ServerCredentials,
+  status as GrpcStatus,
+  type Metadata,
+  type MethodDefinition,
+  type ServerDuplexStream,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type UntypedHandleCall,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import type { InferenceApi } from '../../core/api.ts';
+import type { InferRequest, InferResponse, Tensor } from '../../core/types.ts';
+import type { ModelConfig } from '../../config/model-config.ts';
+import { RtError, rtError } from '../../errors/registry.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { classifyOutput } from '../codec/classification.ts';
+import { toStatus } from './errors.ts';
+import { HealthService } from './health.ts';
+import {
+  decodeModelInferRequest,
+  encodeModelInferResponse,
+  encodeModelStreamInferError,
+  encodeModelStreamInferResponse,
+  type DecodedInferMessage,
+  type GrpcInferRequest,
+} from './infer-codec.ts';
+import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
+
+export interface GrpcServerOptions {
+  readonly api: InferenceApi;
+  readonly logger: Logger;
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Largest message received or sent; a bigger one is refused with RESOURCE_EXHAUSTED naming the limit. */
+  readonly maxMessageBytes: number;
+  /** Interval of the server's HTTP/2 keepalive pings (grpc.keepalive_time_ms). */
+  readonly keepaliveTimeMs: number;
+  /** How long a keepalive ping may go unanswered before the connection is closed (grpc.keepalive_timeout_ms). */
+  readonly keepaliveTimeoutMs: number;
+  /** Passed as grpc.keepalive_permit_without_calls (see docs/grpc.md for what grpc-js does with it). */
+  readonly keepalivePermitWithoutCalls: boolean;
+  /** Requests one ModelStreamInfer stream may have in flight before the server stops reading from it. */
+  readonly maxInflightPerStream?: number;
+  /** How often health Watch streams re-evaluate their status. */
+  readonly healthPollIntervalMs?: number;
+  /** TLS (src/security grpcServerCredentials); insecure when absent. */
+  readonly credentials?: ServerCredentials;
+  /**
+   * Authentication, authorization and rate limits (src/security `Security.admit`), asked before every RPC and
+   * before every request of a stream. Rejects with an RtError (UNAUTHENTICATED, PERMISSION_DENIED, RATE_LIMITED),
+   * which becomes the call's status (or that stream request's error_message). Absent: every call is admitted.
+   */
+  readonly admit?: (ctx: GrpcAdmitContext) => Promise<{ readonly release: () => void }>;
+}
+
+/** The operation groups of docs/security.md, as the gRPC RPCs map onto them (the same split as the REST routes). */
+export type GrpcOperation = 'infer' | 'metadata' | 'repository' | 'metrics' | 'health' | 'admin';
+
+export interface GrpcAdmitContext {
+  readonly op: GrpcOperation;
+  /** The model the RPC is about, when it names one. */
+  readonly model: string | undefined;
+  /** The call's metadata (credentials travel in `authorization`). */
+  readonly metadata: Metadata;
+  /** grpc-js getPeer(): `ipv4:1.2.3.4:5678` / `ipv6:[::1]:5678`. */
+  readonly peer: string;
+}
+
+export interface GrpcFrontEnd {
+  readonly server: Server;
+  /** "host:port" as clients dial it (IPv6 hosts in brackets). */
+  readonly address: string;
+  readonly port: number;
+  /**
+   * Graceful stop: health turns NOT_SERVING, no new calls are accepted, streams end once their in-flight requests
+   * are answered, and after `timeoutMs` whatever is still open is cut (forceShutdown).
+   */
+  close(timeoutMs: number): Promise<void>;
+}
+
+/** Deadline of a call in epoch milliseconds (Infinity when the client set none). */
+function deadlineMsOf(call: { getDeadline(): Date | number }): number {
+  const d = call.getDeadline();
+  return d instanceof Date ? d.getTime() : d;
+}
+
+/**
+ * Aborts a request when its call's deadline passes, and remembers that it did, so the transport can answer
+ * DEADLINE_EXCEEDED instead of the scheduler's CANCELLED.
+ */
+class Deadline {
+  expired = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly deadlineMs: number,
+    onExpire: () => void,
+  ) {
+    if (!Number.isFinite(deadlineMs)) return;
+    const left = deadlineMs - Date.now();
+    if (left <= 0) {
+      this.expired = true;
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      onExpire();
+    }, left);
+  }
+
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+function deadlineError(model: string): RtError {
+  return rtError('QUEUE_TIMEOUT', `the call's deadline passed before model '${model}' answered; the request was withdrawn from the queue`);
+}
+
+const passThrough = (buf: Buffer): Buffer => buf;
+
+/** The Triton extensions rtserve does not implement; their RPCs answer UNIMPLEMENTED. */
+const UNSUPPORTED_RPCS: Readonly<Record<string, string>> = {
+  SystemSharedMemoryStatus: 'system shared memory',
+  SystemSharedMemoryRegister: 'system shared memory',
+  SystemSharedMemoryUnregister: 'system shared memory',
+  CudaSharedMemoryStatus: 'CUDA shared memory',
+  CudaSharedMemoryRegister: 'CUDA shared memory',
+  CudaSharedMemoryUnregister: 'CUDA shared memory',
+  TraceSetting: 'trace settings',
+  LogSettings: 'log settings over gRPC',
+};
+
+interface ModelRef {
+  name: string;
+  version: string;
+}
+
+interface RepositoryParameter {
+  parameter_choice?: string;
+  bool_param?: boolean;
+  int64_param?: number;
+  string_param?: string;
+  bytes_param?: Uint8Array;
+}
+
+interface RepositoryModelRequest {
+  repository_name: string;
+  model_name: string;
+  parameters: Record<string, RepositoryParameter>;
+}
+
+/** Starts the gRPC front end on host:port and resolves once it listens. */
+export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcFrontEnd> {
+  const front = new GrpcFront(options);
+  const port = await new Promise<number>((resolve, reject) => {
+    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    const credentials = options.credentials ?? ServerCredentials.createInsecure();
+    front.server.bindAsync(`${host}:${options.port}`, credentials, (err, p) => (err === null ? resolve(p) : reject(err)));
+  });
+  const h = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    server: front.server,
+    address: `${h}:${port}`,
+    port,
+    close: (timeoutMs) => front.close(timeoutMs),
+  };
+}
+
+class GrpcFront {
+  readonly server: Server;
+  private readonly api: InferenceApi;
+  private readonly log: Logger;
+  private readonly health: HealthService;
+  private readonly streams = new Set<InferStream>();
+  private readonly maxInflightPerStream: number;
+  private closing: Promise<void> | undefined;
+  draining = false;
+
+  constructor(private readonly options: GrpcServerOptions) {
+    this.api = options.api;
+    this.log = options.logger;
+    this.maxInflightPerStream = options.maxInflightPerStream ?? 1024;
+    this.server = new Server({
+      'grpc.max_receive_message_length': options.maxMessageBytes,
+      'grpc.max_send_message_length': options.maxMessageBytes,
+      'grpc.keepalive_time_ms': options.keepaliveTimeMs,
+      'grpc.keepalive_timeout_ms': options.keepaliveTimeoutMs,
+      'grpc.keepalive_permit_without_calls': options.keepalivePermitWithoutCalls ? 1 : 0,
+    });
+    this.health = new HealthService({ api: this.api, ...(options.healthPollIntervalMs === undefined ? {} : { pollIntervalMs: options.healthPollIntervalMs }) });
+
+    const inference = inferencePackageDefinition();
+    const healthDef = healthPackageDefinition();
+    this.server.addService(this.inferenceService(), this.inferenceImplementation());
+    this.server.addService(healthDef['grpc.health.v1.Health'] as unknown as ServiceDefinition, this.guardHealth(this.health.implementation()));
+    new ReflectionService({ ...inference, ...healthDef }).addToServer(this.server);
+  }
+
+  /** The proto-loader service definition, with rtserve's own codec for the two inference RPCs. */
+  private inferenceService(): ServiceDefinition {
+    const base = inferencePackageDefinition()['inference.GRPCInferenceService'] as unknown as ServiceDefinition;
+    const own = (m: MethodDefinition<unknown, unknown> | undefined): MethodDefinition<DecodedInferMessage, Buffer> => {
+      if (m === undefined) throw new Error('grpc_service.proto lacks an inference RPC');
+      return { ...m, requestDeserialize: decodeModelInferRequest, responseSerialize: passThrough } as MethodDefinition<DecodedInferMessage, Buffer>;
+    };
+    return { ...base, ModelInfer: own(base['ModelInfer']), ModelStreamInfer: own(base['ModelStreamInfer']) };
+  }
+
+  private status(err: unknown) {
+    return toStatus(err, this.log);
+  }
+
+  /** Runs `admit` for a call (when configured); resolves with the release function. */
+  admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<{ readonly release: () => void }> | undefined {
+    const admit = this.options.admit;
+    if (admit === undefined) return undefined;
+    return admit({ op, model: model === '' ? undefined : model, metadata: call.metadata, peer: call.getPeer() });
+  }
+
+  /**
+   * A unary handler whose work may throw or reject; either becomes the registry's status. `op` and `modelOf` say
+   * what the admission hook checks.
+   */
+  private unary<Req, Res>(op: GrpcOperation, modelOf: (request: Req) => string | undefined, fn: (request: Req) => Res | Promise<Res>) {
+    const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+      let result: Res | Promise<Res>;
+      try {
+        result = fn(call.request);
+      } catch (err) {
+        callback(this.status(err));
+        return;
+      }
+      if (result instanceof Promise) result.then((v) => callback(null, v), (err: unknown) => callback(this.status(err)));
+      else callback(null, result);
+    };
+    return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+      const admission = this.admitCall(op, modelOf(call.request), call);
+      if (admission === undefined) {
+        run(call, callback);
+        return;
+      }
+      admission.then(
+        (a) => run(call, (err, value) => {
+          a.release();
+          callback(err, value);
+        }),
+        (err: unknown) => callback(this.status(err)),
+      );
+    };
+  }
+
+  /** grpc.health.v1 behind the admission hook as the `health` operation. */
+  private guardHealth(impl: UntypedServiceImplementation): UntypedServiceImplementation {
+    if (this.options.admit === undefined) return impl;
+    const guarded: UntypedServiceImplementation = {};
+    for (const [name, handler] of Object.entries(impl)) {
+      if (name === 'Watch') {
+        const watch = handler as (call: ServerWritableStream<unknown, unknown>) => void;
+        guarded[name] = ((call: ServerWritableStream<unknown, unknown>) => {
+          this.admitCall('health', undefined, call)?.then(
+            (a) => {
+              a.release();
+              watch(call);
+            },
+            (err: unknown) => call.emit('error', this.status(err)),
+          );
+        }) as UntypedHandleCall;
+      } else {
+        const unaryHandler = handler as (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => void;
+        guarded[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
+          this.admitCall('health', undefined, call)?.then(
+            (a) => {
+              a.release();
+              unaryHandler(call, cb);
+            },
+            (err: unknown) => cb(this.status(err)),
+          );
+        }) as UntypedHandleCall;
+      }
+    }
+    return guarded;
+  }
+
+  private inferenceImplementation(): UntypedServiceImplementation {
+    const api = this.api;
+    const version = (v: string): string | undefined => (v === '' ? undefined : v);
+    const none = (): undefined => undefined;
+    const named = (r: ModelRef): string => r.name;
+    const target = (r: RepositoryModelRequest): string => r.model_name;
+    const impl: UntypedServiceImplementation = {
+      ServerLive: this.unary('health', none, () => ({ live: api.isLive() })),
+      ServerReady: this.unary('health', none, () => ({ ready: api.isReady() })),
+      ModelReady: this.unary('metadata', named, (r: ModelRef) => ({ ready: api.modelReady(r.name, version(r.version)) })),
+      ServerMetadata: this.unary('metadata', none, () => api.serverMetadata()),
+      ModelMetadata: this.unary('metadata', named, (r: ModelRef) => {
+        const m = api.modelMetadata(r.name, version(r.version));
+        return { name: m.name, versions: m.versions, platform: m.platform, inputs: m.inputs, outputs: m.outputs };
+      }),
+      ModelConfig: this.unary('metadata', named, (r: ModelRef) => ({ config: configMessage(api.modelConfig(r.name, version(r.version))) })),
+      ModelStatistics: this.unary('metrics', named, (r: ModelRef) => ({
+        model_stats: api.modelStatistics(r.name === '' ? undefined : r.name, version(r.version)),
+      })),
+      RepositoryIndex: this.unary('repository', none, (r: { repository_name: string; ready: boolean }) => {
+        checkRepositoryName(r.repository_name);
+        return { models: api.repositoryIndex(r.ready).map((e) => ({ name: e.name, version: e.version ?? '', state: e.state, reason: e.reason })) };
+      }),
+      RepositoryModelLoad: this.unary('repository', target, async (r: RepositoryModelRequest) => {
+        checkRepositoryName(r.repository_name);
+        const config = loadConfigParameter(r.parameters);
+        try {
+          await api.loadModel(r.model_name, config === undefined ? {} : { config });
+        } finally {
+          this.health.refresh();
+        }
+        return {};
+      }),
+      RepositoryModelUnload: this.unary('repository', target, async (r: RepositoryModelRequest) => {
+        checkRepositoryName(r.repository_name);
+        try {
+          await api.unloadModel(r.model_name);
+        } finally {
+          this.health.refresh();
+        }
+        return {};
+      }),
+      ModelInfer: (call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>) => this.modelInfer(call, callback),
+      ModelStreamInfer: (call: ServerDuplexStream<DecodedInferMessage, Buffer>) => {
+        const stream = new InferStream(call, this);
+        this.streams.add(stream);
+        stream.onDone = () => this.streams.delete(stream);
+      },
+    };
+    for (const [rpc, what] of Object.entries(UNSUPPORTED_RPCS)) {
+      impl[rpc] = this.unary('admin', none, () => {
+        throw rtError('UNSUPPORTED', `${rpc}: rtserve does not implement ${what}; send tensors inline (contents or raw contents)`);
+      });
+    }
+    return impl;
+  }
+
+  private modelInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>): void {
+    const msg = call.request;
+    const admission = this.admitCall('infer', msg.ok ? msg.request.model : msg.model, call);
+    if (admission === undefined) {
+      this.runInfer(call, callback);
+      return;
+    }
+    admission.then(
+      (a) => this.runInfer(call, (err, value) => {
+        a.release();
+        callback(err, value);
+      }),
+      (err: unknown) => callback(this.status(err)),
+    );
+  }
+
+  private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>): void {
+    const msg = call.request;
+    if (!msg.ok) {
+      callback(this.status(msg.error));
+      return;
+    }
+    const req = msg.request;
+    const controller = new AbortController();
+    const deadline = new Deadline(deadlineMsOf(call), () => controller.abort());
+    if (deadline.expired) {
+      callback(this.status(deadlineError(req.model)));
+      return;
+    }
+    const onCancel = (): void => controller.abort();
+    call.once('cancelled', onCancel);
+    this.api.infer(this.inferRequest(req, controller.signal)).then(
+      (resp) => {
+        deadline.dispose();
+        call.removeListener('cancelled', onCancel);
+        let out: Buffer;
+        try {
+          out = encodeModelInferResponse(this.classify(req, resp));
+        } catch (err) {
+          callback(this.status(err));
+          return;
+        }
+        callback(null, out);
+      },
+      (err: unknown) => {
+        deadline.dispose();
+        call.removeListener('cancelled', onCancel);
+        callback(this.status(deadline.expired ? deadlineError(req.model) : err));
+      },
+    );
+  }
+
+  inferRequest(req: GrpcInferRequest, signal: AbortSignal): InferRequest {
+    return { ...req, signal, protocol: 'grpc' };
+  }
+
+  infer(req: GrpcInferRequest, signal: AbortSignal): Promise<InferResponse> {
+    return this.api.infer(this.inferRequest(req, signal));
+  }
+
+  statusOf(err: unknown) {
+    return this.status(err);
+  }
+
+  get inflightLimit(): number {
+    return this.maxInflightPerStream;
+  }
+
+  /**
+   * Triton's classification extension over gRPC: a requested output with parameter `classification: N` comes
+   * back as the top-N "value:index[:label]" strings (reference §2.2), exactly as over REST.
+   */
+  classify(req: GrpcInferRequest, resp: InferResponse): InferResponse {
+    if (req.outputs === undefined) return resp;
+    let counts: Map<string, number> | undefined;
+    for (const o of req.outputs) {
+      const n = o.parameters?.['classification'];
+      if (typeof n === 'number' && n > 0) (counts ??= new Map()).set(o.name, n);
+    }
+    if (counts === undefined) return resp;
+    const batched = this.api.modelConfig(resp.model_name, resp.model_version).max_batch_size > 0;
+    const outputs = resp.outputs.map((o): Tensor => {
+      const n = counts.get(o.name);
+      if (n === undefined) return o;
+      const labels = this.api.outputLabels(resp.model_name, resp.model_version, o.name);
+      return classifyOutput(o, { count: n, batched, ...(labels !== undefined && { labels }) });
+    });
+    return { ...resp, outputs };
+  }
+
+  close(timeoutMs: number): Promise<void> {
+    this.closing ??= (async () => {
+      this.draining = true;
+      this.health.shutdown();
+      for (const s of this.streams) s.drain();
+      const graceful = new Promise<void>((resolve) => this.server.tryShutdown(() => resolve()));
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), timeoutMs);
+      });
+      const cut = await Promise.race([graceful.then(() => false), timedOut]);
+      clearTimeout(timer);
+      if (cut) {
+        this.log.warn({ streams: this.streams.size }, 'gRPC exit timeout reached: cutting the calls still open');
+        this.server.forceShutdown();
+      }
+    })();
+    return this.closing;
+  }
+}
+
+function checkRepositoryName(name: string): void {
+  if (name !== '') throw rtError('UNSUPPORTED', `repository_name '${name}': rtserve serves its repositories as one; leave repository_name empty`);
+}
+
+/** The load request's `config` parameter (a JSON ModelConfig, reference §1.4 "Load params"). */
+function loadConfigParameter(params: Record<string, RepositoryParameter>): string | undefined {
+  let config: string | undefined;
+  for (const [key, p] of Object.entries(params)) {
+    if (key.startsWith('file:')) {
+      throw rtError('UNSUPPORTED', `load parameter '${key}': loading model files sent with the request is not supported; put the model in the repository`);
+    }
+    if (key === 'config') {
+      if (p.parameter_choice !== 'string_param' || typeof p.string_param !== 'string') {
+        throw rtError('BAD_PARAMETER', "load parameter 'config' must be a string_param holding a JSON ModelConfig");
+      }
+      config = p.string_param;
+    }
+  }
+  return config;
+}
+
+/**
+ * The model configuration as the ModelConfig message (proto/model_config.proto keeps Triton's names, so the
+ * JSON spelling maps field for field). rtserve's own `engine` section has no Triton field and is left out.
+ */
+function configMessage(config: ModelConfig): Record<string, unknown> {
+  const { engine: _engine, ...triton } = config;
+  return triton;
+}
+
+/** One ModelStreamInfer call. */
+class InferStream {
+  onDone: (() => void) | undefined;
+  private readonly pending = new Set<AbortController>();
+  private readonly deadline: Deadline;
+  private readEnded = false;
+  private draining = false;
+  private closed = false;
+  private pausedForInflight = false;
+  private pausedForWrites = false;
+
+  constructor(
+    private readonly call: ServerDuplexStream<DecodedInferMessage, Buffer>,
+    private readonly front: GrpcFront,
+  ) {
+    this.deadline = new Deadline(deadlineMsOf(call), () => this.abortAll());
+    call.on('data', (msg: DecodedInferMessage) => this.onMessage(msg));
+    call.on('end', () => {
+      this.readEnded = true;
+      this.maybeFinish();
+    });
+    call.on('cancelled', () => this.abortAll());
+    // A write or read error on the HTTP/2 stream: grpc-js ends the call; nothing is left to answer.
+    call.on('error', () => this.abortAll());
+    // Already past its deadline on arrival: grpc-js answers DEADLINE_EXCEEDED; run nothing for it.
+    if (this.deadline.expired) this.abortAll();
+    else if (front.draining) this.drain();
+  }
+
+  private onMessage(msg: DecodedInferMessage): void {
+    if (this.closed) return;
+    if (!msg.ok) {
+      this.write(encodeModelStreamInferError(this.front.statusOf(msg.error).details, msg));
+      return;
+    }
+    const req = msg.request;
+    const ids = { model: req.model, version: req.version ?? '', id: req.id ?? '' };
+    const controller = new AbortController();
+    this.pending.add(controller);
+    if (this.pending.size >= this.front.inflightLimit && !this.pausedForInflight) {
+      this.pausedForInflight = true;
+      this.call.pause();
+    }
+    const admission = this.front.admitCall('infer', req.model, this.call);
+    let release: (() => void) | undefined;
+    const run =
+      admission === undefined
+        ? this.front.infer(req, controller.signal)
+        : admission.then((a) => {
+            release = a.release;
+            return this.front.infer(req, controller.signal);
+          });
+    run
+      .finally(() => release?.())
+      .then(
+        (resp) => encodeModelStreamInferResponse(this.front.classify(req, resp)),
+        (err: unknown) => encodeModelStreamInferError(this.front.statusOf(this.deadline.expired ? deadlineError(req.model) : err).details, ids),
+      )
+      .catch((err: unknown) => encodeModelStreamInferError(this.front.statusOf(err).details, ids))
+      .then((out) => {
+        this.pending.delete(controller);
+        this.write(out);
+        if (this.pausedForInflight && this.pending.size < this.front.inflightLimit) {
+          this.pausedForInflight = false;
+          this.maybeResume();
+        }
+        this.maybeFinish();
+      });
+  }
+
+  private write(buf: Buffer): void {
+    if (this.closed) return;
+    if (!this.call.write(buf) && !this.pausedForWrites) {
+      // The client reads slower than we answer: stop reading requests until the writes drain.
+      this.pausedForWrites = true;
+      this.call.pause();
+      this.call.once('drain', () => {
+        this.pausedForWrites = false;
+        this.maybeResume();
+      });
+    }
+  }
+
+  private maybeResume(): void {
+    if (!this.pausedForInflight && !this.pausedForWrites && !this.closed) this.call.resume();
+  }
+
+  /** The server is draining: answer what is in flight, then end the stream with UNAVAILABLE. */
+  drain(): void {
+    this.draining = true;
+    this.maybeFinish();
+  }
+
+  private maybeFinish(): void {
+    if (this.closed || this.pending.size > 0) return;
+    if (this.readEnded) {
+      this.finish();
+      this.call.end();
+    } else if (this.draining) {
+      this.finish();
+      this.call.emit('error', { code: GrpcStatus.UNAVAILABLE, details: 'the server is shutting down; open a new stream to another instance' });
+    }
+  }
+
+  private abortAll(): void {
+    if (this.closed) return;
+    this.finish();
+    for (const c of this.pending) c.abort();
+    this.pending.clear();
+  }
+
+  private finish(): void {
+    this.closed = true;
+    this.deadline.dispose();
+    this.onDone?.();
+  }
+}
