@@ -140,7 +140,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       // gRPC stops taking new calls at once and lets in-flight ones finish, then cuts what is left at the timeout.
       const grpcClosed = grpc.close(config.exitTimeoutSecs * 1000);
       const drained = await core.drain(config.exitTimeoutSecs * 1000);
-      if (!drained) logger.warn({ inFlight: core.inFlightCount }, 'exit timeout reached with requests still in flight');
+      if (!drained) {
+        logger.warn({ inFlight: core.inFlightCount }, 'exit timeout reached with requests still in flight: answering queued ones SERVER_DRAINING');
+        repository.rejectQueued();
+      }
       await grpcClosed;
       await http.close();
       if (metricsServer !== undefined) {

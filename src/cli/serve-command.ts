@@ -103,6 +103,13 @@ export function registerServeCommand(program: Command): void {
         stopping = true;
         watcher.close();
         logger.info({ signal }, 'draining');
+        // Past the exit timeout queued requests are answered SERVER_DRAINING; this watchdog covers a batch that
+        // never finishes (a hung device), so a stop always ends.
+        setTimeout(() => {
+          logger.error({ signal }, 'stop did not finish within --exit-timeout-secs + 10 s: exiting');
+          logger.flush();
+          process.exit(1);
+        }, config.exitTimeoutSecs * 1000 + 10_000).unref();
         server.close().then(
           () => {
             logger.info('stopped');

@@ -192,6 +192,14 @@ export class RepositoryManager {
     return out.sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /**
+   * Exit timeout reached: every queued request is answered at once with SERVER_DRAINING (the schedulers stop
+   * taking requests); batches already running finish on their own.
+   */
+  rejectQueued(): void {
+    for (const v of this.loadedVersions()) void v.scheduler.close().catch(() => undefined);
+  }
+
   /** Waits until every scheduler has answered what it holds. */
   async drain(): Promise<void> {
     await Promise.all(this.loadedVersions().map((v) => v.scheduler.drain()));
