@@ -16,6 +16,9 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
+import { createHttpSecurity } from '../security/http-guard.ts';
+import { Security } from '../security/security.ts';
+import { httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
 
 export interface StartOptions {
@@ -31,6 +34,8 @@ export interface RunningServer {
   readonly httpUrl: string;
   readonly grpcAddress: string | undefined;
   readonly metricsUrl: string | undefined;
+  /** Auth, rate limits and WebSocket tickets (src/security); `security.reloadAuth(config.auth)` swaps API keys. */
+  readonly security: Security;
   /** The Prometheus metrics; front ends report into it (e.g. `metrics.wsConnections.inc()`). */
   readonly metrics: ServerMetrics;
   /** The repository poller in poll mode (--model-control-mode poll, --repository-poll-secs > 0). */
@@ -50,6 +55,9 @@ function urlOf(host: string, port: number, scheme = 'http'): string {
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config, logger } = options;
+  // TLS files and auth keys are read first, so a bad path fails the start before any model is loaded.
+  const tls = loadTlsMaterial(config);
+  const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger });
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
   // Metrics first: each loaded version's statistics feed its histograms (the source is wired below).
   const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
@@ -96,7 +104,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const metrics = async () => ({ contentType: serverMetrics.contentType, body: await serverMetrics.text() });
 
-  const http = await createHttpServer({ api: core, logger, maxBodyBytes: config.maxBodyBytes, metrics });
+  // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).
+  const httpSecurity = createHttpSecurity(security);
+  const httpGuards = {
+    ...(tls === undefined ? {} : { https: httpsServerOptions(tls) }),
+    ...(httpSecurity === undefined ? {} : { security: httpSecurity }),
+    limits: {
+      maxJsonDepth: config.maxJsonDepth,
+      maxJsonElements: config.maxJsonElements,
+      maxInputsPerRequest: config.maxInputsPerRequest,
+      maxElementsPerTensor: config.maxElementsPerTensor,
+    },
+    maxHeaderBytes: config.maxHeaderBytes,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  };
+  const http = await createHttpServer({ ...httpGuards, api: core, logger, maxBodyBytes: config.maxBodyBytes, metrics });
   registerHttpObservability(http, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) });
   await http.listen({ host: config.host, port: config.httpPort });
   const httpPort = (http.server.address() as AddressInfo).port;
@@ -151,6 +174,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
       await core.stop();
+      await security.close();
     })();
     return closing;
   };
@@ -158,9 +182,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   return {
     core,
     http,
-    httpUrl: urlOf(config.host, httpPort),
+    httpUrl: urlOf(config.host, httpPort, tls === undefined ? 'http' : 'https'),
     grpcAddress: grpc.address,
     metricsUrl,
+    security,
     metrics: serverMetrics,
     poller,
     close,

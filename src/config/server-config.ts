@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authConfigSchema, rateLimitConfigSchema } from '../security/config-schema.ts';
 
 /**
  * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by
@@ -19,6 +20,28 @@ export const serverConfigSchema = z.strictObject({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Request bodies larger than this are refused with 413 before they are buffered (Triton: 64 MiB). */
   maxBodyBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  // ---- security and limits (docs/security.md); everything here is off or generous by default
+  /** PEM certificate chain and key: HTTPS and WSS on the HTTP port, TLS on the gRPC port. */
+  tlsCert: z.string().min(1).optional(),
+  tlsKey: z.string().min(1).optional(),
+  /** PEM CA bundle: when set, clients must present a certificate it signed (mutual TLS). */
+  tlsCa: z.string().min(1).optional(),
+  auth: authConfigSchema.prefault({}),
+  rateLimit: rateLimitConfigSchema.prefault({}),
+  /** JSON bodies (and binary requests' JSON headers) nested deeper than this are refused before parsing. */
+  maxJsonDepth: z.coerce.number().int().min(2).default(64),
+  /** Values (array elements and object members) in one JSON body, counted before parsing. */
+  maxJsonElements: z.coerce.number().int().min(16).default(16 * 1024 * 1024),
+  maxInputsPerRequest: z.coerce.number().int().min(1).default(128),
+  maxElementsPerTensor: z.coerce.number().int().min(1).default(64 * 1024 * 1024),
+  /** Largest request head (request line + headers) on the HTTP port (node's --max-http-header-size). */
+  maxHeaderBytes: z.coerce.number().int().min(1024).default(16 * 1024),
+  /** A client must send its whole request head within this time (slowloris; node's headersTimeout). */
+  headersTimeoutMs: z.coerce.number().int().min(100).default(15000),
+  /** ...and its whole request, body included, within this time (node's requestTimeout). */
+  requestTimeoutMs: z.coerce.number().int().min(100).default(120000),
+  /** Messages per second a WebSocket client may send (token bucket, burst = 2 s worth); 0 = unlimited. */
+  wsMaxMessagesPerSec: z.coerce.number().min(0).default(0),
   // ---- gRPC front end (docs/grpc.md); keepalive defaults are Triton's --grpc-keepalive-* defaults
   /** Largest gRPC message received or sent. */
   grpcMaxMessageBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
