@@ -18,7 +18,8 @@ import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { Security } from '../security/security.ts';
-import { httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
+import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
+import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
 
 export interface StartOptions {
@@ -134,6 +135,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     keepaliveTimeoutMs: config.grpcKeepaliveTimeoutMs,
     keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
     maxInflightPerStream: config.grpcMaxInflightPerStream,
+    // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
+    ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
+    ...(security.inactive
+      ? {}
+      : { admit: (ctx) => security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ipFromGrpcPeer(ctx.peer)) }),
   });
 
   let metricsServer: Server | undefined;
