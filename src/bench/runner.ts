@@ -7,6 +7,8 @@ import type { EngineLoadOptions } from '../engine/engine.ts';
 import { RTSERVE_VERSION } from '../core/version.ts';
 import { httpClientFactories, type HttpStack } from './clients/http-client.ts';
 import { openEngineClient, type EngineKind } from './clients/engine-client.ts';
+import { grpcClientFactories } from './clients/grpc-client.ts';
+import { wsClientFactory, wsUrlOf } from './clients/ws-client.ts';
 import type { LoadClientFactory } from './clients/load-client.ts';
 import { RestControl } from './control.ts';
 import { BenchError } from './errors.ts';
@@ -51,9 +53,9 @@ export interface BenchOptions {
   readonly onLevel?: (result: LevelResult) => void;
 }
 
-/** The protocols this build can drive: REST now; gRPC and WebSocket clients register here as they land. */
+/** The protocols this build can drive (one file per protocol under clients/). */
 export function defaultFactories(stack: HttpStack = 'node'): LoadClientFactory[] {
-  return [...httpClientFactories(stack)];
+  return [...httpClientFactories(stack), ...grpcClientFactories, wsClientFactory];
 }
 
 async function inputSetsFor(source: InputSource, inputs: readonly TensorMetadata[], shape: ShapeOptions): Promise<Tensor[][]> {
@@ -97,7 +99,7 @@ export async function runBench(opts: BenchOptions, factories: readonly LoadClien
     const before = await control.statistics();
     for (const protocol of opts.protocols) {
       const factory = byName.get(protocol) as LoadClientFactory;
-      const endpoint = factory.endpoint === 'http' ? opts.url : factory.endpoint === 'grpc' ? opts.grpcUrl : opts.wsUrl;
+      const endpoint = factory.endpoint === 'http' ? opts.url : factory.endpoint === 'grpc' ? opts.grpcUrl : (opts.wsUrl ?? wsUrlOf(opts.url));
       if (endpoint === undefined) throw new BenchError(`protocol ${protocol} needs --${factory.endpoint}-url`);
       for (const batch of opts.batches) {
         const shape: ShapeOptions = { batch, maxBatchSize: info.maxBatchSize, ...(opts.shapes === undefined ? {} : { shapes: opts.shapes }) };

@@ -124,6 +124,30 @@ describe('rtserve bench against a real server', () => {
     for (const l of report.levels) checkStabilityRule(l, MEASURE);
   });
 
+  test('gRPC (unary and stream) and WebSocket load clients measure the same way, and the server counts agree', async () => {
+    assert.ok(server.grpcAddress !== undefined, 'the test server runs the gRPC front end');
+    const r = await runBench({
+      url: server.httpUrl,
+      grpcUrl: server.grpcAddress,
+      model: 'simple',
+      protocols: ['grpc', 'grpc-stream', 'ws'],
+      loads: [{ kind: 'concurrency', concurrency: 3 }],
+      batches: [2],
+      input: { kind: 'random' },
+      measure: MEASURE,
+    });
+    assert.deepEqual(r.levels.map((l) => l.protocol), ['grpc', 'grpc-stream', 'ws']);
+    for (const l of r.levels) {
+      checkLevel(l, MEASURE.maxTrials);
+      checkStabilityRule(l, MEASURE);
+      assert.deepEqual(l.errors, [], l.protocol);
+      assert.equal(l.merged.server?.inferences, (l.merged.server?.requests ?? 0) * 2);
+    }
+    const ok = Object.values(r.totals).reduce((s, t) => s + t.succeeded, 0);
+    assert.equal(Object.values(r.totals).reduce((s, t) => s + t.sent, 0), ok);
+    assert.equal(r.serverTotals?.requests, ok);
+  });
+
   test('request-rate mode offers load at a rate and reports the same way', async () => {
     const control = new RestControl(server.httpUrl, 'simple');
     const info = await control.modelInfo();
