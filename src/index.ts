@@ -18,3 +18,13 @@ export type { ErrorCode, ErrorCategory } from './errors/registry.ts';
 export type { Engine, EngineSession, EngineLoadOptions } from './engine/engine.ts';
 export { createOrtEngine } from './engine/ort/index.ts';
 export { encodeInferRequest, decodeInferResponse } from './transport/codec/kserve-client-codec.ts';
+// Operations (docs/operations.md, docs/metrics.md): metrics, runtime log control, trace context, poller, cache.
+export { ServerMetrics, failureReasonOf } from './observability/metrics.ts';
+export type { MetricsSource, MetricsOptions, FailureReason } from './observability/metrics.ts';
+export { createLogger, logControlOf, LogControl } from './observability/logger.ts';
+export type { LogSettings } from './observability/logger.ts';
+export { parseTraceparent, traceFromHeaders, formatTraceparent } from './observability/trace-context.ts';
+export type { TraceContext } from './observability/trace-context.ts';
+export { RepositoryPoller } from './repository/poller.ts';
+export type { PollResult, RepositoryPollerOptions } from './repository/poller.ts';
+export { ResponseCache } from './core/response-cache.ts';
