@@ -116,6 +116,116 @@ const engineSection = z.strictObject({
 });
 export type EngineSection = z.infer<typeof engineSection>;
 
+/**
+ * rtserve's image preprocessing (not in Triton; JSON/YAML configs): how an encoded image sent to
+ * `POST /v2/models/{m}/image` (or as a BYTES input, docs/image.md) becomes the model's input tensor.
+ */
+const preprocessSection = z.strictObject({
+  /** The model input the image feeds; default: the model's only input. */
+  input: z.string().min(1).optional(),
+  /** Accepted encodings; anything else is refused with 400 naming the format. */
+  formats: z.array(z.enum(['jpeg', 'png', 'webp'])).min(1).default(['jpeg', 'png', 'webp']),
+  resize: z
+    .strictObject({
+      /** Default: the input's dims (the W and H of its layout). */
+      width: int.pipe(z.number().int().min(1)).optional(),
+      height: int.pipe(z.number().int().min(1)).optional(),
+      /** fill: stretch; letterbox: keep aspect, pad; cover: keep aspect, centre crop; fit: keep aspect, no pad
+       *  (for inputs whose H and W are dynamic). */
+      mode: z.enum(['fill', 'fit', 'letterbox', 'cover']).default('fill'),
+      kernel: z.enum(['nearest', 'linear', 'cubic', 'mitchell', 'lanczos2', 'lanczos3']).default('linear'),
+      /** Letterbox padding, 0..255, per channel or one for all. */
+      pad_value: z.array(z.number().min(0).max(255)).min(1).max(3).default([0]),
+    })
+    .prefault({}),
+  color: z.enum(['rgb', 'bgr', 'gray']).default('rgb'),
+  /** Default: the input's `format` (FORMAT_NHWC → NHWC), else NCHW. */
+  layout: z.enum(['NCHW', 'NHWC']).optional(),
+  /** Default: the input's data_type. UINT8 inputs get the pixels as they are. */
+  dtype: z.enum(['FP32', 'FP16', 'UINT8']).optional(),
+  /** Float inputs: value = (pixel · scale − mean[c]) / std[c]. */
+  scale: z.number().positive().default(1 / 255),
+  mean: z.array(z.number()).min(1).max(3).default([0]),
+  std: z.array(z.number().positive()).min(1).max(3).default([1]),
+  /** Decoded images larger than this many pixels are refused (decompression bombs). */
+  max_pixels: int.pipe(z.number().int().min(1)).default(40_000_000),
+});
+export type PreprocessSection = z.infer<typeof preprocessSection>;
+
+/** rtserve's image postprocessing: what the image routes answer instead of raw tensors. */
+const postprocessSection = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('classification'),
+    /** Default: the model's only output. Labels come from its label_filename. */
+    output: z.string().min(1).optional(),
+    /** Applied to the output before ranking; `none` when the model already answers probabilities. */
+    activation: z.enum(['softmax', 'sigmoid', 'none']).default('softmax'),
+    top_k: int.pipe(z.number().int().min(1)).default(5),
+  }),
+  z.strictObject({
+    type: z.literal('detection'),
+    /** The model's decoded candidates: boxes [K, 4], scores [K] and classes [K] (per batch item). */
+    boxes_output: z.string().min(1).default('boxes'),
+    scores_output: z.string().min(1).default('scores'),
+    classes_output: z.string().min(1).default('classes'),
+    /** Box coordinates as the model writes them, in input pixels (or 0..1 of the input when normalized). */
+    box_format: z.enum(['xyxy', 'xywh', 'cxcywh']).default('xyxy'),
+    normalized: z.boolean().default(false),
+    score_threshold: z.number().min(0).max(1).default(0.3),
+    iou_threshold: z.number().min(0).max(1).default(0.5),
+    max_detections: int.pipe(z.number().int().min(1)).default(100),
+    /** NMS within each class (true) or across classes. */
+    class_aware: z.boolean().default(true),
+  }),
+]);
+export type PostprocessSection = z.infer<typeof postprocessSection>;
+
+/**
+ * rtserve's generative decoding (src/generate/, docs/generate.md; not in Triton; JSON/YAML configs): how the
+ * server drives a decoder-only model whose ONNX graph takes and returns its KV cache explicitly (prefill, then one
+ * step per token, with continuous batching). `{layer}` in a cache name stands for the layer index 0..num_layers-1.
+ * Cache tensors are [batch, kv_heads, length, head_dim]; kv_heads and head_dim are read from the graph.
+ */
+const generateSection = z.strictObject({
+  /** `bytes`: UTF-8 bytes are token ids 0..255 (ids >= 256 are special tokens). */
+  tokenizer: z.enum(['bytes']).default('bytes'),
+  vocab_size: int.pipe(z.number().int().min(2)),
+  /** Sampling this token ends a sequence (finish_reason "stop"). */
+  eos_token_id: nonNegInt,
+  /** Prepended to every prompt when set. */
+  bos_token_id: nonNegInt.optional(),
+  /** Positions the model knows (prompt + generated tokens). */
+  max_context: int.pipe(z.number().int().min(2)),
+  num_layers: int.pipe(z.number().int().min(1)),
+  inputs: z
+    .strictObject({
+      input_ids: z.string().min(1).default('input_ids'),
+      position_ids: z.string().min(1).default('position_ids'),
+      attention_mask: z.string().min(1).default('attention_mask'),
+      past_key: z.string().includes('{layer}').default('past_key_values.{layer}.key'),
+      past_value: z.string().includes('{layer}').default('past_key_values.{layer}.value'),
+    })
+    .prefault({}),
+  outputs: z
+    .strictObject({
+      logits: z.string().min(1).default('logits'),
+      present_key: z.string().includes('{layer}').default('present.{layer}.key'),
+      present_value: z.string().includes('{layer}').default('present.{layer}.value'),
+    })
+    .prefault({}),
+  /** How /v1/chat/completions renders messages into a prompt: `{content}` is replaced by the message text. */
+  chat_template: z
+    .strictObject({
+      system: z.string().default('# system: {content}\n'),
+      user: z.string().default('# user: {content}\n'),
+      assistant: z.string().default('# assistant: {content}\n'),
+      /** Appended after the messages: where the model's answer starts. */
+      generation_prompt: z.string().default('# assistant: '),
+    })
+    .prefault({}),
+});
+export type GenerateSection = z.infer<typeof generateSection>;
+
 export const modelConfigSchema = z.strictObject({
   name: z.string().min(1),
   platform: z.string().default('onnxruntime_onnx'),
@@ -133,6 +243,9 @@ export const modelConfigSchema = z.strictObject({
   parameters: z.record(z.string(), z.strictObject({ string_value: z.string() })).default({}),
   response_cache: z.strictObject({ enable: z.boolean() }).optional(),
   engine: engineSection.default(() => engineSection.parse({})),
+  generate: generateSection.optional(),
+  preprocess: preprocessSection.optional(),
+  postprocess: postprocessSection.optional(),
 });
 
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
