@@ -58,7 +58,8 @@ export const serverConfigSchema = z.strictObject({
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
   exitTimeoutSecs: z.coerce.number().min(0).default(30),
   /** Ready only when every model is ready (Triton's --strict-readiness). */
-  strictReadiness: z.coerce.boolean().default(true),
+  // Not z.coerce.boolean(): that turns the string "false" (RTSERVE_STRICT_READINESS=false) into true.
+  strictReadiness: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
   /** Triton's default-max-batch-size for auto-completed configs. */
   defaultMaxBatchSize: z.coerce.number().int().min(0).default(4),
   /** Default execution providers for models whose config does not name any. */

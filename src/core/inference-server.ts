@@ -53,6 +53,9 @@ export class InferenceServer implements InferenceApi {
    */
   async start(): Promise<void> {
     const { modelControlMode, loadModel } = this.options.config;
+    if (modelControlMode !== 'explicit' && loadModel.length > 0) {
+      this.options.logger.warn({ modelControlMode, loadModel }, '--load-model only applies with --model-control-mode explicit; every model is loaded');
+    }
     if (modelControlMode !== 'explicit' || loadModel.includes('*')) {
       await this.options.repository.loadAll();
     } else {
