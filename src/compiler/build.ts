@@ -9,7 +9,7 @@ import {
 } from '../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyGate, type AccuracyReport } from './accuracy.ts';
 import { holdOut, loadDataset, syntheticDataset, type Dataset } from './data/dataset.ts';
-import { DT, kserveDatatype } from './ir/dtype.ts';
+import { DT, elemSize, elemTypeName, kserveDatatype } from './ir/dtype.ts';
 import { loadModel, saveModel, type Graph, type ValueInfo } from './ir/graph.ts';
 import { inferShapes } from './ir/shape-inference.ts';
 import { validateGraph } from './ir/validate.ts';
@@ -240,14 +240,11 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     valData = await loadDataset(options.validation, g.inputs, 'validation');
     dataSource = 'validation';
   } else if (calibData !== undefined) {
-    if (needsCalibration) {
-      const split = holdOut(calibData, options.holdoutFraction ?? 0.2);
-      if (calibData.samples < 2) warnings.push('calibration data has a single sample: it is used for both calibration and validation');
-      calibData = split.train;
-      valData = split.heldOut;
-    } else {
-      valData = calibData;
-    }
+    // The same held-out part for every precision, so that FP32, FP16 and INT8 reports compare like for like.
+    const split = holdOut(calibData, options.holdoutFraction ?? 0.2);
+    if (calibData.samples < 2) warnings.push('calibration data has a single sample: it is used for both calibration and validation');
+    calibData = split.train;
+    valData = split.heldOut;
     dataSource = 'calibration-holdout';
   }
   done('validate', warnings.length > 0 ? `${warnings.length} warning(s)` : 'ok');
@@ -345,13 +342,21 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
   done('precision', `fp32 ${precisionReport.nodes.fp32}, fp16 ${precisionReport.nodes.fp16}, int8 ${precisionReport.nodes.int8} nodes`);
 
   // Data for the gates (and for mixed precision's search).
-  const validation = valData ?? syntheticDataset(sourceInputs, 16, options.seed ?? 1234);
-  if (valData === undefined && gates.length > 0) warnings.push('no validation or calibration data: the accuracy gate ran on 16 synthetic (seeded normal) samples');
+  // String tensors cannot be synthesized or fed by the offline runner: such models skip the run-based checks.
+  const unfeedable = [...sourceInputs, ...g.outputs].find((v) => elemSize(v.type.elemType) === 0);
+  if (unfeedable !== undefined) {
+    const why = `'${unfeedable.name}' is a ${elemTypeName(unfeedable.type.elemType)} tensor, which the offline runner cannot feed or compare`;
+    if ((options.accuracyGates ?? []).length > 0) throw rtError('BAD_CONFIG', `the accuracy gate cannot run: ${why}`);
+    warnings.push(`profile check and accuracy gate skipped: ${why}`);
+  }
+  const canRun = runtime !== undefined && unfeedable === undefined;
+  const validation = canRun ? (valData ?? syntheticDataset(sourceInputs, 16, options.seed ?? 1234)) : undefined;
+  if (canRun && valData === undefined && gates.length > 0) warnings.push('no validation or calibration data: the accuracy gate ran on 16 synthetic (seeded normal) samples');
   const outputNames = g.outputs.map((o) => o.name);
   const reference = { bytes: sourceBytes, inputs: sourceInputs };
 
   // mixed: if the all-INT8 graph misses the gate, move the most sensitive quantized layers back to FP32.
-  if (precision === 'mixed' && runtime !== undefined && quantPlan !== undefined && table !== null && gates.length > 0) {
+  if (precision === 'mixed' && runtime !== undefined && validation !== undefined && quantPlan !== undefined && table !== null && gates.length > 0) {
     progress({ stage: 'precision', state: 'progress', message: 'mixed: checking the all-INT8 graph against the gate' });
     const evalGraph = async (graph: Graph): Promise<AccuracyReport> =>
       evaluateAccuracy(runtime, reference, { bytes: saveModel(graph), inputs: graph.inputs }, outputNames, validation, { target, gates, dataSource });
@@ -411,8 +416,9 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     skip('ort-optimize', runtime === undefined ? 'no runtime' : 'disabled');
   }
 
+
   // ---- profiles: the plan must actually run at every min/opt/max shape
-  if (runtime !== undefined && profiles.length > 0 && runtime.runnableTargets.includes(target)) {
+  if (runtime !== undefined && canRun && profiles.length > 0 && runtime.runnableTargets.includes(target)) {
     start('profiles');
     const session = await runtime.createSession(payload, { target, optimizationLevel: 'all' });
     try {
@@ -436,12 +442,12 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     }
     done('profiles', `${profiles.length} profile(s): min, opt and max shapes run`);
   } else {
-    skip('profiles', profiles.length === 0 ? 'no --profile given' : 'no runtime for this target');
+    skip('profiles', profiles.length === 0 ? 'no --profile given' : canRun ? 'no runtime for this target' : 'inputs cannot be fed');
   }
 
   // ---- accuracy
   let accuracy: AccuracyReport | null = null;
-  if (runtime !== undefined) {
+  if (runtime !== undefined && validation !== undefined) {
     start('accuracy', `${validation.samples} samples (${valData === undefined ? 'synthetic' : dataSource})`);
     accuracy = await evaluateAccuracy(runtime, reference, { bytes: payload, inputs: g.inputs }, outputNames, validation, {
       target,
@@ -451,7 +457,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     });
     done('accuracy', accuracy.gates.map((x) => x.message).join('; ') || 'no gates');
   } else {
-    skip('accuracy', 'no runtime');
+    skip('accuracy', runtime === undefined ? 'no runtime' : 'inputs or outputs cannot be compared');
   }
 
   // ---- write

@@ -51,7 +51,8 @@ async function runAll(
   runtime: OfflineRuntime, model: Uint8Array, g: Graph, tensors: readonly string[], data: Dataset, options: CalibrateOptions,
   visit: (tensor: string, values: Float32Array) => void, pass: number, passes: number,
 ): Promise<void> {
-  const session = await runtime.createSession(model, { target: options.target, optimizationLevel: 'disabled' });
+  // 'basic' only folds constants and drops redundant nodes; tensors exposed as graph outputs stay intact.
+  const session = await runtime.createSession(model, { target: options.target, optimizationLevel: 'basic' });
   const fromInputs = tensors.filter((t) => g.isGraphInput(t));
   const fromOutputs = tensors.filter((t) => !g.isGraphInput(t));
   try {

@@ -150,6 +150,28 @@ describe('buildPlan', () => {
     assert.equal(logitsMetrics?.planAccuracy, 0.5);
     assert.equal(r.report.accuracy?.passed, true);
   });
+  test('ort-webgpu fp16: no CPU-only fusions, shader-f16 required, refused by a CPU-only engine', async () => {
+    const r = await build({ target: 'ort-webgpu', precision: 'fp16' });
+    const { manifest, payload } = readPlan(r.plan);
+    assert.equal(manifest.payload.ortOptimizationLevel, 'basic');
+    assert.equal(manifest.deviceRequirements.executionProvider, 'webgpu');
+    assert.equal(manifest.deviceRequirements.shaderF16, true);
+    assert.ok(!loadModel(payload).nodes.some((n) => n.domain === 'com.microsoft'));
+    assert.match(r.report.accuracy?.measuredOn ?? '', /standing in for WebGPU/);
+    assert.throws(() => checkPlanCompatibility(manifest, { targets: ['ort-cpu'], runtime: { name: runtime.name, version: runtime.version } }),
+      (e: unknown) => e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE' && /built for target 'ort-webgpu' but this engine provides ort-cpu/.test(e.message));
+  });
+
+  test('string inputs skip the run-based checks with a warning; explicit gates are refused', async () => {
+    const b = new GraphBuilder();
+    b.input('s', DT.STRING, ['N']);
+    b.node('Identity', ['s'], ['t']);
+    b.output('t', DT.STRING, ['N']);
+    const r = await buildPlan({ model: b.bytes(), runtime });
+    assert.equal(r.report.accuracy, null);
+    assert.ok(r.report.warnings.some((w) => /accuracy gate skipped: 's' is a string tensor/.test(w)));
+    await assert.rejects(buildPlan({ model: b.bytes(), runtime, accuracyGates: [{ metric: 'cosine', threshold: 0.9 }] }), rtErr('BAD_CONFIG', /accuracy gate cannot run/));
+  });
 });
 
 describe('buildPlan errors', () => {
