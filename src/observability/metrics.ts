@@ -270,6 +270,9 @@ export class ServerMetrics {
   /** Histogram children for one model version (no-ops when histograms are off). */
   observerFor(model: string, version: string): VersionObserver {
     const labels = { model, version };
+    // Series exist from the load on, at 0, as in Triton: rate() and alerts see a model before its first failure.
+    for (const reason of ['REJECTED', 'CANCELED', 'BACKEND', 'OTHER'] as const) this.failures.inc({ ...labels, reason }, 0);
+    this.queueFull.inc(labels, 0);
     const request = this.requestHist?.labels(labels);
     const queue = this.queueHist?.labels(labels);
     const compute = this.computeHist?.labels(labels);

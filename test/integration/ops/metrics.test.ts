@@ -100,6 +100,9 @@ describe('metrics: Triton families, histograms, front-end counters', () => {
     assert.equal(valueOf(s, 'nv_inference_request_success', mlp), SUCCESSES);
     assert.equal(valueOf(s, 'nv_inference_count', mlp), SUCCESSES);
     assert.equal(valueOf(s, 'nv_inference_request_failure', { ...mlp, reason: 'OTHER' }), 1);
+    // Every reason has a series from the load on (at 0 until it happens), as in Triton.
+    assert.equal(valueOf(s, 'nv_inference_request_failure', { ...mlp, reason: 'BACKEND' }), 0);
+    assert.equal(valueOf(s, 'rtserve_queue_full_rejections_total', mlp), 0);
     assert.equal(valueOf(s, 'nv_inference_request_failure', { model: 'mlp_q1', version: '1', reason: 'REJECTED' }), 1);
     assert.equal(valueOf(s, 'rtserve_queue_full_rejections_total', { model: 'mlp_q1' }), 1);
     assert.equal(valueOf(s, 'rtserve_inference_requests_total', { protocol: 'http', outcome: 'success' }), SUCCESSES + 1);
