@@ -4,7 +4,9 @@ export {
 export type { PlanFile, ReadPlanOptions } from './format.ts';
 export { checkPlanCompatibility } from './compatibility.ts';
 export type { CompatibilityResult, PlanRuntime } from './compatibility.ts';
-export { checkShapeInProfiles, profileProblem } from './profiles.ts';
+export { checkShapeInProfiles, profileProblem, warmupShapes } from './profiles.ts';
+export { loadPlan } from './load.ts';
+export type { LoadedPlan } from './load.ts';
 export {
   CALIBRATION_METHODS, NODE_PRECISIONS, PLAN_PRECISIONS, PLAN_TARGETS, calibrationTableSchema, planManifestSchema,
 } from './manifest.ts';

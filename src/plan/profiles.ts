@@ -46,3 +46,18 @@ export function profileProblem(p: ShapeProfile): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The shapes an engine warms a plan up with: each profiled input at its `opt` shape; other inputs at their
+ * manifest shape with dynamic dims (-1) set to 1.
+ */
+export function warmupShapes(
+  inputs: readonly { readonly name: string; readonly shape: readonly number[] }[], profiles: readonly ShapeProfile[],
+): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const i of inputs) {
+    const p = profiles.find((x) => x.input === i.name);
+    out[i.name] = p !== undefined ? [...p.opt] : i.shape.map((d) => (d < 0 ? 1 : d));
+  }
+  return out;
+}

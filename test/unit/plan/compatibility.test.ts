@@ -60,3 +60,19 @@ describe('shape profiles', () => {
     assert.equal(profileProblem(profiles[0] as (typeof profiles)[0]), undefined);
   });
 });
+
+describe('loadPlan and warm-up shapes', () => {
+  test('loadPlan verifies, checks and hands back the payload', async () => {
+    const { writePlan } = await import('../../../src/plan/format.ts');
+    const { loadPlan } = await import('../../../src/plan/load.ts');
+    const { warmupShapes } = await import('../../../src/plan/profiles.ts');
+    const payload = Uint8Array.from([1, 2, 3]);
+    const m = manifestFor(payload, { profiles: [{ input: 'x', min: [1, 4], opt: [8, 4], max: [32, 4] }] });
+    const bytes = writePlan(m, payload);
+    const loaded = loadPlan(bytes, { targets: ['ort-cpu'], runtime: ort('1.30.0') }, 'm.plan');
+    assert.deepEqual([...loaded.payload], [1, 2, 3]);
+    assert.deepEqual(warmupShapes(loaded.manifest.io.inputs, loaded.manifest.profiles), { x: [8, 4] });
+    assert.deepEqual(warmupShapes([{ name: 'z', shape: [-1, 3] }], []), { z: [1, 3] });
+    failsWith(() => loadPlan(bytes, { targets: ['ort-webgpu'], runtime: ort('1.30.0') }, 'm.plan'), /m\.plan cannot be loaded here/);
+  });
+});
