@@ -1,6 +1,5 @@
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
 import { z } from 'zod';
 import { rtError } from '../errors/registry.ts';
