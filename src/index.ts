@@ -18,6 +18,12 @@ export type { ErrorCode, ErrorCategory } from './errors/registry.ts';
 export type { Engine, EngineSession, EngineLoadOptions } from './engine/engine.ts';
 export { createOrtEngine } from './engine/ort/index.ts';
 export { encodeInferRequest, decodeInferResponse } from './transport/codec/kserve-client-codec.ts';
+// gRPC front end (docs/grpc.md): the server, the .proto path and the inference-message client codec.
+export { startGrpcServer } from './transport/grpc/grpc-server.ts';
+export type { GrpcServerOptions, GrpcFrontEnd, GrpcAdmitContext, GrpcOperation } from './transport/grpc/grpc-server.ts';
+export { inferenceProtoPath } from './transport/grpc/proto.ts';
+export { encodeModelInferRequest, decodeModelInferResponse, decodeModelStreamInferResponse } from './transport/grpc/infer-client-codec.ts';
+export type { GrpcClientRequest, StreamInferResult } from './transport/grpc/infer-client-codec.ts';
 // Operations (docs/operations.md, docs/metrics.md): metrics, runtime log control, trace context, poller, cache.
 export { ServerMetrics, failureReasonOf } from './observability/metrics.ts';
 export type { MetricsSource, MetricsOptions, FailureReason } from './observability/metrics.ts';

@@ -400,7 +400,7 @@ class GrpcFront {
         call.removeListener('cancelled', onCancel);
         let out: Buffer;
         try {
-          out = encodeModelInferResponse(this.classify(req, resp));
+          out = this.checkSize(encodeModelInferResponse(this.classify(req, resp)), req.model);
         } catch (err) {
           callback(this.status(err));
           return;
@@ -429,6 +429,18 @@ class GrpcFront {
 
   get inflightLimit(): number {
     return this.maxInflightPerStream;
+  }
+
+  /**
+   * grpc-js would refuse an oversized response itself, but only as a bare status that, on a stream, ends the whole
+   * stream; checking first lets the error name the limit and lets a stream answer just that request.
+   */
+  checkSize(out: Buffer, model: string): Buffer {
+    const max = this.options.maxMessageBytes;
+    if (out.length > max) {
+      throw rtError('PAYLOAD_TOO_LARGE', `the response of model '${model}' is ${out.length} bytes, over the gRPC message limit of ${max} bytes (grpcMaxMessageBytes); request fewer outputs or a smaller batch, or raise the limit`);
+    }
+    return out;
   }
 
   /**
@@ -559,7 +571,7 @@ class InferStream {
     run
       .finally(() => release?.())
       .then(
-        (resp) => encodeModelStreamInferResponse(this.front.classify(req, resp)),
+        (resp) => this.front.checkSize(encodeModelStreamInferResponse(this.front.classify(req, resp)), req.model),
         (err: unknown) => encodeModelStreamInferError(this.front.statusOf(this.deadline.expired ? deadlineError(req.model) : err).details, ids),
       )
       .catch((err: unknown) => encodeModelStreamInferError(this.front.statusOf(err).details, ids))

@@ -212,6 +212,44 @@ describe('gRPC limits', () => {
       await server.close();
     }
   });
+
+  test('a response over the limit is RESOURCE_EXHAUSTED naming grpcMaxMessageBytes; on a stream only that request fails', async () => {
+    const server = await startTestServer({ grpcMaxMessageBytes: 1024 });
+    const client = inferenceClient(server.grpcAddress!);
+    try {
+      // Typed zeros cost one byte per element on the wire; the answer comes back raw (4 bytes each): > 1024 bytes.
+      const zeros = (id: string): Record<string, unknown> =>
+        inferRequestObject(
+          {
+            model: 'simple',
+            id,
+            inputs: [
+              { name: 'INPUT0', datatype: 'INT32', shape: [8, 16], data: new Int32Array(128) },
+              { name: 'INPUT1', datatype: 'INT32', shape: [8, 16], data: new Int32Array(128) },
+            ],
+          },
+          true,
+        );
+      await rejectsWith(unary(client, 'ModelInfer', zeros('big-answer')), grpc.status.RESOURCE_EXHAUSTED, 'grpcMaxMessageBytes', '1024');
+      const stream = client.ModelStreamInfer();
+      const answers: ModelStreamInferResponse[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        stream.on('data', (r: ModelStreamInferResponse) => answers.push(r));
+        stream.on('end', resolve);
+        stream.on('error', reject);
+      });
+      stream.write(zeros('too-big'));
+      stream.write(simpleRequest('fits'));
+      stream.end();
+      await done;
+      const byId = new Map(answers.map((a) => [a.infer_response?.id, a.error_message]));
+      assert.match(byId.get('too-big') ?? '', /grpcMaxMessageBytes/);
+      assert.equal(byId.get('fits'), '');
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
 });
 
 describe('gRPC deadlines, cancellation, full queues and draining (a gated engine holds batches on the only instance)', () => {
