@@ -120,8 +120,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
   };
-  const http = await createHttpServer({ ...httpGuards, api: core, logger, maxBodyBytes: config.maxBodyBytes, metrics });
-  registerHttpObservability(http, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) });
+  const http = await createHttpServer({
+    ...httpGuards,
+    api: core,
+    logger,
+    maxBodyBytes: config.maxBodyBytes,
+    metrics,
+    observe: (app) => registerHttpObservability(app, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) }),
+  });
   await http.listen({ host: config.host, port: config.httpPort });
   const httpPort = (http.server.address() as AddressInfo).port;
 

@@ -24,6 +24,11 @@ export interface HttpServerOptions {
   readonly metrics?: () => Promise<{ contentType: string; body: string }>;
   /** Lets other front ends (WebSocket, SSE) hook into the same HTTP server before it listens. */
   readonly extend?: (app: FastifyInstance) => void | Promise<void>;
+  /**
+   * Request ids, trace context, access log and HTTP metrics (src/observability/http-observability.ts). Installed
+   * before the security hooks, so requests they refuse (401, 429) are logged, counted and carry the ids too.
+   */
+  readonly observe?: (app: FastifyInstance) => void;
   /** Serve HTTPS (and so WSS) with these TLS options (src/security/tls.ts httpsServerOptions). */
   readonly https?: HttpsServerOptions;
   /** Auth and rate-limit hooks (src/security/http-guard.ts); undefined installs no hook at all. */
@@ -86,6 +91,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
 
   app.setErrorHandler((err, _req, reply) => sendError(reply, err, logger));
+  options.observe?.(app);
   if (options.security !== undefined) {
     app.addHook('onRequest', options.security.onRequest);
     options.security.register(app);

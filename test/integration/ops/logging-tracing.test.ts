@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { startServer, type RunningServer } from '../../../src/app/rtserve-server.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
 import { createLogger, type Logger } from '../../../src/observability/logger.ts';
-import { postJson, request } from '../../helpers/server.ts';
+import { postJson, request, startTestServer } from '../../helpers/server.ts';
+import { parseSamples, scrape, valueOf } from './helpers.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
@@ -111,6 +112,20 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
     assert.equal((warnOnly.json() as { log_info: boolean }).log_info, false);
     assert.equal((await infer({ 'x-request-id': 'quiet-1' })).status, 200);
     assert.equal((await logLines()).some((l) => l['requestId'] === 'quiet-1'), false);
+  });
+
+  test('requests the security hooks refuse (401) still carry the ids and are counted', async () => {
+    const guarded = await startTestServer({ auth: { enabled: true, apiKeys: [{ id: 'k', sha256: 'a'.repeat(64), scopes: ['infer'] }] } });
+    try {
+      const r = await fetch(`${guarded.httpUrl}/v2/models/mlp/infer`, { method: 'POST', headers: { 'x-request-id': 'refused-1', traceparent: `00-${TRACE}-${PARENT}-01` }, body: MLP_BODY });
+      assert.equal(r.status, 401);
+      assert.equal(r.headers.get('x-request-id'), 'refused-1');
+      assert.equal(r.headers.get('traceparent')?.slice(3, 35), TRACE);
+      const m = parseSamples(await scrape(`${guarded.metricsUrl ?? ''}/metrics`));
+      assert.equal(valueOf(m, 'rtserve_http_requests_total', { route: '/v2/models/:model/infer', code: '401' }), 1);
+    } finally {
+      await guarded.close();
+    }
   });
 
   test('invalid settings are refused with 400 naming the key', async () => {
