@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { GraphBuilder, attr } from '../../../../src/compiler/ir/builder.ts';
+import { GraphBuilder } from '../../../../src/compiler/ir/builder.ts';
 import { DT, floatToHalf, halfToFloat } from '../../../../src/compiler/ir/dtype.ts';
 import { loadModel } from '../../../../src/compiler/ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../../../../src/compiler/passes/index.ts';
@@ -81,6 +81,5 @@ describe('convertToFp16', () => {
     const conv = g.nodes.find((n) => n.opType === 'Conv')?.name ?? '';
     const r = convertToFp16(g, { keepIoTypes: true, blockOps, blockNodes: new Set([conv]) });
     assert.equal(r.nodePrecision.get(conv), 'fp32');
-    void attr;
   });
 });
