@@ -9,6 +9,7 @@ import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec } 
 import { rtError, toRtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Scheduler, SchedulerFactory } from '../scheduler/scheduler.ts';
+import { imageSpecOf } from '../preprocess/image-spec.ts';
 import { loadModelConfig } from './load-config.ts';
 import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { selectVersions } from './version-policy.ts';
@@ -80,6 +81,10 @@ export class RepositoryManager {
     const entries: ModelEntry[] = [];
     for (const repo of this.options.repositories) {
       for (const e of await scanRepository(repo)) {
+        if (!isModelDirectory(e)) {
+          this.options.logger.debug({ directory: e.dir }, 'not a model directory (no config file, no version directory): skipped');
+          continue;
+        }
         if (entries.some((x) => x.name === e.name)) {
           this.options.logger.warn({ model: e.name, repository: repo }, 'model name appears in several repositories; the first one wins');
           continue;
@@ -97,6 +102,7 @@ export class RepositoryManager {
     const run = (async () => {
       if (previous !== undefined) await previous.catch(() => undefined);
       const entry = await this.findEntry(name);
+      if (!isModelDirectory(entry)) throw rtError('MODEL_NOT_FOUND', `'${name}' is not a model: its directory has no config file and no version directory`);
       await this.loadEntry(entry, configOverride);
       const rec = this.models.get(name);
       if (rec !== undefined && rec.state !== 'READY') throw rtError('MODEL_LOAD_FAILED', `failed to load '${name}': ${rec.reason}`);
@@ -165,7 +171,7 @@ export class RepositoryManager {
 
   /** Records the model names of every repository without loading them, so the index lists them (explicit mode). */
   async scanNames(): Promise<void> {
-    for (const repo of this.options.repositories) for (const e of await scanRepository(repo)) this.known.add(e.name);
+    for (const repo of this.options.repositories) for (const e of await scanRepository(repo)) if (isModelDirectory(e)) this.known.add(e.name);
   }
 
   index(readyOnly: boolean): RepositoryIndexEntry[] {
@@ -261,6 +267,9 @@ export class RepositoryManager {
         ...(configOverride === undefined ? {} : { configOverride }),
       });
       for (const w of warnings) log.warn(w);
+      // The image sections (preprocess/postprocess) are checked against the inputs and outputs now, so a wrong
+      // one fails the load with its reason rather than every image request.
+      imageSpecOf(config);
       const available = entry.versions.map((v) => v.version);
       const chosen = selectVersions(available, config.version_policy);
       if (chosen.length === 0) throw rtError('MODEL_LOAD_FAILED', `no version directory matches the version policy (found: ${available.join(', ') || 'none'})`);
@@ -368,6 +377,15 @@ export class RepositoryManager {
       await Promise.all(v.sessions.map((s) => s.close().catch(() => undefined)));
     }
   }
+}
+
+/**
+ * A repository directory with neither a config file nor a numeric version directory is not a model (the bundled
+ * repository keeps its training scripts in models/train): it is skipped instead of being listed as a model that
+ * failed to load, which would also keep a strictly-ready server unready.
+ */
+function isModelDirectory(e: ModelEntry): boolean {
+  return e.configFile !== undefined || e.versions.length > 0;
 }
 
 function tensorMeta(t: TensorConfig, batchDim: boolean): TensorMetadata {
