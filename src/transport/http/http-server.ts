@@ -9,6 +9,8 @@ import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBina
 import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
 import { sendError } from './errors.ts';
+import { inferImageRequest } from '../../preprocess/image-infer.ts';
+import { registerImageRoutes } from './image-route.ts';
 import type { HttpSecurityHooks } from '../../security/http-guard.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -75,7 +77,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (req, body, done) => {
-    if (limits !== undefined && body instanceof Buffer) {
+    // Image and form bodies (POST .../image) are never parsed as JSON; scanning their bytes for brackets would refuse
+    // large images at random.
+    const mediaType = (req.headers['content-type'] ?? '').trimStart().toLowerCase();
+    const notJson = mediaType.startsWith('image/') || mediaType.startsWith('multipart/form-data');
+    if (limits !== undefined && body instanceof Buffer && !notJson) {
       // Only JSON is scanned: the whole body, or a binary request's JSON header (its declared length, when valid).
       const h = req.headers['inference-header-content-length'];
       const hdr = Array.isArray(h) ? h[0] : h;
@@ -197,7 +203,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // encoding needs is looked up before the call too, and used when the answering version is gone.
     const configBefore = api.modelConfig(model, version);
     // Inside the request's context (request id, trace, stage timings) set by the observability hooks.
-    const response = await runInRequestContext(req.raw, () => api.infer(request));
+    // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
+    // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
+    const response = await runInRequestContext(req.raw, async () => (await inferImageRequest(api, request)) ?? (await api.infer(request)));
     const lookup = <T>(f: () => T, fallback: T): T => {
       try {
         return f();
@@ -223,6 +231,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   };
   app.post('/v2/models/:model/infer', infer);
   app.post('/v2/models/:model/versions/:version/infer', infer);
+  // POST .../image: encoded image in, labels and scores or boxes out (docs/image.md).
+  registerImageRoutes(app, { api, logger });
 
   // ---- OpenAPI + docs
   const openapi = buildOpenApiDocument();
