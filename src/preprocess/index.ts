@@ -5,3 +5,4 @@ export { imageSpecOf, requireImageSpec, type ImageSpec } from './image-spec.ts';
 export { decodeImage, planResize, type DecodedImage } from './decode.ts';
 export { pixelsToTensor, type PixelConversion } from './to-tensor.ts';
 export { sniffImageFormat, type SniffedFormat } from './sniff.ts';
+export { withImageRequests } from './image-api.ts';

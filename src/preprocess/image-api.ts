@@ -1,0 +1,35 @@
+/**
+ * An InferenceApi that understands image requests: `infer` (and `inferStream`) run a request whose only input
+ * is an encoded image in a BYTES tensor through the image pipeline (see image-infer.ts); everything else goes to
+ * the wrapped API unchanged. Wrapping the API that every front end receives gives REST, gRPC and WebSocket frame
+ * streams the same image input without code in each of them.
+ */
+import type { InferenceApi } from '../core/api.ts';
+import type { InferRequest, InferResponse } from '../core/types.ts';
+import { inferImageRequest, isImageRequest } from './image-infer.ts';
+
+/** The optional streaming method of InferenceApi (docs/ws-protocol.md "Streaming"), looked up by name. */
+type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
+
+export function withImageRequests<T extends InferenceApi>(core: T): T {
+  const overrides: Record<string, unknown> = {
+    async infer(request: InferRequest): Promise<InferResponse> {
+      return (await inferImageRequest(core, request)) ?? core.infer(request);
+    },
+    inferStream(request: InferRequest): AsyncIterable<InferResponse> {
+      const inner = (core as { inferStream?: StreamFn }).inferStream;
+      if (inner !== undefined && !isImageRequest(core, request)) return inner.call(core, request);
+      // An image request (or any request to a core without streams) answers once.
+      return (async function* one() {
+        yield (await inferImageRequest(core, request)) ?? (await core.infer(request));
+      })();
+    },
+  };
+  return new Proxy(core, {
+    get(target, prop) {
+      if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
