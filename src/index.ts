@@ -18,6 +18,13 @@ export type { ErrorCode, ErrorCategory } from './errors/registry.ts';
 export type { Engine, EngineSession, EngineLoadOptions } from './engine/engine.ts';
 export { createOrtEngine } from './engine/ort/index.ts';
 export { encodeInferRequest, decodeInferResponse } from './transport/codec/kserve-client-codec.ts';
+// Client SDK (docs/client-sdk.md); src/client/index.ts is the browser-safe subset.
+export * from './client/index.ts';
+export { createNodeClient, nodeWebSocketFactory } from './client/node.ts';
+// Streaming front ends (docs/ws-protocol.md): the auth hook type and the shared event source.
+export type { WsAuthenticate, WsCredentials, WsPrincipal } from './transport/ws/ws-auth.ts';
+export { StreamRegistry, ReplayStream, runIntoStream } from './transport/ws/stream-registry.ts';
+export type { StreamEvent, StreamEventBody, StreamMode } from './transport/ws/stream-registry.ts';
 // gRPC front end (docs/grpc.md): the server, the .proto path and the inference-message client codec.
 export { startGrpcServer } from './transport/grpc/grpc-server.ts';
 export type { GrpcServerOptions, GrpcFrontEnd, GrpcAdmitContext, GrpcOperation } from './transport/grpc/grpc-server.ts';

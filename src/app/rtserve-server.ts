@@ -21,6 +21,7 @@ import { Security } from '../security/security.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
+import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -120,7 +121,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
   };
+  // WebSocket /v2/ws and SSE generate_stream share the HTTP port (docs/ws-protocol.md).
+  let streaming: StreamingFrontEnds | undefined;
+  const extend = (app: FastifyInstance): void => {
+    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics });
+  };
   const http = await createHttpServer({
+    extend,
     ...httpGuards,
     api: core,
     logger,
@@ -180,6 +187,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         repository.rejectQueued();
       }
       await grpcClosed;
+      // After the drain: sockets close with 1001 (going away), open SSE responses end.
+      await streaming?.close();
       await http.close();
       if (metricsServer !== undefined) {
         const s = metricsServer;

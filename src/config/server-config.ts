@@ -64,6 +64,27 @@ export const serverConfigSchema = z.strictObject({
   defaultMaxBatchSize: z.coerce.number().int().min(0).default(4),
   /** Default execution providers for models whose config does not name any. */
   providers: z.array(z.enum(['cpu', 'webgpu', 'cuda', 'tensorrt'])).default(['cpu']),
+  // ---- WebSocket and SSE streaming (docs/ws-protocol.md)
+  /** Largest WebSocket frame accepted; a larger one closes the socket with 1009 (RFC 6455 §7.4.1). */
+  wsMaxMessageBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  /** Unfinished requests per WebSocket session; more are refused with TOO_MANY_IN_FLIGHT. */
+  wsMaxInFlight: z.coerce.number().int().min(1).default(128),
+  /** Server ping interval on WebSocket connections (0 = no heartbeat). */
+  wsHeartbeatIntervalMs: z.coerce.number().int().min(0).default(20000),
+  /** A session with no unfinished request and no client message for this long is closed (0 = never). */
+  wsIdleTimeoutMs: z.coerce.number().int().min(0).default(60000),
+  /** Outgoing bytes queued on a socket before new requests are refused (SLOW_CONSUMER). */
+  wsMaxBufferedBytes: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  /** How long a dropped WebSocket session or SSE stream stays resumable (0 = resume off). */
+  wsResumeWindowMs: z.coerce.number().int().min(0).default(60000),
+  /** Replay buffer per WebSocket session; finished requests are evicted oldest first when it is full. */
+  wsResumeBufferBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  /** Frames of one frame stream that may wait behind the running one (older ones are dropped). */
+  wsMaxPendingFrames: z.coerce.number().int().min(0).default(1),
+  /** Interval of `: ping` comments on quiet SSE streams (0 = none). */
+  sseHeartbeatIntervalMs: z.coerce.number().int().min(0).default(15000),
+  /** Replay buffer over all SSE streams (Last-Event-ID resume); oldest finished streams are evicted first. */
+  sseMaxRetainedBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   // ---- operations (docs/operations.md)
   /** explicit mode: models loaded at startup ('*' = every model in the repositories); Triton's --load-model. */
   loadModel: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v), z.array(z.string().min(1))).default([]),

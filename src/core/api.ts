@@ -58,6 +58,13 @@ export interface InferenceApi {
    * `outputLabels`.
    */
   infer(request: InferRequest): Promise<InferResponse>;
+  /**
+   * Optional: every response of one request as it is produced (decoupled / generative models). Streaming front
+   * ends (WebSocket `stream: true`, SSE generate_stream) use it when present and otherwise stream an ordinary
+   * `infer` as one response; an implementation must therefore serve ordinary models too (one response).
+   * Cancellation goes through `request.signal`; errors are RtError, thrown from the iterator.
+   */
+  inferStream?(request: InferRequest): AsyncIterable<InferResponse>;
   /** Labels of an output (from its config `label_filename`), for the classification extension. */
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined;
 }

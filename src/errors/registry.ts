@@ -71,6 +71,11 @@ export const ERROR_CODES = Object.freeze({
   QUEUE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', doc: 'The request timed out in the queue before it was executed.' },
   CANCELLED: { category: 'CANCELLED', doc: 'The client cancelled the request or went away.' },
   SERVER_DRAINING: { category: 'UNAVAILABLE', doc: 'The server is shutting down and accepts no new requests.' },
+  // streaming connections (WebSocket, SSE; docs/ws-protocol.md)
+  TOO_MANY_IN_FLIGHT: { category: 'RESOURCE_EXHAUSTED', doc: 'The connection already has its maximum of unfinished requests; retry after the hinted delay.' },
+  SLOW_CONSUMER: { category: 'RESOURCE_EXHAUSTED', doc: 'The client reads results more slowly than it asks for them: the outgoing buffer is over its limit.' },
+  IDLE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', doc: 'The connection was idle (nothing in flight, no message) longer than the idle timeout.' },
+  RESUME_EXPIRED: { category: 'NOT_FOUND', doc: 'The session or stream to resume is unknown, or its resume window or replay buffer no longer covers it.' },
   // engine and configuration
   ENGINE_UNAVAILABLE: { category: 'FAILED_PRECONDITION', doc: 'No configured execution provider could load the model on this machine.' },
   ENGINE_FAILED: { category: 'INTERNAL', doc: 'The engine failed while running a batch.' },

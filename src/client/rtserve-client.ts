@@ -1,0 +1,303 @@
+/**
+ * RtserveClient, the TypeScript SDK (docs/client-sdk.md): one client over REST (KServe v2 with binary tensor
+ * data) and WebSocket (docs/ws-protocol.md) — typed arrays in, typed arrays out; `infer`, `stream` (async
+ * iterators over WebSocket or SSE), frame streams with latest-frame-wins, cancellation through AbortSignal,
+ * automatic reconnect + resume on WebSocket, and the metadata and health calls.
+ *
+ * Browser-safe: no Node-only imports. In Node < 22 (no global WebSocket) use `createNodeClient` from
+ * src/client/node.ts, which injects the `ws` package.
+ */
+import type { ModelConfig } from '../config/model-config.ts';
+import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../core/api.ts';
+import type { Parameters, RequestedOutput } from '../core/types.ts';
+import { RtserveError } from './errors.ts';
+import { RestTransport } from './rest-transport.ts';
+import { InferResult, toTensors, type Inputs } from './tensors.ts';
+import type { WebSocketFactory } from './websocket-like.ts';
+import { WsTransport, type WsRequestEvent, type WsRequestSpec, type WsTransportOptions } from './ws-transport.ts';
+
+export type TransportKind = 'rest' | 'ws';
+
+export interface RtserveClientOptions {
+  /** The server's HTTP base URL, e.g. http://127.0.0.1:8000 */
+  readonly url: string;
+  /** Transport for `infer` and `stream` (default 'rest'; frame streams always use WebSocket). */
+  readonly transport?: TransportKind;
+  /** Bearer token: `Authorization` on REST, a `rtserve.bearer.<token>` subprotocol on WebSocket. */
+  readonly token?: string;
+  /** Extra headers on REST calls. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly fetch?: typeof fetch;
+  /** How to open WebSockets; default: the platform's WebSocket. */
+  readonly webSocket?: WebSocketFactory;
+  /** Whether the WebSocket factory sends the token itself (the Node entry sends an Authorization header). */
+  readonly webSocketSendsToken?: boolean;
+  /** Tensors as binary data (default true). */
+  readonly binary?: boolean;
+  readonly reconnect?: WsTransportOptions['reconnect'];
+}
+
+export interface InferOptions {
+  readonly version?: string;
+  /** Outputs to return (names, or KServe requested outputs with parameters); default all. */
+  readonly outputs?: readonly (string | RequestedOutput)[];
+  readonly parameters?: Parameters;
+  readonly id?: string;
+  /** Aborting cancels the request on the server (queued requests leave the queue). */
+  readonly signal?: AbortSignal;
+  /** Overrides the client's default transport. */
+  readonly transport?: TransportKind;
+}
+
+export type FrameOutcome =
+  | { readonly kind: 'result'; readonly id: string; readonly result: InferResult }
+  | { readonly kind: 'dropped'; readonly id: string; readonly supersededBy: string }
+  | { readonly kind: 'error'; readonly id: string; readonly error: RtserveError };
+
+function requestedOutputs(outputs: InferOptions['outputs']): RequestedOutput[] | undefined {
+  return outputs?.map((o) => (typeof o === 'string' ? { name: o } : o));
+}
+
+function cancelledError(): RtserveError {
+  return new RtserveError('CANCELLED', 'the request was cancelled', { category: 'CANCELLED' });
+}
+
+/** An async queue fed by callbacks and drained by an async iterator. */
+class EventQueue<T> {
+  private readonly items: T[] = [];
+  private wake: (() => void) | undefined;
+  push(item: T): void {
+    this.items.push(item);
+    this.wake?.();
+    this.wake = undefined;
+  }
+  async next(): Promise<T> {
+    while (this.items.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
+    return this.items.shift() as T;
+  }
+  get size(): number {
+    return this.items.length;
+  }
+}
+
+export class RtserveClient {
+  readonly rest: RestTransport;
+  private wsTransport: WsTransport | undefined;
+
+  constructor(private readonly options: RtserveClientOptions) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+    this.rest = new RestTransport({
+      url: options.url,
+      headers,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.binary === undefined ? {} : { binary: options.binary }),
+    });
+  }
+
+  /** The WebSocket transport (connects on first use). */
+  get ws(): WsTransport {
+    this.wsTransport ??= new WsTransport({
+      url: this.options.url,
+      ...(this.options.webSocket === undefined ? {} : { webSocket: this.options.webSocket }),
+      ...(this.options.token === undefined || this.options.webSocketSendsToken === true ? {} : { token: this.options.token }),
+      ...(this.options.binary === undefined ? {} : { binary: this.options.binary }),
+      ...(this.options.reconnect === undefined ? {} : { reconnect: this.options.reconnect }),
+    });
+    return this.wsTransport;
+  }
+
+  // ---- health and metadata (REST)
+  isServerLive(): Promise<boolean> {
+    return this.rest.isServerLive();
+  }
+  isServerReady(): Promise<boolean> {
+    return this.rest.isServerReady();
+  }
+  isModelReady(model: string, version?: string): Promise<boolean> {
+    return this.rest.isModelReady(model, version);
+  }
+  serverMetadata(): Promise<ServerMetadata> {
+    return this.rest.serverMetadata();
+  }
+  modelMetadata(model: string, version?: string): Promise<ModelMetadata> {
+    return this.rest.modelMetadata(model, version);
+  }
+  modelConfig(model: string, version?: string): Promise<ModelConfig> {
+    return this.rest.modelConfig(model, version);
+  }
+  repositoryIndex(readyOnly = false): Promise<RepositoryIndexEntry[]> {
+    return this.rest.repositoryIndex(readyOnly);
+  }
+
+  // ---- inference
+
+  /** One request, one answer. */
+  infer(model: string, inputs: Inputs, opts: InferOptions = {}): Promise<InferResult> {
+    const tensors = toTensors(inputs);
+    const outputs = requestedOutputs(opts.outputs);
+    const transport = opts.transport ?? this.options.transport ?? 'rest';
+    if (transport === 'rest') {
+      return this.rest.infer(model, tensors, {
+        ...(opts.version === undefined ? {} : { version: opts.version }),
+        ...(opts.id === undefined ? {} : { id: opts.id }),
+        ...(outputs === undefined ? {} : { outputs }),
+        ...(opts.parameters === undefined ? {} : { parameters: opts.parameters }),
+        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+      });
+    }
+    return new Promise<InferResult>((resolve, reject) => {
+      if (opts.signal?.aborted === true) {
+        reject(cancelledError());
+        return;
+      }
+      const handle = this.ws.request(this.spec(model, tensors, opts, outputs), (e) => {
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (e.type === 'result') resolve(e.result);
+        else if (e.type === 'error') reject(e.error);
+        else reject(new RtserveError('INTERNAL', `unexpected '${e.type}' event for a single request`));
+      });
+      const onAbort = (): void => handle.cancel();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * Every response of a request as it is produced: over WebSocket (`delta` events) or, with transport 'rest',
+   * over SSE. An ordinary model yields one result. Breaking out of the loop cancels the request.
+   */
+  async *stream(model: string, inputs: Inputs, opts: InferOptions = {}): AsyncGenerator<InferResult> {
+    const tensors = toTensors(inputs);
+    const outputs = requestedOutputs(opts.outputs);
+    const transport = opts.transport ?? this.options.transport ?? 'rest';
+    if (transport === 'rest') {
+      yield* this.rest.stream(model, tensors, {
+        ...(opts.version === undefined ? {} : { version: opts.version }),
+        ...(opts.id === undefined ? {} : { id: opts.id }),
+        ...(outputs === undefined ? {} : { outputs }),
+        ...(opts.parameters === undefined ? {} : { parameters: opts.parameters }),
+        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+      });
+      return;
+    }
+    const queue = new EventQueue<WsRequestEvent>();
+    let finished = false;
+    const handle = this.ws.request({ ...this.spec(model, tensors, opts, outputs), stream: true }, (e) => queue.push(e));
+    const onAbort = (): void => handle.cancel();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        const e = await queue.next();
+        if (e.type === 'delta' || e.type === 'result') yield e.result;
+        if (e.type === 'done' || e.type === 'result') {
+          finished = true;
+          return;
+        }
+        if (e.type === 'error') {
+          finished = true;
+          throw e.error;
+        }
+      }
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (!finished) handle.cancel();
+    }
+  }
+
+  /**
+   * A frame stream over WebSocket (docs/ws-protocol.md "Frame streams"): send frames as fast as they come;
+   * the server runs the newest and drops superseded ones, and every frame gets exactly one outcome.
+   */
+  frameStream(model: string, name: string, opts: Omit<InferOptions, 'transport' | 'signal' | 'id'> = {}): FrameStream {
+    return new FrameStream(this.ws, model, name, opts);
+  }
+
+  /** Closes the WebSocket (pending WebSocket requests fail with CANCELLED). */
+  close(): void {
+    this.wsTransport?.close();
+  }
+
+  private spec(model: string, tensors: WsRequestSpec['inputs'], opts: InferOptions, outputs: RequestedOutput[] | undefined): WsRequestSpec {
+    return {
+      model,
+      inputs: tensors,
+      ...(opts.version === undefined ? {} : { version: opts.version }),
+      ...(opts.id === undefined ? {} : { id: opts.id }),
+      ...(outputs === undefined ? {} : { outputs }),
+      ...(opts.parameters === undefined ? {} : { parameters: opts.parameters }),
+    };
+  }
+}
+
+/** See RtserveClient.frameStream. Iterate it for outcomes; `close()` ends the iteration after the last one. */
+export class FrameStream implements AsyncIterable<FrameOutcome> {
+  private readonly queue = new EventQueue<FrameOutcome | undefined>();
+  private counter = 0;
+  private closed = false;
+  private outstanding = 0;
+  readonly stats = { sent: 0, results: 0, dropped: 0, errors: 0 };
+
+  constructor(
+    private readonly ws: WsTransport,
+    readonly model: string,
+    readonly name: string,
+    private readonly opts: Omit<InferOptions, 'transport' | 'signal' | 'id'>,
+  ) {}
+
+  /** Frames sent whose outcome has not arrived yet. */
+  get pending(): number {
+    return this.outstanding;
+  }
+
+  /** Sends a frame; returns its id. */
+  send(inputs: Inputs): string {
+    if (this.closed) throw new RtserveError('BAD_REQUEST', `frame stream '${this.name}' is closed`, { category: 'INVALID_ARGUMENT' });
+    const id = `${this.name}#${++this.counter}`;
+    const outputs = requestedOutputs(this.opts.outputs);
+    this.outstanding++;
+    this.stats.sent++;
+    this.ws.request(
+      {
+        model: this.model,
+        inputs: toTensors(inputs),
+        frameStream: this.name,
+        id,
+        ...(this.opts.version === undefined ? {} : { version: this.opts.version }),
+        ...(outputs === undefined ? {} : { outputs }),
+        ...(this.opts.parameters === undefined ? {} : { parameters: this.opts.parameters }),
+      },
+      (e) => this.onEvent(id, e),
+    );
+    return id;
+  }
+
+  private onEvent(id: string, e: WsRequestEvent): void {
+    this.outstanding--;
+    if (e.type === 'result') {
+      this.stats.results++;
+      this.queue.push({ kind: 'result', id, result: e.result });
+    } else if (e.type === 'frame.dropped') {
+      this.stats.dropped++;
+      this.queue.push({ kind: 'dropped', id, supersededBy: e.supersededBy });
+    } else if (e.type === 'error') {
+      this.stats.errors++;
+      this.queue.push({ kind: 'error', id, error: e.error });
+    }
+    if (this.closed && this.outstanding === 0) this.queue.push(undefined);
+  }
+
+  /** No more frames; the iteration ends once every sent frame has its outcome. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.outstanding === 0) this.queue.push(undefined);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<FrameOutcome> {
+    for (;;) {
+      const item = await this.queue.next();
+      if (item === undefined) return;
+      yield item;
+    }
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * POST /v2/models/{m}[/versions/{v}]/generate and /generate_stream (Triton's generate extension, reference
+ * §2.4; docs/ws-protocol.md "SSE") for any model. generate_stream runs the request into a ReplayStream
+ * (src/transport/ws/stream-registry.ts) — the same event source the WebSocket front end uses — and writes its
+ * events as SSE with `id: <stream id>:<seq>`, so Last-Event-ID resumes a dropped stream exactly where it broke.
+ *
+ * The HTTP status is decided by the first event (as in Triton): a request that fails before producing anything
+ * gets an ordinary error status and body; after that, errors are in-band `event: error` events.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { InferenceApi } from '../../core/api.ts';
+import type { InferRequest } from '../../core/types.ts';
+import { rtError } from '../../errors/registry.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../ws/stream-registry.ts';
+import {
+  decodeGenerateBody,
+  encodeGenerateResponse,
+  parseLastEventId,
+  sseErrorData,
+  sseEvent,
+  sseEventId,
+  type DecodedGenerate,
+} from './sse-generate.ts';
+
+export interface SseOptions {
+  readonly api: InferenceApi;
+  readonly logger: Logger;
+  /** `: ping` comments on quiet streams (0 = none); also how long the first event may take before 200 is sent. */
+  readonly heartbeatIntervalMs: number;
+  /** How long a stream stays resumable after its client left or it ended (0 = no resume). */
+  readonly resumeWindowMs: number;
+  /** Replay budget over all streams. */
+  readonly maxRetainedBytes: number;
+  /** A response whose unsent bytes exceed this is cut (the client resumes with Last-Event-ID). */
+  readonly maxBufferedBytes: number;
+}
+
+export interface SseFrontEnd {
+  readonly activeStreams: number;
+  /** Ends open responses and drops every retained stream. */
+  close(): void;
+}
+
+interface StreamContext {
+  readonly model: string;
+  readonly generate: DecodedGenerate;
+  sink: SseSink | undefined;
+}
+
+interface ModelParams {
+  model: string;
+  version?: string;
+}
+
+/** Writes one stream's events to one HTTP response; buffers them until the response has started. */
+class SseSink {
+  private started = false;
+  private ended = false;
+  private readonly queue: string[] = [];
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private resolveFirst: ((e: StreamEvent | undefined) => void) | undefined;
+  readonly firstEvent: Promise<StreamEvent | undefined>;
+  readonly listener: StreamListener = (event) => this.onEvent(event);
+
+  constructor(
+    private readonly api: InferenceApi,
+    private readonly stream: ReplayStream,
+    private readonly options: SseOptions,
+    private readonly active: Set<SseSink>,
+  ) {
+    this.firstEvent = new Promise((resolve) => {
+      this.resolveFirst = resolve;
+    });
+  }
+
+  private raw: ServerResponse | undefined;
+
+  private onEvent(event: StreamEvent): void {
+    if (this.ended) return;
+    this.resolveFirst?.(event);
+    this.resolveFirst = undefined;
+    const chunk = this.format(event);
+    if (this.started) this.write(chunk);
+    else this.queue.push(chunk);
+    if (event.kind !== 'data' || this.stream.mode === 'single') this.finish();
+  }
+
+  private format(event: StreamEvent): string {
+    const id = sseEventId(this.stream.key, event.seq);
+    const ctx = this.stream.context as StreamContext;
+    switch (event.kind) {
+      case 'data':
+        try {
+          return sseEvent(id, undefined, encodeGenerateResponse(this.api, ctx.generate.form, ctx.generate.decoded, event.response));
+        } catch (err) {
+          return sseEvent(id, 'error', sseErrorData(rtError('INTERNAL', 'the response could not be encoded', { cause: err })));
+        }
+      case 'end':
+        return sseEvent(id, 'done', JSON.stringify({ seq: event.seq, responses: event.responses }));
+      case 'error':
+        return sseEvent(id, 'error', sseErrorData(event.error));
+      case 'dropped':
+        return sseEvent(id, 'error', sseErrorData(rtError('CANCELLED', `superseded by '${event.supersededBy}'`)));
+    }
+  }
+
+  /** Sends the 200 and everything queued so far; from now on events go straight out. */
+  begin(raw: ServerResponse): void {
+    this.raw = raw;
+    this.active.add(this);
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'rtserve-stream-id': this.stream.key,
+    });
+    raw.flushHeaders();
+    raw.once('close', () => this.onClientGone());
+    this.started = true;
+    const queued = this.queue.splice(0);
+    for (const chunk of queued) this.write(chunk);
+    // A resumed stream that had already ended, with nothing after Last-Event-ID: the response is complete.
+    if (this.ended || this.stream.finished) {
+      this.ended = true;
+      raw.end();
+      return;
+    }
+    if (this.options.heartbeatIntervalMs > 0) {
+      this.heartbeat = setInterval(() => this.write(': ping\n\n'), this.options.heartbeatIntervalMs);
+      this.heartbeat.unref();
+    }
+  }
+
+  private write(chunk: string): void {
+    const raw = this.raw;
+    if (raw === undefined || raw.destroyed || raw.writableEnded) return;
+    raw.write(chunk);
+    // A client that does not read: cut the response rather than buffer without bound; it can resume.
+    if (raw.writableLength > this.options.maxBufferedBytes) raw.destroy();
+  }
+
+  private finish(): void {
+    this.ended = true;
+    this.stopHeartbeat();
+    if (this.started && this.raw !== undefined && !this.raw.writableEnded) this.raw.end();
+  }
+
+  /** Another response resumed this stream, or the server closes. */
+  end(): void {
+    this.ended = true;
+    this.stopHeartbeat();
+    this.stream.detach(this.listener);
+    this.raw?.end();
+  }
+
+  private onClientGone(): void {
+    this.stopHeartbeat();
+    this.active.delete(this);
+    this.stream.detach(this.listener);
+    const ctx = this.stream.context as StreamContext;
+    if (ctx.sink === this) ctx.sink = undefined;
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+}
+
+export function registerSseRoutes(app: FastifyInstance, options: SseOptions): SseFrontEnd {
+  const { api } = options;
+  const registry = new StreamRegistry({ windowMs: options.resumeWindowMs, maxBytes: options.maxRetainedBytes });
+  const active = new Set<SseSink>();
+
+  const bodyOf = (req: FastifyRequest): unknown => parseJsonBytes(req.body instanceof Buffer ? req.body : Buffer.alloc(0), 'the request body');
+
+  const buildRequest = (model: string, version: string | undefined, decoded: DecodedGenerate['decoded'], signal: AbortSignal): InferRequest => ({
+    model,
+    ...(version === undefined ? {} : { version }),
+    ...(decoded.id === undefined ? {} : { id: decoded.id }),
+    inputs: decoded.inputs,
+    ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
+    ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
+    signal,
+    protocol: 'sse',
+  });
+
+  const generate = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
+    const { model, version } = req.params;
+    const generateBody = decodeGenerateBody(api, model, version, bodyOf(req));
+    const controller = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+    const response = await api.infer(buildRequest(model, version, generateBody.decoded, controller.signal));
+    return reply.code(200).type('application/json').send(encodeGenerateResponse(api, generateBody.form, generateBody.decoded, response));
+  };
+
+  const attachSink = (stream: ReplayStream, after: number): SseSink | undefined => {
+    const ctx = stream.context as StreamContext;
+    ctx.sink?.end();
+    const sink = new SseSink(api, stream, options, active);
+    ctx.sink = sink;
+    return stream.attach(sink.listener, after) ? sink : undefined;
+  };
+
+  const generateStream = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
+    const { model, version } = req.params;
+    const lastEventId = req.headers['last-event-id'];
+    if (typeof lastEventId === 'string' && lastEventId.trim() !== '') {
+      // Resume (WHATWG HTML §9.2.4: the client sends the last `id:` it saw); the body is ignored.
+      const parsed = parseLastEventId(lastEventId);
+      const stream = parsed === undefined ? undefined : registry.get(parsed.streamId);
+      const ctx = stream?.context as StreamContext | undefined;
+      if (parsed === undefined || stream === undefined || ctx === undefined) {
+        throw rtError('RESUME_EXPIRED', `Last-Event-ID '${lastEventId.slice(0, 80)}' names no stream that can be resumed: it is malformed, unknown, or its resume window (${options.resumeWindowMs} ms) has passed`);
+      }
+      if (ctx.model !== model) throw rtError('BAD_REQUEST', `stream '${parsed.streamId}' belongs to model '${ctx.model}', not '${model}'`);
+      const sink = attachSink(stream, parsed.seq);
+      if (sink === undefined) {
+        throw rtError('RESUME_EXPIRED', `the events of stream '${parsed.streamId}' after ${parsed.seq} are no longer buffered`);
+      }
+      reply.hijack();
+      sink.begin(reply.raw);
+      return reply;
+    }
+
+    const generateBody = decodeGenerateBody(api, model, version, bodyOf(req));
+    const streamId = randomUUID();
+    const stream = registry.create(streamId, 'stream');
+    const ctx: StreamContext = { model, generate: generateBody, sink: undefined };
+    stream.context = ctx;
+    const sink = attachSink(stream, 0) as SseSink;
+    // Until the first event the request is an ordinary HTTP request: a client that leaves cancels it.
+    const onEarlyClose = (): void => {
+      if (!reply.raw.headersSent) registry.delete(streamId, stream);
+    };
+    reply.raw.once('close', onEarlyClose);
+    void runIntoStream(stream, api, buildRequest(model, version, generateBody.decoded, stream.controller.signal));
+
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const first = await Promise.race([
+      sink.firstEvent,
+      new Promise<undefined>((resolve) => {
+        if (options.heartbeatIntervalMs > 0) timer = setTimeout(() => resolve(undefined), options.heartbeatIntervalMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    reply.raw.off('close', onEarlyClose);
+    if (first?.kind === 'error' && first.seq === 1) {
+      registry.delete(streamId, stream);
+      throw first.error;
+    }
+    if (reply.raw.destroyed) {
+      // The client left while we waited; the stream stays resumable for the window.
+      stream.detach(sink.listener);
+      reply.hijack();
+      return reply;
+    }
+    reply.hijack();
+    sink.begin(reply.raw);
+    return reply;
+  };
+
+  for (const prefix of ['/v2/models/:model', '/v2/models/:model/versions/:version']) {
+    app.post(`${prefix}/generate`, generate);
+    app.post(`${prefix}/generate_stream`, generateStream);
+  }
+
+  return {
+    get activeStreams() {
+      return active.size;
+    },
+    close() {
+      for (const s of [...active]) s.end();
+      registry.clear();
+    },
+  };
+}

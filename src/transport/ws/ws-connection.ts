@@ -1,0 +1,360 @@
+/**
+ * One WebSocket connection (docs/ws-protocol.md): reads client events, pairs binary frames with the `infer`
+ * event that announced them, writes server events (a JSON text frame, then one binary frame per binary output),
+ * and enforces the per-socket rules: heartbeat, idle timeout, outgoing-buffer bound, resume takeover.
+ * The request bookkeeping lives in the session (ws-session.ts), which outlives the socket.
+ */
+import type { WebSocket } from 'ws';
+import { rtError, type RtError } from '../../errors/registry.ts';
+import { describeValue, parseJsonBytes } from '../codec/tensor-data.ts';
+import { isPlainObject } from '../codec/wire-tensor.ts';
+import { encodeOptionsFor, encodeResponseEvent } from './response-encoding.ts';
+import type { StreamEvent } from './stream-registry.ts';
+import { wsError, wsErrorBody } from './ws-errors.ts';
+import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from './ws-protocol.ts';
+import { WsSession, type WsRequestEntry, type WsSessionContext, type WsSessionSink } from './ws-session.ts';
+
+/** A socket whose queue grows past this multiple of max_buffered_bytes is closed (4429); see the protocol doc. */
+const HARD_BUFFER_FACTOR = 4;
+
+interface PendingBinary {
+  readonly event: Record<string, unknown>;
+  readonly expected: number;
+  readonly frames: Uint8Array[];
+  received: number;
+}
+
+export class WsConnection implements WsSessionSink {
+  private eventCounter = 0;
+  private clientEvents = 0;
+  private lastActivityMs = Date.now();
+  private awaitingPong = false;
+  private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private pendingBinary: PendingBinary | undefined;
+  private closed = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    private session: WsSession,
+    private readonly ctx: WsSessionContext,
+    private readonly onClosed: (conn: WsConnection) => void,
+  ) {
+    session.attach(this);
+    ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+    ws.on('pong', () => {
+      this.awaitingPong = false;
+    });
+    // 'error' is followed by 'close'; ws has already chosen the close code (1002, 1007, 1009).
+    ws.on('error', (err: Error & { code?: string }) => {
+      if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.ctx.onDrop?.('too_large');
+    });
+    ws.on('close', () => this.onClose());
+    this.sendJson({ type: 'session.created', session: session.info(), limits: ctx.limits });
+
+    const hb = ctx.limits.heartbeat_interval_ms;
+    if (hb > 0) {
+      this.heartbeatTimer = setInterval(() => this.heartbeat(), hb);
+      this.heartbeatTimer.unref();
+    }
+    if (ctx.limits.idle_timeout_ms > 0) this.scheduleIdleCheck(ctx.limits.idle_timeout_ms);
+  }
+
+  get currentSession(): WsSession {
+    return this.session;
+  }
+
+  get bufferedAmount(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  touch(): void {
+    this.lastActivityMs = Date.now();
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Reading
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    if (this.closed) return;
+    this.lastActivityMs = Date.now();
+    if (isBinary) {
+      this.onBinary(data);
+      return;
+    }
+    const pending = this.pendingBinary;
+    if (pending !== undefined) {
+      this.pendingBinary = undefined;
+      this.session.submit(pending.event, undefined, rtError('BAD_REQUEST', `a text frame arrived before the binary section of this request was complete: ${pending.received} of ${pending.expected} bytes received`));
+    }
+    this.clientEvents++;
+    let event: unknown;
+    try {
+      event = parseJsonBytes(data, 'the client event');
+    } catch (err) {
+      this.ctx.onDrop?.('malformed');
+      this.refuse(wsError(err, this.ctx.logger));
+      return;
+    }
+    if (!isPlainObject(event)) {
+      this.refuse(rtError('BAD_JSON', `a client event must be a JSON object, got ${describeValue(event)}`));
+      return;
+    }
+    const clientEventId = typeof event['event_id'] === 'string' ? event['event_id'] : undefined;
+    try {
+      this.dispatch(event, clientEventId);
+    } catch (err) {
+      this.refuse(wsError(err, this.ctx.logger), undefined, clientEventId);
+    }
+  }
+
+  private dispatch(event: Record<string, unknown>, clientEventId: string | undefined): void {
+    const type = event['type'];
+    switch (type) {
+      case 'infer': {
+        const declared = declaredBinaryBytes(event['inputs']);
+        if (declared === 0) {
+          this.session.submit(event, undefined);
+          return;
+        }
+        if (declared > this.ctx.limits.max_message_bytes) {
+          // The section would have to be buffered whole before decoding: the same limit as one frame.
+          this.ctx.onDrop?.('too_large');
+          this.fail(rtError('PAYLOAD_TOO_LARGE', `the binary section of request ${describeValue(event['id'])} declares ${declared} bytes, more than max_message_bytes ${this.ctx.limits.max_message_bytes}`), WS_CLOSE.MESSAGE_TOO_BIG);
+          return;
+        }
+        this.pendingBinary = { event, expected: declared, frames: [], received: 0 };
+        return;
+      }
+      case 'cancel': {
+        const id = event['id'];
+        if (typeof id !== 'string' || id.length === 0 || id.length > WS_MAX_ID_LENGTH) {
+          throw rtError('BAD_REQUEST', `a cancel event needs the 'id' of a request, got ${describeValue(id)}`);
+        }
+        this.session.cancel(id);
+        return;
+      }
+      case 'session.update': {
+        const patch = event['session'];
+        if (!isPlainObject(patch)) throw rtError('BAD_REQUEST', `session.update needs a 'session' object, got ${describeValue(patch)}`);
+        for (const key of Object.keys(patch)) {
+          if (key !== 'binary_outputs') throw rtError('BAD_REQUEST', `session.update: '${key}' cannot be changed (patchable: binary_outputs)`);
+        }
+        const binary = patch['binary_outputs'];
+        if (binary !== undefined && typeof binary !== 'boolean') throw rtError('BAD_REQUEST', `session.update: 'binary_outputs' must be a boolean, got ${describeValue(binary)}`);
+        if (binary !== undefined) this.session.binaryOutputs = binary;
+        this.sendJson({ type: 'session.updated', session: this.session.info() });
+        return;
+      }
+      case 'ping': {
+        const id = event['id'];
+        this.sendJson(typeof id === 'string' ? { type: 'pong', id } : { type: 'pong' });
+        return;
+      }
+      case 'keepalive':
+        return;
+      case 'resume':
+        this.resume(event, clientEventId);
+        return;
+      default:
+        throw rtError('BAD_REQUEST', `unknown event type ${describeValue(type)} (expected infer, cancel, session.update, ping, keepalive or resume)`);
+    }
+  }
+
+  private onBinary(data: Buffer): void {
+    const pending = this.pendingBinary;
+    if (pending === undefined) {
+      this.refuse(rtError('BAD_REQUEST', `a binary frame of ${data.byteLength} bytes arrived with no infer event waiting for binary data`));
+      return;
+    }
+    pending.frames.push(data);
+    pending.received += data.byteLength;
+    if (pending.received < pending.expected) return;
+    this.pendingBinary = undefined;
+    if (pending.received > pending.expected) {
+      this.session.submit(pending.event, undefined, rtError('BAD_DATA', `the binary frames carry ${pending.received} bytes but the inputs' binary_data_size add up to ${pending.expected}`));
+      return;
+    }
+    const section = pending.frames.length === 1 ? (pending.frames[0] as Uint8Array) : Buffer.concat(pending.frames);
+    this.session.submit(pending.event, section);
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Resume (docs/ws-protocol.md "Resume")
+
+  private resume(event: Record<string, unknown>, clientEventId: string | undefined): void {
+    if (this.clientEvents !== 1 || this.session.inFlight > 0) {
+      throw rtError('BAD_REQUEST', 'resume must be the first event on a new connection');
+    }
+    const sid = event['session'];
+    if (typeof sid !== 'string' || sid.length === 0) throw rtError('BAD_REQUEST', `resume needs the 'session' id to resume, got ${describeValue(sid)}`);
+    const rawAfter = event['after'] ?? {};
+    if (!isPlainObject(rawAfter)) throw rtError('BAD_REQUEST', `resume: 'after' must map request ids to the last seq received, got ${describeValue(rawAfter)}`);
+    const after = new Map<string, number>();
+    for (const [id, seq] of Object.entries(rawAfter)) {
+      if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
+        throw rtError('BAD_REQUEST', `resume: after['${id}'] must be a non-negative integer seq, got ${describeValue(seq)}`);
+      }
+      after.set(id, seq);
+    }
+    const old = this.ctx.store.get(sid);
+    const subject = this.session.principal.subject;
+    if (old === undefined || old === this.session || old.isDestroyed || old.principal.subject !== subject) {
+      this.refuse(rtError('RESUME_EXPIRED', `session '${sid}' cannot be resumed: it is unknown or its resume window (${this.ctx.limits.resume_window_ms} ms) has passed; this connection continues as session '${this.session.id}'`), 'session', clientEventId);
+      return;
+    }
+    const previous = old.attachedSink;
+    if (previous instanceof WsConnection) previous.takenOver();
+    const fresh = this.session;
+    this.session = old;
+    fresh.destroy();
+    const requests = old.takeOver(this, after);
+    this.sendJson({ type: 'session.resumed', session: old.info(), limits: this.ctx.limits, requests });
+    for (const id of old.replayListed(after)) {
+      this.sendJson({
+        type: 'error',
+        id,
+        error: wsErrorBody(rtError('RESUME_EXPIRED', `request '${id}' cannot be resumed: it is unknown to session '${old.id}' or the events after the given seq were evicted from the replay buffer`)),
+      });
+    }
+  }
+
+  /** Another connection resumed this one's session: stop delivering and close. */
+  takenOver(): void {
+    this.closed = true;
+    this.stopTimers();
+    this.ws.close(WS_CLOSE.NORMAL, 'session resumed on another connection');
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Writing
+
+  private nextEventId(): string {
+    return `e${++this.eventCounter}`;
+  }
+
+  private sendJson(body: { readonly type: string } & Record<string, unknown>): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    const { type, ...rest } = body;
+    this.ws.send(JSON.stringify({ type, event_id: this.nextEventId(), ...rest }), { binary: false });
+  }
+
+  refuse(err: RtError, param?: string, clientEventId?: string): void {
+    this.sendJson({
+      type: 'error',
+      ...(clientEventId === undefined ? {} : { client_event_id: clientEventId }),
+      error: wsErrorBody(err, param),
+    });
+  }
+
+  deliver(entry: WsRequestEntry, event: StreamEvent): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    const head = { event_id: this.nextEventId(), id: entry.id, seq: event.seq };
+    switch (event.kind) {
+      case 'data': {
+        const type = entry.stream.mode === 'single' ? 'result' : 'delta';
+        let encoded;
+        try {
+          const prefix = `{"type":"${type}","event_id":"${head.event_id}","id":${JSON.stringify(entry.id)},"seq":${event.seq},`;
+          encoded = encodeResponseEvent(prefix, event.response, encodeOptionsFor(this.ctx.api, entry.encoding, event.response));
+        } catch (err) {
+          const e = wsError(err, this.ctx.logger);
+          this.ws.send(JSON.stringify({ type: 'error', ...head, error: wsErrorBody(e) }), { binary: false });
+          return;
+        }
+        this.ws.send(encoded.json, { binary: false });
+        for (const chunk of encoded.binary) this.ws.send(chunk, { binary: true });
+        break;
+      }
+      case 'end':
+        this.ws.send(JSON.stringify({ type: 'done', ...head, responses: event.responses }), { binary: false });
+        break;
+      case 'error':
+        if (event.error.category === 'INTERNAL') this.ctx.logger.error({ err: event.error.cause ?? event.error, code: event.error.code }, 'internal error on a WebSocket request');
+        this.ws.send(JSON.stringify({ type: 'error', ...head, error: wsErrorBody(event.error) }), { binary: false });
+        break;
+      case 'dropped':
+        this.ws.send(JSON.stringify({ type: 'frame.dropped', ...head, frame_stream: event.frameStream, superseded_by: event.supersededBy, dropped: event.dropped }), { binary: false });
+        break;
+    }
+    if (this.ws.bufferedAmount > HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) {
+      this.fail(rtError('SLOW_CONSUMER', `the client reads too slowly: ${this.ws.bufferedAmount} bytes are queued on the socket (limit ${HARD_BUFFER_FACTOR} × max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); resume the session to get the rest`));
+    }
+  }
+
+  /** A fatal error: an error event, then the close code the registry gives its category. */
+  fail(err: RtError, closeCode = err.wsCloseCode): void {
+    if (this.closed) return;
+    this.refuse(err);
+    this.closed = true;
+    this.stopTimers();
+    this.ws.close(closeCode, WS_CLOSE_REASON_SEE_ERROR);
+  }
+
+  /** Server shutdown: 1001 going away (RFC 6455 §7.4.1). */
+  goAway(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopTimers();
+    this.ws.close(WS_CLOSE.GOING_AWAY, 'server shutting down');
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Timers
+
+  private heartbeat(): void {
+    if (this.awaitingPong) {
+      // No pong since the last ping: the peer or the path is gone. The session stays resumable.
+      this.stopTimers();
+      this.ws.terminate();
+      return;
+    }
+    this.awaitingPong = true;
+    if (this.ws.readyState === this.ws.OPEN) this.ws.ping();
+  }
+
+  private scheduleIdleCheck(delayMs: number): void {
+    this.idleTimer = setTimeout(() => this.checkIdle(), delayMs);
+    this.idleTimer.unref();
+  }
+
+  private checkIdle(): void {
+    if (this.closed) return;
+    const limit = this.ctx.limits.idle_timeout_ms;
+    const idleFor = Date.now() - this.lastActivityMs;
+    if (this.session.inFlight === 0 && idleFor >= limit) {
+      this.fail(rtError('IDLE_TIMEOUT', `the connection was idle for ${limit} ms (no request in flight and no client message); send keepalive events to keep it open`));
+      return;
+    }
+    this.scheduleIdleCheck(this.session.inFlight > 0 ? limit : Math.max(1, limit - idleFor));
+  }
+
+  private stopTimers(): void {
+    if (this.heartbeatTimer !== undefined) clearInterval(this.heartbeatTimer);
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.heartbeatTimer = undefined;
+    this.idleTimer = undefined;
+  }
+
+  private onClose(): void {
+    this.closed = true;
+    this.stopTimers();
+    this.pendingBinary = undefined;
+    this.session.detach(this);
+    this.onClosed(this);
+  }
+}
+
+/** Sum of the inputs' `parameters.binary_data_size` (malformed values are left for the decoder to report). */
+function declaredBinaryBytes(inputs: unknown): number {
+  if (!Array.isArray(inputs)) return 0;
+  let total = 0;
+  for (const input of inputs) {
+    if (!isPlainObject(input)) continue;
+    const p = input['parameters'];
+    if (!isPlainObject(p)) continue;
+    const size = p['binary_data_size'];
+    if (typeof size === 'number' && Number.isSafeInteger(size) && size > 0) total += size;
+  }
+  return total;
+}

@@ -1,0 +1,384 @@
+/**
+ * A WebSocket session (docs/ws-protocol.md): the requests a client has in flight, its frame streams and the
+ * replay buffer that lets it resume after a dropped socket. A session outlives its socket by the resume window;
+ * a `WsConnection` (ws-connection.ts) is the socket side and delivers the session's events while attached.
+ *
+ * Every accepted `infer` gets a ReplayStream (stream-registry.ts) keyed by the client's id: its events are
+ * numbered, kept for resume, and end with exactly one terminal event. Frame streams run one frame at a time per
+ * stream name and keep at most `max_pending_frames` waiting; an overflow drops the oldest waiting frame (latest
+ * frame wins) with a `frame.dropped` terminal event.
+ */
+import { randomUUID } from 'node:crypto';
+import type { InferenceApi } from '../../core/api.ts';
+import type { InferRequest } from '../../core/types.ts';
+import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { decodeInferRequestJson } from '../codec/kserve-json.ts';
+import { describeValue } from '../codec/tensor-data.ts';
+import type { ResponseEncodingContext } from './response-encoding.ts';
+import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from './stream-registry.ts';
+import type { WsAdmission, WsAdmit, WsPrincipal } from './ws-auth.ts';
+import { WS_MAX_ID_LENGTH, WS_SUBPROTOCOL, type WsLimits, type WsSessionInfo } from './ws-protocol.ts';
+
+/** What a session needs from the front end. */
+export interface WsSessionContext {
+  readonly api: InferenceApi;
+  readonly logger: Logger;
+  readonly limits: WsLimits;
+  /** Replay budget per session. */
+  readonly resumeBufferBytes: number;
+  readonly store: WsSessionStore;
+  /** Per-request admission (security); absent: every request is admitted. */
+  readonly admit?: WsAdmit;
+  /** Counts a dropped frame or refused message by reason (metrics). */
+  readonly onDrop?: (reason: 'superseded' | 'too_large' | 'malformed') => void;
+}
+
+/** The socket side, as the session sees it. */
+export interface WsSessionSink {
+  /** Sends one event of a request's stream. */
+  deliver(entry: WsRequestEntry, event: StreamEvent): void;
+  /** Sends a refusal of a client event that did not become a request (no id). */
+  refuse(err: RtError, param?: string, clientEventId?: string): void;
+  /** Outgoing bytes queued on the socket. */
+  readonly bufferedAmount: number;
+  /** A request finished: activity for the idle timeout. */
+  touch(): void;
+}
+
+/** One accepted request. */
+export interface WsRequestEntry {
+  readonly id: string;
+  readonly stream: ReplayStream;
+  encoding: ResponseEncodingContext;
+  frame: FrameStreamState | undefined;
+  request: InferRequest | undefined;
+  started: boolean;
+  settled: boolean;
+  /** The admission to release when the request ends. */
+  admission: WsAdmission | undefined;
+}
+
+interface FrameStreamState {
+  readonly name: string;
+  running: WsRequestEntry | undefined;
+  readonly pending: WsRequestEntry[];
+  dropped: number;
+}
+
+/** Retry hint for per-connection limits: long enough for a few results to come back. */
+const LIMIT_RETRY_AFTER_MS = 50;
+
+export class WsSession {
+  readonly id = randomUUID();
+  binaryOutputs = false;
+  private sink: WsSessionSink | undefined;
+  readonly streams: StreamRegistry;
+  /** Unfinished requests by client id. */
+  private readonly requests = new Map<string, WsRequestEntry>();
+  private readonly frames = new Map<string, FrameStreamState>();
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  private destroyed = false;
+
+  constructor(
+    private readonly ctx: WsSessionContext,
+    readonly principal: WsPrincipal,
+    /** The client's address (rate limits by IP). */
+    readonly remoteAddress?: string,
+  ) {
+    this.streams = new StreamRegistry({
+      windowMs: ctx.limits.resume_window_ms,
+      maxBytes: ctx.resumeBufferBytes,
+      onRemove: (stream) => {
+        const entry = this.requests.get(stream.key);
+        if (entry !== undefined && entry.stream === stream) this.settle(entry);
+      },
+    });
+  }
+
+  get inFlight(): number {
+    return this.requests.size;
+  }
+  get attachedSink(): WsSessionSink | undefined {
+    return this.sink;
+  }
+  get isDestroyed(): boolean {
+    return this.destroyed;
+  }
+
+  info(): WsSessionInfo {
+    return { id: this.id, protocol: WS_SUBPROTOCOL, binary_outputs: this.binaryOutputs };
+  }
+
+  /** Pending frames of a frame stream (for tests and introspection). */
+  pendingFrames(name: string): number {
+    return this.frames.get(name)?.pending.length ?? 0;
+  }
+
+  attach(sink: WsSessionSink): void {
+    if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
+    this.expiryTimer = undefined;
+    this.sink = sink;
+  }
+
+  /** The socket went away: keep the session for the resume window, or end it now when there is nothing to keep. */
+  detach(sink: WsSessionSink): void {
+    if (this.sink !== sink) return;
+    this.sink = undefined;
+    if (this.ctx.limits.resume_window_ms === 0 || this.streams.size === 0) {
+      this.destroy();
+      return;
+    }
+    for (const key of [...this.streams.keys()]) this.streams.get(key)?.detach();
+    this.expiryTimer = setTimeout(() => this.destroy(), this.ctx.limits.resume_window_ms);
+    this.expiryTimer.unref();
+  }
+
+  /** Ends the session: unfinished requests are cancelled, buffers dropped. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
+    this.sink = undefined;
+    this.streams.clear();
+    this.requests.clear();
+    this.frames.clear();
+    this.ctx.store.delete(this);
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Requests
+
+  /**
+   * Handles an `infer` event (already parsed; `binary` is its binary section when it declared one). `failure`
+   * makes the request fail at once with that error (framing problems found by the connection).
+   */
+  submit(event: Readonly<Record<string, unknown>>, binary: Uint8Array | undefined, failure?: RtError): void {
+    const sink = this.sink;
+    if (sink === undefined) return;
+    const clientEventId = typeof event['event_id'] === 'string' ? event['event_id'] : undefined;
+    const id = event['id'];
+    if (typeof id !== 'string' || id.length === 0 || id.length > WS_MAX_ID_LENGTH) {
+      sink.refuse(rtError('BAD_REQUEST', `an infer event needs an 'id': a non-empty string of at most ${WS_MAX_ID_LENGTH} characters, got ${describeValue(id)}`), 'id', clientEventId);
+      return;
+    }
+    if (this.requests.has(id)) {
+      sink.refuse(rtError('BAD_REQUEST', `request id '${id}' is already in flight on this session; ids must be unique among unfinished requests`), 'id', clientEventId);
+      return;
+    }
+    const streamFlag = event['stream'];
+    const frameName = event['frame_stream'];
+    const mode = streamFlag === true ? 'stream' : 'single';
+    const stream = this.streams.create(id, mode);
+    const entry: WsRequestEntry = {
+      id,
+      stream,
+      encoding: { binaryDefault: this.binaryOutputs },
+      frame: undefined,
+      request: undefined,
+      started: false,
+      settled: false,
+      admission: undefined,
+    };
+    stream.context = entry;
+    stream.attach((e) => this.sink?.deliver(entry, e));
+    stream.onFinish = () => this.settle(entry);
+    this.requests.set(id, entry);
+
+    const fail = (err: RtError): void => {
+      stream.push({ kind: 'error', error: err });
+    };
+    if (failure !== undefined) return fail(failure);
+    try {
+      const model = event['model'];
+      if (typeof model !== 'string' || model.length === 0) throw rtError('BAD_REQUEST', `infer '${id}': 'model' must be a non-empty string, got ${describeValue(model)}`);
+      const version = event['version'];
+      if (version !== undefined && typeof version !== 'string') throw rtError('BAD_REQUEST', `infer '${id}': 'version' must be a string, got ${describeValue(version)}`);
+      if (streamFlag !== undefined && typeof streamFlag !== 'boolean') throw rtError('BAD_REQUEST', `infer '${id}': 'stream' must be a boolean, got ${describeValue(streamFlag)}`);
+      if (frameName !== undefined) {
+        if (typeof frameName !== 'string' || frameName.length === 0 || frameName.length > WS_MAX_ID_LENGTH) {
+          throw rtError('BAD_REQUEST', `infer '${id}': 'frame_stream' must be a non-empty string of at most ${WS_MAX_ID_LENGTH} characters, got ${describeValue(frameName)}`);
+        }
+        if (mode === 'stream') throw rtError('BAD_REQUEST', `infer '${id}': a frame of frame stream '${frameName}' cannot also ask for 'stream': true`);
+      }
+
+      // Admission: per-session bounds before any decoding work (docs/ws-protocol.md "Backpressure and limits").
+      const fs = typeof frameName === 'string' ? this.frames.get(frameName) : undefined;
+      const supersedes = fs?.running !== undefined && fs.pending.length >= this.ctx.limits.max_pending_frames && this.ctx.limits.max_pending_frames > 0;
+      // The entry itself is already counted in `requests`.
+      if (!supersedes && this.requests.size > this.ctx.limits.max_in_flight) {
+        throw rtError('TOO_MANY_IN_FLIGHT', `this session already has ${this.ctx.limits.max_in_flight} unfinished requests (max_in_flight); wait for results before sending more`, { retryAfterMs: LIMIT_RETRY_AFTER_MS });
+      }
+      const buffered = sink.bufferedAmount;
+      if (buffered > this.ctx.limits.max_buffered_bytes) {
+        throw rtError('SLOW_CONSUMER', `${buffered} bytes of results are waiting to be read on this socket (max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); read them before sending more requests`, { retryAfterMs: LIMIT_RETRY_AFTER_MS });
+      }
+
+      // `inputs`, `outputs`, `parameters` and `id` are exactly a KServe $inference_request.
+      const decoded = decodeInferRequestJson(event, binary === undefined ? undefined : { bytes: binary });
+      entry.request = {
+        model,
+        ...(version === undefined ? {} : { version }),
+        id,
+        inputs: decoded.inputs,
+        ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
+        ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
+        signal: stream.controller.signal,
+        protocol: 'ws',
+      };
+      entry.encoding = {
+        parameters: decoded.parameters,
+        outputs: decoded.outputs,
+        binaryDefault: this.binaryOutputs,
+      };
+    } catch (err) {
+      return fail(err as RtError);
+    }
+
+    const admit = this.ctx.admit;
+    const model = entry.request?.model ?? '';
+    const proceed = (): void => {
+      if (entry.stream.finished) return;
+      if (typeof frameName === 'string') this.enqueueFrame(entry, frameName);
+      else this.start(entry);
+    };
+    if (admit === undefined) {
+      proceed();
+      return;
+    }
+    Promise.resolve()
+      .then(() => admit(this.principal, model, this.remoteAddress))
+      .then(
+        (admission) => {
+          // Cancelled (or the session ended) while admission was pending: give the slot straight back.
+          if (entry.settled) admission.release();
+          else entry.admission = admission;
+          proceed();
+        },
+        (err: unknown) => fail(toRtError(err)),
+      );
+  }
+
+  /** `cancel`: the request ends with CANCELLED (if it has not finished) and its work is abandoned. */
+  cancel(id: string): void {
+    const entry = this.requests.get(id);
+    if (entry === undefined) return;
+    const err = rtError('CANCELLED', `request '${id}' was cancelled by the client`);
+    entry.stream.push({ kind: 'error', error: err });
+    entry.stream.abort(err);
+  }
+
+  private start(entry: WsRequestEntry): void {
+    if (entry.request === undefined || entry.stream.finished) return;
+    entry.started = true;
+    void runIntoStream(entry.stream, this.ctx.api, entry.request);
+  }
+
+  private enqueueFrame(entry: WsRequestEntry, name: string): void {
+    let fs = this.frames.get(name);
+    if (fs === undefined) {
+      fs = { name, running: undefined, pending: [], dropped: 0 };
+      this.frames.set(name, fs);
+    }
+    entry.frame = fs;
+    if (fs.running === undefined) {
+      fs.running = entry;
+      this.start(entry);
+      return;
+    }
+    const max = this.ctx.limits.max_pending_frames;
+    if (max === 0) {
+      this.dropFrame(fs, entry, fs.running.id);
+      return;
+    }
+    fs.pending.push(entry);
+    while (fs.pending.length > max) {
+      const oldest = fs.pending.shift() as WsRequestEntry;
+      this.dropFrame(fs, oldest, entry.id);
+    }
+  }
+
+  private dropFrame(fs: FrameStreamState, entry: WsRequestEntry, supersededBy: string): void {
+    fs.dropped++;
+    this.ctx.onDrop?.('superseded');
+    entry.stream.push({ kind: 'dropped', frameStream: fs.name, supersededBy, dropped: fs.dropped });
+  }
+
+  /** Bookkeeping once a request has its terminal event (or its stream left the registry). */
+  private settle(entry: WsRequestEntry): void {
+    if (entry.settled) return;
+    entry.settled = true;
+    entry.admission?.release();
+    if (this.requests.get(entry.id) === entry) this.requests.delete(entry.id);
+    this.sink?.touch();
+    const fs = entry.frame;
+    if (fs === undefined) return;
+    const i = fs.pending.indexOf(entry);
+    if (i >= 0) fs.pending.splice(i, 1);
+    if (fs.running === entry) {
+      fs.running = fs.pending.shift();
+      if (fs.running !== undefined) this.start(fs.running);
+    }
+    if (fs.running === undefined && fs.pending.length === 0 && this.frames.get(fs.name) === fs) this.frames.delete(fs.name);
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+  // Resume
+
+  /**
+   * Takes the session over for a resuming client: requests not listed in `after` are cancelled and forgotten.
+   * Returns how many requests were taken over. Call `replayListed` after announcing `session.resumed`.
+   */
+  takeOver(sink: WsSessionSink, after: ReadonlyMap<string, number>): number {
+    for (const key of [...this.streams.keys()]) {
+      if (after.has(key)) continue;
+      this.cancel(key);
+      this.streams.delete(key);
+    }
+    this.attach(sink);
+    let n = 0;
+    for (const id of after.keys()) if (this.streams.get(id) !== undefined) n++;
+    return n;
+  }
+
+  /**
+   * Replays, for each listed id, the events after the client's last seq, then keeps the stream live on the
+   * attached sink. Returns the ids that cannot be resumed (unknown, or their missed events were evicted).
+   */
+  replayListed(after: ReadonlyMap<string, number>): string[] {
+    const expired: string[] = [];
+    for (const [id, seq] of after) {
+      const stream = this.streams.get(id);
+      const entry = stream?.context as WsRequestEntry | undefined;
+      if (stream === undefined || entry === undefined || !stream.attach((e) => this.sink?.deliver(entry, e), seq)) {
+        expired.push(id);
+        if (stream !== undefined) {
+          this.cancel(id);
+          this.streams.delete(id);
+        }
+      }
+    }
+    return expired;
+  }
+}
+
+/** All sessions of the front end, by id (for resume). */
+export class WsSessionStore {
+  private readonly sessions = new Map<string, WsSession>();
+
+  add(session: WsSession): void {
+    this.sessions.set(session.id, session);
+  }
+  get(id: string): WsSession | undefined {
+    return this.sessions.get(id);
+  }
+  delete(session: WsSession): void {
+    if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+  }
+  get size(): number {
+    return this.sessions.size;
+  }
+  destroyAll(): void {
+    for (const s of [...this.sessions.values()]) s.destroy();
+  }
+}
