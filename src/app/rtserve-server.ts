@@ -21,7 +21,6 @@ import { Security } from '../security/security.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
-import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -63,6 +62,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
   // Metrics first: each loaded version's statistics feed its histograms (the source is wired below).
   const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
+  security.onRateLimited = (protocol) => serverMetrics.rateLimited.inc({ protocol });
   const responseCache = config.cacheSizeBytes > 0 ? new ResponseCache(config.cacheSizeBytes) : undefined;
   const repository = new RepositoryManager({
     statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),
@@ -121,13 +121,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
   };
-  // WebSocket /v2/ws and SSE generate_stream share the HTTP port (docs/ws-protocol.md).
-  let streaming: StreamingFrontEnds | undefined;
-  const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics });
-  };
   const http = await createHttpServer({
-    extend,
     ...httpGuards,
     api: core,
     logger,
@@ -152,7 +146,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive
       ? {}
-      : { admit: (ctx) => security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ipFromGrpcPeer(ctx.peer)) }),
+      : { admit: (ctx) => security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ipFromGrpcPeer(ctx.peer), 'grpc') }),
   });
 
   let metricsServer: Server | undefined;
@@ -187,8 +181,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         repository.rejectQueued();
       }
       await grpcClosed;
-      // After the drain: sockets close with 1001 (going away), open SSE responses end.
-      await streaming?.close();
       await http.close();
       if (metricsServer !== undefined) {
         const s = metricsServer;

@@ -68,7 +68,7 @@ export function createHttpSecurity(security: Security): HttpSecurityHooks | unde
         principals.set(req.raw, principal);
         return;
       }
-      const admission = await security.admit(credentialsFromHeaders(req.headers), op, model, req.ip);
+      const admission = await security.admit(credentialsFromHeaders(req.headers), op, model, req.ip, 'http');
       principals.set(req.raw, admission.principal);
       // 'close' fires however the exchange ends (sent, failed, client gone), so the slot is always returned.
       reply.raw.once('close', admission.release);

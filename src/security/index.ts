@@ -32,3 +32,5 @@ export { createHttpSecurity, operationOfRoute, principalOf, WS_TICKET_ROUTE } fr
 export type { HttpSecurityHooks } from './http-guard.ts';
 export { watchConfig } from './reload.ts';
 export type { ConfigWatcher } from './reload.ts';
+export { createWsSecurityHooks } from './ws-hooks.ts';
+export type { WsSecurityHooks, WsHookPrincipal } from './ws-hooks.ts';

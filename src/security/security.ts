@@ -35,6 +35,8 @@ export class Security {
   private auth: AuthConfig;
   private openOps: ReadonlySet<Operation>;
   readonly tickets: WsTicketStore;
+  /** Called with the protocol of every request refused by a rate limit or the concurrency cap (metrics). */
+  onRateLimited: ((protocol: string) => void) | undefined;
 
   private constructor(
     auth: AuthConfig,
@@ -90,7 +92,7 @@ export class Security {
    * Per-message / per-request checks for an already authenticated principal: authorization, then rate limits
    * (not for health probes), then the concurrency cap (inference only). Throws PERMISSION_DENIED or RATE_LIMITED.
    */
-  async admitPrincipal(principal: Principal, op: Operation, model: string | undefined, ip: string | undefined): Promise<Admission> {
+  async admitPrincipal(principal: Principal, op: Operation, model: string | undefined, ip: string | undefined, protocol = 'unknown'): Promise<Admission> {
     if (principal.expiresAtMs !== undefined && principal.expiresAtMs <= Date.now()) {
       throw rtError('UNAUTHENTICATED', 'the credentials have expired');
     }
@@ -98,15 +100,20 @@ export class Security {
     if (denied !== undefined) throw denied;
     const rl = this.rateLimiter;
     if (rl === undefined || op === 'health') return { principal, release: noop };
-    await rl.check(principal, ip, model);
-    return { principal, release: op === 'infer' ? rl.acquire(principal) : noop };
+    try {
+      await rl.check(principal, ip, model);
+      return { principal, release: op === 'infer' ? rl.acquire(principal) : noop };
+    } catch (err) {
+      if (err instanceof RtError && err.code === 'RATE_LIMITED') this.onRateLimited?.(protocol);
+      throw err;
+    }
   }
 
   /** The whole sequence for one request: authenticate (unless `op` is open), authorize, rate-limit. */
-  async admit(credentials: Credentials, op: Operation, model: string | undefined, ip: string | undefined): Promise<Admission> {
+  async admit(credentials: Credentials, op: Operation, model: string | undefined, ip: string | undefined, protocol = 'unknown'): Promise<Admission> {
     if (this.authenticator === undefined && this.rateLimiter === undefined) return { principal: ANONYMOUS, release: noop };
     const principal = this.isOpen(op) ? ANONYMOUS : await this.authenticate(credentials);
-    return this.admitPrincipal(principal, op, model, ip);
+    return this.admitPrincipal(principal, op, model, ip, protocol);
   }
 
   /**

@@ -40,6 +40,9 @@ describe('REST rate limits (in memory)', () => {
     assert.equal((await request(`${server.httpUrl}/v2/models/simple`, { headers: { authorization: 'Bearer key-a' } })).status, 429);
     assert.equal((await request(`${server.httpUrl}/v2/health/live`)).status, 200);
     assert.equal((await inferAs(server.httpUrl, 'key-b')).status, 200);
+    // refusals are counted for Prometheus, by protocol
+    const metrics = new TextDecoder().decode((await request(`${server.metricsUrl ?? ''}/metrics`)).body);
+    assert.match(metrics, /^rtserve_rate_limited_total\{protocol="http"\} 2$/m);
   });
 
   test('per model: a tighter bucket for one model', async () => {
