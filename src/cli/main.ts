@@ -2,12 +2,16 @@ import { Command } from 'commander';
 import { RTSERVE_VERSION } from '../core/version.ts';
 import { registerServeCommand, reportFatal } from './serve-command.ts';
 import { registerBenchCommand } from '../bench/bench-command.ts';
+import { registerCompilerCommands } from '../compiler/cli.ts';
 
-/** `rtserve <command>`: serve (more commands register here as they land: build, inspect, bench). */
+/** `rtserve <command>`: serve, bench, build, inspect. */
 export async function main(argv: readonly string[]): Promise<void> {
   const program = new Command('rtserve').version(RTSERVE_VERSION).description('real-time inference server for ONNX models');
   registerServeCommand(program);
   registerBenchCommand(program);
+  // The offline runner loads onnxruntime in-process: only the commands that use it pay for that.
+  const offline = argv[2] === 'build' || argv[2] === 'inspect' ? (await import('../engine/ort/offline-runner.ts')).createOfflineRunner : undefined;
+  registerCompilerCommands(program, offline === undefined ? {} : { createRuntime: offline });
   await program.parseAsync([...argv]);
 }
 

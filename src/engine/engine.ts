@@ -1,4 +1,5 @@
 import type { Tensor, TensorMetadata } from '../core/types.ts';
+import type { PlanRuntime } from '../plan/compatibility.ts';
 
 /** Execution providers rtserve knows how to ask onnxruntime for, in the order a user lists them. */
 export type ExecutionProviderName = 'cpu' | 'webgpu' | 'cuda' | 'tensorrt';
@@ -44,4 +45,9 @@ export interface EngineSession {
 export interface Engine {
   readonly name: string;
   load(modelPath: string, options: EngineLoadOptions): Promise<EngineSession>;
+  /**
+   * What this engine can run from a `model.plan` (docs/plan-format.md), given the providers a model asks for.
+   * Engines without plan support leave it out and plans are refused with a clear error.
+   */
+  planRuntime?(providers: readonly ExecutionProviderSpec[]): PlanRuntime;
 }

@@ -1,5 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { loadPlan } from '../plan/load.ts';
+import { readPlan } from '../plan/format.ts';
+import { checkShapeInProfiles, warmupShapes } from '../plan/profiles.ts';
+import type { PlanManifest } from '../plan/manifest.ts';
 import type { ModelConfig, ModelWarmup, TensorConfig } from '../config/model-config.ts';
 import type { ModelMetadata, ModelState, RepositoryIndexEntry } from '../core/api.ts';
 import { allocate, elementCount, fromConfigType, type DataType } from '../core/datatype.ts';
@@ -36,6 +42,14 @@ export interface LoadedVersion {
   readonly sessions: readonly EngineSession[];
   readonly provider: string;
   readonly labels: ReadonlyMap<string, readonly string[]>;
+  /** Shape profiles of a plan (`rtserve build --profile`): requests outside them are refused. Empty for ONNX. */
+  readonly profiles: PlanManifest['profiles'];
+}
+
+/** Rejects an input shape outside the version's plan profiles with BAD_SHAPE naming the input and the range. */
+export function checkProfiles(v: LoadedVersion, inputs: readonly { readonly name: string; readonly shape: readonly number[] }[]): void {
+  if (v.profiles.length === 0) return;
+  for (const t of inputs) checkShapeInProfiles(v.profiles, t.name, t.shape);
 }
 
 interface ModelRecord {
@@ -258,7 +272,9 @@ export class RepositoryManager {
       // The config stage reads the newest version's graph (auto-complete, checks): a failure there is that version's.
       attempting = firstVersion === undefined ? undefined : String(firstVersion.version);
       const firstFile = firstVersion === undefined ? undefined : findModelFile(firstVersion);
-      const onnxBytes = firstFile?.kind === 'onnx' ? await readFile(firstFile.path) : undefined;
+      const firstBytes = firstFile === undefined ? undefined : await readFile(firstFile.path);
+      // A plan's payload is the optimized ONNX graph: auto-complete reads its inputs and outputs like an .onnx file's.
+      const onnxBytes = firstBytes === undefined || firstFile === undefined ? undefined : firstFile.kind === 'plan' ? readPlan(firstBytes, { name: firstFile.fileName }).payload : firstBytes;
       const { config, warnings } = await loadModelConfig(entry, {
         defaultMaxBatchSize: this.options.defaultMaxBatchSize,
         ...(onnxBytes === undefined || firstVersion === undefined || firstFile === undefined
@@ -278,9 +294,14 @@ export class RepositoryManager {
         if (ve === undefined) continue;
         const file = findModelFile(ve, { defaultModelFilename: config.default_model_filename });
         if (file === undefined) throw rtError('MODEL_LOAD_FAILED', `version ${v} has no ${config.default_model_filename ?? 'model.onnx'}`);
-        if (file.kind === 'plan') throw rtError('UNSUPPORTED', `version ${v}: plan files are served once 'rtserve build' lands (file ${file.fileName})`);
         attempting = String(v);
-        built.push(await this.loadVersion(entry, attempting, file.path, config));
+        if (file.kind === 'plan') {
+          const { path, manifest, warnings: planWarnings } = await this.materializePlan(entry.name, attempting, file.path, config);
+          for (const w of planWarnings) log.warn(w);
+          built.push(await this.loadVersion(entry, attempting, path, config, manifest));
+        } else {
+          built.push(await this.loadVersion(entry, attempting, file.path, config));
+        }
       }
     } catch (err) {
       await Promise.all(built.map((b) => this.closeVersion(b)));
@@ -306,7 +327,23 @@ export class RepositoryManager {
     await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
   }
 
-  private async loadVersion(entry: ModelEntry, version: string, modelPath: string, config: ModelConfig): Promise<LoadedVersion> {
+  /**
+   * Checks a plan against this engine (FAILED_PRECONDITION with the reason when it was built for another target or
+   * runtime) and writes its payload to a content-addressed cache file the engine can load.
+   */
+  private async materializePlan(name: string, version: string, planPath: string, config: ModelConfig): Promise<{ path: string; manifest: PlanManifest; warnings: readonly string[] }> {
+    const runtime = this.options.engine.planRuntime?.(this.engineOptions(config).providers);
+    if (runtime === undefined) throw rtError('ENGINE_UNAVAILABLE', `model '${name}' version ${version}: engine '${this.options.engine.name}' cannot load plan files`);
+    const bytes = await readFile(planPath);
+    const plan = loadPlan(bytes, runtime, `'${name}' version ${version} (model.plan)`);
+    const dir = join(tmpdir(), 'rtserve-plans');
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, `${createHash('sha256').update(plan.payload).digest('hex')}.onnx`);
+    await writeFile(path, plan.payload);
+    return { path, manifest: plan.manifest, warnings: plan.warnings };
+  }
+
+  private async loadVersion(entry: ModelEntry, version: string, modelPath: string, config: ModelConfig, plan?: PlanManifest): Promise<LoadedVersion> {
     const loadOptions = this.engineOptions(config);
     const count = Math.max(1, config.instance_group.reduce((n, g) => n + g.count, 0));
     const sessions: EngineSession[] = [];
@@ -315,7 +352,7 @@ export class RepositoryManager {
       const first = sessions[0];
       if (first === undefined) throw rtError('INTERNAL', 'no session');
       const validation = validationMetaOf(entry.name, version, config);
-      await Promise.all(sessions.map((s) => warmup(s, config, validation)));
+      await Promise.all(sessions.map((s) => warmup(s, config, validation, plan)));
       const stats = this.options.statsFactory?.(entry.name, version) ?? new ModelStats(entry.name, version);
       const scheduler = this.options.schedulerFactory({
         modelName: entry.name,
@@ -343,6 +380,7 @@ export class RepositoryManager {
         sessions,
         provider: first.describe().provider,
         labels,
+        profiles: plan?.profiles ?? [],
       };
     } catch (err) {
       await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
@@ -421,12 +459,23 @@ function validationMetaOf(name: string, version: string, config: ModelConfig): V
  * single batch-1 run with zeros (dynamic dims as 1) so the first client request does not pay for lazy
  * initialization.
  */
-async function warmup(session: EngineSession, config: ModelConfig, meta: ValidationMeta): Promise<void> {
+async function warmup(session: EngineSession, config: ModelConfig, meta: ValidationMeta, plan?: PlanManifest): Promise<void> {
   const outputs = meta.outputs.map((o) => o.name);
   const samples: { feeds: Tensor[]; count: number }[] = [];
   const batchPrefix = (b: number): number[] => (config.max_batch_size > 0 ? [Math.max(1, b)] : []);
   if (config.model_warmup.length > 0) {
     for (const w of config.model_warmup) samples.push({ feeds: warmupFeeds(w, batchPrefix(w.batch_size)), count: w.count });
+  } else if (plan !== undefined && plan.profiles.length > 0) {
+    // A plan warms up at its profiles' opt shapes, the shapes it was tuned for (docs/plan-format.md).
+    const full = meta.inputs.map((i) => ({ name: i.name, shape: [...batchPrefix(1).map(() => -1), ...i.shape] }));
+    const shapes = warmupShapes(full, plan.profiles);
+    const feeds: Tensor[] = [];
+    for (const i of meta.inputs) {
+      if (meta.optionalInputs.has(i.name)) continue;
+      const shape = shapes[i.name] ?? [];
+      feeds.push({ name: i.name, datatype: i.datatype, shape, data: allocate(i.datatype, elementCount(shape)) });
+    }
+    samples.push({ feeds, count: 1 });
   } else {
     const feeds: Tensor[] = [];
     for (const i of meta.inputs) {

@@ -3,10 +3,12 @@
  * instance). Scheduling, batching and instance counts stay with the caller (DESIGN.md, contracts).
  */
 import { access } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rtError } from '../../errors/registry.ts';
-import type { Engine, EngineLoadOptions } from '../engine.ts';
+import type { Engine, EngineLoadOptions, ExecutionProviderSpec } from '../engine.ts';
+import type { PlanRuntime } from '../../plan/compatibility.ts';
 import { modelLabelOf, WorkerSession } from '../worker/worker-session.ts';
 
 /**
@@ -27,9 +29,20 @@ export interface OrtEngineOptions {
   readonly closeTimeoutMs?: number;
 }
 
+/** onnxruntime-node's version, read from its package.json so the main thread never loads the native binding. */
+function ortVersion(): string {
+  const pkg = createRequire(import.meta.url)('onnxruntime-node/package.json') as { version: string };
+  return pkg.version;
+}
+
 export function createOrtEngine(engineOptions: OrtEngineOptions = {}): OrtEngine {
   return {
     name: 'onnxruntime',
+    planRuntime(providers: readonly ExecutionProviderSpec[]): PlanRuntime {
+      // ort-cpu plans always run; ort-webgpu plans need the webgpu provider among the model's providers.
+      const targets: PlanRuntime['targets'] = providers.some((p) => p.name === 'webgpu') ? ['ort-cpu', 'ort-webgpu'] : ['ort-cpu'];
+      return { targets, runtime: { name: 'onnxruntime-node', version: ortVersion() }, arch: process.arch };
+    },
     async load(modelPath: string, options: EngineLoadOptions): Promise<OrtEngineSession> {
       const modelLabel = modelLabelOf(modelPath);
       try {
