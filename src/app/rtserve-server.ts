@@ -17,6 +17,8 @@ import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
+import { createWsSecurityHooks } from '../security/ws-hooks.ts';
+import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
 import { Security } from '../security/security.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
@@ -121,7 +123,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
   };
+  // WebSocket /v2/ws and SSE generate_stream share the HTTP port (docs/ws-protocol.md), with the same auth and
+  // rate limits as REST (docs/security.md).
+  let streaming: StreamingFrontEnds | undefined;
+  const wsHooks = createWsSecurityHooks(security);
+  const extend = (app: FastifyInstance): void => {
+    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
+  };
   const http = await createHttpServer({
+    extend,
     ...httpGuards,
     api: core,
     logger,
@@ -181,6 +191,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         repository.rejectQueued();
       }
       await grpcClosed;
+      // After the drain: sockets close with 1001 (going away), open SSE responses end.
+      await streaming?.close();
       await http.close();
       if (metricsServer !== undefined) {
         const s = metricsServer;

@@ -13,6 +13,8 @@ import type { StreamEvent } from './stream-registry.ts';
 import { wsError, wsErrorBody } from './ws-errors.ts';
 import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from './ws-protocol.ts';
 import { WsSession, type WsRequestEntry, type WsSessionContext, type WsSessionSink } from './ws-session.ts';
+import { MessageRateLimiter } from '../../security/limits.ts';
+import { rateLimited } from '../../security/rate-limiter.ts';
 
 /** A socket whose queue grows past this multiple of max_buffered_bytes is closed (4429); see the protocol doc. */
 const HARD_BUFFER_FACTOR = 4;
@@ -33,6 +35,7 @@ export class WsConnection implements WsSessionSink {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private pendingBinary: PendingBinary | undefined;
   private closed = false;
+  private readonly messageRate: MessageRateLimiter;
 
   constructor(
     readonly ws: WebSocket,
@@ -40,6 +43,7 @@ export class WsConnection implements WsSessionSink {
     private readonly ctx: WsSessionContext,
     private readonly onClosed: (conn: WsConnection) => void,
   ) {
+    this.messageRate = new MessageRateLimiter(ctx.maxMessagesPerSec ?? 0);
     session.attach(this);
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('pong', () => {
@@ -88,6 +92,11 @@ export class WsConnection implements WsSessionSink {
       this.session.submit(pending.event, undefined, rtError('BAD_REQUEST', `a text frame arrived before the binary section of this request was complete: ${pending.received} of ${pending.expected} bytes received`));
     }
     this.clientEvents++;
+    if (!this.messageRate.take()) {
+      // Over wsMaxMessagesPerSec: the event is refused unread (a flood costs no parsing); the socket stays open.
+      this.refuse(rateLimited(`more than ${this.ctx.maxMessagesPerSec ?? 0} client events per second on this socket`, this.messageRate.retryAfterMs));
+      return;
+    }
     let event: unknown;
     try {
       event = parseJsonBytes(data, 'the client event');

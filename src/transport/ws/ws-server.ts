@@ -24,6 +24,8 @@ export interface WsFrontEndConfig {
   readonly wsIdleTimeoutMs: number;
   readonly wsMaxBufferedBytes: number;
   readonly wsResumeWindowMs: number;
+  /** Client events per second per socket (src/security MessageRateLimiter); 0 = unlimited. Optional for tests. */
+  readonly wsMaxMessagesPerSec?: number;
   readonly wsResumeBufferBytes: number;
   readonly wsMaxPendingFrames: number;
 }
@@ -80,6 +82,7 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     limits: wsLimitsOf(options.config),
     resumeBufferBytes: options.config.wsResumeBufferBytes,
     store,
+    maxMessagesPerSec: options.config.wsMaxMessagesPerSec ?? 0,
     ...(options.admit === undefined ? {} : { admit: options.admit }),
     ...(options.metrics === undefined ? {} : { onDrop: (reason: string) => options.metrics?.wsDroppedFrames.inc({ reason }) }),
   };

@@ -30,6 +30,8 @@ export interface WsSessionContext {
   readonly store: WsSessionStore;
   /** Per-request admission (security); absent: every request is admitted. */
   readonly admit?: WsAdmit;
+  /** Client events per second per socket (token bucket, burst 2 s worth); 0 or absent = unlimited (docs/security.md). */
+  readonly maxMessagesPerSec?: number;
   /** Counts a dropped frame or refused message by reason (metrics). */
   readonly onDrop?: (reason: 'superseded' | 'too_large' | 'malformed') => void;
 }
