@@ -16,6 +16,9 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
+import { GenerateService, registerGenerateMetrics, withGeneration } from '../generate/index.ts';
+import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
+import { rtError } from '../errors/registry.ts';
 import { registerWebDemo } from '../transport/http/web-demo.ts';
 import { withImageRequests } from '../preprocess/image-api.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
@@ -45,6 +48,8 @@ export interface RunningServer {
   readonly metrics: ServerMetrics;
   /** The repository poller in poll mode (--model-control-mode poll, --repository-poll-secs > 0). */
   readonly poller: RepositoryPoller | undefined;
+  /** Generation (continuous batching) of the models with a `generate` config section (docs/generate.md). */
+  readonly generate: GenerateService;
   /** Graceful stop: not ready, stop accepting, finish in-flight (up to exitTimeoutSecs), release engines. */
   close(): Promise<void>;
 }
@@ -78,16 +83,34 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     maxQueueSizeDefault: config.maxQueueSizeDefault,
     defaultProviders: config.providers.map((name) => ({ name })),
   });
+  // Generative models (a `generate` config section) are served by continuous batching over their engine session;
+  // withGeneration puts them behind the same InferenceApi every front end uses (docs/generate.md).
+  const generate = new GenerateService({
+    resolve: (model, version) => {
+      const v = repository.get(model, version);
+      const session = v.sessions[0];
+      if (session === undefined) throw rtError('MODEL_NOT_READY', `model '${model}' has no engine session`);
+      return { name: v.name, version: v.version, config: v.config, session };
+    },
+    limits: {
+      maxSequences: config.generateMaxSequences,
+      maxQueue: config.generateMaxQueue,
+      maxTokensInFlight: config.generateMaxTokensInFlight,
+      maxPrefillTokens: config.generateMaxPrefillTokens,
+    },
+    metrics: registerGenerateMetrics(serverMetrics.registry),
+    logger,
+  });
   // withImageRequests: an encoded image in a BYTES input runs through the model's image pipeline on every front
   // end (REST /infer, gRPC, WebSocket frame streams; docs/image.md).
   const core = withImageRequests(
-    new InferenceServer({
+    withGeneration(new InferenceServer({
       config,
       repository,
       logger,
       observer: serverMetrics,
       ...(responseCache === undefined ? {} : { responseCache }),
-    }),
+    }), generate),
   );
   await core.start();
   let poller: RepositoryPoller | undefined;
@@ -147,6 +170,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     metrics,
     observe: (app) => registerHttpObservability(app, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) }),
   });
+  // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
+  registerOpenAiRoutes(http, { generate, api: core, logger });
   await http.listen({ host: config.host, port: config.httpPort });
   const httpPort = (http.server.address() as AddressInfo).port;
 
@@ -193,11 +218,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await poller?.stop();
       // gRPC stops taking new calls at once and lets in-flight ones finish, then cuts what is left at the timeout.
       const grpcClosed = grpc.close(config.exitTimeoutSecs * 1000);
+      // Generations are not the core's in-flight requests: they drain alongside, within the same timeout.
+      const generationsDrained = generate.drain(config.exitTimeoutSecs * 1000);
       const drained = await core.drain(config.exitTimeoutSecs * 1000);
       if (!drained) {
         logger.warn({ inFlight: core.inFlightCount }, 'exit timeout reached with requests still in flight: answering queued ones SERVER_DRAINING');
         repository.rejectQueued();
       }
+      if (!(await generationsDrained)) logger.warn('exit timeout reached with generations still running: ending them SERVER_DRAINING');
+      generate.close();
       await grpcClosed;
       // After the drain: sockets close with 1001 (going away), open SSE responses end.
       await streaming?.close();
@@ -221,6 +250,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     security,
     metrics: serverMetrics,
     poller,
+    generate,
     close,
   };
 }

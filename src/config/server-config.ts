@@ -85,6 +85,15 @@ export const serverConfigSchema = z.strictObject({
   sseHeartbeatIntervalMs: z.coerce.number().int().min(0).default(15000),
   /** Replay buffer over all SSE streams (Last-Event-ID resume); oldest finished streams are evicted first. */
   sseMaxRetainedBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  // ---- generation: continuous batching of generative models (docs/generate.md)
+  /** Sequences decoded together per model version (rows of one decode step). */
+  generateMaxSequences: z.coerce.number().int().min(1).default(32),
+  /** Generation requests waiting for a slot per model version; beyond it QUEUE_FULL (429). */
+  generateMaxQueue: z.coerce.number().int().min(0).default(256),
+  /** Sum of prompt + max_tokens over running sequences per model version (bounds KV-cache memory). */
+  generateMaxTokensInFlight: z.coerce.number().int().min(1).default(32768),
+  /** Padded prompt tokens prefilled in one engine run (a longer single prompt still runs alone). */
+  generateMaxPrefillTokens: z.coerce.number().int().min(1).default(2048),
   // ---- operations (docs/operations.md)
   /** explicit mode: models loaded at startup ('*' = every model in the repositories); Triton's --load-model. */
   loadModel: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v), z.array(z.string().min(1))).default([]),

@@ -10,7 +10,7 @@ const MODELS = fileURLToPath(new URL('../../../models', import.meta.url));
 /** Files in models/ that the generator does not write. */
 const NOT_GENERATED = new Set(['README.md', 'generate.ts']);
 /** Trained models and their training scripts (models/train/README.md): not generated, checked by their own tests. */
-const TRAINED_DIRS = ['digits/', 'shapes/', 'train/'];
+const TRAINED_DIRS = ['charlm/', 'digits/', 'shapes/', 'train/'];
 
 async function listFiles(dir: string, root = dir): Promise<string[]> {
   const out: string[] = [];

@@ -1,0 +1,17 @@
+export { GenerateService, renderChat } from './generate-service.ts';
+export type { ChatMessage, Generation, GenerateServiceOptions, ResolvedDecoder } from './generate-service.ts';
+export { ContinuousBatcher, DEFAULT_BATCHER_LIMITS } from './continuous-batcher.ts';
+export type { BatcherLimits } from './continuous-batcher.ts';
+export { decoderSpecOf } from './decoder-spec.ts';
+export type { ChatTemplate, DecoderSpec } from './decoder-spec.ts';
+export { generateRequestOf, generativeMetadata, withGeneration, TEXT_INPUT, TEXT_OUTPUT } from './generative-api.ts';
+export type { StreamingInferenceApi } from './generative-api.ts';
+export { GenerationStream } from './generation-stream.ts';
+export { KvBatch } from './kv-batch.ts';
+export { registerGenerateMetrics } from './metrics.ts';
+export type { GenerateMetricsSink } from './metrics.ts';
+export { Sampler, argmax, mulberry32, normalizeSampling } from './sampling.ts';
+export { StopMatcher } from './stop.ts';
+export { tokenizerFor } from './tokenizer.ts';
+export type { StreamDecoder, Tokenizer } from './tokenizer.ts';
+export type * from './types.ts';

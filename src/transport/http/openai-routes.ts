@@ -1,0 +1,341 @@
+/**
+ * OpenAI-compatible routes for generative models, so that the `openai` SDK and tools built on it work unchanged
+ * against rtserve: GET /v1/models, POST /v1/completions and POST /v1/chat/completions, with `stream: false`
+ * (one JSON answer) or `stream: true` (Server-Sent Events: `data: <chunk>` per piece of text, the chunk with the
+ * finish_reason, an optional usage chunk with empty `choices` when `stream_options.include_usage` is set, then
+ * `data: [DONE]`). Field names and shapes follow OpenAI's API reference (Completions; Chat Completions and its
+ * streaming chunk object). Errors are OpenAI's `{"error": {"message", "type", "param", "code"}}` with the error
+ * registry's HTTP status; once a stream has started, an error arrives as a `data: {"error": ...}` event followed by
+ * `data: [DONE]` (the convention of OpenAI, vLLM and others; openai-python checks `data.get("error")`).
+ *
+ * The generation itself is the GenerateService's (continuous batching); these routes only translate. A client
+ * that disconnects cancels its generation (OpenAI has no resume for chat completions); resumable streams are on
+ * the SSE generate_stream route and WebSocket.
+ *
+ * Extensions beyond OpenAI's fields: `top_k` and `repetition_penalty` (as vLLM accepts them).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { InferenceApi } from '../../core/api.ts';
+import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
+import type { Logger } from '../../observability/logger.ts';
+import { renderChat, type ChatMessage, type GenerateService, type Generation } from '../../generate/generate-service.ts';
+import type { FinishReason, GenerateRequest, Usage } from '../../generate/types.ts';
+import { authorize, principalOf } from '../../security/index.ts';
+import { parseJsonBytes } from '../codec/tensor-data.ts';
+
+export interface OpenAiRoutesOptions {
+  readonly generate: GenerateService;
+  readonly api: InferenceApi;
+  readonly logger: Logger;
+  /** Chat completions without max_tokens generate at most this many tokens (and never past the context). */
+  readonly defaultChatMaxTokens?: number;
+}
+
+type Json = Record<string, unknown>;
+
+/** OpenAI error `type` for a registry category. */
+function errorType(e: RtError): string {
+  if (e.category === 'RESOURCE_EXHAUSTED') return 'rate_limit_error';
+  if (e.category === 'NOT_FOUND') return 'not_found_error';
+  if (e.category === 'UNAUTHENTICATED') return 'authentication_error';
+  if (e.category === 'PERMISSION_DENIED') return 'permission_error';
+  if (e.httpStatus >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+function errorBody(e: RtError, param?: string): Json {
+  return { error: { message: e.message, type: errorType(e), param: param ?? null, code: e.code.toLowerCase() } };
+}
+
+function sendOpenAiError(reply: FastifyReply, err: unknown, log: Logger): FastifyReply {
+  const e = toRtError(err);
+  if (e.category === 'INTERNAL') log.error({ err: e.cause ?? e, code: e.code }, 'internal error');
+  if (e.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))));
+  return reply.code(e.httpStatus).type('application/json').send(JSON.stringify(errorBody(e)));
+}
+
+// ---- request checking: OpenAI clients send many optional fields, often as null; unknown ones are ignored.
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function bad(param: string, expected: string, got: unknown): never {
+  throw rtError('BAD_PARAMETER', `'${param}' must be ${expected}, got ${JSON.stringify(got)?.slice(0, 80) ?? String(got)}`);
+}
+
+function optNumber(body: Json, name: string): number | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) bad(name, 'a number', v);
+  return v;
+}
+
+function optInt(body: Json, name: string): number | undefined {
+  const v = optNumber(body, name);
+  if (v !== undefined && !Number.isInteger(v)) bad(name, 'an integer', v);
+  return v;
+}
+
+function optBool(body: Json, name: string): boolean | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') bad(name, 'a boolean', v);
+  return v;
+}
+
+interface CommonParams {
+  readonly model: string;
+  readonly stream: boolean;
+  readonly includeUsage: boolean;
+  readonly sampling: Omit<GenerateRequest, 'model' | 'prompt' | 'promptTokens' | 'signal'>;
+}
+
+function commonParams(body: Json, maxTokensFields: readonly string[]): CommonParams {
+  const model = body['model'];
+  if (typeof model !== 'string' || model === '') bad('model', 'a model name', model);
+  const n = optInt(body, 'n');
+  if (n !== undefined && n !== 1) throw rtError('UNSUPPORTED', `'n' = ${n}: rtserve returns one choice per request; send ${n} requests instead`);
+  for (const name of ['presence_penalty', 'frequency_penalty']) {
+    const v = optNumber(body, name);
+    if (v !== undefined && v !== 0) throw rtError('UNSUPPORTED', `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
+  }
+  for (const name of ['logprobs', 'top_logprobs', 'logit_bias', 'best_of', 'suffix', 'tools', 'functions', 'response_format']) {
+    const v = body[name];
+    if (v !== undefined && v !== null && v !== false) throw rtError('UNSUPPORTED', `'${name}' is not supported by rtserve`);
+  }
+  let maxTokens: number | undefined;
+  for (const f of maxTokensFields) maxTokens ??= optInt(body, f);
+  const stopRaw = body['stop'];
+  let stop: string[] | undefined;
+  if (typeof stopRaw === 'string') stop = [stopRaw];
+  else if (Array.isArray(stopRaw)) stop = stopRaw.map((s, i) => (typeof s === 'string' ? s : bad(`stop[${i}]`, 'a string', s)));
+  else if (stopRaw !== undefined && stopRaw !== null) bad('stop', 'a string or an array of strings', stopRaw);
+  const streamOptions = body['stream_options'];
+  if (streamOptions !== undefined && streamOptions !== null && !isObject(streamOptions)) bad('stream_options', 'an object', streamOptions);
+  const includeUsage = isObject(streamOptions) && streamOptions['include_usage'] === true;
+  const sampling: Record<string, unknown> = {
+    maxTokens,
+    temperature: optNumber(body, 'temperature'),
+    topP: optNumber(body, 'top_p'),
+    topK: optInt(body, 'top_k'),
+    repetitionPenalty: optNumber(body, 'repetition_penalty'),
+    seed: optInt(body, 'seed'),
+    stop,
+  };
+  for (const k of Object.keys(sampling)) if (sampling[k] === undefined) delete sampling[k];
+  return { model, stream: optBool(body, 'stream') ?? false, includeUsage, sampling: sampling as CommonParams['sampling'] };
+}
+
+function usageJson(u: Usage): Json {
+  return { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.totalTokens };
+}
+
+function finishReasonJson(r: FinishReason): string | null {
+  return r === 'cancelled' ? null : r;
+}
+
+function chatMessagesOf(body: Json): ChatMessage[] {
+  const messages = body['messages'];
+  if (!Array.isArray(messages) || messages.length === 0) bad('messages', 'a non-empty array of messages', messages);
+  return messages.map((m, i) => {
+    if (!isObject(m) || typeof m['role'] !== 'string') bad(`messages[${i}]`, 'an object with a role', m);
+    const c = m['content'];
+    let content: string;
+    if (typeof c === 'string') content = c;
+    else if (c === null || c === undefined) content = '';
+    else if (Array.isArray(c)) {
+      // Content parts: only text parts can be fed to a text model.
+      content = c
+        .map((p, j) => {
+          if (!isObject(p) || p['type'] !== 'text' || typeof p['text'] !== 'string') {
+            throw rtError('UNSUPPORTED', `messages[${i}].content[${j}]: only {"type": "text"} parts are supported`);
+          }
+          return p['text'];
+        })
+        .join('');
+    } else bad(`messages[${i}].content`, 'a string or an array of content parts', c);
+    return { role: m['role'], content };
+  });
+}
+
+// ---- streaming
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+} as const;
+
+function writeData(raw: ServerResponse, data: string): void {
+  if (!raw.destroyed && !raw.writableEnded) raw.write(`data: ${data}\n\n`);
+}
+
+/** Cancels the generation when the client goes away before it finished. */
+function cancelOnDisconnect(reply: FastifyReply, g: Generation): void {
+  reply.raw.once('close', () => {
+    if (!g.finished) g.cancel();
+  });
+}
+
+interface StreamShape {
+  /** The chunk for a piece of text (the first piece is marked so chat can add the role). */
+  piece(text: string, first: boolean): Json;
+  /** The chunk carrying the finish reason. */
+  finish(reason: FinishReason): Json;
+}
+
+async function streamGeneration(reply: FastifyReply, g: Generation, base: Json, shape: StreamShape, includeUsage: boolean): Promise<void> {
+  const raw = reply.raw;
+  reply.hijack();
+  raw.writeHead(200, SSE_HEADERS);
+  raw.flushHeaders();
+  const send = (chunk: Json): void => writeData(raw, JSON.stringify(includeUsage ? { ...base, ...chunk, usage: null } : { ...base, ...chunk }));
+  let first = true;
+  try {
+    for await (const e of g.events()) {
+      if (e.type === 'delta' || (e.type === 'done' && e.text !== '')) {
+        if (e.text !== '' || (first && e.type === 'delta')) {
+          send(shape.piece(e.text, first));
+          first = false;
+        }
+      }
+      if (e.type === 'done') {
+        send(shape.finish(e.finishReason));
+        if (includeUsage) writeData(raw, JSON.stringify({ ...base, choices: [], usage: usageJson(e.usage) }));
+      } else if (e.type === 'error') {
+        writeData(raw, JSON.stringify(errorBody(e.error)));
+      }
+    }
+  } catch (err) {
+    writeData(raw, JSON.stringify(errorBody(toRtError(err))));
+  }
+  writeData(raw, '[DONE]');
+  if (!raw.writableEnded) raw.end();
+}
+
+export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutesOptions): void {
+  const { generate, api, logger } = options;
+  const startedS = Math.floor(Date.now() / 1000);
+  const bodyOf = (req: FastifyRequest): Json => {
+    const body = parseJsonBytes(req.body instanceof Buffer ? req.body : Buffer.alloc(0), 'the request body');
+    if (!isObject(body)) throw rtError('BAD_JSON', 'the request body must be a JSON object');
+    return body;
+  };
+  const modelEntry = (id: string): Json => ({ id, object: 'model', created: startedS, owned_by: 'rtserve' });
+  /** The route guard checked the `infer` scope; the model is named in the body, so its check is here (docs/security.md). */
+  const allowed = (req: FastifyRequest, op: 'infer' | 'metadata', model: string): RtError | undefined => {
+    const principal = principalOf(req);
+    return principal === undefined ? undefined : authorize(principal, op, model);
+  };
+  const generativeModels = (req: FastifyRequest): string[] =>
+    [...new Set(api.repositoryIndex(true).map((e) => e.name))]
+      .filter((name) => generate.isGenerative(name) && allowed(req, 'metadata', name) === undefined)
+      .sort();
+  const start = (req: FastifyRequest, reply: FastifyReply, r: GenerateRequest): Generation => {
+    const denied = allowed(req, 'infer', r.model);
+    if (denied !== undefined) throw denied;
+    if (!generate.isGenerative(r.model)) {
+      // Distinguish "no such model" (the core's message) from "not a text model".
+      api.modelMetadata(r.model);
+      throw rtError('UNSUPPORTED', `model '${r.model}' is not a generative model (models: ${generativeModels(req).join(', ') || 'none'})`);
+    }
+    const g = generate.start({ ...r, protocol: 'openai' });
+    cancelOnDisconnect(reply, g);
+    return g;
+  };
+
+  app.get('/v1/models', async (req, reply) => {
+    try {
+      return reply.type('application/json').send(JSON.stringify({ object: 'list', data: generativeModels(req).map(modelEntry) }));
+    } catch (err) {
+      return sendOpenAiError(reply, err, logger);
+    }
+  });
+
+  app.get('/v1/models/:model', async (req: FastifyRequest<{ Params: { model: string } }>, reply) => {
+    try {
+      if (!generate.isGenerative(req.params.model) || allowed(req, 'metadata', req.params.model) !== undefined) {
+        throw rtError('MODEL_NOT_FOUND', `no generative model named '${req.params.model}'`);
+      }
+      return reply.type('application/json').send(JSON.stringify(modelEntry(req.params.model)));
+    } catch (err) {
+      return sendOpenAiError(reply, err, logger);
+    }
+  });
+
+  app.post('/v1/completions', async (req, reply) => {
+    try {
+      const body = bodyOf(req);
+      const p = commonParams(body, ['max_tokens']);
+      let prompt = body['prompt'];
+      // A one-element batch of prompts is the same request; more would need several choices.
+      if (Array.isArray(prompt) && prompt.length === 1 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]))) prompt = prompt[0];
+      const promptPart: Pick<GenerateRequest, 'prompt' | 'promptTokens'> =
+        typeof prompt === 'string'
+          ? { prompt }
+          : Array.isArray(prompt) && prompt.every((t) => typeof t === 'number')
+            ? { promptTokens: prompt as number[] }
+            : bad('prompt', 'a string, an array of token ids, or a one-element array of either', prompt);
+      const echo = optBool(body, 'echo') ?? false;
+      const g = start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
+      const echoed = echo && typeof prompt === 'string' ? prompt : '';
+      const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
+      if (p.stream) {
+        await streamGeneration(reply, g, base, {
+          piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
+          finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+        }, p.includeUsage);
+        return reply;
+      }
+      const r = await g.result;
+      return reply.type('application/json').send(
+        JSON.stringify({
+          ...base,
+          choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
+          usage: usageJson(r.usage),
+        }),
+      );
+    } catch (err) {
+      return sendOpenAiError(reply, err, logger);
+    }
+  });
+
+  app.post('/v1/chat/completions', async (req, reply) => {
+    try {
+      const body = bodyOf(req);
+      const p = commonParams(body, ['max_completion_tokens', 'max_tokens']);
+      const messages = chatMessagesOf(body);
+      const denied = allowed(req, 'infer', p.model);
+      if (denied !== undefined) throw denied;
+      // MODEL_NOT_FOUND for an unknown model, UNSUPPORTED for one that is not generative.
+      const spec = generate.spec(p.model);
+      const prompt = renderChat(spec.chatTemplate, messages);
+      const sampling = { ...p.sampling };
+      if (sampling.maxTokens === undefined) sampling.maxTokens = options.defaultChatMaxTokens ?? 256;
+      const g = start(req, reply, { model: p.model, ...sampling, prompt });
+      const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
+      if (p.stream) {
+        await streamGeneration(reply, g, base, {
+          // The first chunk carries the role (OpenAI sends it with empty content).
+          piece: (text, first) => ({ choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }] }),
+          finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+        }, p.includeUsage);
+        return reply;
+      }
+      const r = await g.result;
+      return reply.type('application/json').send(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: r.text }, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
+          usage: usageJson(r.usage),
+        }),
+      );
+    } catch (err) {
+      return sendOpenAiError(reply, err, logger);
+    }
+  });
+}
