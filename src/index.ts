@@ -41,3 +41,8 @@ export type { TraceContext } from './observability/trace-context.ts';
 export { RepositoryPoller } from './repository/poller.ts';
 export type { PollResult, RepositoryPollerOptions } from './repository/poller.ts';
 export { ResponseCache } from './core/response-cache.ts';
+// Images (docs/image.md): the image pipeline front ends share, the tensor form, and the API wrapper.
+export { runImagePipeline, inferImageRequest, withImageRequests, imageSpecOf } from './preprocess/index.ts';
+export type { ImageResult, ClassificationResult, DetectionResult, TensorsResult, ImagePipelineOptions, ImageSpec } from './preprocess/index.ts';
+export { classify, postprocessDetections, nonMaxSuppression, meanAveragePrecision } from './postprocess/index.ts';
+export type { Detection, ClassScore, ImageTransform } from './postprocess/index.ts';
