@@ -13,9 +13,14 @@
  * the SSE generate_stream route and WebSocket.
  *
  * Extensions beyond OpenAI's fields: `top_k` and `repetition_penalty` (as vLLM accepts them).
+ *
+ * Also serves the chat page (web/chat) at GET /chat, which streams from these routes or from the WebSocket.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { packageRoot } from '../../core/package-root.ts';
 import type { InferenceApi } from '../../core/api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
@@ -30,7 +35,18 @@ export interface OpenAiRoutesOptions {
   readonly logger: Logger;
   /** Chat completions without max_tokens generate at most this many tokens (and never past the context). */
   readonly defaultChatMaxTokens?: number;
+  /** The chat page's folder (GET /chat); default: the package's web/chat. */
+  readonly chatPageRoot?: string;
 }
+
+/** The chat page (web/chat): a fixed set of files, nothing maps a URL path onto the file system. */
+const CHAT_FILES: readonly { readonly url: string; readonly file: string; readonly type: string }[] = [
+  { url: '/chat', file: 'index.html', type: 'text/html; charset=utf-8' },
+  { url: '/chat/chat.js', file: 'chat.js', type: 'text/javascript; charset=utf-8' },
+  { url: '/chat/chat.css', file: 'chat.css', type: 'text/css; charset=utf-8' },
+];
+// The page loads only its own script and styles and talks only to this server (fetch, WebSocket).
+const CHAT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'";
 
 type Json = Record<string, unknown>;
 
@@ -246,6 +262,19 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
     cancelOnDisconnect(reply, g);
     return g;
   };
+
+  const chatRoot = options.chatPageRoot ?? join(packageRoot(), 'web', 'chat');
+  for (const f of CHAT_FILES) {
+    app.get(f.url, async (_req, reply) => {
+      let body: Buffer;
+      try {
+        body = await readFile(join(chatRoot, f.file));
+      } catch {
+        throw rtError('ROUTE_NOT_FOUND', `the chat page file ${f.file} is missing`);
+      }
+      return reply.header('content-security-policy', CHAT_CSP).header('x-content-type-options', 'nosniff').header('cache-control', 'no-cache').type(f.type).send(body);
+    });
+  }
 
   app.get('/v1/models', async (req, reply) => {
     try {
