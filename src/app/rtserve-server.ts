@@ -25,6 +25,7 @@ import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
 import { Security } from '../security/security.ts';
+import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
@@ -139,6 +140,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).
   const httpSecurity = createHttpSecurity(security);
+  // gRPC and the streaming front ends decode requests themselves: the same per-request limits as REST apply.
+  const limitedCore = withRequestLimits(core, { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor });
   const httpGuards = {
     ...(tls === undefined ? {} : { https: httpsServerOptions(tls) }),
     ...(httpSecurity === undefined ? {} : { security: httpSecurity }),
@@ -157,7 +160,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let streaming: StreamingFrontEnds | undefined;
   const wsHooks = createWsSecurityHooks(security);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
+    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -176,7 +179,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const httpPort = (http.server.address() as AddressInfo).port;
 
   const grpc = await startGrpcServer({
-    api: core,
+    api: limitedCore,
     logger,
     host: config.host,
     port: config.grpcPort,

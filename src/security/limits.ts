@@ -106,3 +106,46 @@ export class MessageRateLimiter {
     return this.tokens >= 1 || this.perSec <= 0 ? 0 : Math.ceil(((1 - this.tokens) * 1000) / this.perSec);
   }
 }
+
+interface LimitableApi {
+  infer(request: { readonly inputs: readonly ShapedTensor[] }): Promise<unknown>;
+  inferStream?(request: { readonly inputs: readonly ShapedTensor[] }): AsyncIterable<unknown>;
+}
+
+/**
+ * The same InferenceApi with inputs per request and elements per tensor checked before every infer / inferStream,
+ * for the front ends that decode requests themselves (gRPC, WebSocket, SSE). Other methods pass through.
+ */
+export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>): T {
+  const overrides: Record<string, unknown> = {
+    infer(request: { readonly inputs: readonly ShapedTensor[] }): Promise<unknown> {
+      try {
+        checkTensorLimits(request.inputs, limits);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return api.infer(request);
+    },
+  };
+  if (typeof api.inferStream === 'function') {
+    const inner = api.inferStream;
+    overrides['inferStream'] = (request: { readonly inputs: readonly ShapedTensor[] }): AsyncIterable<unknown> => {
+      try {
+        checkTensorLimits(request.inputs, limits);
+      } catch (err) {
+        // Errors of a stream surface from its iterator (the InferenceApi contract), never from the call itself.
+        return (async function* refused(): AsyncGenerator<never> {
+          throw err;
+        })();
+      }
+      return inner.call(api, request);
+    };
+  }
+  return new Proxy(api, {
+    get(target, prop) {
+      if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

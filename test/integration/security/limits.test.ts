@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { postJson, request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
+import * as grpc from '@grpc/grpc-js';
 import { encodeInferRequest } from '../../../src/transport/codec/kserve-client-codec.ts';
+import { encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import { TestWs } from '../ws/ws-test-client.ts';
 import { simpleRequest } from './helpers.ts';
 
 /** Writes raw bytes on a fresh connection and collects everything the server sends until it closes (or 10 s). */
@@ -77,6 +80,39 @@ describe('request limits on the REST port', () => {
     const r = await request(infer, { method: 'POST', headers: { 'inference-header-content-length': String(enc.headerLength) }, body: enc.body });
     await expect413(r, /input 'INPUT0' has 80 elements.*maxElementsPerTensor/);
     assert.equal((await postJson(infer, simpleRequest())).status, 200, 'a request within every limit passes');
+  });
+
+  test('gRPC and WebSocket requests meet the same inputs / elements limits', async () => {
+    assert.ok(server.grpcAddress !== undefined);
+    const client = new grpc.Client(server.grpcAddress, grpc.credentials.createInsecure());
+    try {
+      const big = encodeModelInferRequest({
+        model: 'simple',
+        inputs: [
+          { name: 'INPUT0', datatype: 'INT32', shape: [5, 16], data: new Int32Array(80) },
+          { name: 'INPUT1', datatype: 'INT32', shape: [5, 16], data: new Int32Array(80) },
+        ],
+      });
+      const err = await new Promise<grpc.ServiceError | null>((resolve) =>
+        client.makeUnaryRequest<Buffer, Buffer>('/inference.GRPCInferenceService/ModelInfer', (b) => b, (b) => b, big, new grpc.Metadata(), { deadline: Date.now() + 15_000 }, (e) => resolve(e)),
+      );
+      assert.equal(err?.code, grpc.status.RESOURCE_EXHAUSTED, err?.details);
+      assert.match(err?.details ?? '', /input 'INPUT0' has 80 elements.*maxElementsPerTensor/);
+    } finally {
+      client.close();
+    }
+    const ws = await TestWs.open(server.httpUrl);
+    try {
+      const four = simpleRequest();
+      four.inputs.push({ ...four.inputs[0]!, name: 'A' }, { ...four.inputs[0]!, name: 'B' });
+      ws.send({ type: 'infer', id: 'too-many', model: 'simple', inputs: four.inputs });
+      const e = (await ws.terminal('too-many')) as unknown as { type: string; error: { code: string; message: string } };
+      assert.equal(e.type, 'error');
+      assert.equal(e.error.code, 'LIMIT_EXCEEDED');
+      assert.match(e.error.message, /4 inputs; the limit is 3/);
+    } finally {
+      ws.close();
+    }
   });
 
   test('a request head over maxHeaderBytes gets 431 and the connection is closed', async () => {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkJsonLimits, checkTensorLimits, MessageRateLimiter } from '../../../src/security/limits.ts';
+import { checkJsonLimits, checkTensorLimits, MessageRateLimiter, withRequestLimits } from '../../../src/security/limits.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -51,4 +51,30 @@ test('MessageRateLimiter: burst then rate; 0 = unlimited', () => {
   assert.ok(m.take());
   const free = new MessageRateLimiter(0);
   for (let i = 0; i < 1000; i++) assert.ok(free.take());
+});
+
+test('withRequestLimits checks infer and inferStream, and passes everything else through', async () => {
+  const calls: string[] = [];
+  const api = {
+    name: 'core',
+    infer(req: { inputs: readonly { name: string; shape: number[] }[] }) {
+      calls.push(`infer ${req.inputs.length}`);
+      return Promise.resolve('ok');
+    },
+    async *inferStream(req: { inputs: readonly { name: string; shape: number[] }[] }) {
+      calls.push(`stream ${req.inputs.length}`);
+      yield 'one';
+    },
+    hello(this: { name: string }) {
+      return `hello from ${this.name}`;
+    },
+  };
+  const limited = withRequestLimits(api, { maxInputsPerRequest: 1, maxElementsPerTensor: 4 });
+  assert.equal(await limited.infer({ inputs: [{ name: 'a', shape: [2, 2] }] }), 'ok');
+  await assert.rejects(limited.infer({ inputs: [{ name: 'a', shape: [5] }] }), isLimit(/input 'a' has 5 elements/));
+  const refused = limited.inferStream({ inputs: [{ name: 'a', shape: [1] }, { name: 'b', shape: [1] }] });
+  await assert.rejects(refused[Symbol.asyncIterator]().next(), isLimit(/2 inputs/));
+  for await (const x of limited.inferStream({ inputs: [{ name: 'a', shape: [1] }] })) assert.equal(x, 'one');
+  assert.equal(limited.hello(), 'hello from core');
+  assert.deepEqual(calls, ['infer 1', 'stream 1']);
 });
