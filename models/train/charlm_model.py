@@ -81,9 +81,12 @@ class Block(nn.Module):
         else:
             present_k = torch.cat([past_k, k], dim=2)  # B,1,T,hd
             present_v = torch.cat([past_v, v], dim=2)
-            # q is B,H,S,hd and k is B,1,T,hd: MatMul broadcasts the single KV head over the query heads.
-            att = (q @ present_k.transpose(-1, -2)) * (1.0 / math.sqrt(self.head_dim)) + bias
-            y = att.softmax(-1) @ present_v
+            # One K/V head serves every query head, so the heads are stacked on the query axis: one batched GEMM
+            # [B, 1, H*S, hd] x [B, 1, hd, T] per product instead of H broadcast ones (fewer, larger kernel calls
+            # on a CPU). `bias` is already [B, 1, H*S, T]; the 1/sqrt(hd) scale is folded into q.
+            qs = (q * (1.0 / math.sqrt(self.head_dim))).reshape(B, 1, self.n_head * S, self.head_dim)
+            att = qs @ present_k.transpose(-1, -2) + bias
+            y = (att.softmax(-1) @ present_v).reshape(B, self.n_head, S, self.head_dim)
         y = y.transpose(1, 2).reshape(B, S, D)
         x = x + self.drop(self.o(y))
         x = x + self.drop(self.fc2(F.gelu(self.fc1(self.ln2(x)))))
@@ -140,7 +143,8 @@ class CharLM(nn.Module):
         row = torch.arange(S, device=input_ids.device) + (T - S)
         causal = (col[None, :] <= row[:, None]).to(torch.float32)  # S,T
         allowed = causal[None, None, :, :] * attention_mask[:, None, None, :].to(torch.float32)  # B,1,S,T
-        bias = (1.0 - allowed) * -1e9
+        # Repeated once per head, in the stacked-heads row order (head-major) the blocks use.
+        bias = ((1.0 - allowed) * -1e9).repeat(1, 1, self.cfg.n_head, 1)  # B,1,H*S,T
         presents = []
         for i, b in enumerate(self.blocks):
             x, k, v = b(x, bias, past[2 * i], past[2 * i + 1])
