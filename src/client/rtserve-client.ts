@@ -43,7 +43,11 @@ export interface InferOptions {
   readonly outputs?: readonly (string | RequestedOutput)[];
   readonly parameters?: Parameters;
   readonly id?: string;
-  /** Aborting cancels the request on the server (queued requests leave the queue). */
+  /**
+   * Aborting rejects the call with CANCELLED. Over WebSocket the server cancels the request at once (a queued
+   * request leaves its queue); over REST the fetch is aborted and the server notices when the HTTP connection
+   * closes.
+   */
   readonly signal?: AbortSignal;
   /** Overrides the client's default transport. */
   readonly transport?: TransportKind;

@@ -7,10 +7,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import type { InferenceApi } from '../../../src/core/api.ts';
-import type { InferRequest, InferResponse } from '../../../src/core/types.ts';
 import { startFrontEnd, type TestFrontEnd } from './front-end.ts';
 import { Gate, startGatedServer } from './gated-engine.ts';
+import { Ticker, withStream } from './stream-api.ts';
 import { simpleInfer, TestWs } from './ws-test-client.ts';
 
 const MLP_ROW = Array.from({ length: 64 }, () => 0.25);
@@ -21,44 +20,6 @@ const mlpInfer = (id: string, extra: Record<string, unknown> = {}): Record<strin
   inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], data: MLP_ROW }],
   ...extra,
 });
-
-/** A token source the test drives: `emit(n)` lets n more responses out, `end()` finishes the stream. */
-class Ticker {
-  private waiting: (() => void) | undefined;
-  private credits = 0;
-  private ended = false;
-  produced = 0;
-  emit(n: number): void {
-    this.credits += n;
-    this.waiting?.();
-  }
-  end(): void {
-    this.ended = true;
-    this.waiting?.();
-  }
-  async *responses(req: InferRequest): AsyncGenerator<InferResponse> {
-    for (;;) {
-      while (this.credits === 0 && !this.ended) await new Promise<void>((r) => (this.waiting = r));
-      if (this.credits === 0 && this.ended) return;
-      this.credits--;
-      this.produced++;
-      yield { model_name: req.model, model_version: '1', outputs: [{ name: 'TOKEN', datatype: 'INT32', shape: [1], data: Int32Array.of(this.produced) }] };
-    }
-  }
-}
-
-/** The server's core with an `inferStream` producer for the model 'simple' when the request asks for it. */
-function withStream(core: InferenceApi, ticker: Ticker): InferenceApi {
-  return new Proxy(core, {
-    get(target, key) {
-      if (key === 'inferStream') {
-        return (req: InferRequest) => (req.parameters?.['tokens'] === true ? ticker.responses(req) : (async function* () { yield await target.infer(req); })());
-      }
-      const v: unknown = Reflect.get(target, key, target);
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
-}
 
 const tokenOf = (e: Record<string, unknown>): number => (e['outputs'] as { data: number[] }[])[0]!.data[0] as number;
 
