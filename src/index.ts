@@ -46,3 +46,7 @@ export { runImagePipeline, inferImageRequest, withImageRequests, imageSpecOf } f
 export type { ImageResult, ClassificationResult, DetectionResult, TensorsResult, ImagePipelineOptions, ImageSpec } from './preprocess/index.ts';
 export { classify, postprocessDetections, nonMaxSuppression, meanAveragePrecision } from './postprocess/index.ts';
 export type { Detection, ClassScore, ImageTransform } from './postprocess/index.ts';
+// Generation (docs/generate.md): continuous batching, token streams, the API wrapper and the OpenAI routes.
+export { GenerateService, withGeneration, registerGenerateMetrics, renderChat } from './generate/index.ts';
+export type { Generation, GenerateRequest, GenerationEvent, GenerationResult, FinishReason, Usage, SamplingOptions, BatcherLimits, DecoderSpec } from './generate/index.ts';
+export { registerOpenAiRoutes } from './transport/http/openai-routes.ts';
