@@ -13,17 +13,27 @@ export const WS_TICKET_ROUTE = '/v2/auth/ws-ticket';
 const HEALTH_ROUTES = new Set(['/v2/health/live', '/v2/health/ready', '/healthz', '/readyz']);
 
 /**
- * The operation a REST route belongs to, from its route pattern (fastify's `routeOptions.url`), or 'any' for
- * routes every authenticated principal may call. Unknown routes (404) still need credentials, so that the route
- * table is not an unauthenticated oracle.
+ * Static pages that hold no data and that a browser loads by navigation, which cannot carry a bearer token: the
+ * demo page and its assets, the API docs UI and the OpenAPI document. The API calls these pages make are guarded.
  */
-export function operationOfRoute(url: string | undefined): Operation | 'any' {
+function isPublicPage(url: string): boolean {
+  return url === '/' || url.startsWith('/demo/') || url === '/docs' || url.startsWith('/docs/') || url === '/openapi.json';
+}
+
+/**
+ * The operation a REST route belongs to, from its route pattern (fastify's `routeOptions.url`): 'any' for routes
+ * every authenticated principal may call, 'public' for static pages. Unknown routes (404) still need
+ * credentials, so that the route table is not an unauthenticated oracle.
+ */
+export function operationOfRoute(url: string | undefined): Operation | 'any' | 'public' {
   if (url === undefined) return 'metadata';
   if (HEALTH_ROUTES.has(url)) return 'health';
   if (url === WS_TICKET_ROUTE) return 'any';
+  if (isPublicPage(url)) return 'public';
   if (url === '/metrics' || url.endsWith('/stats')) return 'metrics';
   if (url.startsWith('/v2/repository')) return 'repository';
-  if (url.endsWith('/infer') || url.endsWith('/generate') || url.endsWith('/generate_stream') || url.startsWith('/v1/')) return 'infer';
+  if (url === '/v1/models' || url.startsWith('/v1/models/')) return 'metadata';
+  if (url.endsWith('/infer') || url.endsWith('/generate') || url.endsWith('/generate_stream') || url.endsWith('/image') || url.startsWith('/v1/')) return 'infer';
   return 'metadata';
 }
 
@@ -48,8 +58,8 @@ export interface HttpSecurityHooks {
  */
 export function createHttpSecurity(security: Security): HttpSecurityHooks | undefined {
   if (security.inactive) return undefined;
-  const opCache = new Map<string | undefined, Operation | 'any'>();
-  const opOf = (url: string | undefined): Operation | 'any' => {
+  const opCache = new Map<string | undefined, Operation | 'any' | 'public'>();
+  const opOf = (url: string | undefined): Operation | 'any' | 'public' => {
     let op = opCache.get(url);
     if (op === undefined) {
       op = operationOfRoute(url);
@@ -60,6 +70,7 @@ export function createHttpSecurity(security: Security): HttpSecurityHooks | unde
 
   const onRequest = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const op = opOf(req.routeOptions.url);
+    if (op === 'public') return;
     const params = req.params as Record<string, string> | undefined;
     const model = params?.['model'];
     try {

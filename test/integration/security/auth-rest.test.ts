@@ -60,6 +60,8 @@ describe('REST authentication and authorization', () => {
     }
     // (readiness depends on every bundled model loading, which is not this test's business: only "not 401")
     for (const path of ['/v2/health/live', '/healthz']) assert.equal((await get(`${base}${path}`)).status, 200, path);
+    // static pages a browser navigates to (no data in them) are public
+    assert.equal((await get(`${base}/openapi.json`)).status, 200);
     for (const path of ['/v2/health/ready', '/readyz']) assert.notEqual((await get(`${base}${path}`)).status, 401, path);
   });
 

@@ -46,7 +46,13 @@ test('REST routes map to operations', () => {
     ['/v2/models/:model/generate_stream', 'infer'],
     ['/v1/chat/completions', 'infer'],
     ['/v2/auth/ws-ticket', 'any'],
-    ['/openapi.json', 'metadata'],
+    ['/openapi.json', 'public'],
+    ['/docs', 'public'],
+    ['/docs/:asset', 'public'],
+    ['/', 'public'],
+    ['/demo/app.js', 'public'],
+    ['/v1/models', 'metadata'],
+    ['/v2/models/:model/image', 'infer'],
     [undefined, 'metadata'],
   ];
   for (const [url, op] of cases) assert.equal(operationOfRoute(url), op, String(url));
