@@ -21,6 +21,9 @@ export { encodeInferRequest, decodeInferResponse } from './transport/codec/kserv
 // Client SDK (docs/client-sdk.md); src/client/index.ts is the browser-safe subset.
 export * from './client/index.ts';
 export { createNodeClient, nodeWebSocketFactory } from './client/node.ts';
+export type { NodeClientOptions } from './client/node.ts';
+export { GrpcTransport } from './client/grpc-transport.ts';
+export type { GrpcTransportOptions } from './client/grpc-transport.ts';
 // Streaming front ends (docs/ws-protocol.md): the auth hook type and the shared event source.
 export type { WsAuthenticate, WsCredentials, WsPrincipal } from './transport/ws/ws-auth.ts';
 export { StreamRegistry, ReplayStream, runIntoStream } from './transport/ws/stream-registry.ts';

@@ -3,7 +3,7 @@
  * import `createNodeClient` from './node.ts' (re-exported by the package entry src/index.ts).
  */
 export { RtserveClient, FrameStream } from './rtserve-client.ts';
-export type { RtserveClientOptions, InferOptions, FrameOutcome, TransportKind } from './rtserve-client.ts';
+export type { RtserveClientOptions, InferOptions, FrameOutcome, TransportKind, GrpcTransportLike } from './rtserve-client.ts';
 export { RtserveError } from './errors.ts';
 export { InferResult, toTensor, toTensors } from './tensors.ts';
 export type { TensorInput, Inputs, TypedArray } from './tensors.ts';

@@ -1,6 +1,6 @@
 /**
  * RtserveClient, the TypeScript SDK (docs/client-sdk.md): one client over REST (KServe v2 with binary tensor
- * data) and WebSocket (docs/ws-protocol.md) — typed arrays in, typed arrays out; `infer`, `stream` (async
+ * data), WebSocket (docs/ws-protocol.md) and, in Node, gRPC — typed arrays in, typed arrays out; `infer`, `stream` (async
  * iterators over WebSocket or SSE), frame streams with latest-frame-wins, cancellation through AbortSignal,
  * automatic reconnect + resume on WebSocket, and the metadata and health calls.
  *
@@ -9,19 +9,37 @@
  */
 import type { ModelConfig } from '../config/model-config.ts';
 import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../core/api.ts';
-import type { Parameters, RequestedOutput } from '../core/types.ts';
+import type { Parameters, RequestedOutput, Tensor } from '../core/types.ts';
 import { RtserveError } from './errors.ts';
 import { RestTransport } from './rest-transport.ts';
 import { InferResult, toTensors, type Inputs } from './tensors.ts';
 import type { WebSocketFactory } from './websocket-like.ts';
 import { WsTransport, type WsRequestEvent, type WsRequestSpec, type WsTransportOptions } from './ws-transport.ts';
 
-export type TransportKind = 'rest' | 'ws';
+export type TransportKind = 'rest' | 'ws' | 'grpc';
+
+interface TransportCallOptions {
+  readonly version?: string;
+  readonly id?: string;
+  readonly outputs?: readonly RequestedOutput[];
+  readonly parameters?: Parameters;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What the client needs of a gRPC transport. The implementation (src/client/grpc-transport.ts) imports
+ * @grpc/grpc-js, so only the Node entry (createNodeClient with `grpcAddress`) plugs it in.
+ */
+export interface GrpcTransportLike {
+  infer(model: string, inputs: readonly Tensor[], opts?: TransportCallOptions): Promise<InferResult>;
+  stream(model: string, inputs: readonly Tensor[], opts?: TransportCallOptions): AsyncGenerator<InferResult>;
+  close(): void;
+}
 
 export interface RtserveClientOptions {
   /** The server's HTTP base URL, e.g. http://127.0.0.1:8000 */
   readonly url: string;
-  /** Transport for `infer` and `stream` (default 'rest'; frame streams always use WebSocket). */
+  /** Transport for `infer` and `stream` (default 'rest'; 'grpc' needs `grpc`; frame streams always use WebSocket). */
   readonly transport?: TransportKind;
   /** Bearer token: `Authorization` on REST, a `rtserve.bearer.<token>` subprotocol on WebSocket. */
   readonly token?: string;
@@ -35,6 +53,8 @@ export interface RtserveClientOptions {
   /** Tensors as binary data (default true). */
   readonly binary?: boolean;
   readonly reconnect?: WsTransportOptions['reconnect'];
+  /** The gRPC transport, for transport 'grpc' (createNodeClient builds one from `grpcAddress`). */
+  readonly grpc?: GrpcTransportLike;
 }
 
 export interface InferOptions {
@@ -141,6 +161,7 @@ export class RtserveClient {
     const tensors = toTensors(inputs);
     const outputs = requestedOutputs(opts.outputs);
     const transport = opts.transport ?? this.options.transport ?? 'rest';
+    if (transport === 'grpc') return this.grpc.infer(model, tensors, this.callOptions(opts, outputs));
     if (transport === 'rest') {
       return this.rest.infer(model, tensors, {
         ...(opts.version === undefined ? {} : { version: opts.version }),
@@ -174,6 +195,10 @@ export class RtserveClient {
     const tensors = toTensors(inputs);
     const outputs = requestedOutputs(opts.outputs);
     const transport = opts.transport ?? this.options.transport ?? 'rest';
+    if (transport === 'grpc') {
+      yield* this.grpc.stream(model, tensors, this.callOptions(opts, outputs));
+      return;
+    }
     if (transport === 'rest') {
       yield* this.rest.stream(model, tensors, {
         ...(opts.version === undefined ? {} : { version: opts.version }),
@@ -216,9 +241,26 @@ export class RtserveClient {
     return new FrameStream(this.ws, model, name, opts);
   }
 
-  /** Closes the WebSocket (pending WebSocket requests fail with CANCELLED). */
+  /** Closes the WebSocket (pending WebSocket requests fail with CANCELLED) and the gRPC channel. */
   close(): void {
     this.wsTransport?.close();
+    this.options.grpc?.close();
+  }
+
+  private get grpc(): GrpcTransportLike {
+    const g = this.options.grpc;
+    if (g === undefined) throw new RtserveError('UNSUPPORTED', "transport 'grpc' needs a gRPC transport: create the client with createNodeClient({ grpcAddress })", { category: 'UNIMPLEMENTED' });
+    return g;
+  }
+
+  private callOptions(opts: InferOptions, outputs: RequestedOutput[] | undefined): TransportCallOptions {
+    return {
+      ...(opts.version === undefined ? {} : { version: opts.version }),
+      ...(opts.id === undefined ? {} : { id: opts.id }),
+      ...(outputs === undefined ? {} : { outputs }),
+      ...(opts.parameters === undefined ? {} : { parameters: opts.parameters }),
+      ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+    };
   }
 
   private spec(model: string, tensors: WsRequestSpec['inputs'], opts: InferOptions, outputs: RequestedOutput[] | undefined): WsRequestSpec {

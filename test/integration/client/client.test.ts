@@ -45,7 +45,7 @@ describe('client SDK', () => {
   before(async () => {
     server = await startGatedServer(gate, { wsResumeWindowMs: 60000 });
     streaming = await startFrontEnd(withStream(server.core, ticker), { wsResumeWindowMs: 60000 });
-    client = createNodeClient({ url: server.httpUrl, reconnect: { initialDelayMs: 20 } });
+    client = createNodeClient({ url: server.httpUrl, grpcAddress: server.grpcAddress!, reconnect: { initialDelayMs: 20 } });
   });
   after(async () => {
     gate.release('mlp');
@@ -67,10 +67,11 @@ describe('client SDK', () => {
     await assert.rejects(client.modelMetadata('nope'), (e: unknown) => e instanceof RtserveError && e.code === 'MODEL_NOT_FOUND' && e.status === 404);
   });
 
-  for (const transport of ['rest', 'ws'] as TransportKind[]) {
+  for (const transport of ['rest', 'ws', 'grpc'] as TransportKind[]) {
     test(`${transport}: typed arrays in, typed arrays out`, async () => {
       const r = await client.infer('simple', simpleInputs, { transport, id: 'typed' });
       assert.equal(r.modelName, 'simple');
+      assert.equal(r.modelVersion, '1');
       assert.equal(r.id, 'typed');
       const out0 = r.data('OUTPUT0');
       assert.ok(out0 instanceof Int32Array);
