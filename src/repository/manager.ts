@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { loadPlan } from '../plan/load.ts';
 import { readPlan } from '../plan/format.ts';
 import { checkShapeInProfiles, warmupShapes } from '../plan/profiles.ts';
@@ -12,7 +12,7 @@ import { allocate, elementCount, fromConfigType, type DataType } from '../core/d
 import { ModelStats } from '../core/stats.ts';
 import type { Tensor, TensorMetadata } from '../core/types.ts';
 import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec } from '../engine/engine.ts';
-import { rtError, toRtError } from '../errors/registry.ts';
+import { ERROR_CODES, rtError, toRtError, type ErrorCode } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Scheduler, SchedulerFactory } from '../scheduler/scheduler.ts';
 import { imageSpecOf } from '../preprocess/image-spec.ts';
@@ -62,7 +62,7 @@ interface ModelRecord {
   /** Highest ready version: what a request without a version gets. */
   latest: string | undefined;
   /** The last load attempt failed (the versions above, if any, still serve): which version and why. */
-  failed: { readonly version: string | undefined; readonly reason: string } | undefined;
+  failed: { readonly version: string | undefined; readonly reason: string; readonly code: ErrorCode } | undefined;
 }
 
 export interface RepositoryManagerOptions {
@@ -119,10 +119,12 @@ export class RepositoryManager {
       if (!isModelDirectory(entry)) throw rtError('MODEL_NOT_FOUND', `'${name}' is not a model: its directory has no config file and no version directory`);
       await this.loadEntry(entry, configOverride);
       const rec = this.models.get(name);
-      if (rec !== undefined && rec.state !== 'READY') throw rtError('MODEL_LOAD_FAILED', `failed to load '${name}': ${rec.reason}`);
+      // A bad config or an incompatible plan is the caller's to fix (4xx); anything else is a load failure (5xx).
+      const code = rec?.failed !== undefined && CLIENT_CATEGORIES.has(ERROR_CODES[rec.failed.code].category) ? rec.failed.code : 'MODEL_LOAD_FAILED';
+      if (rec !== undefined && rec.state !== 'READY') throw rtError(code, `failed to load '${name}': ${rec.reason}`);
       // A failed reload keeps the old versions serving, and the caller still learns that its load failed.
       if (rec?.failed !== undefined) {
-        throw rtError('MODEL_LOAD_FAILED', `failed to load '${name}'${rec.failed.version === undefined ? '' : ` version ${rec.failed.version}`}: ${rec.failed.reason} (versions ${[...rec.versions.keys()].join(', ')} keep serving)`);
+        throw rtError(code, `failed to load '${name}'${rec.failed.version === undefined ? '' : ` version ${rec.failed.version}`}: ${rec.failed.reason} (versions ${[...rec.versions.keys()].join(', ')} keep serving)`);
       }
     })();
     this.loading.set(name, run);
@@ -313,7 +315,7 @@ export class RepositoryManager {
         rec.state = 'UNAVAILABLE';
       }
       rec.reason = reason;
-      rec.failed = { version: attempting, reason };
+      rec.failed = { version: attempting, reason, code: e.code };
       return;
     }
     const old = rec.versions;
@@ -365,7 +367,7 @@ export class RepositoryManager {
       const labels = new Map<string, readonly string[]>();
       for (const o of config.output) {
         if (o.label_filename !== undefined) {
-          const text = await readFile(join(entry.dir, o.label_filename), 'utf8');
+          const text = await readFile(labelPath(entry.dir, o.name, o.label_filename), 'utf8');
           labels.set(o.name, text.split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1));
         }
       }
@@ -425,6 +427,21 @@ export class RepositoryManager {
 function isModelDirectory(e: ModelEntry): boolean {
   return e.configFile !== undefined || e.versions.length > 0;
 }
+
+/**
+ * A label file named by the config, resolved inside the model folder. Configs can arrive through the load API
+ * (Triton's `config` parameter), so a name that escapes the folder ('../', absolute paths) is refused.
+ */
+function labelPath(modelDir: string, output: string, fileName: string): string {
+  const root = resolve(modelDir);
+  const path = resolve(root, fileName);
+  if (isAbsolute(fileName) || (path !== root && !path.startsWith(root + sep))) {
+    throw rtError('BAD_CONFIG', `output '${output}': label_filename '${fileName}' must name a file inside the model folder`);
+  }
+  return path;
+}
+
+const CLIENT_CATEGORIES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'NOT_FOUND', 'UNIMPLEMENTED']);
 
 function tensorMeta(t: TensorConfig, batchDim: boolean): TensorMetadata {
   const dt = fromConfigType(t.data_type);

@@ -88,7 +88,7 @@ describe('path traversal through model names (REST load, unload, infer, metadata
 
   test(
     'a load config override cannot name files outside the model folder (label_filename)',
-    { todo: 'repository/manager.ts joins label_filename onto the model folder without a containment check (reported to the repository owner)' },
+    {},
     async () => {
       const config = {
         name: 'simple',
