@@ -53,7 +53,7 @@ export class WsConnection implements WsSessionSink {
     ws.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.ctx.onDrop?.('too_large');
     });
-    ws.on('close', () => this.onClose());
+    ws.on('close', (code) => this.onClose(code));
     this.sendJson({ type: 'session.created', session: session.info(), limits: ctx.limits });
 
     const hb = ctx.limits.heartbeat_interval_ms;
@@ -345,11 +345,15 @@ export class WsConnection implements WsSessionSink {
     this.idleTimer = undefined;
   }
 
-  private onClose(): void {
+  private onClose(code: number): void {
+    const initiatedHere = this.closed;
     this.closed = true;
     this.stopTimers();
     this.pendingBinary = undefined;
-    this.session.detach(this);
+    // A client that says goodbye (1000 normal closure, 1001 going away) has nothing to resume: end its session
+    // now rather than holding its buffers for the resume window. Drops (1006) and our own error closes keep it.
+    if (!initiatedHere && (code === 1000 || code === 1001) && this.session.attachedSink === this) this.session.destroy();
+    else this.session.detach(this);
     this.onClosed(this);
   }
 }

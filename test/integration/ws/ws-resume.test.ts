@@ -234,6 +234,22 @@ describe('WebSocket resume', () => {
     }
   });
 
+  test('a client that closes normally (1000) ends its session: nothing is kept for resume', async () => {
+    const a = await TestWs.open(fe.url);
+    const sessionId = a.session.id;
+    const runs = gate.runs('mlp');
+    gate.hold('mlp');
+    a.send(mlpInfer('left-behind'));
+    await gate.untilRuns('mlp', runs + 1);
+    a.ws.close(1000);
+    await a.closed;
+    for (let i = 0; fe.front.session(sessionId) !== undefined; i++) {
+      assert.ok(i < 2000, 'the session was kept');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    gate.release('mlp');
+  });
+
   test('a resume for an unknown session is refused without closing the socket', async () => {
     const b = await TestWs.open(fe.url);
     try {
