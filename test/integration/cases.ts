@@ -3,6 +3,7 @@
  * and what must come back — tensors, or an error of a given category whose message names what was wrong.
  * A transport test supplies a `TableClient` and runs `INFER_CASES` through it.
  */
+import assert from 'node:assert/strict';
 import type { ErrorCategory } from '../../src/errors/registry.ts';
 import type { DataType, TensorData } from '../../src/core/datatype.ts';
 import type { Parameters, RequestedOutput, Tensor } from '../../src/core/types.ts';
@@ -180,4 +181,28 @@ function halfToNumber(h: number): number {
   if (e === 0) return s * 2 ** -14 * (f / 1024);
   if (e === 31) return f === 0 ? s * Infinity : NaN;
   return s * 2 ** (e - 15) * (1 + f / 1024);
+}
+
+/** Runs one case through a transport's client and asserts what the case expects. */
+export async function runTableCase(client: TableClient, c: InferCase): Promise<void> {
+  const expect = c.expect;
+  if ('error' in expect) {
+    await assert.rejects(client(c.request), (err: unknown) => {
+      assert.ok(err instanceof TableError, `expected a TableError, got ${String(err)}`);
+      assert.equal(err.category, expect.error, err.message);
+      for (const part of expect.messageIncludes) assert.ok(err.message.includes(part), `message ${JSON.stringify(err.message)} should mention ${part}`);
+      return true;
+    });
+    return;
+  }
+  const res = await client(c.request);
+  if (expect.id !== undefined) assert.equal(res.id, expect.id);
+  assert.deepEqual(res.outputs.map((o) => o.name), expect.outputs.map((o) => o.name));
+  for (const [i, want] of expect.outputs.entries()) {
+    const got = res.outputs[i];
+    assert.ok(got !== undefined);
+    assert.equal(got.datatype, want.datatype, `${want.name} datatype`);
+    assert.deepEqual([...got.shape], want.shape, `${want.name} shape`);
+    assert.deepEqual(plainValues(got), want.data, `${want.name} data`);
+  }
 }
