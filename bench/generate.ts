@@ -31,11 +31,14 @@ const { values: args } = parseArgs({
     'max-tokens': { type: 'string', default: '128' },
     rounds: { type: 'string', default: '2' },
     out: { type: 'string' },
+    /** Overrides charlm's engine.intra_op_num_threads (its config says 1; 0 = onnxruntime's default, one per core). */
+    'intra-op-threads': { type: 'string' },
   },
 });
 const CONCURRENCY = (args.concurrency as string).split(',').map(Number);
 const MAX_TOKENS = Number(args['max-tokens']);
 const ROUNDS = Number(args.rounds);
+const INTRA_OP_THREADS = args['intra-op-threads'] === undefined ? undefined : Number(args['intra-op-threads']);
 const CHARLM = fileURLToPath(new URL('../models/charlm', import.meta.url));
 const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 const PROMPTS = ['def ', 'import os\n', 'class Parser:\n    def __init__(self', '# Copyright', 'for i in range(', 'return ', 'if __name__ == ', '"""', 'with open(', 'try:\n    '];
@@ -89,6 +92,33 @@ function pct(values: number[], p: number): number {
 }
 const round = (x: number, d = 1): number => Math.round(x * 10 ** d) / 10 ** d;
 
+/** Sum and count of the server's generation histograms (rtserve_generate_*), to report server-side means. */
+async function serverSide(metricsUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(metricsUrl)).text();
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const m = /^(rtserve_generate_(?:time_to_first_token|inter_token_latency|step_duration)_seconds_(?:sum|count))\{([^}]*)\} (\S+)$/.exec(line);
+    if (m === null) continue;
+    const kind = /kind="(\w+)"/.exec(m[2] as string)?.[1];
+    const [, base, part] = /^(.*)_(sum|count)$/.exec(m[1] as string) as RegExpExecArray;
+    out[`${base}${kind === undefined ? '' : `:${kind}`}_${part}`] = Number(m[3]);
+  }
+  return out;
+}
+
+function serverMeans(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const mean = (name: string): number => {
+    const n = (after[`${name}_count`] ?? 0) - (before[`${name}_count`] ?? 0);
+    return n === 0 ? Number.NaN : round((((after[`${name}_sum`] ?? 0) - (before[`${name}_sum`] ?? 0)) / n) * 1000, 2);
+  };
+  return {
+    ttftMeanMs: mean('rtserve_generate_time_to_first_token_seconds'),
+    interTokenMeanMs: mean('rtserve_generate_inter_token_latency_seconds'),
+    decodeStepMeanMs: mean('rtserve_generate_step_duration_seconds:decode'),
+    prefillStepMeanMs: mean('rtserve_generate_step_duration_seconds:prefill'),
+  };
+}
+
 interface RunSummary {
   concurrency: number;
   requests: number;
@@ -97,6 +127,8 @@ interface RunSummary {
   tokensPerS: number;
   ttftMs: { p50: number; p99: number; mean: number };
   interTokenMs: { p50: number; p99: number; mean: number };
+  /** Means from the server's own histograms over the run (no network or client in them). */
+  server?: Record<string, number>;
 }
 
 async function run(url: string, concurrency: number, rounds: number): Promise<RunSummary> {
@@ -130,27 +162,29 @@ async function run(url: string, concurrency: number, rounds: number): Promise<Ru
  * The server runs as its own process (`rtserve serve`, as deployed), so the load generator's event loop does not
  * share a thread with the server's; `env` sets config keys (RTSERVE_*).
  */
-async function withServer<T>(env: Record<string, string>, fn: (httpUrl: string) => Promise<T>): Promise<T> {
+async function withServer<T>(env: Record<string, string>, fn: (httpUrl: string, metricsUrl: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'rtserve-bench-gen-'));
   await cp(join(CHARLM, '1'), join(dir, 'charlm', '1'), { recursive: true });
-  await writeFile(join(dir, 'charlm', 'config.json'), readFileSync(join(CHARLM, 'config.json')));
+  const modelConfig = JSON.parse(readFileSync(join(CHARLM, 'config.json'), 'utf8')) as Record<string, unknown>;
+  if (INTRA_OP_THREADS !== undefined) modelConfig['engine'] = { intra_op_num_threads: INTRA_OP_THREADS };
+  await writeFile(join(dir, 'charlm', 'config.json'), JSON.stringify(modelConfig));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--model-repository', dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'warn'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
-    const httpUrl = await new Promise<string>((resolve, reject) => {
+    const [httpUrl, metricsUrl] = await new Promise<[string, string]>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
-        const m = /rtserve ready http=(\S+)/.exec(out);
-        if (m !== null) resolve(m[1] as string);
+        const m = /rtserve ready http=(\S+).* metrics=(\S+)/.exec(out);
+        if (m !== null) resolve([m[1] as string, m[2] as string]);
       });
       child.once('exit', (code) => reject(new Error(`rtserve serve exited with code ${code}`)));
     });
     // Warm-up: the first runs pay for lazy initialization.
     await run(httpUrl, 4, 1);
-    return await fn(httpUrl);
+    return await fn(httpUrl, metricsUrl);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -161,15 +195,21 @@ async function withServer<T>(env: Record<string, string>, fn: (httpUrl: string) 
 
 const loadBefore = loadavg();
 const runs: RunSummary[] = [];
-await withServer({}, async (url) => {
+await withServer({}, async (url, metricsUrl) => {
   for (const c of CONCURRENCY) {
+    const before = await serverSide(metricsUrl);
     const r = await run(url, c, c === 1 ? ROUNDS * 4 : ROUNDS);
+    r.server = serverMeans(before, await serverSide(metricsUrl));
     runs.push(r);
-    console.log(`continuous batching, ${c} streams: ${r.tokensPerS} tokens/s, TTFT p50 ${r.ttftMs.p50} ms p99 ${r.ttftMs.p99} ms, inter-token p50 ${r.interTokenMs.p50} ms p99 ${r.interTokenMs.p99} ms`);
+    console.log(`continuous batching, ${c} streams: ${r.tokensPerS} tokens/s, TTFT p50 ${r.ttftMs.p50} ms p99 ${r.ttftMs.p99} ms, inter-token p50 ${r.interTokenMs.p50} ms p99 ${r.interTokenMs.p99} ms; server: ${JSON.stringify(r.server)}`);
   }
 });
 const widest = Math.max(...CONCURRENCY);
-const serial = await withServer({ RTSERVE_GENERATE_MAX_SEQUENCES: '1', RTSERVE_GENERATE_MAX_QUEUE: '1024' }, async (url) => run(url, widest, ROUNDS));
+const serial = await withServer({ RTSERVE_GENERATE_MAX_SEQUENCES: '1', RTSERVE_GENERATE_MAX_QUEUE: '1024' }, async (url, metricsUrl) => {
+  const before = await serverSide(metricsUrl);
+  const r = await run(url, widest, ROUNDS);
+  return { ...r, server: serverMeans(before, await serverSide(metricsUrl)) };
+});
 console.log(`one at a time (generateMaxSequences 1), ${widest} clients: ${serial.tokensPerS} tokens/s, TTFT p50 ${serial.ttftMs.p50} ms p99 ${serial.ttftMs.p99} ms`);
 const at8 = runs.find((r) => r.concurrency === 8);
 const atWidest = runs.find((r) => r.concurrency === widest) as RunSummary;
@@ -189,6 +229,7 @@ await writeFile(
       loadAvgBefore: loadBefore.map((x) => round(x, 2)),
       loadAvgAfter: loadavg().map((x) => round(x, 2)),
       model: 'charlm (models/charlm, 2.96 M parameters, FP32, onnxruntime-node CPU)',
+      intraOpThreads: INTRA_OP_THREADS === undefined ? 'from models/charlm/config.json (1)' : INTRA_OP_THREADS === 0 ? 'onnxruntime default (one per core)' : INTRA_OP_THREADS,
       workload: { route: 'POST /v1/completions stream:true', maxTokens: MAX_TOKENS, temperature: 0.8, topP: 0.95, prompts: PROMPTS.length, roundsPerStream: ROUNDS },
       continuousBatching: runs,
       oneAtATime: { ...serial, how: `generateMaxSequences 1 (no batching), ${widest} clients queued` },

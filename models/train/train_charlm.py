@@ -242,6 +242,9 @@ def cmd_export(args):
         # The batch dimension is the generation batch; the KServe route may also run single steps.
         'max_batch_size': 64,
         'parameters': {'description': {'string_value': 'byte-level Python code model; see MODEL_CARD.md'}},
+        # Decoding steps are small: on a CPU, one thread per step beats splitting it (thread-pool hand-offs cost
+        # more than they save; bench/results/generate-*.json compares both).
+        'engine': {'intra_op_num_threads': 1},
         'generate': {
             'tokenizer': 'bytes',
             'vocab_size': VOCAB,

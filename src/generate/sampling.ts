@@ -66,6 +66,7 @@ export class Sampler {
   private readonly seen: Uint8Array;
   private readonly scratch: Float32Array;
   private readonly order: number[];
+  private readonly probs: Float64Array;
 
   constructor(
     readonly options: NormalizedSampling,
@@ -77,6 +78,7 @@ export class Sampler {
     this.seen = new Uint8Array(vocabSize);
     this.scratch = new Float32Array(vocabSize);
     this.order = Array.from({ length: vocabSize }, (_, i) => i);
+    this.probs = new Float64Array(vocabSize);
     for (const t of history) this.note(t);
   }
 
@@ -108,18 +110,38 @@ export class Sampler {
   private draw(x: Float32Array): number {
     const o = this.options;
     const invT = 1 / o.temperature;
-    let n = x.length;
+    const V = x.length;
+    let max = -Infinity;
+    for (let i = 0; i < V; i++) max = Math.max(max, (x[i] as number) * invT);
     const idx = this.order;
+    let n: number;
     if (o.topK > 0 || o.topP < 1) {
-      for (let i = 0; i < idx.length; i++) idx[i] = i;
-      idx.sort((a, b) => (x[b] as number) - (x[a] as number) || a - b);
+      // Only tokens within e^-16 (~1e-7) of the most likely one can matter for top-k / top-p, and a peaked model
+      // has few of them: sort those. If they cannot fill k or reach p, sort everything (then the result is exact).
+      n = 0;
+      const floor = max - 16;
+      for (let i = 0; i < V; i++) if ((x[i] as number) * invT >= floor) idx[n++] = i;
+      const enough = (): boolean => {
+        if (o.topK > 0 && n < o.topK) return false;
+        if (o.topP >= 1) return true;
+        let total = 0;
+        for (let i = 0; i < V; i++) total += Math.exp((x[i] as number) * invT - max);
+        let kept = 0;
+        for (let j = 0; j < n; j++) kept += Math.exp((x[idx[j] as number] as number) * invT - max);
+        return kept >= o.topP * total;
+      };
+      if (!enough()) {
+        n = V;
+        for (let i = 0; i < V; i++) idx[i] = i;
+      }
+      const sorted = idx.slice(0, n).sort((a, b) => (x[b] as number) - (x[a] as number) || a - b);
+      for (let j = 0; j < n; j++) idx[j] = sorted[j] as number;
       if (o.topK > 0) n = Math.min(n, o.topK);
     } else {
-      for (let i = 0; i < idx.length; i++) idx[i] = i;
+      n = V;
+      for (let i = 0; i < V; i++) idx[i] = i;
     }
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) max = Math.max(max, (x[idx[j] as number] as number) * invT);
-    const probs = new Float64Array(n);
+    const probs = this.probs;
     let sum = 0;
     for (let j = 0; j < n; j++) {
       const e = Math.exp((x[idx[j] as number] as number) * invT - max);
@@ -127,11 +149,17 @@ export class Sampler {
       sum += e;
     }
     if (o.topP < 1) {
-      // Candidates are sorted by probability: keep the shortest prefix whose mass reaches top_p (at least one).
+      // The mass is relative to the whole distribution (or the top-k set when top_k is also given); candidates are
+      // sorted by probability: keep the shortest prefix whose mass reaches top_p (at least one token).
+      let total = sum;
+      if (o.topK === 0 && n < V) {
+        total = 0;
+        for (let i = 0; i < V; i++) total += Math.exp((x[i] as number) * invT - max);
+      }
       let cum = 0;
       let keep = 0;
       while (keep < n) {
-        cum += (probs[keep] as number) / sum;
+        cum += (probs[keep] as number) / total;
         keep++;
         if (cum >= o.topP) break;
       }

@@ -86,3 +86,51 @@ test('mulberry32 is deterministic and in [0, 1)', () => {
   assert.deepEqual(xs, Array.from({ length: 1000 }, () => b()));
   assert.ok(xs.every((x) => x >= 0 && x < 1));
 });
+
+test('property: top-k / top-p draws equal a reference that sorts the whole vocabulary', async () => {
+  const fc = (await import('fast-check')).default;
+  /** Hugging Face's order: temperature, top-k, then top-p over the renormalized rest; a draw by inverse CDF. */
+  const reference = (logits: Float32Array, T: number, topK: number, topP: number, rng: () => number): number => {
+    const scaled = Array.from(logits, (v) => v / T);
+    const max = Math.max(...scaled);
+    // Without top-k / top-p there is nothing to sort: the draw walks the vocabulary in id order.
+    let order = scaled.map((_, i) => i);
+    if (topK > 0 || topP < 1) order.sort((a, b) => (scaled[b] as number) - (scaled[a] as number) || a - b);
+    if (topK > 0) order = order.slice(0, topK);
+    let probs = order.map((i) => Math.exp((scaled[i] as number) - max));
+    const total = probs.reduce((a, b) => a + b, 0);
+    if (topP < 1) {
+      let cum = 0;
+      let keep = 0;
+      while (keep < probs.length) {
+        cum += (probs[keep] as number) / total;
+        keep++;
+        if (cum >= topP) break;
+      }
+      order = order.slice(0, keep);
+      probs = probs.slice(0, keep);
+    }
+    let r = rng() * probs.reduce((a, b) => a + b, 0);
+    for (let j = 0; j < order.length; j++) {
+      r -= probs[j] as number;
+      if (r < 0) return order[j] as number;
+    }
+    return order.at(-1) as number;
+  };
+  fc.assert(
+    fc.property(
+      fc.array(fc.float({ min: -30, max: 30, noNaN: true }), { minLength: 2, maxLength: 40 }),
+      fc.constantFrom(0.3, 0.8, 1, 2),
+      fc.constantFrom(0, 1, 3, 10),
+      fc.constantFrom(1, 0.95, 0.5, 0.1),
+      fc.integer({ min: 0, max: 1000 }),
+      (values, T, topK, topP, seed) => {
+        const logits = Float32Array.from(values);
+        const s = new Sampler(normalizeSampling({ temperature: T, topK, topP, seed }, fixedSeed), logits.length, []);
+        const rng = mulberry32(seed);
+        for (let i = 0; i < 20; i++) assert.equal(s.next(logits), reference(logits, T, topK, topP, rng));
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
