@@ -423,6 +423,19 @@ class GrpcFront {
     return this.api.infer(this.inferRequest(req, signal));
   }
 
+  /**
+   * The responses of one streamed request: several for decoupled (generative) models, each carrying
+   * `triton_final_response` as Triton's decoupled protocol does, one for every other model.
+   */
+  inferResponses(req: GrpcInferRequest, signal: AbortSignal): AsyncIterable<InferResponse> {
+    const api = this.api;
+    if (api.inferStream !== undefined) return api.inferStream(this.inferRequest(req, signal));
+    const one = this.infer(req, signal);
+    return (async function* single() {
+      yield await one;
+    })();
+  }
+
   statusOf(err: unknown) {
     return this.status(err);
   }
@@ -561,23 +574,20 @@ class InferStream {
     }
     const admission = this.front.admitCall('infer', req.model, this.call);
     let release: (() => void) | undefined;
-    const run =
-      admission === undefined
-        ? this.front.infer(req, controller.signal)
-        : admission.then((a) => {
-            release = a.release;
-            return this.front.infer(req, controller.signal);
-          });
-    run
+    const run = async (): Promise<void> => {
+      if (admission !== undefined) release = (await admission).release;
+      for await (const resp of this.front.inferResponses(req, controller.signal)) {
+        this.write(this.front.checkSize(encodeModelStreamInferResponse(this.front.classify(req, resp)), req.model));
+      }
+    };
+    run()
       .finally(() => release?.())
-      .then(
-        (resp) => this.front.checkSize(encodeModelStreamInferResponse(this.front.classify(req, resp)), req.model),
-        (err: unknown) => encodeModelStreamInferError(this.front.statusOf(this.deadline.expired ? deadlineError(req.model) : err).details, ids),
-      )
-      .catch((err: unknown) => encodeModelStreamInferError(this.front.statusOf(err).details, ids))
-      .then((out) => {
+      .catch((err: unknown) => {
+        const e = this.deadline.expired ? deadlineError(req.model) : err;
+        this.write(encodeModelStreamInferError(this.front.statusOf(e).details, ids));
+      })
+      .then(() => {
         this.pending.delete(controller);
-        this.write(out);
         if (this.pausedForInflight && this.pending.size < this.front.inflightLimit) {
           this.pausedForInflight = false;
           this.maybeResume();

@@ -80,4 +80,6 @@ test('gRPC ModelStreamInfer: the responses of a generation, up to triton_final_r
   });
   stream.end();
   assert.equal(pieces.join(''), expected);
+  // Decoupled: the text arrives as it is generated, in several responses, not as one at the end.
+  assert.ok(pieces.length > 1, `expected several streamed responses, got ${pieces.length}`);
 });
