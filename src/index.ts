@@ -17,6 +17,8 @@ export { RtError, ERROR_CODES } from './errors/registry.ts';
 export type { ErrorCode, ErrorCategory } from './errors/registry.ts';
 export type { Engine, EngineSession, EngineLoadOptions } from './engine/engine.ts';
 export { createOrtEngine } from './engine/ort/index.ts';
+export { CudaSession, createCudaEngine, loadCudaAddon, loadCudaSession } from './engine/cuda/index.ts';
+export type { CudaAddonStatus, CudaBenchResult, CudaEngineDescription } from './engine/cuda/index.ts';
 export { encodeInferRequest, decodeInferResponse } from './transport/codec/kserve-client-codec.ts';
 // Client SDK (docs/client-sdk.md); src/client/index.ts is the browser-safe subset.
 export * from './client/index.ts';

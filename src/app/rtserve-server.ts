@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config/server-config.ts';
 import { InferenceServer } from '../core/inference-server.ts';
 import { bundledModelRepository } from '../core/package-root.ts';
 import { createOrtEngine } from '../engine/ort/index.ts';
+import { createCudaEngine } from '../engine/cuda/cuda-engine.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ServerMetrics } from '../observability/metrics.ts';
 import { logControlOf, type Logger } from '../observability/logger.ts';
@@ -77,7 +78,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const repository = new RepositoryManager({
     statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),
     repositories,
-    engine: options.engine ?? createOrtEngine(),
+    // CUDA plans (`rtserve build --target cuda`) run on the native engine; everything else on onnxruntime.
+    engine: options.engine ?? createCudaEngine({ fallback: createOrtEngine() }),
     schedulerFactory: createScheduler,
     logger,
     defaultMaxBatchSize: config.defaultMaxBatchSize,

@@ -4,6 +4,7 @@ import { RtError, toRtError } from '../errors/registry.ts';
 import { CALIBRATION_METHODS, PLAN_PRECISIONS, PLAN_TARGETS, type CalibrationMethod, type PlanPrecision, type PlanTarget } from '../plan/manifest.ts';
 import { parseGate, type AccuracyGate } from './accuracy.ts';
 import { AccuracyGateError, BUILD_STAGES, buildPlan, type BuildOptions, type BuildReport, type ProgressEvent } from './build.ts';
+import { buildCudaPlan, type CudaBuildDeps } from './cuda/build-cuda.ts';
 import { formatInspect, inspect } from './inspect.ts';
 import { parseProfile } from './profiles.ts';
 import type { OfflineRuntime, OptimizationLevel } from './runtime.ts';
@@ -45,6 +46,11 @@ export interface CompilerCommandDeps {
    * calibration, onnxruntime optimization and the accuracy gate (INT8 then needs a calibration cache).
    */
   readonly createRuntime?: () => OfflineRuntime;
+  /**
+   * `--target cuda`: the device tuner (and the accuracy runtime over `runtime`) from src/engine/cuda/tuner.ts,
+   * or why there is none. Called only for that target, so other builds never load the native addon.
+   */
+  readonly createCudaBuildDeps?: (runtime: OfflineRuntime | undefined) => CudaBuildDeps;
   /** Where progress and results are printed (default: process.stderr / process.stdout). */
   readonly stderr?: (line: string) => void;
   readonly stdout?: (line: string) => void;
@@ -161,7 +167,10 @@ export async function runBuildCommand(model: string, flags: BuildFlags, deps: Co
     if (flags.report !== undefined) await writeFile(flags.report, `${JSON.stringify(report, null, 2)}\n`);
   };
   try {
-    const result = await buildPlan(options, flags.quiet === true ? () => {} : progressPrinter(err));
+    const progress = flags.quiet === true ? () => {} : progressPrinter(err);
+    const result = options.target === 'cuda'
+      ? await buildCudaPlan(options, progress, deps.createCudaBuildDeps?.(options.runtime) ?? { unavailable: 'the native CUDA engine is not wired into this command' })
+      : await buildPlan(options, progress);
     await writeFile(flags.output, result.plan);
     await writeReport(result.report);
     for (const l of summary(result.report, flags.output)) out(l);
@@ -207,7 +216,7 @@ export function registerCompilerCommands(program: Command, deps: CompilerCommand
     .description('compile an ONNX model into an optimized plan (passes, FP16/INT8, shape profiles, accuracy gate)')
     .argument('<model>', 'the ONNX model')
     .requiredOption('-o, --output <file>', 'plan file to write')
-    .option('--target <target>', `${PLAN_TARGETS.join(' | ')} (default ort-cpu; cuda is not available in this build)`)
+    .option('--target <target>', `${PLAN_TARGETS.join(' | ')} (default ort-cpu; cuda needs the native engine and --precision fp16: docs/cuda-engine.md)`)
     .option('--precision <p>', `${PLAN_PRECISIONS.join(' | ')} (default fp32)`)
     .option('--calibration <path>', 'calibration data: FILE.npy | FILE.npz | DIR of them (first dim = samples)')
     .option('--calibration-method <m>', `${CALIBRATION_METHODS.join(' | ')} (default minmax)`)

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The CUDA engine's whole GPU-machine run in one command (carry .device/cuda, packed by scripts/device/pack-cuda.sh):
+#   bench/cuda/run.sh [STEP ...]      default: every step, in priority order, within a time budget
+# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu summary
+# Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
+# returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
+# steps that would not finish in time.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-/tmp/rtcuda-out}
+W=${WORK:-/tmp/rtcuda-work}
+mkdir -p "$OUT" "$W" "$W/models" "$W/dump"
+BUDGET_S=${BUDGET_S:-570}
+T0=$(date +%s)
+STEPS=${*:-setup addon unit models engine50 correct torch50 engine18 correct torch18 served webgpu summary}
+el() { echo $(( $(date +%s) - T0 )); }
+pack() { tar czf "$OUT/results.tgz" -C "$W" --exclude=dump --exclude=models . 2>/dev/null || true; }
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local left=$(( BUDGET_S - $(el) ))
+  if [ "$left" -lt 20 ]; then echo "[$(el)s] skip $name: budget spent" | tee -a "$W/steps.txt"; return; fi
+  [ "$limit" -gt "$left" ] && limit=$left
+  echo "[$(el)s] start $name (limit ${limit}s)"
+  timeout --kill-after=5 "$limit" bash -c "$*" > "$W/$name.log" 2>&1
+  local rc=$?
+  echo "[$(el)s] $name rc=$rc" | tee -a "$W/steps.txt"
+  tail -n "${TAIL:-12}" "$W/$name.log" | sed "s/^/  $name| /" | cut -c1-300
+  pack
+}
+
+do_setup() {
+  scripts/device/unpack-cuda.sh && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv &&
+    python3 -c 'import torch, onnxruntime; print("torch", torch.__version__, "cudnn", torch.backends.cudnn.version(), "ort", onnxruntime.__version__)'
+}
+do_unit() {
+  if [ ! -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ]; then echo "onnxruntime-node not carried: GPU unit tests need it as the reference"; return 0; fi
+  node --test test/unit/engine/cuda/cuda-engine.test.ts
+}
+do_engine() { node bench/cuda/engine-bench.ts --model "$1" --models-dir "$W/models" --out-dir "$W" --dump-dir "$W/dump" --plan-dir /tmp/rtcuda-plans --budget-ms 1000 "${@:2}"; }
+do_served() {
+  local repo=/tmp/rtcuda-repo port=18000
+  rm -rf "$repo" && mkdir -p "$repo/resnet50/1"
+  cp /tmp/rtcuda-plans/resnet50.plan "$repo/resnet50/1/model.plan" || return 1
+  cat > "$repo/resnet50/config.json" <<'EOC'
+{"name": "resnet50", "max_batch_size": 256,
+ "input": [{"name": "input", "data_type": "TYPE_FP32", "dims": [3, 224, 224]}],
+ "output": [{"name": "logits", "data_type": "TYPE_FP32", "dims": [1000]}],
+ "dynamic_batching": {"preferred_batch_size": [32, 64, 128], "max_queue_delay_microseconds": 1000},
+ "instance_group": [{"count": 2, "kind": "KIND_GPU"}]}
+EOC
+  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn > "$W/server.log" 2>&1 &
+  local pid=$!
+  local ok=0
+  for _ in $(seq 1 120); do
+    if python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/ready', timeout=2)" 2>/dev/null; then ok=1; break; fi
+    kill -0 $pid 2>/dev/null || break
+    sleep 1
+  done
+  if [ $ok = 1 ]; then
+    echo "server ready after $(el)s"
+    node src/cli/main.ts bench -m resnet50 -u "http://127.0.0.1:$port" --grpc-url "127.0.0.1:$((port + 1))" -p http-binary,grpc \
+      -c ${SERVED_C:-16} -b 16 -d 3 --warmup 2 --max-trials 2 --stability-percentage 30 -o "$W/served-resnet50.json" --no-progress
+  else
+    echo "server not ready"; tail -n 30 "$W/server.log"
+  fi
+  kill $pid 2>/dev/null; wait $pid 2>/dev/null
+  return $(( 1 - ok ))
+}
+do_webgpu() {
+  if [ ! -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ]; then echo "onnxruntime-node not carried"; return 0; fi
+  node bench/cuda/ort-webgpu-bench.ts "$W/models/resnet50.onnx" "$W/webgpu-resnet50.json" 1,8,32 &&
+    node bench/cuda/ort-webgpu-bench.ts "$W/models/resnet18.onnx" "$W/webgpu-resnet18.json" 1,32
+}
+
+export W OUT T0
+export -f el do_setup do_unit do_engine do_served do_webgpu
+
+for s in $STEPS; do
+  case $s in
+    setup) step setup 90 do_setup; [ -f .device/cuda/env.sh ] && source .device/cuda/env.sh ;;
+    addon) step addon 240 native/build.sh ;;
+    unit) step unit 60 do_unit ;;
+    models) step models 150 python3 bench/cuda/make_resnets.py $W/models ;;
+    engine50) step engine50 240 do_engine resnet50 --tune-budget-s 70 ;;
+    engine18) step engine18 150 do_engine resnet18 --tune-budget-s 35 ;;
+    correct) step correct 90 python3 bench/cuda/correctness.py $W/dump $W/correctness.json ;;
+    torch50) step torch50 120 python3 bench/cuda/torch_bench.py $W/torch-resnet50.json --models resnet50 --budget-s 0.8 ;;
+    torch18) step torch18 120 python3 bench/cuda/torch_bench.py $W/torch-resnet18.json --models resnet18 --budget-s 0.8 ;;
+    served) step served 120 do_served ;;
+    webgpu) step webgpu 120 do_webgpu ;;
+    summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
+    *) echo "unknown step $s" ;;
+  esac
+done
+pack
+echo "[$(el)s] done; steps:"; cat "$W/steps.txt"

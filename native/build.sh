@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the rtserve native CUDA engine addon (native/build/rtcuda.node) when the CUDA toolkit, cuDNN 9 and
+# cuBLASLt are found. Elsewhere it explains what is missing and exits 2; rtserve then runs without the CUDA
+# target (docs/cuda-engine.md). Overrides: NVCC, CUDNN_INCLUDE, CUDNN_LIB, CUBLAS_INCLUDE, CUBLAS_LIB,
+# NODE_INCLUDE (directory holding node_api.h), CUDA_ARCH (default 90: sm_90 code plus compute_90 PTX).
+set -euo pipefail
+cd "$(dirname "$0")"
+out=build
+arch=${CUDA_ARCH:-90}
+
+missing() { echo "native/build.sh: $1" >&2; echo "the CUDA engine is not built; rtserve works without it (CUDA target unavailable)" >&2; exit 2; }
+first() { for p in "$@"; do [ -e "$p" ] && { echo "$p"; return 0; }; done; return 1; }
+
+nvcc=${NVCC:-$(command -v nvcc || true)}
+[ -z "$nvcc" ] && nvcc=$(first /usr/local/cuda/bin/nvcc || true)
+[ -z "$nvcc" ] && missing "nvcc not found (install the CUDA toolkit or set NVCC)"
+nvcc=$(readlink -f "$nvcc")
+cuda_home=$(cd "$(dirname "$nvcc")/.." && pwd)
+
+cudnn_h=$(first ${CUDNN_INCLUDE:+$CUDNN_INCLUDE/cudnn.h} /usr/include/x86_64-linux-gnu/cudnn.h /usr/include/cudnn.h "$cuda_home/include/cudnn.h" || true)
+[ -z "$cudnn_h" ] && missing "cudnn.h not found (cuDNN 9 development headers; set CUDNN_INCLUDE)"
+cudnn_lib=$(first ${CUDNN_LIB:+$CUDNN_LIB/libcudnn.so.9} /usr/lib/x86_64-linux-gnu/libcudnn.so.9 "$cuda_home/lib64/libcudnn.so.9" /usr/lib64/libcudnn.so.9 || true)
+[ -z "$cudnn_lib" ] && missing "libcudnn.so.9 not found (set CUDNN_LIB)"
+lt_h=$(first ${CUBLAS_INCLUDE:+$CUBLAS_INCLUDE/cublasLt.h} "$cuda_home/include/cublasLt.h" /usr/include/cublasLt.h || true)
+[ -z "$lt_h" ] && missing "cublasLt.h not found (set CUBLAS_INCLUDE)"
+lt_lib=$(first ${CUBLAS_LIB:+$CUBLAS_LIB/libcublasLt.so.13} ${CUBLAS_LIB:+$CUBLAS_LIB/libcublasLt.so} "$cuda_home/lib64/libcublasLt.so" "$cuda_home/lib64/libcublasLt.so.13" "$cuda_home/targets/x86_64-linux/lib/libcublasLt.so" || true)
+[ -z "$lt_lib" ] && missing "libcublasLt not found (set CUBLAS_LIB)"
+
+node_inc=${NODE_INCLUDE:-}
+if [ -z "$node_inc" ]; then
+  node_bin=$(command -v node || true)
+  cand=""
+  [ -n "$node_bin" ] && cand="$(cd "$(dirname "$node_bin")/.." && pwd)/include/node"
+  node_inc=$(first "$cand" ../.device/include/node /usr/include/node /usr/local/include/node || true)
+fi
+[ -z "$node_inc" ] || [ ! -f "$node_inc/node_api.h" ] && missing "node_api.h not found (set NODE_INCLUDE to the Node headers' include/node)"
+
+mkdir -p "$out"
+flags=(-std=c++17 -O3 -Xcompiler -fPIC,-fvisibility=hidden -gencode "arch=compute_$arch,code=sm_$arch" -gencode "arch=compute_$arch,code=compute_$arch"
+  -I"$(dirname "$cudnn_h")" -I"$(dirname "$lt_h")" -I"$node_inc" -DNAPI_VERSION=8 -DNODE_GYP_MODULE_NAME=rtcuda -diag-suppress 1444,20012)
+echo "nvcc: $nvcc ($("$nvcc" --version | tail -1))"
+echo "cudnn: $cudnn_h, $cudnn_lib; cublasLt: $lt_h, $lt_lib; node headers: $node_inc"
+t0=$(date +%s)
+"$nvcc" "${flags[@]}" -c src/kernels.cu -o "$out/kernels.o" &
+p1=$!
+"$nvcc" "${flags[@]}" -c src/engine.cu -o "$out/engine.o" &
+p2=$!
+"$nvcc" "${flags[@]}" -x cu -c src/addon.cpp -o "$out/addon.o" &
+p3=$!
+wait $p1 && wait $p2 && wait $p3
+"$nvcc" -shared -o "$out/rtcuda.node" "$out/kernels.o" "$out/engine.o" "$out/addon.o" \
+  -L"$(dirname "$cudnn_lib")" -L"$(dirname "$lt_lib")" -l:"$(basename "$cudnn_lib")" -l:"$(basename "$lt_lib")" \
+  -Xlinker -rpath,"$(dirname "$cudnn_lib")":"$(dirname "$lt_lib")" -cudart static
+echo "built native/$out/rtcuda.node in $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,342 @@
+// rtserve native CUDA engine: the Node-API surface (plain node_api.h, no node-addon-api).
+//
+//   deviceInfo(): string                       JSON: device, compute capability, CUDA / cuDNN / cuBLASLt versions
+//   tune(layerJson, optionsJson): string       times a layer's candidate tactics (build time, synchronous)
+//   create(networkJson, weights): Promise<h>   uploads weights, builds tactics, captures a CUDA graph per batch
+//   run(h, batch, rows, inputs, outputs): Promise<void>   copies in, launches, copies out (off the event loop)
+//   bench(h, batch, iters): Promise<string>    GPU-only timings of one program
+//   describe(h): string                        tactics and graph state per program
+//   destroy(h): void
+#include <node_api.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine.h"
+
+namespace {
+
+struct Holder {
+  rt::Engine* engine = nullptr;
+  std::atomic<int> pending{0};
+};
+
+#define NAPI_CALL(env, call)                                   \
+  do {                                                         \
+    if ((call) != napi_ok) {                                   \
+      napi_throw_error((env), "ERR_RTCUDA", "napi call failed: " #call); \
+      return nullptr;                                          \
+    }                                                          \
+  } while (0)
+
+napi_value throwError(napi_env env, const std::string& msg) {
+  napi_throw_error(env, "ERR_RTCUDA", msg.c_str());
+  return nullptr;
+}
+
+bool getString(napi_env env, napi_value v, std::string* out) {
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, v, nullptr, 0, &len) != napi_ok) return false;
+  out->resize(len);
+  size_t got = 0;
+  if (napi_get_value_string_utf8(env, v, &(*out)[0], len + 1, &got) != napi_ok) return false;
+  out->resize(got);
+  return true;
+}
+
+napi_value makeString(napi_env env, const std::string& s) {
+  napi_value v;
+  napi_create_string_utf8(env, s.c_str(), s.size(), &v);
+  return v;
+}
+
+/** Data pointer and byte length of a TypedArray / Buffer / DataView. */
+bool viewBytes(napi_env env, napi_value v, void** data, size_t* bytes) {
+  bool is = false;
+  napi_is_typedarray(env, v, &is);
+  if (is) {
+    napi_typedarray_type t;
+    size_t len = 0, off = 0;
+    napi_value ab;
+    if (napi_get_typedarray_info(env, v, &t, &len, data, &ab, &off) != napi_ok) return false;
+    size_t es = 1;
+    switch (t) {
+      case napi_int16_array: case napi_uint16_array: es = 2; break;
+      case napi_int32_array: case napi_uint32_array: case napi_float32_array: es = 4; break;
+      case napi_float64_array: case napi_bigint64_array: case napi_biguint64_array: es = 8; break;
+      default: es = 1;
+    }
+    *bytes = len * es;
+    return true;
+  }
+  napi_is_dataview(env, v, &is);
+  if (is) {
+    napi_value ab;
+    size_t off = 0;
+    return napi_get_dataview_info(env, v, bytes, data, &ab, &off) == napi_ok;
+  }
+  return false;
+}
+
+Holder* getHolder(napi_env env, napi_value v) {
+  void* p = nullptr;
+  if (napi_get_value_external(env, v, &p) != napi_ok) return nullptr;
+  return static_cast<Holder*>(p);
+}
+
+void finalizeHolder(napi_env, void* data, void*) {
+  Holder* h = static_cast<Holder*>(data);
+  delete h->engine;
+  delete h;
+}
+
+// ---- deviceInfo / tune ---------------------------------------------------------------------------------------
+
+napi_value DeviceInfo(napi_env env, napi_callback_info) {
+  try {
+    return makeString(env, rt::deviceInfoJson());
+  } catch (const std::exception& e) {
+    return throwError(env, e.what());
+  }
+}
+
+napi_value Tune(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  std::string layer, opts;
+  if (argc < 2 || !getString(env, argv[0], &layer) || !getString(env, argv[1], &opts)) return throwError(env, "tune(layerJson, optionsJson)");
+  try {
+    return makeString(env, rt::tuneLayer(layer, opts));
+  } catch (const std::exception& e) {
+    return throwError(env, e.what());
+  }
+}
+
+// ---- create (async) ---------------------------------------------------------------------------------------------
+
+struct CreateWork {
+  napi_async_work work = nullptr;
+  napi_deferred deferred = nullptr;
+  napi_ref weightsRef = nullptr;
+  std::string json;
+  const void* weights = nullptr;
+  size_t weightBytes = 0;
+  rt::Engine* engine = nullptr;
+  std::string error;
+};
+
+void createExecute(napi_env, void* data) {
+  auto* w = static_cast<CreateWork*>(data);
+  try {
+    w->engine = new rt::Engine(w->json, w->weights, w->weightBytes);
+  } catch (const std::exception& e) {
+    w->error = e.what();
+  }
+}
+
+void rejectWith(napi_env env, napi_deferred d, const std::string& msg) {
+  napi_value m, code, err;
+  napi_create_string_utf8(env, msg.c_str(), msg.size(), &m);
+  napi_create_string_utf8(env, "ERR_RTCUDA", NAPI_AUTO_LENGTH, &code);
+  napi_create_error(env, code, m, &err);
+  napi_reject_deferred(env, d, err);
+}
+
+void createComplete(napi_env env, napi_status, void* data) {
+  auto* w = static_cast<CreateWork*>(data);
+  if (w->weightsRef) napi_delete_reference(env, w->weightsRef);
+  if (!w->error.empty()) {
+    rejectWith(env, w->deferred, w->error);
+  } else {
+    auto* h = new Holder();
+    h->engine = w->engine;
+    napi_value ext;
+    napi_create_external(env, h, finalizeHolder, nullptr, &ext);
+    napi_resolve_deferred(env, w->deferred, ext);
+  }
+  napi_delete_async_work(env, w->work);
+  delete w;
+}
+
+napi_value Create(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  auto* w = new CreateWork();
+  void* data = nullptr;
+  if (argc < 2 || !getString(env, argv[0], &w->json) || !viewBytes(env, argv[1], &data, &w->weightBytes)) {
+    delete w;
+    return throwError(env, "create(networkJson, weights: Uint8Array)");
+  }
+  w->weights = data;
+  napi_create_reference(env, argv[1], 1, &w->weightsRef);
+  napi_value promise, name;
+  napi_create_promise(env, &w->deferred, &promise);
+  napi_create_string_utf8(env, "rtcuda.create", NAPI_AUTO_LENGTH, &name);
+  napi_create_async_work(env, nullptr, name, createExecute, createComplete, w, &w->work);
+  napi_queue_async_work(env, w->work);
+  return promise;
+}
+
+// ---- run (async) ------------------------------------------------------------------------------------------------
+
+struct RunWork {
+  napi_async_work work = nullptr;
+  napi_deferred deferred = nullptr;
+  std::vector<napi_ref> refs;
+  Holder* holder = nullptr;
+  int batch = 0, rows = 0, iters = 0;
+  bool isBench = false;
+  std::vector<const void*> in;
+  std::vector<size_t> inBytes;
+  std::vector<void*> out;
+  std::vector<size_t> outBytes;
+  std::string result, error;
+};
+
+void runExecute(napi_env, void* data) {
+  auto* w = static_cast<RunWork*>(data);
+  try {
+    if (w->holder->engine == nullptr) throw std::runtime_error("the engine was destroyed");
+    if (w->isBench) w->result = w->holder->engine->bench(w->batch, w->iters);
+    else w->holder->engine->run(w->batch, w->rows, w->in, w->inBytes, w->out, w->outBytes);
+  } catch (const std::exception& e) {
+    w->error = e.what();
+  }
+}
+
+void runComplete(napi_env env, napi_status, void* data) {
+  auto* w = static_cast<RunWork*>(data);
+  for (auto r : w->refs) napi_delete_reference(env, r);
+  w->holder->pending--;
+  if (!w->error.empty()) {
+    rejectWith(env, w->deferred, w->error);
+  } else {
+    napi_value v;
+    if (w->isBench) v = makeString(env, w->result);
+    else napi_get_undefined(env, &v);
+    napi_resolve_deferred(env, w->deferred, v);
+  }
+  napi_delete_async_work(env, w->work);
+  delete w;
+}
+
+bool collectViews(napi_env env, napi_value arr, RunWork* w, bool isInput) {
+  bool isArr = false;
+  napi_is_array(env, arr, &isArr);
+  if (!isArr) return false;
+  uint32_t n = 0;
+  napi_get_array_length(env, arr, &n);
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value v;
+    napi_get_element(env, arr, i, &v);
+    void* d = nullptr;
+    size_t b = 0;
+    if (!viewBytes(env, v, &d, &b)) return false;
+    napi_ref r;
+    napi_create_reference(env, v, 1, &r);
+    w->refs.push_back(r);
+    if (isInput) { w->in.push_back(d); w->inBytes.push_back(b); }
+    else { w->out.push_back(d); w->outBytes.push_back(b); }
+  }
+  return true;
+}
+
+napi_value queueRun(napi_env env, RunWork* w, napi_value handle) {
+  napi_ref hr;
+  napi_create_reference(env, handle, 1, &hr);
+  w->refs.push_back(hr);
+  w->holder->pending++;
+  napi_value promise, name;
+  napi_create_promise(env, &w->deferred, &promise);
+  napi_create_string_utf8(env, w->isBench ? "rtcuda.bench" : "rtcuda.run", NAPI_AUTO_LENGTH, &name);
+  napi_create_async_work(env, nullptr, name, runExecute, runComplete, w, &w->work);
+  napi_queue_async_work(env, w->work);
+  return promise;
+}
+
+napi_value Run(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 5) return throwError(env, "run(handle, batch, rows, inputs, outputs)");
+  Holder* h = getHolder(env, argv[0]);
+  if (h == nullptr || h->engine == nullptr) return throwError(env, "run: not a live engine handle");
+  auto* w = new RunWork();
+  w->holder = h;
+  napi_get_value_int32(env, argv[1], &w->batch);
+  napi_get_value_int32(env, argv[2], &w->rows);
+  if (!collectViews(env, argv[3], w, true) || !collectViews(env, argv[4], w, false)) {
+    for (auto r : w->refs) napi_delete_reference(env, r);
+    delete w;
+    return throwError(env, "run: inputs and outputs must be arrays of typed arrays");
+  }
+  return queueRun(env, w, argv[0]);
+}
+
+napi_value Bench(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 3) return throwError(env, "bench(handle, batch, iters)");
+  Holder* h = getHolder(env, argv[0]);
+  if (h == nullptr || h->engine == nullptr) return throwError(env, "bench: not a live engine handle");
+  auto* w = new RunWork();
+  w->holder = h;
+  w->isBench = true;
+  napi_get_value_int32(env, argv[1], &w->batch);
+  napi_get_value_int32(env, argv[2], &w->iters);
+  return queueRun(env, w, argv[0]);
+}
+
+napi_value Describe(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  Holder* h = argc < 1 ? nullptr : getHolder(env, argv[0]);
+  if (h == nullptr || h->engine == nullptr) return throwError(env, "describe: not a live engine handle");
+  try {
+    return makeString(env, h->engine->describe());
+  } catch (const std::exception& e) {
+    return throwError(env, e.what());
+  }
+}
+
+napi_value Destroy(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  Holder* h = argc < 1 ? nullptr : getHolder(env, argv[0]);
+  if (h == nullptr) return throwError(env, "destroy: not an engine handle");
+  if (h->pending > 0) return throwError(env, "destroy: runs are still in flight on this engine");
+  delete h->engine;  // the engine's destructor waits for its stream
+  h->engine = nullptr;
+  napi_value u;
+  napi_get_undefined(env, &u);
+  return u;
+}
+
+napi_value Init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"deviceInfo", nullptr, DeviceInfo, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"tune", nullptr, Tune, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"run", nullptr, Run, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"bench", nullptr, Bench, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"describe", nullptr, Describe, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"destroy", nullptr, Destroy, nullptr, nullptr, nullptr, napi_default, nullptr},
+  };
+  napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
+  napi_value version;
+  napi_create_string_utf8(env, "1", NAPI_AUTO_LENGTH, &version);
+  napi_set_named_property(env, exports, "abiVersion", version);
+  return exports;
+}
+
+}  // namespace
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)

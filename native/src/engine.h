@@ -1,0 +1,40 @@
+// rtserve native CUDA engine: network construction, per-layer tactics, tuning, CUDA graphs.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace rt {
+
+/** Device, driver and library versions (what a plan records as the device it was tuned on). */
+std::string deviceInfoJson();
+
+/**
+ * Times every candidate tactic of one batch-concrete layer (conv, gemm, matmul) on random data, checks each
+ * against the engine's reference kernel and returns JSON: {candidates:[{tactic,ok,us,ws,err,why}], best, fallback}.
+ */
+std::string tuneLayer(const std::string& layerJson, const std::string& optionsJson);
+
+struct EngineImpl;
+
+/** One loaded plan instance: weights uploaded once, one arena, one stream, a CUDA graph per batch program. */
+class Engine {
+ public:
+  Engine(const std::string& networkJson, const void* weights, size_t weightBytes);
+  ~Engine();
+  /** Copies `rows` rows of each input in, runs the program for `batch`, copies `rows` rows of each output out. */
+  void run(int batch, int rows, const std::vector<const void*>& in, const std::vector<size_t>& inBytes, const std::vector<void*>& out,
+           const std::vector<size_t>& outBytes);
+  /** GPU-only timings of the program for `batch` (no copies): JSON {latencyUs:[...], throughputUsPerBatch}. */
+  std::string bench(int batch, int iters);
+  /** Which tactics each program uses, whether its graph was captured, workspace and arena sizes. */
+  std::string describe();
+
+ private:
+  std::unique_ptr<EngineImpl> impl_;
+  std::mutex mu_;
+};
+
+}  // namespace rt

@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { CudaDeviceInfo } from '../../compiler/cuda/network.ts';
+import { packageRoot } from '../../core/package-root.ts';
+
+/** Opaque handle of one native engine instance (an `napi_external`). */
+export interface NativeEngineHandle {
+  readonly __rtcuda: never;
+}
+
+/** The Node-API surface of native/build/rtcuda.node (native/src/addon.cpp). */
+export interface CudaAddon {
+  readonly abiVersion: string;
+  deviceInfo(): string;
+  tune(layerJson: string, optionsJson: string): string;
+  create(networkJson: string, weights: Uint8Array): Promise<NativeEngineHandle>;
+  run(handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly ArrayBufferView[], outputs: readonly ArrayBufferView[]): Promise<void>;
+  bench(handle: NativeEngineHandle, batch: number, iters: number): Promise<string>;
+  describe(handle: NativeEngineHandle): string;
+  destroy(handle: NativeEngineHandle): void;
+}
+
+export type CudaAddonStatus =
+  | { readonly available: true; readonly addon: CudaAddon; readonly device: CudaDeviceInfo; readonly path: string }
+  | { readonly available: false; readonly reason: string };
+
+const ABI_VERSION = '1';
+let cached: CudaAddonStatus | undefined;
+
+/** Where the addon is looked for: $RTSERVE_CUDA_ADDON, else native/build/rtcuda.node in the package. */
+export function cudaAddonPath(): string {
+  return process.env.RTSERVE_CUDA_ADDON ?? join(packageRoot(), 'native', 'build', 'rtcuda.node');
+}
+
+/**
+ * Loads the native CUDA engine once. Never throws: on a machine without the addon (not built: no CUDA toolkit,
+ * cuDNN or cuBLASLt there) or without a usable GPU it returns the reason, which the CUDA target reports.
+ */
+export function loadCudaAddon(): CudaAddonStatus {
+  if (cached !== undefined) return cached;
+  const path = cudaAddonPath();
+  if (!existsSync(path)) {
+    cached = { available: false, reason: `the native CUDA engine is not built (${path} is missing; native/build.sh builds it where the CUDA toolkit, cuDNN 9 and cuBLASLt are installed)` };
+    return cached;
+  }
+  let addon: CudaAddon;
+  try {
+    addon = createRequire(import.meta.url)(path) as CudaAddon;
+  } catch (e) {
+    cached = { available: false, reason: `the native CUDA engine at ${path} does not load here (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` };
+    return cached;
+  }
+  if (addon.abiVersion !== ABI_VERSION) {
+    cached = { available: false, reason: `the native CUDA engine at ${path} has ABI ${addon.abiVersion}, this rtserve needs ${ABI_VERSION}: rebuild it with native/build.sh` };
+    return cached;
+  }
+  try {
+    const device = JSON.parse(addon.deviceInfo()) as CudaDeviceInfo;
+    cached = { available: true, addon, device, path };
+  } catch (e) {
+    cached = { available: false, reason: `no usable CUDA device (${e instanceof Error ? e.message : String(e)})` };
+  }
+  return cached;
+}
+
+/** For tests: forget the cached status (after changing RTSERVE_CUDA_ADDON). */
+export function resetCudaAddonCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,182 @@
+import type { CudaDeviceInfo, CudaIoBinding } from '../../compiler/cuda/network.ts';
+import type { Tensor, TensorMetadata } from '../../core/types.ts';
+import { rtError } from '../../errors/registry.ts';
+import type { EngineSession, SessionDescription } from '../engine.ts';
+import type { CudaAddon, NativeEngineHandle } from './addon.ts';
+import type { CudaPayload } from './payload.ts';
+
+/** GPU-only timings of one program (`bench`): per-launch latencies and the back-to-back time per batch. */
+export interface CudaBenchResult {
+  readonly batch: number;
+  readonly graph: boolean;
+  readonly latencyUs: readonly number[];
+  readonly throughputUsPerBatch: number;
+}
+
+/** What the native engine chose per program: tactics, whether the CUDA graph was captured, memory. */
+export interface CudaEngineDescription {
+  readonly arenaBytes: number;
+  readonly weightBytes: number;
+  readonly workspaceBytes: number;
+  readonly programs: readonly {
+    readonly batch: number; readonly graph: boolean; readonly captureError: string; readonly layers: number;
+    readonly tactics: readonly { readonly name: string; readonly tactic: Readonly<Record<string, unknown>> }[];
+  }[];
+}
+
+const ccText = (cc: readonly number[]): string => `sm_${cc.join('')}`;
+
+/**
+ * One instance of a CUDA plan: its weights on the device, one stream, a CUDA graph per batch size of the
+ * profile. Runs execute on a libuv worker thread (napi_async_work) and are queued one at a time per instance;
+ * a request of n rows runs the smallest program whose batch is >= n.
+ */
+export class CudaSession implements EngineSession {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private inFlight = 0;
+
+  private readonly addon: CudaAddon;
+  private readonly handle: NativeEngineHandle;
+  private readonly payload: CudaPayload;
+
+  private constructor(addon: CudaAddon, handle: NativeEngineHandle, payload: CudaPayload) {
+    this.addon = addon;
+    this.handle = handle;
+    this.payload = payload;
+  }
+
+  static async create(addon: CudaAddon, device: CudaDeviceInfo, payload: CudaPayload, what = 'the plan'): Promise<CudaSession> {
+    const tuned = payload.network.device;
+    if (tuned !== null) {
+      if (tuned.cc.join('.') !== device.cc.join('.')) {
+        throw rtError(
+          'ENGINE_UNAVAILABLE',
+          `${what} was tuned for ${tuned.name} (${ccText(tuned.cc)}) and this GPU is ${device.name} (${ccText(device.cc)}); rebuild it here with \`rtserve build --target cuda\``,
+        );
+      }
+      if (tuned.name !== device.name || tuned.cudnn !== device.cudnn) {
+        process.emitWarning(`${what} was tuned on ${tuned.name} with cuDNN ${tuned.cudnn}; running on ${device.name} with cuDNN ${device.cudnn}: rebuild for its own tactics`, { code: 'RTSERVE_CUDA_DEVICE' });
+      }
+    }
+    let handle: NativeEngineHandle;
+    try {
+      handle = await addon.create(payload.json, payload.weights);
+    } catch (e) {
+      throw rtError('ENGINE_UNAVAILABLE', `${what}: the CUDA engine could not load it: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return new CudaSession(addon, handle, payload);
+  }
+
+  describe(): SessionDescription {
+    const meta = (io: CudaIoBinding): TensorMetadata => ({
+      name: io.name, datatype: io.datatype, shape: [-1, ...io.rowShape],
+    });
+    return { inputs: this.payload.network.inputs.map(meta), outputs: this.payload.network.outputs.map(meta), provider: 'cuda' };
+  }
+
+  /** Batch sizes with a program (and a CUDA graph). */
+  get batches(): readonly number[] {
+    return this.payload.network.batches;
+  }
+
+  run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+    if (this.closed) return Promise.reject(rtError('MODEL_NOT_READY', 'the CUDA session is closed'));
+    if (signal?.aborted === true) return Promise.reject(rtError('CANCELLED', 'request was cancelled before it ran'));
+    let rows: number;
+    let inputs: ArrayBufferView[];
+    try {
+      ({ rows, inputs } = this.checkFeeds(feeds));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const net = this.payload.network;
+    const wanted = outputNames.length === 0 ? net.outputs.map((o) => o.name) : outputNames;
+    for (const name of wanted) {
+      if (!net.outputs.some((o) => o.name === name)) return Promise.reject(rtError('UNKNOWN_OUTPUT', `the model has no output '${name}'`));
+    }
+    const outputs = net.outputs.map((o) => allocate(o.datatype, rows * o.rowShape.reduce((a, b) => a * b, 1)));
+    const job = async (): Promise<Tensor[]> => {
+      if (signal?.aborted === true) throw rtError('CANCELLED', 'request was cancelled before it ran');
+      // Requests beyond the largest program run in chunks of it (the batcher normally keeps below it).
+      for (let from = 0; from < rows; from += net.maxBatch) {
+        const n = Math.min(net.maxBatch, rows - from);
+        const batch = net.batches.find((b) => b >= n) ?? net.maxBatch;
+        const ins = inputs.map((v, i) => sliceRows(v, net.inputs[i]?.rowBytes ?? 0, from, n));
+        const outs = outputs.map((v, i) => sliceRows(v, net.outputs[i]?.rowBytes ?? 0, from, n));
+        this.inFlight++;
+        try {
+          await this.addon.run(this.handle, batch, n, ins, outs);
+        } catch (e) {
+          throw rtError('ENGINE_FAILED', `CUDA engine: ${e instanceof Error ? e.message : String(e)}`);
+        } finally {
+          this.inFlight--;
+        }
+      }
+      return net.outputs
+        .map((o, i): Tensor => ({ name: o.name, datatype: o.datatype, shape: [rows, ...o.rowShape], data: outputs[i] as Float32Array | Uint16Array }))
+        .filter((t) => wanted.includes(t.name));
+    };
+    const result = this.queue.then(job, job);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** GPU-only timing of one program (benchmarks). */
+  async bench(batch: number, iters: number): Promise<CudaBenchResult> {
+    const run = async (): Promise<CudaBenchResult> => JSON.parse(await this.addon.bench(this.handle, batch, iters)) as CudaBenchResult;
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The tactics and CUDA-graph state the native engine ended up with. */
+  nativeDescription(): CudaEngineDescription {
+    return JSON.parse(this.addon.describe(this.handle)) as CudaEngineDescription;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    if (this.inFlight === 0) this.addon.destroy(this.handle);
+  }
+
+  private checkFeeds(feeds: readonly Tensor[]): { rows: number; inputs: ArrayBufferView[] } {
+    const net = this.payload.network;
+    let rows = -1;
+    const inputs: ArrayBufferView[] = [];
+    for (const io of net.inputs) {
+      const t = feeds.find((f) => f.name === io.name);
+      if (t === undefined) throw rtError('MISSING_INPUT', `input '${io.name}' is missing`);
+      if (t.datatype !== io.datatype) throw rtError('BAD_DATATYPE', `input '${io.name}' must be ${io.datatype}, got ${t.datatype}`);
+      const expect = `[n,${io.rowShape.join(',')}]`;
+      if (t.shape.length !== io.rowShape.length + 1 || io.rowShape.some((d, i) => t.shape[i + 1] !== d)) {
+        throw rtError('BAD_SHAPE', `input '${io.name}' has shape [${t.shape.join(',')}], expected ${expect}`);
+      }
+      const n = t.shape[0] ?? 0;
+      if (n < 1) throw rtError('BAD_SHAPE', `input '${io.name}' has an empty batch`);
+      if (rows >= 0 && n !== rows) throw rtError('BAD_SHAPE', `inputs disagree on the batch size (${rows} and ${n})`);
+      rows = n;
+      if (Array.isArray(t.data)) throw rtError('BAD_DATATYPE', `input '${io.name}' must be numeric`);
+      const view = t.data as ArrayBufferView;
+      if (view.byteLength !== n * io.rowBytes) {
+        throw rtError('BAD_DATA', `input '${io.name}' holds ${view.byteLength} bytes, expected ${n * io.rowBytes} for shape [${t.shape.join(',')}]`);
+      }
+      inputs.push(view);
+    }
+    for (const f of feeds) {
+      if (!net.inputs.some((i) => i.name === f.name)) throw rtError('UNEXPECTED_INPUT', `the model has no input '${f.name}'`);
+    }
+    return { rows, inputs };
+  }
+}
+
+function allocate(datatype: 'FP32' | 'FP16', count: number): Float32Array | Uint16Array {
+  return datatype === 'FP32' ? new Float32Array(count) : new Uint16Array(count);
+}
+
+function sliceRows(v: ArrayBufferView, rowBytes: number, from: number, n: number): Uint8Array {
+  return new Uint8Array(v.buffer, v.byteOffset + from * rowBytes, n * rowBytes);
+}
+
