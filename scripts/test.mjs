@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The project's test command (README: `npm test`). Type-checks the whole tree, then runs every
+// The project's test command (README: `npm test`). Type-checks and builds the whole tree, then runs every
 // test/**/*.test.ts file with node's own test runner (files listed explicitly: on Node 20 `node --test`
 // without arguments finds no .ts files and still exits 0), and fails when no test ran at all.
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,7 +20,8 @@ function findTests(dir) {
   return out.sort();
 }
 
-const tc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], {
+// Type-check the whole tree and emit it to dist/, so the CLI tests run the same build `npx rtserve` runs.
+const tc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
   cwd: root,
   stdio: 'inherit',
 });
