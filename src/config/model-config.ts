@@ -113,6 +113,14 @@ const engineSection = z.strictObject({
   graph_optimization_level: z.enum(['disabled', 'basic', 'extended', 'all']).default('all'),
   intra_op_num_threads: nonNegInt.default(0),
   inter_op_num_threads: nonNegInt.default(0),
+  /**
+   * Let onnxruntime's intra-op threads spin-wait between runs. Off by default: on a server the spinning threads
+   * compete with the event loop and the other sessions for the same cores (bench/results/foundation-findings.md
+   * measured 2-3x more CPU per inference with it on a 2-core machine).
+   */
+  allow_spinning: z.boolean().default(false),
+  /** Extra onnxruntime session config entries, passed as given (e.g. "session.set_denormal_as_zero": "1"). */
+  session_config: z.record(z.string(), z.string()).default({}),
 });
 export type EngineSection = z.infer<typeof engineSection>;
 

@@ -406,6 +406,7 @@ export class RepositoryManager {
       graphOptimizationLevel: e.graph_optimization_level,
       ...(e.intra_op_num_threads > 0 ? { intraOpNumThreads: e.intra_op_num_threads } : {}),
       ...(e.inter_op_num_threads > 0 ? { interOpNumThreads: e.inter_op_num_threads } : {}),
+      sessionConfig: { 'session.intra_op.allow_spinning': e.allow_spinning ? '1' : '0', ...e.session_config },
     };
   }
 
