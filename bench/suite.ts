@@ -43,6 +43,8 @@ const measure: MeasureOptions = {
   maxTrials: Number(values['max-trials']),
   maxInflight: 1024,
 };
+/** Results files keep one decimal (µs, infer/s): the noise is far larger, and the files stay small. */
+const roundNumbers = (_key: string, value: unknown): unknown => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value);
 const command = `node --import tsx bench/suite.ts ${process.argv.slice(2).join(' ')}`.trim();
 const machine = machineInfo();
 
@@ -86,7 +88,7 @@ for (const model of models) {
 const date = new Date().toISOString();
 const base = join(values['out-dir'], `${date.slice(0, 10)}-${machineLabel(machine)}`);
 await mkdir(values['out-dir'], { recursive: true });
-await writeFile(`${base}.json`, `${JSON.stringify({ benchmark: 'suite', date, command, server: server.commandLine, machine, reports }, null, 2)}\n`);
+await writeFile(`${base}.json`, `${JSON.stringify({ benchmark: 'suite', date, command, server: server.commandLine, machine, reports }, roundNumbers, 2)}\n`);
 const md: string[] = [
   `### Performance (${date.slice(0, 10)})`,
   '',

@@ -172,6 +172,7 @@ export async function measureLevel(
   let progressTimer: NodeJS.Timeout | undefined;
   let phase: LevelProgress['phase'] = 'warmup';
   let windows: WindowResult[] = [];
+  const warnings: string[] = [];
   const report = (): void =>
     hooks.onProgress?.({
       phase,
@@ -187,8 +188,21 @@ export async function measureLevel(
     progressTimer.unref();
   }
 
-  const warnings: string[] = [];
-  const snapshots: StatsCounters[] = [];
+  // One statistics snapshot per window boundary; undefined where reading it failed (the server may be the thing
+  // that is failing: the client numbers are still worth reporting).
+  const snapshots: (StatsCounters | undefined)[] = [];
+  const takeSnapshot = async (): Promise<StatsCounters | undefined> => {
+    if (hooks.snapshot === undefined) return undefined;
+    try {
+      return await hooks.snapshot();
+    } catch (err) {
+      const message = `server statistics unavailable: ${err instanceof Error ? err.message : String(err)}`;
+      if (!warnings.includes(message)) warnings.push(message);
+      return undefined;
+    }
+  };
+  const between = (a: StatsCounters | undefined, b: StatsCounters | undefined): ServerBreakdown | undefined =>
+    a === undefined || b === undefined ? undefined : breakdownBetween(a, b);
   let stable = false;
   let totalDropped = 0;
   try {
@@ -196,7 +210,7 @@ export async function measureLevel(
     if (opts.warmupMs > 0) await sleep(opts.warmupMs);
     bucket = new Bucket();
     let windowStartMs = performance.now();
-    if (hooks.snapshot !== undefined) snapshots.push(await hooks.snapshot());
+    if (hooks.snapshot !== undefined) snapshots.push(await takeSnapshot());
     phase = 'measuring';
 
     // ---- measurement windows
@@ -214,8 +228,8 @@ export async function measureLevel(
       totalDropped += done.dropped;
       let server: ServerBreakdown | undefined;
       if (hooks.snapshot !== undefined) {
-        const snap = await hooks.snapshot();
-        server = breakdownBetween(snapshots[snapshots.length - 1] as StatsCounters, snap);
+        const snap = await takeSnapshot();
+        server = between(snapshots[snapshots.length - 1], snap);
         snapshots.push(snap);
       }
       windows = [...windows, windowOf(done, windowStartMs - levelStartMs, endMs - windowStartMs, batch, server)];
@@ -240,7 +254,7 @@ export async function measureLevel(
     if (progressTimer !== undefined) clearInterval(progressTimer);
   }
 
-  if (!stable && warnings.length === 0) {
+  if (!stable && !warnings.some((w) => w.startsWith('every request'))) {
     warnings.push(
       `no stable measurement within ${opts.maxTrials} windows (the last ${opts.stabilityWindows} differ by more than ${opts.stabilityPercent}%); ` +
         'the merged numbers are reported anyway: try longer windows',
@@ -257,7 +271,7 @@ export async function measureLevel(
   }
   const mergedDuration = lastWindows.reduce((s, w) => s + w.durationMs, 0);
   const mergedServer =
-    snapshots.length > n ? breakdownBetween(snapshots[snapshots.length - 1 - n] as StatsCounters, snapshots[snapshots.length - 1] as StatsCounters) : undefined;
+    snapshots.length > n ? between(snapshots[snapshots.length - 1 - n], snapshots[snapshots.length - 1]) : undefined;
   const mergedWindow = windowOf(mergedBucket, lastWindows[0]?.startMs ?? 0, mergedDuration, batch, mergedServer);
   const avg = mergedWindow.latency.avgUs;
   return {

@@ -127,8 +127,9 @@ export async function runBench(opts: BenchOptions, factories: readonly LoadClien
         }
       }
     }
-    const after = await control.statistics();
-    serverTotals = { requests: after.success.count - before.success.count, failures: after.fail.count - before.fail.count };
+    // A server that died during the run still gets its client-side report; only the cross-check is missing then.
+    const after = await control.statistics().catch(() => undefined);
+    if (after !== undefined) serverTotals = { requests: after.success.count - before.success.count, failures: after.fail.count - before.fail.count };
   }
 
   if (opts.engine !== undefined) {

@@ -223,6 +223,39 @@ describe('rtserve bench against a real server', () => {
   });
 });
 
+describe('rtserve bench when the server goes away mid-run', () => {
+  test('the run still completes: failures are reported, the server breakdown and the cross-check are left out with a warning', async () => {
+    const doomed = await startTestServer();
+    let closing: Promise<void> | undefined;
+    const report = await runBench({
+      url: doomed.httpUrl,
+      model: 'simple',
+      protocols: ['http-binary'],
+      loads: [
+        { kind: 'concurrency', concurrency: 2 },
+        { kind: 'concurrency', concurrency: 1 },
+      ],
+      batches: [1],
+      input: { kind: 'random' },
+      // A stability percentage no run can meet keeps the first level going until the server is gone.
+      measure: { ...MEASURE, window: { kind: 'count', requests: 20 }, stabilityPercent: 1e-9, maxTrials: 6 },
+      onProgress: (_label, p) => {
+        if (p.lastWindow !== undefined) closing ??= doomed.close();
+      },
+    });
+    await closing;
+    assert.equal(report.levels.length, 2);
+    const [first, second] = report.levels;
+    assert.ok(first !== undefined && second !== undefined);
+    assert.ok(first.windows[0]?.server !== undefined, 'the window before the shutdown has its server breakdown');
+    assert.ok(first.errors.length > 0 && second.errors.length > 0, 'failed requests after the shutdown are reported');
+    assert.equal(second.merged.succeeded, 0);
+    assert.ok(second.warnings.some((w) => w.startsWith('every request')), second.warnings.join('; '));
+    assert.ok(second.warnings.some((w) => w.startsWith('server statistics unavailable')), second.warnings.join('; '));
+    assert.equal(report.serverTotals, undefined, 'no cross-check without the final statistics');
+  });
+});
+
 describe('rtserve bench CLI', () => {
   let server: RunningServer;
   let dir: string;

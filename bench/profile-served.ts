@@ -1,0 +1,94 @@
+/**
+ * Where the served path spends CPU: runs one load level against a server in its own process and reports the
+ * server's CPU per request by thread (/proc), and, with --cpu-prof, the main thread's self time by area and function
+ * during the measured span only (startup and model loading left out).
+ *
+ *   node --import tsx bench/profile-served.ts [--model simple] [--protocol http-binary] [--concurrency 1]
+ *                                             [--seconds 10] [--cpu-prof] [--top 25]
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultFactories, runBench } from '../src/bench/runner.ts';
+import { formatRate, formatUs } from '../src/bench/format.ts';
+import { threadCpuUs } from '../src/bench/process-cpu.ts';
+import { startServerProcess } from '../src/bench/server-process.ts';
+import { summarizeProfile, type CpuProfile } from './cpu-profile-summary.ts';
+
+const { values } = parseArgs({
+  options: {
+    model: { type: 'string', default: 'simple' },
+    protocol: { type: 'string', default: 'http-binary' },
+    concurrency: { type: 'string', default: '1' },
+    seconds: { type: 'string', default: '10' },
+    'cpu-prof': { type: 'boolean', default: false },
+    top: { type: 'string', default: '25' },
+  },
+});
+
+const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-prof-')) : undefined;
+const server = await startServerProcess(profDir === undefined ? {} : { cpuProfDir: profDir });
+/** One decimal below 100 µs: per-request shares of a few µs matter here. */
+const fine = (us: number): string => (Number.isFinite(us) && Math.abs(us) < 100 ? `${us.toFixed(1)} µs` : formatUs(us));
+const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
+let fromUs = 0;
+let toUs = 0;
+let requests = 0;
+let threads0 = new Map<string, number>();
+let threads1 = new Map<string, number>();
+try {
+  const common = {
+    url: server.httpUrl,
+    ...(server.grpcAddress === undefined ? {} : { grpcUrl: server.grpcAddress }),
+    model: values.model,
+    protocols: [values.protocol],
+    loads: [{ kind: 'concurrency' as const, concurrency: Number(values.concurrency) }],
+    batches: [1],
+    input: { kind: 'random' as const },
+  };
+  // Warm-up run (JIT, first batches), then the measured run.
+  await runBench({ ...common, measure: { window: { kind: 'time', durationMs: 1000 }, warmupMs: 500, stabilityPercent: 100, stabilityWindows: 3, maxTrials: 3, maxInflight: 1024 } }, defaultFactories());
+  threads0 = threadCpuUs(server.pid);
+  fromUs = nowUs();
+  const report = await runBench(
+    { ...common, measure: { window: { kind: 'time', durationMs: Number(values.seconds) * 1000 }, warmupMs: 0, stabilityPercent: 100, stabilityWindows: 1, maxTrials: 1, maxInflight: 1024 } },
+    defaultFactories(),
+  );
+  toUs = nowUs();
+  threads1 = threadCpuUs(server.pid);
+  requests = report.serverTotals?.requests ?? 0;
+  const l = report.levels[0];
+  if (l !== undefined) {
+    const s = l.merged.server;
+    console.log(`${values.model} ${values.protocol} c=${values.concurrency}: ${requests} requests, ${formatRate(l.merged.inferencesPerSec)} infer/s, avg ${formatUs(l.merged.latency.avgUs)}, p50 ${formatUs(l.merged.latency.p50Us)}`);
+    if (s !== undefined) console.log(`  server: request ${formatUs(s.requestUs)} = queue ${formatUs(s.queueUs)} + compute ${formatUs(s.computeInputUs + s.computeInferUs + s.computeOutputUs)} (infer ${formatUs(s.computeInferUs)}) + overhead ${formatUs(s.overheadUs)}; outside core ${formatUs(l.outsideCoreUs)}`);
+  }
+} finally {
+  await server.stop();
+}
+
+console.log('\nserver CPU per request by thread (/proc, user + system):');
+let total = 0;
+for (const [name, us] of threads1) {
+  const d = us - (threads0.get(name) ?? 0);
+  total += d;
+  if (d > 0) console.log(`  ${fine(d / requests).padStart(9)}  ${name}`);
+}
+console.log(`  ${fine(total / requests).padStart(9)}  total`);
+
+if (profDir !== undefined) {
+  const files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
+  const top = Number(values.top);
+  for (const f of files) {
+    const s = summarizeProfile(JSON.parse(await readFile(join(profDir, f), 'utf8')) as CpuProfile, fromUs, toUs);
+    const busy = s.byArea.filter((a) => a.name !== '(idle)').reduce((t, a) => t + a.ms, 0);
+    if (busy < 1) continue;
+    console.log(`\n${f}: ${busy.toFixed(0)} ms busy in the measured span = ${fine((busy * 1000) / requests)} per request`);
+    console.log('  by area (µs per request):');
+    for (const a of s.byArea.filter((x) => x.name !== '(idle)').slice(0, top)) console.log(`    ${fine((a.ms * 1000) / requests).padStart(9)}  ${a.name}`);
+    console.log('  by function (µs per request):');
+    for (const fn of s.byFunction.filter((x) => !x.name.startsWith('(idle)')).slice(0, top)) console.log(`    ${fine((fn.ms * 1000) / requests).padStart(9)}  ${fn.name}`);
+  }
+  await rm(profDir, { recursive: true, force: true });
+}
