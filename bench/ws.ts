@@ -8,13 +8,15 @@
  * transports with binary tensor data.
  * 1. Request/answer, model `mlp` ([1, 64] FP32 in, [1, 10] out), closed loop for `--duration` seconds after a
  *    warmup: one WebSocket with `--concurrency` requests in flight; `--sockets` WebSockets with one request in
- *    flight each; REST binary at the same two concurrencies. Reported: messages/s (answers per second), p50, p99.
+ *    flight each; REST binary at the same two concurrencies, driven both by the project's node:http load client
+ *    (what `rtserve bench` uses) and by the SDK over fetch. Reported: messages/s (answers per second), p50, p99.
  * 2. Frame streams: `--streams` WebSockets, each a frame stream sending `--fps` frames per second of
  *    `--frame-model` ([1, 3, 32, 32] FP32) for `--frame-duration` seconds. Reported: delivered fps (results per
  *    second, total and per stream), drops, and p50/p99 latency of delivered frames (send → result).
  * Writes bench/results/ws-<date>.json with the exact command and the machine.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -22,7 +24,8 @@ import { machineInfo } from '../src/bench/machine.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import { createNodeClient } from '../src/client/node.ts';
 import type { RtserveClient, TransportKind } from '../src/client/rtserve-client.ts';
-import type { Inputs } from '../src/client/tensors.ts';
+import { toTensors, type Inputs } from '../src/client/tensors.ts';
+import { httpClientFactories } from '../src/bench/clients/http-client.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,7 +57,7 @@ const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
 
 interface LoadResult {
   readonly name: string;
-  readonly transport: TransportKind;
+  readonly transport: string;
   readonly connections: number;
   readonly inFlight: number;
   readonly messages: number;
@@ -66,19 +69,18 @@ interface LoadResult {
 
 const mlpInputs = (): Inputs => ({ input: { shape: [1, 64], data: Float32Array.from({ length: 64 }, (_, i) => (i % 9) / 9) } });
 
-/** Closed loop: each of `clients` keeps `perClient` requests in flight until the deadline. */
-async function closedLoop(name: string, transport: TransportKind, clients: RtserveClient[], perClient: number): Promise<LoadResult> {
-  const inputs = mlpInputs();
+/** Closed loop: each worker keeps one request in flight until the deadline. */
+async function closedLoop(name: string, transport: string, connections: number, workers: (() => Promise<unknown>)[]): Promise<LoadResult> {
   const run = async (seconds: number, record: boolean): Promise<{ n: number; errors: number; lat: number[] }> => {
     const deadline = performance.now() + seconds * 1000;
     const lat: number[] = [];
     let n = 0;
     let errors = 0;
-    const worker = async (c: RtserveClient): Promise<void> => {
+    const loop = async (send: () => Promise<unknown>): Promise<void> => {
       while (performance.now() < deadline) {
         const t0 = performance.now();
         try {
-          await c.infer('mlp', inputs, { transport });
+          await send();
           if (record) lat.push(performance.now() - t0);
           n++;
         } catch {
@@ -86,7 +88,7 @@ async function closedLoop(name: string, transport: TransportKind, clients: Rtser
         }
       }
     };
-    await Promise.all(clients.flatMap((c) => Array.from({ length: perClient }, () => worker(c))));
+    await Promise.all(workers.map(loop));
     return { n, errors, lat };
   };
   await run(WARMUP_S, false);
@@ -97,16 +99,32 @@ async function closedLoop(name: string, transport: TransportKind, clients: Rtser
   const result: LoadResult = {
     name,
     transport,
-    connections: clients.length,
-    inFlight: clients.length * perClient,
+    connections,
+    inFlight: workers.length,
     messages: n,
     errors,
     messagesPerSec: round(n / elapsedS, 1),
     p50Ms: round(percentile(lat, 0.5)),
     p99Ms: round(percentile(lat, 0.99)),
   };
-  console.log(`${name.padEnd(28)} ${String(result.messagesPerSec).padStart(9)} msg/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${errors}`);
+  console.log(`${name.padEnd(36)} ${String(result.messagesPerSec).padStart(9)} msg/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${errors}`);
   return result;
+}
+
+/** The SDK's `infer` over one transport, `n` workers sharing `client`. */
+const sdkWorkers = (client: RtserveClient, transport: TransportKind, n: number): (() => Promise<unknown>)[] => {
+  const inputs = mlpInputs();
+  return Array.from({ length: n }, () => () => client.infer('mlp', inputs, { transport }));
+};
+
+/** The project's REST load client (node:http keep-alive agent, binary tensor data), as `rtserve bench` uses it. */
+async function nodeHttpWorkers(url: string, n: number): Promise<{ workers: (() => Promise<unknown>)[]; close: () => Promise<void> }> {
+  const factory = httpClientFactories('node').find((f) => f.protocol === 'http-binary');
+  if (factory === undefined) throw new Error('no http-binary load client');
+  const tensors = toTensors(mlpInputs());
+  const client = await factory.create({ url, model: 'mlp', inputSets: [tensors], concurrency: n });
+  let seq = 0;
+  return { workers: Array.from({ length: n }, () => () => client.send(seq++)), close: () => client.close() };
 }
 
 interface FrameResult {
@@ -193,16 +211,23 @@ async function frameStreams(url: string): Promise<FrameResult> {
 }
 
 async function main(): Promise<void> {
+  const machine = machineInfo();
   const server = await startServerProcess();
   const command = `node --import tsx bench/ws.ts ${process.argv.slice(2).join(' ')}`.trim();
   try {
     const single = createNodeClient({ url: server.httpUrl });
     const many = Array.from({ length: SOCKETS }, () => createNodeClient({ url: server.httpUrl }));
     const load: LoadResult[] = [];
-    load.push(await closedLoop(`ws: 1 socket x ${CONCURRENCY}`, 'ws', [single], CONCURRENCY));
-    load.push(await closedLoop(`ws: ${SOCKETS} sockets x 1`, 'ws', many, 1));
-    load.push(await closedLoop(`rest binary: ${CONCURRENCY} in flight`, 'rest', [single], CONCURRENCY));
-    load.push(await closedLoop(`rest binary: ${SOCKETS} in flight`, 'rest', [single], SOCKETS));
+    load.push(await closedLoop(`ws: 1 socket x ${CONCURRENCY} in flight`, 'ws (SDK)', 1, sdkWorkers(single, 'ws', CONCURRENCY)));
+    load.push(await closedLoop(`ws: ${SOCKETS} sockets x 1 in flight`, 'ws (SDK)', SOCKETS, many.flatMap((c) => sdkWorkers(c, 'ws', 1))));
+    for (const n of [CONCURRENCY, SOCKETS]) {
+      const http = await nodeHttpWorkers(server.httpUrl, n);
+      load.push(await closedLoop(`rest binary (node:http): ${n} in flight`, 'http-binary (node:http keep-alive)', n, http.workers));
+      await http.close();
+    }
+    for (const n of [CONCURRENCY, SOCKETS]) {
+      load.push(await closedLoop(`rest binary (SDK, fetch): ${n} in flight`, 'http-binary (SDK over fetch)', n, sdkWorkers(single, 'rest', n)));
+    }
     single.close();
     for (const c of many) c.close();
     const frames = await frameStreams(server.httpUrl);
@@ -213,7 +238,10 @@ async function main(): Promise<void> {
       date,
       command,
       server: server.commandLine,
-      machine: machineInfo(),
+      // The machine is shared: its 1-minute load average before (machine.loadAvg1) and after the run says how much
+      // else was running.
+      machine,
+      loadAvg1AtEnd: Math.round((loadavg()[0] ?? 0) * 100) / 100,
       settings: { durationS: DURATION_S, warmupS: WARMUP_S, model: 'mlp', concurrency: CONCURRENCY, sockets: SOCKETS },
       requestAnswer: load,
       frameStreams: frames,
