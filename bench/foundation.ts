@@ -27,6 +27,7 @@ import { bundledModelRepository } from '../src/core/package-root.ts';
 import { formatNumber, formatRate, formatUs, markdownTable } from '../src/bench/format.ts';
 import { machineInfo } from '../src/bench/machine.ts';
 import { runBench } from '../src/bench/runner.ts';
+import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
 import { computeUs } from '../src/bench/server-stats.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import { ownCpuUs, processCpuUs } from '../src/bench/process-cpu.ts';
@@ -98,6 +99,12 @@ const server = await startServerProcess({
   ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
 });
 console.error(`server: ${server.commandLine} (pid ${server.pid}) at ${server.httpUrl}`);
+// Interrupted: stop the server and remove the temporary repository before exiting.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void server.stop().finally(() => rm(repository, { recursive: true, force: true }).finally(() => process.exit(130)));
+  });
+}
 
 type Tagged = LevelResult & { readonly model: string; readonly pairedWith?: string };
 const modelOf = (l: LevelResult): string => (l as Tagged).model;
@@ -112,7 +119,8 @@ const rawCpuPerInference = new Map<LevelResult, number>();
 /** The raw engine level measured right after each served level, at the batch size its batcher formed. */
 const pairedRaw = new Map<LevelResult, LevelResult>();
 
-const engineOptions = { providers: [{ name: 'cpu' as const }], graphOptimizationLevel: 'all' as const, ...(intraOpThreads === undefined ? {} : { intraOpNumThreads: intraOpThreads }) };
+// The server's defaults for a config without an engine section (and the same thread count when a variant sets one).
+const engineOptions = serverDefaultEngineOptions(intraOpThreads === undefined ? {} : { intraOpNumThreads: intraOpThreads });
 async function measureRaw(model: string, kind: 'engine-inprocess' | 'engine-worker', batch: number, pairedWith?: string): Promise<Tagged> {
   const cpu0 = ownCpuUs();
   const report = await runBench({
@@ -283,7 +291,7 @@ md.push(`# Foundation benchmark, ${day}`, '');
 md.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; 1-minute load average ${machine.loadAvg1} at the start and ${loadEnd} at the end (the machine is shared: other work running beside the benchmark shows up in every number).`, '');
 md.push(`Command: \`${command}\``, '');
 md.push(`Server (separate process): \`${server.commandLine.replace(repository, '<tmp repository>')}\`, serving copies of \`models/mlp\` and \`models/resnet_tiny\`${variant ? ` with these config changes: ${[...(intraOpThreads === undefined ? [] : [`engine.intra_op_num_threads=${intraOpThreads} (server and raw engine)`]), ...values.set].join(', ')}` : ' with their shipped configs'}.`, '');
-md.push(`Method: perf_analyzer's (rtserve bench): ${measure.window.kind === 'time' ? `${measure.window.durationMs / 1000} s` : ''} windows after a ${measure.warmupMs / 1000} s warm-up, stable when the last 3 windows are within 10% (throughput and average latency), at most ${measure.maxTrials} windows; the last 3 windows are merged. Batch 1 per request; the batcher forms larger batches. Raw engine: onnxruntime-node in-process (openInProcessOrtSession), the same model file and session options as the server (cpu, graph optimization all, ${intraOpThreads === undefined ? 'default threads' : `${intraOpThreads} intra-op threads`}), measured right after each served level at the batch size that level's batcher formed (the server idle meanwhile), then in a batch sweep per model.`, '');
+md.push(`Method: perf_analyzer's (rtserve bench): ${measure.window.kind === 'time' ? `${measure.window.durationMs / 1000} s` : ''} windows after a ${measure.warmupMs / 1000} s warm-up, stable when the last 3 windows are within 10% (throughput and average latency), at most ${measure.maxTrials} windows; the last 3 windows are merged. Batch 1 per request; the batcher forms larger batches. Raw engine: onnxruntime-node in-process (openInProcessOrtSession), the same model file and session options as the server (${JSON.stringify(engineOptions)}), measured right after each served level at the batch size that level's batcher formed (the server idle meanwhile), then in a batch sweep per model.`, '');
 md.push('## Served path beside the raw engine', '');
 md.push('| model | protocol | c | infer/s | p50 | p99 | stable | srv batch | srv queue | srv compute | srv core overhead | outside core | raw @ batch | raw infer/s | served / raw | server CPU / req | client CPU / req | raw CPU / infer | load |');
 md.push('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -311,7 +319,7 @@ md.push('', '## Raw engine', '', markdownTable(raw, [
   { title: 'stable', value: (l) => (l.stable ? 'yes' : 'no') },
   { title: 'CPU / inference', value: (l) => formatUs(rawCpuPerInference.get(l)) },
 ]), '');
-md.push('Column meanings: docs/bench.md. *srv* columns come from the statistics extension over the same windows: batch = inference_count / execution_count; queue and compute (input + infer + output; infer includes the hop to the engine worker thread) are per-request averages; core overhead = request − queue − compute; outside core = client-observed average − server request time (both HTTP stacks, codecs, loopback). CPU columns: CPU time (user + system, all threads, from /proc and process.cpuUsage) divided by the requests or inferences of the level, warm-up included; on a shared machine they move far less than wall-clock latencies. ORT\'s intra-op threads spin-wait after each run, and that spinning counts as CPU in the server and in the raw engine alike. load: the 1-minute load average when the level ended (2 cores: above 2 the level shared the CPUs with other work).', '');
+md.push('Column meanings: docs/bench.md. *srv* columns come from the statistics extension over the same windows: batch = inference_count / execution_count; queue and compute (input + infer + output; infer includes the hop to the engine worker thread) are per-request averages; core overhead = request − queue − compute; outside core = client-observed average − server request time (both HTTP stacks, codecs, loopback). CPU columns: CPU time (user + system, all threads, from /proc and process.cpuUsage) divided by the requests or inferences of the level, warm-up included; on a shared machine they move far less than wall-clock latencies. Where onnxruntime\'s intra-op threads spin-wait between runs (engine.allow_spinning), the spinning counts as CPU in the server and in the raw engine alike. load: the 1-minute load average when the level ended (2 cores: above 2 the level shared the CPUs with other work).', '');
 
 const outDir = values['out-dir'];
 await mkdir(outDir, { recursive: true });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundledModelRepository } from '../src/core/package-root.ts';
 import { defaultFactories, runBench } from '../src/bench/runner.ts';
+import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
 import { formatRate, formatUs, markdownTable } from '../src/bench/format.ts';
 import { machineInfo, machineLabel } from '../src/bench/machine.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
@@ -50,6 +51,8 @@ const machine = machineInfo();
 
 const reports: BenchReport[] = [];
 const server = await startServerProcess({ useDist: values.dist });
+// Interrupted: stop the server before exiting.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.stop().finally(() => process.exit(130)));
 console.error(`server: ${server.commandLine} at ${server.httpUrl}${server.grpcAddress === undefined ? '' : `, gRPC ${server.grpcAddress}`}`);
 try {
   for (const model of models) {
@@ -80,7 +83,7 @@ for (const model of models) {
     input: { kind: 'random' },
     measure,
     command,
-    engine: { modelPath: join(bundledModelRepository(), model, '1', 'model.onnx'), kinds: ['engine-inprocess'], options: { providers: [{ name: 'cpu' }], graphOptimizationLevel: 'all' } },
+    engine: { modelPath: join(bundledModelRepository(), model, '1', 'model.onnx'), kinds: ['engine-inprocess'], options: serverDefaultEngineOptions() },
   });
   reports.push(report);
 }

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { bundledModelRepository } from '../core/package-root.ts';
 import { ENGINE_KINDS, type EngineKind } from './clients/engine-client.ts';
 import type { HttpStack } from './clients/http-client.ts';
+import { serverDefaultEngineOptions } from './engine-defaults.ts';
 import { BenchError } from './errors.ts';
 import { describeLoad, markdownTable, textTable } from './format.ts';
 import { createProgress } from './progress.ts';
@@ -121,8 +122,8 @@ export async function benchOptionsFromFlags(flags: BenchFlags, command: string):
     engine = {
       modelPath,
       kinds: kinds as EngineKind[],
-      // The server's defaults for a model config without an engine section (src/repository/manager.ts engineOptions).
-      options: { providers: [{ name: 'cpu' }], graphOptimizationLevel: 'all', ...(threads === undefined ? {} : { intraOpNumThreads: threads }) },
+      // The server's defaults for a model config without an engine section.
+      options: serverDefaultEngineOptions(threads === undefined ? {} : { intraOpNumThreads: threads }),
     };
   }
   const url = flags.url ?? (engine === undefined ? 'http://127.0.0.1:8000' : undefined);
