@@ -59,6 +59,8 @@ export interface QueuedRequest extends QueueEntry {
 export type BatchDecision = { readonly send: readonly QueuedRequest[] } | { readonly waitUntilNs: bigint };
 
 const hrtimeNs = (): bigint => process.hrtime.bigint();
+/** Waits shorter than this are spun out on the event loop (`spinUntil`) rather than left to a timer. */
+const SPIN_BELOW_NS = 1_000_000n;
 const nsToNumber = (ns: bigint): number => (ns > 0n ? Number(ns) : 0);
 /** Upper bound of the Retry-After hint: past this the estimate says nothing useful. */
 const MAX_RETRY_AFTER_MS = 60_000;
@@ -84,6 +86,7 @@ export abstract class QueueingScheduler implements RtScheduler {
   private closedWith: CloseReason | undefined;
   private pumpScheduled = false;
   private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeImmediate: NodeJS.Immediate | undefined;
   private wakeAtNs: bigint | undefined;
   /** The latest moment a wake-up timer stood for (see `clockNs`). */
   private clockFloorNs = 0n;
@@ -307,23 +310,61 @@ export abstract class QueueingScheduler implements RtScheduler {
       return;
     }
     // An earlier wake-up already set is kept: it pumps and sets the next one (fewer timer churns under load).
-    if (this.wakeTimer !== undefined && this.wakeAtNs !== undefined && this.wakeAtNs <= targetNs) return;
+    if (this.wakeAtNs !== undefined && this.wakeAtNs <= targetNs) return;
     this.clearWake();
-    const ms = Math.max(0, Math.ceil(Number(targetNs - this.clockNs()) / 1e6));
     this.wakeAtNs = targetNs;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      this.wakeAtNs = undefined;
-      if (targetNs > this.clockFloorNs) this.clockFloorNs = targetNs;
-      this.pump();
-    }, ms);
+    const leftNs = targetNs - this.clockNs();
+    if (leftNs < SPIN_BELOW_NS) {
+      this.spinFor(targetNs, leftNs);
+      return;
+    }
+    // Timers tick in whole milliseconds: wait the whole ms part, then spin out the rest (`onWakeTimer`).
+    this.wakeTimer = setTimeout(() => this.onWakeTimer(targetNs), Math.floor(Number(leftNs) / 1e6));
     // The queue must never keep the process alive by itself.
     this.wakeTimer.unref();
   }
 
+  private onWakeTimer(targetNs: bigint): void {
+    this.wakeTimer = undefined;
+    const leftNs = targetNs - hrtimeNs();
+    if (leftNs > 0n && leftNs < SPIN_BELOW_NS) {
+      this.spinFor(targetNs, leftNs);
+      return;
+    }
+    // Either hrtime has reached the target or the timer is fake (fake timers move timers, not hrtime): the
+    // timer's firing means its moment has come.
+    this.wakeAtNs = undefined;
+    if (targetNs > this.clockFloorNs) this.clockFloorNs = targetNs;
+    this.pump();
+  }
+
+  /**
+   * Sub-millisecond waits: `setTimeout` cannot wait less than 1 ms, which would turn a 200 µs
+   * max_queue_delay into 1.1-1.4 ms (bench/results/foundation-findings.md). Instead the check runs once per
+   * event-loop turn (I/O keeps being served in between) until `leftNs` of hrtime have passed; it costs at most
+   * the remaining sub-millisecond of CPU per wait. Counting the wait in hrtime from now, rather than comparing
+   * hrtime with `targetNs`, keeps it short under fake timers too (where the scheduler's clock runs ahead of hrtime).
+   */
+  private spinFor(targetNs: bigint, leftNs: bigint): void {
+    const endNs = hrtimeNs() + leftNs;
+    const check = (): void => {
+      if (hrtimeNs() < endNs) {
+        this.wakeImmediate = setImmediate(check).unref();
+        return;
+      }
+      this.wakeImmediate = undefined;
+      this.wakeAtNs = undefined;
+      if (targetNs > this.clockFloorNs) this.clockFloorNs = targetNs;
+      this.pump();
+    };
+    this.wakeImmediate = setImmediate(check).unref();
+  }
+
   private clearWake(): void {
     if (this.wakeTimer !== undefined) clearTimeout(this.wakeTimer);
+    if (this.wakeImmediate !== undefined) clearImmediate(this.wakeImmediate);
     this.wakeTimer = undefined;
+    this.wakeImmediate = undefined;
     this.wakeAtNs = undefined;
   }
 

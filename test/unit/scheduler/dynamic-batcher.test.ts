@@ -243,6 +243,18 @@ describe('DynamicBatcher: queue delay (fake timers)', () => {
     await Promise.all([p1, p2]);
   });
 
+  test('a sub-millisecond delay is waited out on the event loop, not by a timer (timers cannot wait < 1 ms)', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    const session = new FakeSession();
+    const { s } = batcher({ max_queue_delay_microseconds: 200 }, [session], 4);
+    const p1 = s.enqueue(makeRequest({ base: 1 }));
+    // No fake timer is ever ticked: the partial batch must leave once 200 µs of real time have passed.
+    await until(() => session.calls.length === 1, 'the lone request dispatched after the 200 µs delay');
+    assert.equal(session.call(0).rows, 1);
+    session.call(0).release();
+    await p1;
+  });
+
   test('a full batch goes at once without waiting for the delay', async () => {
     mock.timers.enable({ apis: ['setTimeout'] });
     const session = new FakeSession();
