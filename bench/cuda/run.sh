@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CUDA engine's whole GPU-machine run in one command (carry .device/cuda, packed by scripts/device/pack-cuda.sh):
 #   bench/cuda/run.sh [STEP ...]      default: every step, in priority order, within a time budget
-# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu summary
+# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite summary
+#   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 # Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
 # returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
 # steps that would not finish in time.
@@ -73,8 +74,13 @@ do_webgpu() {
     node bench/cuda/ort-webgpu-bench.ts "$W/models/resnet18.onnx" "$W/webgpu-resnet18.json" 1,32
 }
 
+do_suite() {
+  mkdir -p "$W/suite"
+  node bench/suite.ts --out-dir "$W/suite" --duration ${SUITE_DURATION:-1} --max-trials ${SUITE_TRIALS:-5} --warmup 1
+}
+
 export W OUT T0
-export -f el do_setup do_unit do_engine do_served do_webgpu
+export -f el do_setup do_unit do_engine do_served do_webgpu do_suite
 
 for s in $STEPS; do
   case $s in
@@ -89,6 +95,7 @@ for s in $STEPS; do
     torch18) step torch18 120 python3 bench/cuda/torch_bench.py $W/torch-resnet18.json --models resnet18 --budget-s 0.8 ;;
     served) step served 120 do_served ;;
     webgpu) step webgpu 120 do_webgpu ;;
+    suite) step suite ${SUITE_LIMIT_S:-480} do_suite ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
     *) echo "unknown step $s" ;;
   esac

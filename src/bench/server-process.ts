@@ -38,7 +38,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   const dist = join(root, 'dist', 'src', 'cli', 'main.js');
   if (options.useDist === true && !existsSync(dist)) throw new BenchError(`${dist} does not exist: run npm run build first`);
   const useDist = options.useDist === true;
-  const entry = useDist ? [dist] : ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')];
+  // A Node that runs TypeScript itself (22.18+, or with --experimental-transform-types, as on the GPU machine
+  // where tsx is not carried) takes the sources as they are.
+  const nativeTs = (process.features as { typescript?: string | false }).typescript;
+  const source = join(root, 'src', 'cli', 'main.ts');
+  const entry = useDist ? [dist] : nativeTs === 'transform' ? [source] : ['--import', 'tsx', source];
   const prof = options.cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir];
   const args = [
     ...prof,
