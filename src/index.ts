@@ -55,3 +55,8 @@ export type { Detection, ClassScore, ImageTransform } from './postprocess/index.
 export { GenerateService, withGeneration, registerGenerateMetrics, renderChat } from './generate/index.ts';
 export type { Generation, GenerateRequest, GenerationEvent, GenerationResult, FinishReason, Usage, SamplingOptions, BatcherLimits, DecoderSpec } from './generate/index.ts';
 export { registerOpenAiRoutes } from './transport/http/openai-routes.ts';
+// Benchmarking (docs/bench.md): `rtserve bench` as a library, its report types and the HTML report.
+export { runBench, defaultFactories } from './bench/runner.ts';
+export { renderHtmlReport } from './bench/report-html.ts';
+export type { BenchOptions, EngineBenchOptions, InputSource } from './bench/runner.ts';
+export type { BenchReport, LevelResult, LatencySummary, MeasureOptions, ServerBreakdown, WindowResult } from './bench/types.ts';

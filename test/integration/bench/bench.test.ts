@@ -21,6 +21,7 @@ import { renderHtmlReport } from '../../../src/bench/report-html.ts';
 import { runBench, type BenchOptions } from '../../../src/bench/runner.ts';
 import type { BenchReport, LevelResult, MeasureOptions } from '../../../src/bench/types.ts';
 import { startTestServer } from '../../helpers/server.ts';
+import * as rtserve from '../../../src/index.ts';
 
 const MEASURE: MeasureOptions = {
   window: { kind: 'count', requests: 40 },
@@ -107,6 +108,11 @@ describe('rtserve bench against a real server', () => {
     }
     // JSON round trip: the results file holds plain data.
     assert.deepEqual(JSON.parse(JSON.stringify(report)), report);
+  });
+
+  test('the package entry exports the benchmark library that produced these results', () => {
+    assert.equal(rtserve.runBench, runBench);
+    assert.equal(rtserve.renderHtmlReport, renderHtmlReport);
   });
 
   test('request counts agree with the server statistics', () => {
