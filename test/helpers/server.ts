@@ -28,6 +28,25 @@ export async function makeRepository(models: Record<string, { from: string; conf
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The bundled mlp's config with partial batches held for `delayUs` in the queue (so requests are certainly
+ * queued, and concurrent, when a test acts on them), and optionally a bounded queue.
+ */
+export function slowMlpConfig(delayUs: number, maxQueueSize?: number): { from: string; config: unknown } {
+  return {
+    from: 'mlp',
+    config: {
+      max_batch_size: 64,
+      input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
+      output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
+      dynamic_batching: {
+        max_queue_delay_microseconds: delayUs,
+        ...(maxQueueSize === undefined ? {} : { default_queue_policy: { max_queue_size: maxQueueSize } }),
+      },
+    },
+  };
+}
+
 export interface FetchResult {
   status: number;
   headers: Headers;

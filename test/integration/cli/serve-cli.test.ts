@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { makeRepository } from '../../helpers/server.ts';
+import { makeRepository, slowMlpConfig } from '../../helpers/server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = `${root}bin/rtserve.js`;
@@ -52,15 +52,7 @@ describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/sr
   test('SIGTERM drains: every queued request is answered, then the process exits 0', async () => {
     // Partial batches are held for 1.5 s, so all requests are certainly received and queued when SIGTERM comes.
     const repo = await makeRepository({
-      mlp_slow: {
-        from: 'mlp',
-        config: {
-          max_batch_size: 64,
-          input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
-          output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
-          dynamic_batching: { max_queue_delay_microseconds: 1_500_000 },
-        },
-      },
+      mlp_slow: slowMlpConfig(1_500_000),
     });
     const { child, urls, stderr } = await startCli(['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
     try {

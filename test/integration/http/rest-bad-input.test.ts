@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeRepository, postJson, request, startTestServer } from '../../helpers/server.ts';
+import { makeRepository, postJson, request, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 
 const simpleBody = (data0: unknown = Array.from({ length: 16 }, (_, i) => i)) => ({
@@ -145,15 +145,7 @@ describe('REST: overload answers 429 with Retry-After and the queue stays bounde
   before(async () => {
     // A queue of one whose partial batch is held for 2 s: the first request waits in the queue, a second one finds it full.
     const repo = await makeRepository({
-      mlp_q1: {
-        from: 'mlp',
-        config: {
-          max_batch_size: 64,
-          input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
-          output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
-          dynamic_batching: { max_queue_delay_microseconds: 2_000_000, default_queue_policy: { max_queue_size: 1 } },
-        },
-      },
+      mlp_q1: slowMlpConfig(2_000_000, 1),
     });
     cleanup = repo.cleanup;
     server = await startTestServer({ modelRepository: [repo.dir] });

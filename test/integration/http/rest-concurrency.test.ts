@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { makeRepository, request, startTestServer } from '../../helpers/server.ts';
+import { makeRepository, request, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { bundledModelRepository } from '../../../src/core/package-root.ts';
 import { openInProcessOrtSession } from '../../../src/engine/ort/index.ts';
@@ -73,15 +73,7 @@ describe('REST: a client that disconnects cancels its queued request', () => {
   before(async () => {
     // Partial batches are held for 5 s, so an aborted request is certainly still queued when its client leaves.
     const repo = await makeRepository({
-      mlp_slow: {
-        from: 'mlp',
-        config: {
-          max_batch_size: 64,
-          input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
-          output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
-          dynamic_batching: { max_queue_delay_microseconds: 5_000_000 },
-        },
-      },
+      mlp_slow: slowMlpConfig(5_000_000),
     });
     cleanup = repo.cleanup;
     server = await startTestServer({ modelRepository: [repo.dir] });

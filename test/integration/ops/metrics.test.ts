@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { makeRepository, postJson, startTestServer } from '../../helpers/server.ts';
+import { makeRepository, postJson, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
 import { familiesOf, freePort, needTool, parseSamples, scrape, valueOf, waitFor } from './helpers.ts';
 
 const MLP_BODY = { inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(0.5) }] };
@@ -20,15 +20,7 @@ describe('metrics: Triton families, histograms, front-end counters', () => {
     const repo = await makeRepository({
       mlp: { from: 'mlp' },
       // A queue of one that holds its request for 2 s: the second request is refused with QUEUE_FULL.
-      mlp_q1: {
-        from: 'mlp',
-        config: {
-          max_batch_size: 64,
-          input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
-          output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
-          dynamic_batching: { max_queue_delay_microseconds: 2_000_000, default_queue_policy: { max_queue_size: 1 } },
-        },
-      },
+      mlp_q1: slowMlpConfig(2_000_000, 1),
     });
     cleanup = repo.cleanup;
     server = await startTestServer({ modelRepository: [repo.dir] });

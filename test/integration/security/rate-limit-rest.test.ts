@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
-import { makeRepository, postJson, request, startTestServer } from '../../helpers/server.ts';
+import { makeRepository, postJson, request, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
 import type { Operation } from '../../../src/security/config-schema.ts';
@@ -61,15 +61,7 @@ describe('REST rate limits: per client IP and the concurrency cap, with auth off
   before(async () => {
     // Partial batches wait 1.5 s in the queue, so requests are certainly concurrent.
     const repo = await makeRepository({
-      mlp_slow: {
-        from: 'mlp',
-        config: {
-          max_batch_size: 64,
-          input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
-          output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
-          dynamic_batching: { max_queue_delay_microseconds: 1_500_000 },
-        },
-      },
+      mlp_slow: slowMlpConfig(1_500_000),
     });
     cleanup = repo.cleanup;
     server = await startTestServer({ modelRepository: [repo.dir], rateLimit: { enabled: true, maxConcurrentPerPrincipal: 2, perIp: { ratePerSec: 0.01, burst: 6 } } });
