@@ -8,6 +8,7 @@ import { GraphBuilder } from '../../../src/compiler/ir/builder.ts';
 import { summarizeModel } from '../../../src/compiler/inspect.ts';
 import { DT } from '../../../src/compiler/ir/dtype.ts';
 import { loadModel } from '../../../src/compiler/ir/graph.ts';
+import { inferShapes } from '../../../src/compiler/ir/shape-inference.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { checkPlanCompatibility } from '../../../src/plan/compatibility.ts';
 import { readPlan } from '../../../src/plan/format.ts';
@@ -153,7 +154,14 @@ describe('buildPlan', () => {
   test('ort-webgpu fp16: no CPU-only fusions, shader-f16 required, refused by a CPU-only engine', async () => {
     const r = await build({ target: 'ort-webgpu', precision: 'fp16' });
     const { manifest, payload } = readPlan(r.plan);
-    assert.equal(manifest.payload.ortOptimizationLevel, 'basic');
+    // The CPU provider's offline optimization would wrap Conv and Gemm (no FP16 CPU kernels) in Casts to FP32.
+    assert.equal(manifest.payload.ortOptimizationLevel, 'none');
+    assert.ok(r.report.warnings.some((w) => /ort-optimize skipped for ort-webgpu: .* added \d+ Cast/.test(w)), r.report.warnings.join('; '));
+    const g = loadModel(payload);
+    inferShapes(g);
+    const compute = g.nodes.filter((n) => n.opType === 'Conv' || n.opType === 'Gemm');
+    assert.equal(compute.length, 3);
+    for (const n of compute) assert.equal(g.typeOf(n.outputs[0] ?? '')?.elemType, DT.FLOAT16, `${n.opType} '${n.name}' computes in FP16`);
     assert.equal(manifest.deviceRequirements.executionProvider, 'webgpu');
     assert.equal(manifest.deviceRequirements.shaderF16, true);
     assert.ok(!loadModel(payload).nodes.some((n) => n.domain === 'com.microsoft'));
