@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { AccuracyGateError, buildPlan, type BuildOptions } from '../../../src/compiler/build.ts';
 import { writeNpz } from '../../../src/compiler/data/npz.ts';
@@ -87,6 +88,29 @@ describe('buildPlan', () => {
     assert.ok(Object.values(manifest.nodePrecision).includes('int8'));
     assert.ok(loadModel(payload).nodes.some((n) => n.opType === 'QLinearConv'));
     assert.ok((r.report.accuracy?.outputs[0]?.cosine ?? 0) >= 0.99);
+  });
+
+  test('the bundled transformer encoder builds at fp32, fp16 and int8 within the default gates, with a sequence profile', async () => {
+    const dir = await tempDir();
+    const encoder = fileURLToPath(new URL('../../../models/encoder/1/model.onnx', import.meta.url));
+    const calibration = await writeCalibration(dir, 40, 7, 'encoder.npy', [8, 128]);
+    const profiles = [{ input: 'input', min: [1, 1, 128], opt: [4, 8, 128], max: [8, 64, 128] }];
+    const plans = new Map<string, Awaited<ReturnType<typeof buildPlan>>>();
+    for (const precision of ['fp32', 'fp16', 'int8'] as const) {
+      const r = await buildPlan({ model: encoder, runtime, precision, calibration, profiles });
+      assert.equal(r.report.accuracy?.passed, true, `${precision}: ${r.report.accuracy?.gates.map((x) => x.message).join('; ')}`);
+      assert.deepEqual(r.report.accuracy?.outputs.map((o) => o.name), ['logits', 'hidden']);
+      assert.ok(r.report.stagesMs.profiles !== undefined, `${precision}: the profile's min, opt and max shapes ran`);
+      plans.set(precision, r);
+    }
+    const kept = plans.get('fp16')?.report.precisionReport.fp16?.keptFp32.map((k) => k.op).sort();
+    assert.deepEqual(kept, ['LayerNormalization', 'LayerNormalization', 'LayerNormalization', 'LayerNormalization', 'Softmax', 'Softmax']);
+    // Six weight MatMuls per layer and the classifier Gemm get INT8 weights; the attention MatMuls of two activations do not.
+    const int8 = plans.get('int8')?.report.precisionReport.int8;
+    assert.equal(int8?.quantizedWeights, 13);
+    const ops = new Set(loadModel(readPlan(plans.get('int8')?.plan ?? new Uint8Array()).payload).nodes.map((n) => n.opType));
+    assert.ok(ops.has('MatMulIntegerToFloat') || ops.has('QLinearMatMul'), [...ops].join(', '));
+    assert.ok((plans.get('int8')?.plan.byteLength ?? Infinity) < (plans.get('fp32')?.plan.byteLength ?? 0) * 0.35);
   });
 
   test('the calibration table is cached and reused; a cache for another model is refused', async () => {
