@@ -218,9 +218,101 @@ function identityAll(): GeneratedFile[] {
   ];
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// encoder: a BERT-style transformer encoder (2 post-LN layers, d_model 128, 4 heads, FFN 512) over FP32
+// embeddings [batch, seq, 128] with a dynamic sequence length, plus a mean-pooled 10-way classifier head
+
+/** Opset 17: the first with LayerNormalization as a standard operator (the other generated models use 13). */
+const ENCODER_OPSET = 17;
+export const ENCODER = { layers: 2, dModel: 128, heads: 4, dFf: 512, classes: 10 } as const;
+
+function encoder(): GeneratedFile[] {
+  const rand = mulberry32(0x656e63);
+  const g = new GraphBuilder('encoder');
+  const { layers, dModel, heads, dFf, classes } = ENCODER;
+  const dHead = dModel / heads;
+  /** A Linear layer as PyTorch exports it for 3-D input: MatMul by W [in, out], then Add of the bias. */
+  const linear = (name: string, x: string, nIn: number, nOut: number): string => {
+    // PyTorch's Linear default init: U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for weight and bias.
+    const bound = 1 / Math.sqrt(nIn);
+    const w = g.initializer(`${name}.weight`, uniform(rand, nIn * nOut, -bound, bound), [nIn, nOut]);
+    const b = g.initializer(`${name}.bias`, uniform(rand, nOut, -bound, bound), [nOut]);
+    const y = g.node('MatMul', [x, w], [`${name}.matmul`], {}, { name: `${name}.matmul` })[0] as string;
+    return g.node('Add', [y, b], [name], {}, { name: `${name}.add` })[0] as string;
+  };
+  const layerNorm = (name: string, x: string, out = name): string => {
+    // Scale and shift away from (1, 0) so that a wrong normalization shows in the output.
+    const scale = g.initializer(`${name}.weight`, uniform(rand, dModel, 0.8, 1.2), [dModel]);
+    const bias = g.initializer(`${name}.bias`, uniform(rand, dModel, -0.1, 0.1), [dModel]);
+    return g.node('LayerNormalization', [x, scale, bias], [out], { axis: -1, epsilon: floatAttr(1e-5) }, { name })[0] as string;
+  };
+  const node = (op: string, name: string, inputs: string[], attrs: Record<string, number | readonly number[]> = {}): string =>
+    g.node(op, inputs, [name], attrs, { name })[0] as string;
+
+  // Constants shared by every layer (int64 shapes for Reshape, scalars for attention scaling and GELU).
+  const headsShape = g.initializer('shape.heads', BigInt64Array.from([0n, 0n, BigInt(heads), BigInt(dHead)]), [4]);
+  const modelShape = g.initializer('shape.model', BigInt64Array.from([0n, 0n, BigInt(dModel)]), [3]);
+  const scale = g.initializer('attention.scale', Float32Array.of(1 / Math.sqrt(dHead)), []);
+  const sqrt2 = g.initializer('gelu.sqrt2', Float32Array.of(Math.SQRT2), []);
+  const one = g.initializer('gelu.one', Float32Array.of(1), []);
+  const half = g.initializer('gelu.half', Float32Array.of(0.5), []);
+
+  let x = g.input('input', ElemType.FLOAT, ['batch', 'seq', dModel]);
+  for (let l = 0; l < layers; l++) {
+    const p = `layer${l}`;
+    // Multi-head self-attention: heads split by Reshape [b, s, h, d] and Transpose to [b, h, s, d].
+    const split = (which: string, perm: readonly number[]): string =>
+      node('Transpose', `${p}.attention.${which}.heads`, [node('Reshape', `${p}.attention.${which}.split`, [linear(`${p}.attention.${which}`, x, dModel, dModel), headsShape])], { perm });
+    const q = split('query', [0, 2, 1, 3]);
+    const kT = split('key', [0, 2, 3, 1]);
+    const v = split('value', [0, 2, 1, 3]);
+    const scores = node('Mul', `${p}.attention.scaled`, [node('MatMul', `${p}.attention.scores`, [q, kT]), scale]);
+    const probs = node('Softmax', `${p}.attention.probs`, [scores], { axis: -1 });
+    const context = node('MatMul', `${p}.attention.context`, [probs, v]);
+    const merged = node('Reshape', `${p}.attention.merge`, [node('Transpose', `${p}.attention.context.t`, [context], { perm: [0, 2, 1, 3] }), modelShape]);
+    const attnOut = linear(`${p}.attention.output`, merged, dModel, dModel);
+    x = layerNorm(`${p}.attention.norm`, node('Add', `${p}.attention.residual`, [attnOut, x]));
+    // Feed-forward with the exact (erf) GELU as BERT exports it: 0.5 * h * (1 + erf(h / sqrt(2))).
+    const h = linear(`${p}.ffn.in`, x, dModel, dFf);
+    const erf = node('Erf', `${p}.ffn.gelu.erf`, [node('Div', `${p}.ffn.gelu.div`, [h, sqrt2])]);
+    const gelu = node('Mul', `${p}.ffn.gelu`, [node('Mul', `${p}.ffn.gelu.mul`, [h, node('Add', `${p}.ffn.gelu.add`, [erf, one])]), half]);
+    const ffnOut = linear(`${p}.ffn.out`, gelu, dFf, dModel);
+    // The last layer's output is the graph output `hidden`.
+    x = layerNorm(`${p}.ffn.norm`, node('Add', `${p}.ffn.residual`, [ffnOut, x]), l + 1 === layers ? 'hidden' : `${p}.ffn.norm`);
+  }
+  // Classifier head: mean over the sequence, then Linear 128 → 10 (Gemm, weights [out, in]).
+  const pooled = node('ReduceMean', 'pool', [x], { axes: [1], keepdims: 0 });
+  const bound = 1 / Math.sqrt(dModel);
+  const w = g.initializer('classifier.weight', uniform(rand, classes * dModel, -bound, bound), [classes, dModel]);
+  const b = g.initializer('classifier.bias', uniform(rand, classes, -bound, bound), [classes]);
+  g.node('Gemm', [pooled, w, b], ['logits'], { transB: 1 }, { name: 'classifier' });
+  g.output('logits', ElemType.FLOAT, ['batch', classes]);
+  g.output('hidden', ElemType.FLOAT, ['batch', 'seq', dModel]);
+  const model = g.toModel({
+    opsetVersion: ENCODER_OPSET,
+    ...PRODUCER,
+    docString: 'BERT-style transformer encoder: 2 post-LN layers, d_model 128, 4 heads, FFN 512 with erf GELU, over FP32 embeddings [batch, seq, 128]; mean-pooled Linear 128->10 head; seeded PyTorch-default uniform weights',
+  });
+  const config = {
+    name: 'encoder',
+    platform: 'onnxruntime_onnx',
+    max_batch_size: 16,
+    input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [-1, dModel] }],
+    output: [
+      { name: 'logits', data_type: 'TYPE_FP32', dims: [classes] },
+      { name: 'hidden', data_type: 'TYPE_FP32', dims: [-1, dModel] },
+    ],
+    dynamic_batching: { max_queue_delay_microseconds: 500 },
+  };
+  return [
+    { path: 'encoder/config.json', bytes: text(`${JSON.stringify(config, null, 2)}\n`) },
+    { path: 'encoder/1/model.onnx', bytes: saveModel(model) },
+  ];
+}
+
 /** Every generated file, in memory. */
 export function buildModels(): GeneratedFile[] {
-  return [...simple(), ...mlp(), ...resnetTiny(), ...identityAll()];
+  return [...simple(), ...mlp(), ...resnetTiny(), ...identityAll(), ...encoder()];
 }
 
 /** Writes every generated file under `outDir`; returns their relative paths. */

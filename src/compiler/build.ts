@@ -117,6 +117,10 @@ export class AccuracyGateError extends RtError {
   }
 }
 
+function countOps(g: Graph, opType: string): number {
+  return g.nodes.filter((n) => n.opType === opType && n.domain === '').length;
+}
+
 function countPrecisions(m: ReadonlyMap<string, NodePrecision>): Record<NodePrecision, number> {
   const out: Record<NodePrecision, number> = { fp32: 0, fp16: 0, int8: 0 };
   for (const v of m.values()) out[v]++;
@@ -406,12 +410,25 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
   const level: OptimizationLevel | 'none' = options.ortOptimization ?? (target === 'ort-webgpu' ? 'basic' : 'extended');
   if (runtime !== undefined && level !== 'none' && level !== 'disabled') {
     start('ort-optimize', `${runtime.name} ${runtime.version}, level ${level}`);
-    payload = await runtime.optimize(payload, { target, level });
-    const optimized = loadModel(payload, { fileName: 'optimized payload' });
-    const opTypes: Record<string, number> = {};
-    for (const n of optimized.nodes) opTypes[n.opType] = (opTypes[n.opType] ?? 0) + 1;
-    ortInfo = { level, nodesBefore: g.nodes.length, nodesAfter: optimized.nodes.length, opTypes };
-    done('ort-optimize', `${g.nodes.length} → ${optimized.nodes.length} nodes`);
+    const optimizedBytes = await runtime.optimize(payload, { target, level });
+    const optimized = loadModel(optimizedBytes, { fileName: 'optimized payload' });
+    const addedCasts = countOps(optimized, 'Cast') - countOps(g, 'Cast');
+    if (target === 'ort-webgpu' && addedCasts > 0) {
+      // The offline optimizer runs on the CPU provider, whose InsertCastTransformer wraps every FP16 node without
+      // a CPU kernel (MatMul, Conv, Gemm, ... on x86) in Casts to FP32 and saves them into the model: the WebGPU
+      // provider would then compute those nodes in FP32. Keep the compiler's own graph instead.
+      warnings.push(
+        `ort-optimize skipped for ort-webgpu: onnxruntime's CPU provider added ${addedCasts} Cast(s) to run FP16 nodes in FP32; ` +
+          'the payload keeps them in FP16 for the WebGPU provider',
+      );
+      done('ort-optimize', `skipped: the CPU provider added ${addedCasts} Cast(s)`);
+    } else {
+      payload = optimizedBytes;
+      const opTypes: Record<string, number> = {};
+      for (const n of optimized.nodes) opTypes[n.opType] = (opTypes[n.opType] ?? 0) + 1;
+      ortInfo = { level, nodesBefore: g.nodes.length, nodesAfter: optimized.nodes.length, opTypes };
+      done('ort-optimize', `${g.nodes.length} → ${optimized.nodes.length} nodes`);
+    }
   } else {
     skip('ort-optimize', runtime === undefined ? 'no runtime' : 'disabled');
   }

@@ -124,10 +124,22 @@ function analyze(g: Graph): Map<string, SymShape> {
 }
 
 /**
+ * Whether dim `axis` of `a` and dim `i` of `b` are the same symbolic dim (`dim_param`, e.g. "seq"): ONNX IR.md
+ * ("Static tensor shapes") makes one dim_param name one size, and shape inference carries the names through. torch.onnx builds the Reshape
+ * targets of attention heads from Shape(x) of the layer input, not of the tensor reshaped (x → MatMul → Reshape):
+ * only the shared symbol says that the sizes are copies.
+ */
+function sameSymbolicDim(g: Graph, a: string, axis: number, b: string, i: number): boolean {
+  const da = g.typeOf(a)?.shape?.[axis];
+  return typeof da === 'string' && da !== '' && da === g.typeOf(b)?.shape?.[i];
+}
+
+/**
  * Shape-subgraph simplification: a shape-valued tensor whose every element is statically known becomes a
  * constant (the Shape/Gather/Concat chain behind it then dies), and a Reshape whose target copies dimensions
- * of its own input at the same positions gets a constant target with 0 ("copy this dim", ONNX Reshape with
- * allowzero=0) so the dynamic batch dimension no longer needs a runtime shape computation.
+ * of its own input at the same positions (or dims of another tensor that are the same symbolic dims) gets a
+ * constant target with 0 ("copy this dim", ONNX Reshape with allowzero=0) so the dynamic batch dimension no
+ * longer needs a runtime shape computation.
  */
 export const shapeSimplification: Pass = {
   name: 'shape-simplification',
@@ -158,14 +170,18 @@ export const shapeSimplification: Pass = {
       if (s === undefined || s.scalar) continue;
       const values: number[] = [];
       let ok = true;
+      let bySymbol = false;
       s.dims.forEach((d, i) => {
         if (isStatic(d)) values.push(d.value);
         else if (d !== null && d.of === data && d.axis === i) values.push(0);
-        else ok = false;
+        else if (d !== null && sameSymbolicDim(g, d.of, d.axis, data, i)) {
+          values.push(0);
+          bySymbol = true;
+        } else ok = false;
       });
       if (!ok) continue;
       n.inputs[1] = g.addInitializer(`${n.name}_shape`, int64Tensor(values));
-      log.add(`Reshape '${n.name}' now has the constant target [${values.join(',')}]`);
+      log.add(`Reshape '${n.name}' now has the constant target [${values.join(',')}]${bySymbol ? ' (copied dims are the same symbolic dims of another tensor)' : ''}`);
     }
     return log.result();
   },

@@ -43,14 +43,22 @@ function wrapOrtError(what: string, err: unknown): Error {
   return rtError('BAD_CONFIG', `${what}: onnxruntime rejected the model: ${msg}`, { cause: err });
 }
 
-function providers(target: string): string[] {
-  // Offline runs always execute on the CPU provider: ort-webgpu payloads are checked for semantics on CPU,
-  // and the cuda target never reaches onnxruntime.
-  if (target === 'cuda') throw rtError('ENGINE_UNAVAILABLE', 'target cuda is not available: the native CUDA engine is not part of this build');
-  return ['cpu'];
+export interface OfflineRunnerOptions {
+  /**
+   * Run ort-webgpu sessions on the WebGPU execution provider (benchmarks on a GPU machine). Off by default:
+   * builds check ort-webgpu payloads for semantics on the CPU provider, which every machine has.
+   */
+  readonly webgpu?: boolean;
 }
 
-export function createOfflineRunner(): OfflineRuntime {
+/** The execution providers an offline session for `target` gets. */
+export function offlineProviders(target: string, options: OfflineRunnerOptions): string[] {
+  // The cuda target never reaches onnxruntime.
+  if (target === 'cuda') throw rtError('ENGINE_UNAVAILABLE', 'target cuda is not available: the native CUDA engine is not part of this build');
+  return target === 'ort-webgpu' && options.webgpu === true ? ['webgpu'] : ['cpu'];
+}
+
+export function createOfflineRunner(runnerOptions: OfflineRunnerOptions = {}): OfflineRuntime {
   return {
     name: 'onnxruntime-node',
     version: ort.env.versions.node ?? ort.env.versions.common,
@@ -59,7 +67,7 @@ export function createOfflineRunner(): OfflineRuntime {
       let session: ort.InferenceSession;
       try {
         session = await ort.InferenceSession.create(model, {
-          executionProviders: providers(options.target),
+          executionProviders: offlineProviders(options.target, runnerOptions),
           graphOptimizationLevel: options.optimizationLevel ?? 'all',
           intraOpNumThreads: options.intraOpThreads ?? 0,
           logSeverityLevel: 3,
@@ -96,7 +104,8 @@ export function createOfflineRunner(): OfflineRuntime {
         let session: ort.InferenceSession;
         try {
           session = await ort.InferenceSession.create(model, {
-            executionProviders: providers(options.target),
+            // Offline optimization always on the CPU provider: its output must not depend on a GPU being present.
+            executionProviders: offlineProviders(options.target, {}),
             graphOptimizationLevel: options.level,
             optimizedModelFilePath: path,
             logSeverityLevel: 3,

@@ -65,6 +65,24 @@ describe('REST endpoints (KServe v2 + Triton extensions)', () => {
     assert.ok(c.dynamic_batching !== undefined);
   });
 
+  test('encoder: a dynamic sequence length; each request gets logits and hidden states of its own length', async () => {
+    const meta = (await request(`${base}/v2/models/encoder`)).json() as { inputs: unknown[]; outputs: unknown[] };
+    assert.deepEqual(meta.inputs, [{ name: 'input', datatype: 'FP32', shape: [-1, -1, 128] }]);
+    assert.deepEqual(meta.outputs, [{ name: 'logits', datatype: 'FP32', shape: [-1, 10] }, { name: 'hidden', datatype: 'FP32', shape: [-1, -1, 128] }]);
+    for (const seq of [3, 17]) {
+      const data = Array.from({ length: seq * 128 }, (_, i) => Math.sin(i * 0.37));
+      const r = await postJson(`${base}/v2/models/encoder/infer`, { inputs: [{ name: 'input', shape: [1, seq, 128], datatype: 'FP32', data }] });
+      assert.equal(r.status, 200, JSON.stringify(r.json()));
+      const outs = (r.json() as { outputs: { name: string; shape: number[]; data: number[] }[] }).outputs;
+      assert.deepEqual(outs.find((o) => o.name === 'logits')?.shape, [1, 10]);
+      assert.deepEqual(outs.find((o) => o.name === 'hidden')?.shape, [1, seq, 128]);
+      assert.ok(outs.every((o) => o.data.every((v) => Number.isFinite(v))));
+    }
+    const bad = await postJson(`${base}/v2/models/encoder/infer`, { inputs: [{ name: 'input', shape: [1, 4, 64], datatype: 'FP32', data: new Array(256).fill(0) }] });
+    assert.equal(bad.status, 400);
+    assert.match((bad.json() as { error: string }).error, /input/);
+  });
+
   test('model ready, unknown model and unknown version', async () => {
     const ready = await request(`${base}/v2/models/mlp/ready`);
     assert.equal(ready.status, 200);
@@ -82,7 +100,7 @@ describe('REST endpoints (KServe v2 + Triton extensions)', () => {
     assert.equal(r.status, 200);
     const idx = r.json() as { name: string; version: string; state: string }[];
     const names = idx.map((m) => m.name);
-    for (const m of ['identity_all', 'mlp', 'resnet_tiny', 'simple']) assert.ok(names.includes(m), `${m} in ${names.join(', ')}`);
+    for (const m of ['encoder', 'identity_all', 'mlp', 'resnet_tiny', 'simple']) assert.ok(names.includes(m), `${m} in ${names.join(', ')}`);
     assert.deepEqual(names, [...names].sort(), 'sorted by name');
     assert.ok(idx.every((m) => m.state === 'READY' && m.version === '1'), JSON.stringify(idx));
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { AccuracyGateError, buildPlan, type BuildOptions } from '../../../src/compiler/build.ts';
 import { writeNpz } from '../../../src/compiler/data/npz.ts';
@@ -8,6 +9,7 @@ import { GraphBuilder } from '../../../src/compiler/ir/builder.ts';
 import { summarizeModel } from '../../../src/compiler/inspect.ts';
 import { DT } from '../../../src/compiler/ir/dtype.ts';
 import { loadModel } from '../../../src/compiler/ir/graph.ts';
+import { inferShapes } from '../../../src/compiler/ir/shape-inference.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { checkPlanCompatibility } from '../../../src/plan/compatibility.ts';
 import { readPlan } from '../../../src/plan/format.ts';
@@ -88,6 +90,29 @@ describe('buildPlan', () => {
     assert.ok((r.report.accuracy?.outputs[0]?.cosine ?? 0) >= 0.99);
   });
 
+  test('the bundled transformer encoder builds at fp32, fp16 and int8 within the default gates, with a sequence profile', async () => {
+    const dir = await tempDir();
+    const encoder = fileURLToPath(new URL('../../../models/encoder/1/model.onnx', import.meta.url));
+    const calibration = await writeCalibration(dir, 40, 7, 'encoder.npy', [8, 128]);
+    const profiles = [{ input: 'input', min: [1, 1, 128], opt: [4, 8, 128], max: [8, 64, 128] }];
+    const plans = new Map<string, Awaited<ReturnType<typeof buildPlan>>>();
+    for (const precision of ['fp32', 'fp16', 'int8'] as const) {
+      const r = await buildPlan({ model: encoder, runtime, precision, calibration, profiles });
+      assert.equal(r.report.accuracy?.passed, true, `${precision}: ${r.report.accuracy?.gates.map((x) => x.message).join('; ')}`);
+      assert.deepEqual(r.report.accuracy?.outputs.map((o) => o.name), ['logits', 'hidden']);
+      assert.ok(r.report.stagesMs.profiles !== undefined, `${precision}: the profile's min, opt and max shapes ran`);
+      plans.set(precision, r);
+    }
+    const kept = plans.get('fp16')?.report.precisionReport.fp16?.keptFp32.map((k) => k.op).sort();
+    assert.deepEqual(kept, ['LayerNormalization', 'LayerNormalization', 'LayerNormalization', 'LayerNormalization', 'Softmax', 'Softmax']);
+    // Six weight MatMuls per layer and the classifier Gemm get INT8 weights; the attention MatMuls of two activations do not.
+    const int8 = plans.get('int8')?.report.precisionReport.int8;
+    assert.equal(int8?.quantizedWeights, 13);
+    const ops = new Set(loadModel(readPlan(plans.get('int8')?.plan ?? new Uint8Array()).payload).nodes.map((n) => n.opType));
+    assert.ok(ops.has('MatMulIntegerToFloat') || ops.has('QLinearMatMul'), [...ops].join(', '));
+    assert.ok((plans.get('int8')?.plan.byteLength ?? Infinity) < (plans.get('fp32')?.plan.byteLength ?? 0) * 0.35);
+  });
+
   test('the calibration table is cached and reused; a cache for another model is refused', async () => {
     const dir = await tempDir();
     const calibration = await writeCalibration(dir, 20);
@@ -153,7 +178,14 @@ describe('buildPlan', () => {
   test('ort-webgpu fp16: no CPU-only fusions, shader-f16 required, refused by a CPU-only engine', async () => {
     const r = await build({ target: 'ort-webgpu', precision: 'fp16' });
     const { manifest, payload } = readPlan(r.plan);
-    assert.equal(manifest.payload.ortOptimizationLevel, 'basic');
+    // The CPU provider's offline optimization would wrap Conv and Gemm (no FP16 CPU kernels) in Casts to FP32.
+    assert.equal(manifest.payload.ortOptimizationLevel, 'none');
+    assert.ok(r.report.warnings.some((w) => /ort-optimize skipped for ort-webgpu: .* added \d+ Cast/.test(w)), r.report.warnings.join('; '));
+    const g = loadModel(payload);
+    inferShapes(g);
+    const compute = g.nodes.filter((n) => n.opType === 'Conv' || n.opType === 'Gemm');
+    assert.equal(compute.length, 3);
+    for (const n of compute) assert.equal(g.typeOf(n.outputs[0] ?? '')?.elemType, DT.FLOAT16, `${n.opType} '${n.name}' computes in FP16`);
     assert.equal(manifest.deviceRequirements.executionProvider, 'webgpu');
     assert.equal(manifest.deviceRequirements.shaderF16, true);
     assert.ok(!loadModel(payload).nodes.some((n) => n.domain === 'com.microsoft'));

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
-import { loadModel, toNumber } from '../../../src/onnx/proto.ts';
-import { mulberry32 } from '../../../models/generate.ts';
+import { defaultOpsetVersion, loadModel, toNumber } from '../../../src/onnx/proto.ts';
+import { ENCODER, mulberry32 } from '../../../models/generate.ts';
 
 const modelPath = (name: string): string => fileURLToPath(new URL(`../../../models/${name}/1/model.onnx`, import.meta.url));
 
@@ -98,6 +98,107 @@ describe('bundled models under onnxruntime-node', () => {
     const data = logits?.data as Float32Array;
     assert.ok(data.every((v) => Number.isFinite(v)));
     assert.notDeepEqual([...data.subarray(0, 10)], [...data.subarray(10, 20)], 'different images give different logits');
+    await s.release();
+  });
+
+  test('encoder: matches a plain JS transformer forward pass over its stored weights, at any sequence length', async () => {
+    const model = loadModel(await readFile(modelPath('encoder')));
+    assert.equal(defaultOpsetVersion(model), 17, 'LayerNormalization needs opset 17');
+    const w = new Map<string, Float32Array>();
+    for (const t of model.graph?.initializer ?? []) {
+      if (t.dataType === 1) w.set(t.name ?? '', new Float32Array(Uint8Array.from(t.rawData as Uint8Array).buffer));
+    }
+    const ops = new Map<string, number>();
+    for (const n of model.graph?.node ?? []) ops.set(n.opType ?? '', (ops.get(n.opType ?? '') ?? 0) + 1);
+    // per layer: Q, K, V, output, FFN in, FFN out (MatMul by a weight) + scores and context (MatMul of activations)
+    assert.equal(ops.get('MatMul'), ENCODER.layers * 8);
+    assert.equal(ops.get('LayerNormalization'), ENCODER.layers * 2);
+    assert.equal(ops.get('Softmax'), ENCODER.layers);
+    assert.equal(ops.get('Erf'), ENCODER.layers);
+    const { dModel: d, heads, dFf } = ENCODER;
+    const dh = d / heads;
+    const get = (name: string): Float32Array => w.get(name) ?? assert.fail(`no initializer ${name}`);
+    /** rows [n, nIn] times W [nIn, nOut] plus b */
+    const linear = (x: Float64Array, n: number, name: string, nIn: number, nOut: number): Float64Array => {
+      const W = get(`${name}.weight`);
+      const b = get(`${name}.bias`);
+      const y = new Float64Array(n * nOut);
+      for (let r = 0; r < n; r++) for (let o = 0; o < nOut; o++) {
+        let acc = b[o] as number;
+        for (let i = 0; i < nIn; i++) acc += (x[r * nIn + i] as number) * (W[i * nOut + o] as number);
+        y[r * nOut + o] = acc;
+      }
+      return y;
+    };
+    const layerNorm = (x: Float64Array, n: number, name: string): Float64Array => {
+      const g = get(`${name}.weight`);
+      const b = get(`${name}.bias`);
+      const y = new Float64Array(x.length);
+      for (let r = 0; r < n; r++) {
+        const row = x.subarray(r * d, (r + 1) * d);
+        const mean = row.reduce((a, v) => a + v, 0) / d;
+        const variance = row.reduce((a, v) => a + (v - mean) ** 2, 0) / d;
+        for (let i = 0; i < d; i++) y[r * d + i] = (((row[i] as number) - mean) / Math.sqrt(variance + 1e-5)) * (g[i] as number) + (b[i] as number);
+      }
+      return y;
+    };
+    const erf = (z: number): number => {
+      // Abramowitz-Stegun 7.1.26 is too coarse for 1e-4; integrate the series instead (|z| stays small here).
+      let sum = 0;
+      let term = z;
+      for (let k = 0; k < 200; k++) {
+        sum += term / (2 * k + 1);
+        term *= (-z * z) / (k + 1);
+      }
+      return (2 / Math.sqrt(Math.PI)) * sum;
+    };
+    /** One sequence [s, d] → [hidden [s, d], logits [10]]. */
+    const forward = (x0: Float64Array, s: number): [Float64Array, Float64Array] => {
+      let x = x0;
+      for (let l = 0; l < ENCODER.layers; l++) {
+        const p = `layer${l}`;
+        const q = linear(x, s, `${p}.attention.query`, d, d);
+        const k = linear(x, s, `${p}.attention.key`, d, d);
+        const v = linear(x, s, `${p}.attention.value`, d, d);
+        const ctx = new Float64Array(s * d);
+        for (let h = 0; h < heads; h++) for (let i = 0; i < s; i++) {
+          const scores = Array.from({ length: s }, (_, j) => {
+            let dot = 0;
+            for (let e = 0; e < dh; e++) dot += (q[i * d + h * dh + e] as number) * (k[j * d + h * dh + e] as number);
+            return dot / Math.sqrt(dh);
+          });
+          const m = Math.max(...scores);
+          const ex = scores.map((z) => Math.exp(z - m));
+          const z = ex.reduce((a, b) => a + b, 0);
+          for (let e = 0; e < dh; e++) ctx[i * d + h * dh + e] = ex.reduce((a, pj, j) => a + (pj / z) * (v[j * d + h * dh + e] as number), 0);
+        }
+        const attn = linear(ctx, s, `${p}.attention.output`, d, d);
+        x = layerNorm(attn.map((a, i) => a + (x[i] as number)), s, `${p}.attention.norm`);
+        const hIn = linear(x, s, `${p}.ffn.in`, d, dFf).map((a) => 0.5 * a * (1 + erf(a / Math.SQRT2)));
+        const ffn = linear(hIn, s, `${p}.ffn.out`, dFf, d);
+        x = layerNorm(ffn.map((a, i) => a + (x[i] as number)), s, `${p}.ffn.norm`);
+      }
+      const pooled = new Float64Array(d);
+      for (let r = 0; r < s; r++) for (let i = 0; i < d; i++) pooled[i] = (pooled[i] as number) + (x[r * d + i] as number) / s;
+      const cw = get('classifier.weight');
+      const cb = get('classifier.bias');
+      const logits = Float64Array.from({ length: ENCODER.classes }, (_, o) => pooled.reduce((a, v, i) => a + v * (cw[o * d + i] as number), cb[o] as number));
+      return [x, logits];
+    };
+    const s = await session('encoder');
+    for (const [batch, seq] of [[2, 5], [1, 1]] as const) {
+      const x = randomFloats(13 + seq, batch * seq * d);
+      const out = await s.run({ input: new ort.Tensor('float32', x, [batch, seq, d]) });
+      assert.deepEqual(out['logits']?.dims, [batch, ENCODER.classes]);
+      assert.deepEqual(out['hidden']?.dims, [batch, seq, d]);
+      const logits = out['logits']?.data as Float32Array;
+      const hidden = out['hidden']?.data as Float32Array;
+      for (let b = 0; b < batch; b++) {
+        const [wantHidden, wantLogits] = forward(Float64Array.from(x.subarray(b * seq * d, (b + 1) * seq * d)), seq);
+        wantHidden.forEach((v, i) => assert.ok(Math.abs(v - (hidden[b * seq * d + i] as number)) < 1e-4, `hidden[${b}][${i}]: ${hidden[b * seq * d + i]} vs ${v}`));
+        wantLogits.forEach((v, i) => assert.ok(Math.abs(v - (logits[b * ENCODER.classes + i] as number)) < 1e-4, `logits[${b}][${i}]: ${logits[b * ENCODER.classes + i]} vs ${v}`));
+      }
+    }
     await s.release();
   });
 

@@ -8,7 +8,7 @@ import {
   activationFusion, batchNormFolding, biasFusion, constantFolding, deadNodeElimination, identityElimination, runPasses,
   shapeSimplification, type Pass,
 } from '../../../../src/compiler/passes/index.ts';
-import { assertEquivalent, opTypes, randn, rng } from '../helpers.ts';
+import { assertAllClose, assertEquivalent, floatT, opTypes, randn, rng, runBytes, runGraph } from '../helpers.ts';
 
 const ctx = { target: 'ort-cpu', precision: 'fp32' } as const;
 
@@ -200,6 +200,65 @@ describe('identity-elimination, constant-folding, shape-simplification, dead-nod
     const target = g.initializers.get(g.nodes[0]?.inputs[1] ?? '');
     assert.deepEqual(Array.from(target?.data as BigInt64Array, Number), [0, -1]);
     await assertEquivalent(before, g, 6, 1e-6, 3);
+  });
+
+  /**
+   * Attention heads as torch.onnx exports them: the Reshape targets are built from Shape(x) of the layer input,
+   * not of the tensor being reshaped, so only the shared symbolic dims (batch, seq) say that they are copies.
+   */
+  function torchStyleHeads(keySeq = 'S'): Uint8Array {
+    const r = rng(17);
+    const b = new GraphBuilder({ opset: 17 });
+    b.input('x', DT.FLOAT, ['B', 'S', 8]);
+    b.input('k', DT.FLOAT, ['B', keySeq, 8]);
+    b.init('W', f32(r, [8, 8], 0.4));
+    b.init('i0', int64Tensor([0], []));
+    b.init('i1', int64Tensor([1], []));
+    b.init('ax', int64Tensor([0]));
+    b.init('heads', int64Tensor([2, 4]));
+    b.init('width', int64Tensor([8]));
+    b.node('MatMul', ['x', 'W'], ['q']);
+    b.node('Shape', ['x'], ['xs']);
+    b.node('Gather', ['xs', 'i0'], ['nb']);
+    b.node('Gather', ['xs', 'i1'], ['ns']);
+    b.node('Unsqueeze', ['nb', 'ax'], ['nb1']);
+    b.node('Unsqueeze', ['ns', 'ax'], ['ns1']);
+    b.node('Concat', ['nb1', 'ns1', 'heads'], ['split'], { axis: attr.int(0) });
+    b.node('Reshape', ['q', 'split'], ['qh']);
+    b.node('Transpose', ['qh'], ['qt'], { perm: attr.ints([0, 2, 1, 3]) });
+    b.node('Softmax', ['qt'], ['p'], { axis: attr.int(-1) });
+    b.node('Transpose', ['p'], ['pt'], { perm: attr.ints([0, 2, 1, 3]) });
+    b.node('Concat', ['nb1', 'ns1', 'width'], ['merge'], { axis: attr.int(0) });
+    b.node('Reshape', ['pt', 'merge'], ['y']);
+    // A reshape of k [B, T, 8] by x's sizes: T is another symbol, so it must keep its runtime shape.
+    b.node('Reshape', ['k', 'merge'], ['z']);
+    b.output('y', DT.FLOAT, ['B', 'S', 8]);
+    b.output('z', DT.FLOAT, ['B', 'S', 8]);
+    return b.bytes();
+  }
+
+  test('torch-style attention heads: Reshape targets from another tensor\'s Shape become constants through shared symbolic dims', async () => {
+    const before = torchStyleHeads();
+    const { g, report } = apply(before, [shapeSimplification, constantFolding, deadNodeElimination]);
+    assert.deepEqual(opTypes(g), ['MatMul', 'Reshape', 'Transpose', 'Softmax', 'Transpose', 'Reshape', 'Reshape']);
+    const targets = g.nodes.filter((n) => n.opType === 'Reshape').map((n) => Array.from(g.initializers.get(n.inputs[1] ?? '')?.data as BigInt64Array, Number));
+    assert.deepEqual(targets, [[0, 0, 2, 4], [0, 0, 8], [0, 0, 8]]);
+    assert.ok(report[0]?.changes.some((c) => /same symbolic dims/.test(c)), report[0]?.changes.join('; '));
+    // batch 2, sequence 5 (different sizes, so a swapped copy would show)
+    const rand = rng(4);
+    const feeds = { x: floatT(randn(rand, 80), [2, 5, 8]), k: floatT(randn(rand, 80), [2, 5, 8]) };
+    const ref = await runBytes(before, feeds);
+    const got = await runGraph(g, feeds);
+    for (const o of ['y', 'z']) assertAllClose(got[o], ref[o], 1e-6);
+  });
+
+  test('a Reshape of a tensor whose dim is another symbol keeps its runtime target', () => {
+    const { g } = apply(torchStyleHeads('T'), [shapeSimplification, constantFolding, deadNodeElimination]);
+    const z = g.nodes.find((n) => n.outputs[0] === 'z');
+    assert.ok(z !== undefined && !g.initializers.has(z.inputs[1] ?? ''), 'z keeps the Concat target');
+    assert.ok(g.nodes.some((n) => n.opType === 'Shape'));
+    const y = g.nodes.find((n) => n.outputs[0] === 'y');
+    assert.deepEqual(Array.from(g.initializers.get(y?.inputs[1] ?? '')?.data as BigInt64Array, Number), [0, 0, 8]);
   });
 
   test('a fully static Shape computation folds to a constant', async () => {
