@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/compiler.ts on the GPU machine, in one command (carry .device, packed here by scripts/device/pack.sh):
+# bench/compiler.ts on the GPU machine, in one command (carry .device/cuda, packed here by scripts/device/pack-cuda.sh,
+# the same carry as bench/cuda/run.sh; it holds node, the runtime node_modules and onnxruntime's linux/x64 libraries):
 #   bench/compiler-gpu.sh [extra bench/compiler.ts flags]
 # Runs FP32 / FP16 / INT8 plans of mlp, resnet_tiny and encoder through onnxruntime's WebGPU provider (plans built
 # with --target ort-webgpu, each model's FP32 source in the same run), then the same with --target ort-cpu on the
@@ -8,9 +9,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/rtcompiler-out}
 mkdir -p "$OUT"
-scripts/device/unpack.sh > "$OUT/unpack.log" 2>&1 || { tail -n 20 "$OUT/unpack.log"; exit 1; }
+if [ ! -f .device/cuda/env.sh ]; then
+  scripts/device/unpack-cuda.sh > "$OUT/unpack.log" 2>&1 || { tail -n 20 "$OUT/unpack.log"; exit 1; }
+fi
 # shellcheck disable=SC1091
-source .device/env.sh
+source .device/cuda/env.sh
 { node --version; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; } 2>&1 | tee "$OUT/machine.txt"
 # Node 22 runs the TypeScript sources itself (no tsx on the device); the compiler's imports need type transforms.
 bench() {
