@@ -170,30 +170,52 @@ function checkTarget(target: PlanTarget): void {
 }
 
 /** Builds a plan: load → validate → passes → calibrate → precision → onnxruntime optimization → profile check → accuracy → write. */
-export async function buildPlan(options: BuildOptions, progress: ProgressListener = () => {}): Promise<BuildResult> {
-  const t0 = performance.now();
-  const target = options.target ?? 'ort-cpu';
-  const precision = options.precision ?? 'fp32';
-  const keepIoTypes = options.keepIoTypes ?? true;
-  const perChannel = options.perChannel ?? true;
-  const runtime = options.runtime;
-  const warnings: string[] = [];
+/** Stage progress events and per-stage times (the report's `stagesMs`), shared by every target's build. */
+export function stageTimer(progress: ProgressListener): {
+  stagesMs: Partial<Record<BuildStage, number>>;
+  start: (stage: BuildStage, message?: string) => void;
+  done: (stage: BuildStage, message?: string) => void;
+  skip: (stage: BuildStage, why: string) => void;
+} {
   const stagesMs: Partial<Record<BuildStage, number>> = {};
   let stageStart = 0;
-  const start = (stage: BuildStage, message?: string): void => {
-    stageStart = performance.now();
-    progress(message === undefined ? { stage, state: 'start' } : { stage, state: 'start', message });
+  return {
+    stagesMs,
+    start: (stage, message) => {
+      stageStart = performance.now();
+      progress(message === undefined ? { stage, state: 'start' } : { stage, state: 'start', message });
+    },
+    done: (stage, message) => {
+      const ms = Math.round((performance.now() - stageStart) * 10) / 10;
+      stagesMs[stage] = ms;
+      progress(message === undefined ? { stage, state: 'done', elapsedMs: ms } : { stage, state: 'done', message, elapsedMs: ms });
+    },
+    skip: (stage, why) => progress({ stage, state: 'skipped', message: why }),
   };
-  const done = (stage: BuildStage, message?: string): void => {
-    const ms = Math.round((performance.now() - stageStart) * 10) / 10;
-    stagesMs[stage] = ms;
-    progress(message === undefined ? { stage, state: 'done', elapsedMs: ms } : { stage, state: 'done', message, elapsedMs: ms });
-  };
-  const skip = (stage: BuildStage, why: string): void => progress({ stage, state: 'skipped', message: why });
+}
 
-  checkTarget(target);
+/** What the load and validate stages give every target's build. */
+export interface LoadedSource {
+  readonly sourceBytes: Uint8Array;
+  readonly fileName: string;
+  readonly g: Graph;
+  /** The graph's inputs as loaded (before passes change them). */
+  readonly sourceInputs: ValueInfo[];
+  readonly source: PlanManifest['source'];
+  readonly profiles: ShapeProfile[];
+}
 
-  // ---- load
+/**
+ * The `load` stage (read the model, refuse a plan, parse, record the source) and the start of `validate`
+ * (graph checks, shape inference, profile checks), shared by the ONNX Runtime and CUDA targets. `validate` is
+ * left open: each target adds its own checks, then marks it done.
+ */
+export async function loadAndValidateSource(
+  options: Pick<BuildOptions, 'model' | 'modelName' | 'profiles'>,
+  warnings: string[],
+  start: (stage: BuildStage) => void,
+  done: (stage: BuildStage, detail: string) => void,
+): Promise<LoadedSource> {
   start('load');
   const sourceBytes = typeof options.model === 'string' ? new Uint8Array(await readFile(options.model).catch(() => {
     throw rtError('BAD_CONFIG', `model file '${options.model as string}' cannot be read`);
@@ -212,12 +234,27 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
   };
   done('load', `${g.nodes.length} nodes, ${g.initializers.size} initializers, opset ${g.opset}`);
 
-  // ---- validate
   start('validate');
   warnings.push(...validateGraph(g, fileName));
   inferShapes(g);
   const profiles = [...(options.profiles ?? [])];
   warnings.push(...checkProfiles(profiles, g.inputs));
+  return { sourceBytes, fileName, g, sourceInputs, source, profiles };
+}
+
+export async function buildPlan(options: BuildOptions, progress: ProgressListener = () => {}): Promise<BuildResult> {
+  const t0 = performance.now();
+  const target = options.target ?? 'ort-cpu';
+  const precision = options.precision ?? 'fp32';
+  const keepIoTypes = options.keepIoTypes ?? true;
+  const perChannel = options.perChannel ?? true;
+  const runtime = options.runtime;
+  const warnings: string[] = [];
+  const { stagesMs, start, done, skip } = stageTimer(progress);
+
+  checkTarget(target);
+
+  const { sourceBytes, fileName, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const needsCalibration = precision === 'int8' || precision === 'mixed';
   if (needsCalibration && options.calibration === undefined && options.calibrationCache === undefined) {
     throw rtError('BAD_CONFIG', `--precision ${precision} needs calibration data (--calibration FILE.npy|FILE.npz|DIR) or a --calibration-cache`);

@@ -1,18 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { rtError } from '../../errors/registry.ts';
-import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, isPlanBytes, sha256Hex, writePlan } from '../../plan/format.ts';
+import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../../plan/format.ts';
 import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
-import { AccuracyGateError, type BuildOptions, type BuildReport, type BuildResult, type BuildStage, type ProgressListener } from '../build.ts';
+import { AccuracyGateError, loadAndValidateSource, stageTimer, type BuildOptions, type BuildReport, type BuildResult, type BuildStage, type ProgressListener } from '../build.ts';
 import { syntheticDataset } from '../data/dataset.ts';
 import { DT, kserveDatatype } from '../ir/dtype.ts';
-import { Graph, loadModel, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
-import { inferShapes } from '../ir/shape-inference.ts';
-import { validateGraph } from '../ir/validate.ts';
+import { Graph, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../passes/index.ts';
-import { checkProfiles } from '../profiles.ts';
 import type { OfflineRuntime } from '../runtime.ts';
 import { toolVersion } from '../version.ts';
 import { lowerGraph, type Lowered } from './lower.ts';
@@ -202,44 +197,9 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     throw rtError('BAD_CONFIG', `the CUDA target builds FP16 plans (FP16 storage, FP32 accumulation): pass --precision fp16 (got ${precision})`);
   }
   const warnings: string[] = [];
-  const stagesMs: Partial<Record<BuildStage, number>> = {};
-  let stageStart = 0;
-  const start = (stage: BuildStage, message?: string): void => {
-    stageStart = performance.now();
-    progress(message === undefined ? { stage, state: 'start' } : { stage, state: 'start', message });
-  };
-  const done = (stage: BuildStage, message?: string): void => {
-    const ms = Math.round((performance.now() - stageStart) * 10) / 10;
-    stagesMs[stage] = ms;
-    progress(message === undefined ? { stage, state: 'done', elapsedMs: ms } : { stage, state: 'done', message, elapsedMs: ms });
-  };
-  const skip = (stage: BuildStage, why: string): void => progress({ stage, state: 'skipped', message: why });
+  const { stagesMs, start, done, skip } = stageTimer(progress);
 
-  // ---- load
-  start('load');
-  const sourceBytes = typeof options.model === 'string'
-    ? new Uint8Array(await readFile(options.model).catch(() => { throw rtError('BAD_CONFIG', `model file '${options.model as string}' cannot be read`); }))
-    : options.model;
-  const fileName = options.modelName ?? (typeof options.model === 'string' ? basename(options.model) : 'model.onnx');
-  if (isPlanBytes(sourceBytes)) throw rtError('BAD_CONFIG', `${fileName} is already a plan; \`rtserve build\` takes an .onnx model`);
-  const g = loadModel(sourceBytes, typeof options.model === 'string' ? { baseDir: dirname(options.model), fileName } : { fileName });
-  const sourceInputs = g.inputs.map((i) => ({ ...i }));
-  const source: PlanManifest['source'] = {
-    fileName,
-    sha256: sha256Hex(sourceBytes),
-    bytes: sourceBytes.byteLength,
-    irVersion: g.meta.irVersion,
-    opsets: Object.fromEntries(g.opsets),
-    producer: `${g.meta.producerName} ${g.meta.producerVersion}`.trim(),
-  };
-  done('load', `${g.nodes.length} nodes, ${g.initializers.size} initializers, opset ${g.opset}`);
-
-  // ---- validate
-  start('validate');
-  warnings.push(...validateGraph(g, fileName));
-  inferShapes(g);
-  const profiles = [...(options.profiles ?? [])];
-  warnings.push(...checkProfiles(profiles, g.inputs));
+  const { sourceBytes, fileName, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const batches = deps.batches !== undefined ? [...deps.batches].sort((a, b) => a - b) : profileBatches(g.inputs, profiles, warnings);
   const rows = rowShapes(g.inputs, profiles);
   if ((options.fp32Ops ?? []).length > 0 || (options.fp32Nodes ?? []).length > 0) warnings.push('--fp32-ops / --fp32-nodes are ignored by the CUDA target (every layer runs FP16 with FP32 accumulation)');
