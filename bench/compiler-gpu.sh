@@ -24,5 +24,10 @@ bench() {
   echo "$target rc=$?"
   grep -E '^(\||[a-z_]+ \(|saved|target)' "$OUT/$target.log" || tail -n 30 "$OUT/$target.log"
 }
-bench ort-webgpu "${WEBGPU_LIMIT_S:-330}" "$@"
-bench ort-cpu "${CPU_LIMIT_S:-200}" "$@"
+# TARGETS picks the targets (default both, WebGPU first).
+for t in ${TARGETS:-ort-webgpu ort-cpu}; do
+  case $t in
+    ort-webgpu) bench ort-webgpu "${WEBGPU_LIMIT_S:-330}" "$@" ;;
+    ort-cpu) bench ort-cpu "${CPU_LIMIT_S:-200}" "$@" ;;
+  esac
+done
