@@ -45,6 +45,8 @@ export interface EngineChainView {
   /** The link serving now; undefined while every link has failed (requests get ENGINE_RECOVERING). */
   readonly active: ChainLink | undefined;
   readonly state: BreakerState;
+  /** Why traffic is not on the primary (for the repository index); undefined while the breaker is closed. */
+  readonly degradedReason: string | undefined;
   /** The session of each instance on the active link, where loaded (the engines' own objects). */
   activeSessions(): readonly EngineSession[];
   /**
@@ -166,6 +168,13 @@ export class EngineChain implements EngineChainView {
     return this.#state;
   }
 
+  get degradedReason(): string | undefined {
+    if (this.#state === 'closed') return undefined;
+    const serving = this.active;
+    const where = serving === undefined ? 'no provider serves until a health probe passes' : `serving on ${serving.provider} (position ${serving.position} of ${this.#chainText()})`;
+    return `engine failover: ${where}; last failure: ${this.#lastFailure}`;
+  }
+
   /** The provider serving now (the last one that served while none does). */
   get provider(): string {
     return this.active?.provider ?? this.#description?.provider ?? this.links[0]?.provider ?? 'none';
@@ -268,6 +277,8 @@ export class EngineChain implements EngineChainView {
     this.#closing ??= (async () => {
       clearTimeout(this.#probeTimer);
       this.#probeTimer = undefined;
+      // A probe that is loading sessions releases them itself once it sees the chain closing.
+      await this.#probeRun?.catch(() => undefined);
       const all = this.#slots.flatMap((slots, link) => slots.map((_, i) => this.#release(link, i)));
       await Promise.all(all);
     })();

@@ -209,8 +209,10 @@ export class RepositoryManager {
       }
       // A failed reload leaves the old versions READY; the index says which version failed and why.
       const failed = rec.failed;
-      for (const v of rec.versions.keys()) {
-        const reason = failed !== undefined && failed.version === v ? `reload failed, the previous load keeps serving: ${failed.reason}` : '';
+      for (const [v, loaded] of rec.versions) {
+        // A version serving on a fallback engine (or on none) says so, and why.
+        const degraded = loaded.engineChain?.degradedReason;
+        const reason = failed !== undefined && failed.version === v ? `reload failed, the previous load keeps serving: ${failed.reason}` : (degraded ?? '');
         out.push({ name: rec.name, version: v, state: 'READY', reason });
       }
       if (failed !== undefined && !readyOnly && (failed.version === undefined || !rec.versions.has(failed.version))) {

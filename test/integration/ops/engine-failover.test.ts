@@ -44,6 +44,7 @@ describe('engine failover: run-time failover along the provider chain, circuit b
       mlp_auto: { from: 'mlp', config: mlpConfig(CPU_CHAIN, FAST_PROBE) },
       mlp_single: { from: 'mlp', config: mlpConfig(['cpu'], MANUAL_PROBE) },
       mlp_gpu: { from: 'mlp', config: mlpConfig(['webgpu', 'cpu'], { probe_interval_ms: 100, max_probe_interval_ms: 400 }) },
+      mlp_off: { from: 'mlp', config: mlpConfig(CPU_CHAIN, { enabled: false }) },
       mlp_strict: { from: 'mlp', config: mlpConfig(CPU_CHAIN, { ...MANUAL_PROBE, failure_threshold: 1 }) },
     });
     cleanup = repo.cleanup;
@@ -221,6 +222,18 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assert.equal(m.filter((s) => s.name === 'rtserve_model_failovers_total' && (s.labels['model'] === 'mlp_strict' || s.labels['model'] === 'add_dyn')).length, 0);
   });
 
+  test('with failover off the first provider that loads serves and a dead worker stays dead (ENGINE_FAILED)', async () => {
+    const v = server.repository.get('mlp_off');
+    assert.equal(v.engineChain, undefined);
+    const s = v.sessions[0];
+    assert.ok(s instanceof WorkerSession);
+    assertCorrect(await infer('mlp_off'), 'request before');
+    await s.terminate();
+    const r = await infer('mlp_off');
+    assert.equal(r.status, 500);
+    assert.match(new TextDecoder().decode(r.body), /ENGINE_FAILED|engine worker exited/);
+  });
+
   test('a provider that cannot load here (webgpu) fails over to cpu at load; metrics show it; its probes fail and count', async () => {
     const chain = chainOf('mlp_gpu');
     assert.deepEqual(chain.active, { provider: 'cpu', position: 1 });
@@ -235,5 +248,12 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assert.equal(valueOf(m, 'rtserve_model_active_provider', { model: 'mlp_gpu', provider: 'cpu', position: '1' }), 1);
     assert.equal(valueOf(m, 'rtserve_model_instances', { model: 'mlp_gpu', provider: 'cpu' }), 1);
     assert.equal(valueOf(m, 'rtserve_model_failover_recoveries_total', { model: 'mlp_gpu' }), undefined);
+    // The repository index says why the version is degraded.
+    const index = await postJson(`${server.httpUrl}/v2/repository/index`, {});
+    const entry = (index.json() as { name: string; state: string; reason: string }[]).find((e) => e.name === 'mlp_gpu');
+    assert.equal(entry?.state, 'READY');
+    assert.match(entry?.reason ?? '', /^engine failover: serving on cpu \(position 1 of \[webgpu, cpu\]\); last failure: .*webgpu/);
+    const healthy = (index.json() as { name: string; reason: string }[]).find((e) => e.name === 'mlp_strict');
+    assert.equal(healthy?.reason, '');
   });
 });
