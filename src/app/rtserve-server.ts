@@ -52,6 +52,8 @@ export interface RunningServer {
   readonly poller: RepositoryPoller | undefined;
   /** Generation (continuous batching) of the models with a `generate` config section (docs/generate.md). */
   readonly generate: GenerateService;
+  /** The model repository: loaded versions, their engine sessions and engine chains (`engineChain`). */
+  readonly repository: RepositoryManager;
   /** Graceful stop: not ready, stop accepting, finish in-flight (up to exitTimeoutSecs), release engines. */
   close(): Promise<void>;
 }
@@ -85,6 +87,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     defaultMaxBatchSize: config.defaultMaxBatchSize,
     maxQueueSizeDefault: config.maxQueueSizeDefault,
     defaultProviders: config.providers.map((name) => ({ name })),
+    engineChainEvents: serverMetrics.engineChainEvents(),
   });
   // Generative models (a `generate` config section) are served by continuous batching over their engine session;
   // withGeneration puts them behind the same InferenceApi every front end uses (docs/generate.md).
@@ -136,6 +139,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       for (const e of repository.index(false)) if (states.get(e.name) !== 'READY') states.set(e.name, e.state);
       return [...states].map(([model, state]) => ({ model, state }));
     },
+    engineChains: () =>
+      repository.loadedVersions().flatMap((v) => {
+        const c = v.engineChain;
+        return c === undefined ? [] : [{ model: v.name, version: v.version, links: c.links, active: c.active?.position, state: c.state }];
+      }),
     cache: () => responseCache?.stats(),
   });
   const metrics = async () => ({ contentType: serverMetrics.contentType, body: await serverMetrics.text() });
@@ -256,6 +264,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     metrics: serverMetrics,
     poller,
     generate,
+    repository,
     close,
   };
 }

@@ -96,6 +96,35 @@ export type ModelWarmup = z.infer<typeof modelWarmup>;
 
 export const EXECUTION_PROVIDERS = ['cpu', 'webgpu', 'cuda', 'tensorrt'] as const;
 
+/**
+ * Run-time failover along the `providers` chain with a circuit breaker (docs/operations.md, "Degradation across
+ * engines"): a device failure of the serving provider moves the model to the next one; a health probe of the
+ * better providers (reload + warmup inference) moves it back.
+ */
+const failoverSection = z.strictObject({
+  /** Off: the first provider that loads serves until the model is reloaded, whatever happens to it. */
+  enabled: z.boolean().default(true),
+  /**
+   * Consecutive device errors (ENGINE_DEVICE_FAILED) of the serving provider that open the breaker. A session
+   * that can never run again (its worker died) or a provider that fails to load opens it at once.
+   */
+  failure_threshold: int.pipe(z.number().int().min(1)).default(3),
+  /** Delay before the first health probe once the breaker is open. */
+  probe_interval_ms: int.pipe(z.number().int().min(10)).default(5000),
+  /** Each failed probe doubles the delay up to this cap. */
+  max_probe_interval_ms: int.pipe(z.number().int().min(10)).default(60_000),
+  /**
+   * Run the batch that hit the failure once more on the next provider. Costs one copy of each batch's inputs
+   * while a next provider exists (the engine may hand the originals to the dead worker); off: that batch fails
+   * with ENGINE_DEVICE_FAILED / ENGINE_FAILED and only later batches move.
+   */
+  retry_failed_batch: z.boolean().default(true),
+}).refine((f) => f.max_probe_interval_ms >= f.probe_interval_ms, {
+  message: 'max_probe_interval_ms must be at least probe_interval_ms',
+  path: ['max_probe_interval_ms'],
+});
+export type FailoverSection = z.infer<typeof failoverSection>;
+
 /** rtserve's own engine section: which execution providers to try, in order, and their options. */
 const engineSection = z.strictObject({
   providers: z
@@ -121,6 +150,7 @@ const engineSection = z.strictObject({
   allow_spinning: z.boolean().default(false),
   /** Extra onnxruntime session config entries, passed as given (e.g. "session.set_denormal_as_zero": "1"). */
   session_config: z.record(z.string(), z.string()).default({}),
+  failover: failoverSection.prefault({}),
 });
 export type EngineSection = z.infer<typeof engineSection>;
 

@@ -73,6 +73,18 @@ export function allocate(dt: DataType, count: number): TensorData {
   return new TYPED_ARRAY_OF[dt](count);
 }
 
+/**
+ * A copy of tensor data in memory of its own. Not `data.slice()`: on a Node Buffer (a Uint8Array subclass, what
+ * HTTP bodies are) `slice` returns a view of the same memory.
+ */
+export function copyData(dt: DataType, data: TensorData): TensorData {
+  if (Array.isArray(data)) return data.map((e) => Uint8Array.from(e));
+  const out = allocate(dt, data.length) as NumericArray;
+  // Same element type on both sides (allocate picks the class of `dt`, as the decoders do).
+  (out as unknown as { set(source: ArrayLike<unknown>): void }).set(data as ArrayLike<unknown>);
+  return out;
+}
+
 /** A typed-array view of `dt` over raw little-endian bytes; copies only when the bytes are misaligned. */
 export function viewAs(dt: Exclude<DataType, 'BYTES'>, bytes: Uint8Array): NumericArray {
   const Ctor = TYPED_ARRAY_OF[dt];

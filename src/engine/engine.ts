@@ -39,6 +39,11 @@ export interface EngineSession {
    * Input buffers may be transferred to another thread: callers must not touch them after the call.
    */
   run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]>;
+  /**
+   * False once the session can never run again (its worker thread died, its device was lost). Sessions that
+   * leave it out are taken as alive; their device failures surface as ENGINE_DEVICE_FAILED from `run`.
+   */
+  isAlive?(): boolean;
   close(): Promise<void>;
 }
 

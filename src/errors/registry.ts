@@ -79,6 +79,14 @@ export const ERROR_CODES = Object.freeze({
   // engine and configuration
   ENGINE_UNAVAILABLE: { category: 'FAILED_PRECONDITION', doc: 'No configured execution provider could load the model on this machine.' },
   ENGINE_FAILED: { category: 'INTERNAL', doc: 'The engine failed while running a batch.' },
+  ENGINE_DEVICE_FAILED: {
+    category: 'UNAVAILABLE',
+    doc: "The engine's device or execution provider failed while running a batch (not the request's fault); the model fails over to the next engine of its chain (docs/operations.md).",
+  },
+  ENGINE_RECOVERING: {
+    category: 'UNAVAILABLE',
+    doc: "Every engine in the model's chain failed; the model serves again once a health probe passes (docs/operations.md).",
+  },
   MODEL_LOAD_FAILED: { category: 'INTERNAL', doc: 'The model failed to load.' },
   BAD_CONFIG: { category: 'INVALID_ARGUMENT', doc: 'A server or model configuration value is invalid.' },
   UNSUPPORTED: { category: 'UNIMPLEMENTED', doc: 'The operation is not supported (yet) by this server or model.' },

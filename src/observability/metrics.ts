@@ -12,9 +12,33 @@ export interface MetricsSource {
   instances?(): readonly { model: string; version: string; provider: string; instances: number; busy?: number }[];
   /** State of every model the repository knows (Triton's repository index states). */
   modelStates?(): readonly { model: string; state: string }[];
+  /**
+   * Engine chains (engine.failover): every link of each loaded version's chain, the one serving (position) and
+   * the breaker state. Versions without a chain are left out.
+   */
+  engineChains?(): readonly EngineChainSample[];
   /** The response cache, when one is configured. */
   cache?(): { bytes: number; capacityBytes: number; entries: number; evictions: number } | undefined;
 }
+
+/** One model version's engine chain as the metrics read it (src/repository/engine-chain.ts). */
+export interface EngineChainSample {
+  readonly model: string;
+  readonly version: string;
+  readonly links: readonly EngineLinkLabel[];
+  /** The position of the link serving now; undefined while none does. */
+  readonly active: number | undefined;
+  readonly state: 'closed' | 'open' | 'half_open';
+}
+
+/** A link of an engine chain: provider name and position (0 = primary). */
+export interface EngineLinkLabel {
+  readonly provider: string;
+  readonly position: number;
+}
+
+/** Breaker states as gauge values (docs/metrics.md). */
+const BREAKER_STATE_VALUE = { closed: 0, open: 1, half_open: 2 } as const;
 
 export interface MetricsOptions {
   /** Latency and batch-size histograms (on by default; Triton has them off, reference §3). */
@@ -82,6 +106,9 @@ export class ServerMetrics {
   private readonly inferRequests: Counter<'protocol' | 'outcome'>;
   private readonly failures: Counter<ModelLabel | 'reason'>;
   private readonly queueFull: Counter<ModelLabel>;
+  private readonly failovers: Counter<ModelLabel | 'from' | 'to' | 'reason'>;
+  private readonly recoveries: Counter<ModelLabel | 'from' | 'to'>;
+  private readonly probes: Counter<ModelLabel | 'provider' | 'position' | 'result'>;
   private readonly requestHist: Histogram<ModelLabel> | undefined;
   private readonly queueHist: Histogram<ModelLabel> | undefined;
   private readonly computeHist: Histogram<ModelLabel> | undefined;
@@ -212,6 +239,49 @@ export class ServerMetrics {
       },
     });
 
+    // Engine chains (docs/operations.md, "Degradation across engines"): which provider serves, the breaker, and
+    // counters of failovers, recoveries and health probes.
+    new Gauge({
+      name: 'rtserve_model_active_provider',
+      help: 'Engine chain of each model version: 1 for the provider serving now, 0 for the other providers of the chain (position 0 = primary)',
+      labelNames: [...MODEL_LABELS, 'provider', 'position'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const c of self.source.engineChains?.() ?? []) {
+          for (const l of c.links) this.set({ model: c.model, version: c.version, provider: l.provider, position: String(l.position) }, l.position === c.active ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'rtserve_model_engine_breaker_state',
+      help: 'Circuit breaker of each model version engine chain: 0 closed (on the primary), 1 open (on a fallback or on none), 2 half-open (a health probe is running)',
+      labelNames: MODEL_LABELS,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const c of self.source.engineChains?.() ?? []) this.set({ model: c.model, version: c.version }, BREAKER_STATE_VALUE[c.state]);
+      },
+    });
+    this.failovers = new Counter({
+      name: 'rtserve_model_failovers_total',
+      help: 'Traffic of a model version moved down its engine chain, by from/to provider (to="none" when no provider was left) and reason (load_failed, worker_died, device_error)',
+      labelNames: [...MODEL_LABELS, 'from', 'to', 'reason'],
+      registers: [registry],
+    });
+    this.recoveries = new Counter({
+      name: 'rtserve_model_failover_recoveries_total',
+      help: 'Traffic of a model version moved back up its engine chain after a health probe passed, by from/to provider',
+      labelNames: [...MODEL_LABELS, 'from', 'to'],
+      registers: [registry],
+    });
+    this.probes = new Counter({
+      name: 'rtserve_model_failover_probes_total',
+      help: 'Health probes (reload + warmup inference) of a provider the model version failed over from, by result (passed, failed)',
+      labelNames: [...MODEL_LABELS, 'provider', 'position', 'result'],
+      registers: [registry],
+    });
+
     const cacheGauge = (name: string, help: string, pick: (c: NonNullable<ReturnType<NonNullable<MetricsSource['cache']>>>) => number): void => {
       new Gauge({
         name,
@@ -289,6 +359,20 @@ export class ServerMetrics {
         batch?.observe(rows);
         compute?.observe(computeSeconds);
       },
+    };
+  }
+
+  /** Engine chain events (src/repository/engine-chain.ts EngineChainEvents), counted per model version. */
+  engineChainEvents(): {
+    failover(e: { model: string; version: string; from: EngineLinkLabel; to: EngineLinkLabel | undefined; reason: string }): void;
+    recovered(e: { model: string; version: string; from: EngineLinkLabel | undefined; to: EngineLinkLabel }): void;
+    probed(e: { model: string; version: string; link: EngineLinkLabel; passed: boolean }): void;
+  } {
+    return {
+      failover: (e) => this.failovers.inc({ model: e.model, version: e.version, from: e.from.provider, to: e.to?.provider ?? 'none', reason: e.reason }),
+      recovered: (e) => this.recoveries.inc({ model: e.model, version: e.version, from: e.from?.provider ?? 'none', to: e.to.provider }),
+      probed: (e) =>
+        this.probes.inc({ model: e.model, version: e.version, provider: e.link.provider, position: String(e.link.position), result: e.passed ? 'passed' : 'failed' }),
     };
   }
 

@@ -16,6 +16,7 @@ import { ERROR_CODES, rtError, toRtError, type ErrorCode } from '../errors/regis
 import type { Logger } from '../observability/logger.ts';
 import type { Scheduler, SchedulerFactory } from '../scheduler/scheduler.ts';
 import { imageSpecOf } from '../preprocess/image-spec.ts';
+import { EngineChain, type EngineChainEvents, type EngineChainView } from './engine-chain.ts';
 import { loadModelConfig } from './load-config.ts';
 import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { selectVersions } from './version-policy.ts';
@@ -40,7 +41,10 @@ export interface LoadedVersion {
   readonly scheduler: Scheduler;
   readonly stats: ModelStats;
   readonly sessions: readonly EngineSession[];
+  /** The provider serving now (it changes when the engine chain fails over or recovers). */
   readonly provider: string;
+  /** The engine chain and its circuit breaker (engine.failover.enabled); undefined when failover is off. */
+  readonly engineChain: EngineChainView | undefined;
   readonly labels: ReadonlyMap<string, readonly string[]>;
   /** Shape profiles of a plan (`rtserve build --profile`): requests outside them are refused. Empty for ONNX. */
   readonly profiles: PlanManifest['profiles'];
@@ -74,6 +78,8 @@ export interface RepositoryManagerOptions {
   readonly maxQueueSizeDefault: number;
   /** Server-wide default providers for models whose config leaves `engine.providers` at its default. */
   readonly defaultProviders: readonly ExecutionProviderSpec[];
+  /** Told about engine failovers, recoveries and health probes (the metrics count them). */
+  readonly engineChainEvents?: EngineChainEvents;
   /** Makes each loaded version's statistics (observability hooks histograms in here); default: plain ModelStats. */
   readonly statsFactory?: (name: string, version: string) => ModelStats;
 }
@@ -203,8 +209,10 @@ export class RepositoryManager {
       }
       // A failed reload leaves the old versions READY; the index says which version failed and why.
       const failed = rec.failed;
-      for (const v of rec.versions.keys()) {
-        const reason = failed !== undefined && failed.version === v ? `reload failed, the previous load keeps serving: ${failed.reason}` : '';
+      for (const [v, loaded] of rec.versions) {
+        // A version serving on a fallback engine (or on none) says so, and why.
+        const degraded = loaded.engineChain?.degradedReason;
+        const reason = failed !== undefined && failed.version === v ? `reload failed, the previous load keeps serving: ${failed.reason}` : (degraded ?? '');
         out.push({ name: rec.name, version: v, state: 'READY', reason });
       }
       if (failed !== undefined && !readyOnly && (failed.version === undefined || !rec.versions.has(failed.version))) {
@@ -349,12 +357,30 @@ export class RepositoryManager {
     const loadOptions = this.engineOptions(config);
     const count = Math.max(1, config.instance_group.reduce((n, g) => n + g.count, 0));
     const sessions: EngineSession[] = [];
+    let chain: EngineChain | undefined;
     try {
-      for (let i = 0; i < count; i++) sessions.push(await this.options.engine.load(modelPath, loadOptions));
+      const validation = validationMetaOf(entry.name, version, config);
+      if (config.engine.failover.enabled) {
+        // Each provider of the chain loads on its own; the first that loads and warms up serves (engine-chain.ts).
+        chain = await EngineChain.open({
+          model: entry.name,
+          version,
+          modelPath,
+          engine: this.options.engine,
+          loadOptions,
+          instances: count,
+          settings: config.engine.failover,
+          warmup: (s) => warmup(s, config, validation, plan),
+          logger: this.options.logger,
+          events: this.options.engineChainEvents,
+        });
+        sessions.push(...chain.sessions);
+      } else {
+        for (let i = 0; i < count; i++) sessions.push(await this.options.engine.load(modelPath, loadOptions));
+        await Promise.all(sessions.map((s) => warmup(s, config, validation, plan)));
+      }
       const first = sessions[0];
       if (first === undefined) throw rtError('INTERNAL', 'no session');
-      const validation = validationMetaOf(entry.name, version, config);
-      await Promise.all(sessions.map((s) => warmup(s, config, validation, plan)));
       const stats = this.options.statsFactory?.(entry.name, version) ?? new ModelStats(entry.name, version);
       const scheduler = this.options.schedulerFactory({
         modelName: entry.name,
@@ -371,7 +397,7 @@ export class RepositoryManager {
           labels.set(o.name, text.split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1));
         }
       }
-      return {
+      const loaded: LoadedVersion = {
         name: entry.name,
         version,
         config,
@@ -381,9 +407,14 @@ export class RepositoryManager {
         stats,
         sessions,
         provider: first.describe().provider,
+        engineChain: chain,
         labels,
         profiles: plan?.profiles ?? [],
       };
+      // With a chain, the provider is whichever link serves at the time it is read.
+      const serving = chain;
+      if (serving !== undefined) Object.defineProperty(loaded, 'provider', { get: () => serving.provider, enumerable: true });
+      return loaded;
     } catch (err) {
       await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
       throw err;

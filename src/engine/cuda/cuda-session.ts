@@ -108,7 +108,9 @@ export class CudaSession implements EngineSession {
         try {
           await this.addon.run(this.handle, batch, n, ins, outs);
         } catch (e) {
-          throw rtError('ENGINE_FAILED', `CUDA engine: ${e instanceof Error ? e.message : String(e)}`);
+          // The addon's run fails only on CUDA / cuDNN / cuBLAS status errors: a device failure, never the input's
+          // (checkFeeds has validated the batch), so the model's engine chain fails over on it.
+          throw rtError('ENGINE_DEVICE_FAILED', `CUDA engine: ${e instanceof Error ? e.message : String(e)}`);
         } finally {
           this.inFlight--;
         }

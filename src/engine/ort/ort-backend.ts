@@ -48,6 +48,19 @@ export function sessionOptionsFor(spec: ExecutionProviderSpec, options: EngineLo
   return out;
 }
 
+/**
+ * Run-time failures of the device or its execution provider, as onnxruntime words them: CUDA / cuDNN / cuBLAS
+ * status failures (CUDA_CALL, CUDNN_CALL in the CUDA EP), TensorRT EP errors, WebGPU device loss and
+ * validation-of-device errors (Dawn), DirectML device removal, and device memory exhaustion. Errors about the
+ * inputs of a batch (wrong rank, a Reshape that cannot apply, ...) do not match: they are the request's.
+ */
+const DEVICE_FAILURE =
+  /\b(?:CUDA (?:failure|error)|CUDNN_STATUS_\w+|CUBLAS_STATUS_\w+|cudaError\w*|TensorRT EP|TRT EP|WebGPU (?:device|error)|device (?:was )?lost|DXGI_ERROR_DEVICE_\w+|device removed|out of (?:device )?memory|Failed to allocate memory for requested buffer)/i;
+
+export function isDeviceFailure(message: string): boolean {
+  return DEVICE_FAILURE.test(message);
+}
+
 /** onnxruntime-node's JS layer rejects element types it has no tensor type for with only the type number. */
 const UNSUPPORTED_TYPE = /^Unsupported data type: (\d+)/;
 
@@ -249,7 +262,10 @@ class OrtModel implements OrtLoadedModel {
     try {
       results = await this.session.run(ortFeeds, fetches);
     } catch (err) {
-      throw rtError('ENGINE_FAILED', `model ${label} failed: ${cleanOrtMessage(messageOf(err))}`, { cause: err });
+      const message = cleanOrtMessage(messageOf(err));
+      // A device or provider failure is not this batch's fault: the engine chain fails over on this code.
+      const code = isDeviceFailure(message) ? 'ENGINE_DEVICE_FAILED' : 'ENGINE_FAILED';
+      throw rtError(code, `model ${label} failed: ${message}`, { cause: err });
     }
     return fetches.map((name) => {
       const value = results[name];

@@ -183,6 +183,16 @@ export class WorkerSession implements EngineSession {
     });
   }
 
+  /**
+   * Ends the worker thread at once, the way a crash would (it does not wait for the run in progress): pending
+   * runs fail with ENGINE_FAILED and the session is dead. For a host that has given up on a worker (a hung
+   * device, an operator's kill) and for exercising engine failover (docs/operations.md) with a real dead worker.
+   */
+  async terminate(): Promise<void> {
+    if (this.#dead !== undefined) return;
+    await this.#worker.terminate();
+  }
+
   close(): Promise<void> {
     this.#closing ??= this.#close();
     return this.#closing;
