@@ -18,7 +18,8 @@ import { buildCudaPlan, type CudaBuildReport } from '../../src/compiler/cuda/bui
 import { progressPrinter } from '../../src/compiler/cli.ts';
 import { writeNpy } from '../../src/compiler/data/npy.ts';
 import { loadCudaSession } from '../../src/engine/cuda/cuda-engine.ts';
-import { createCudaTuner } from '../../src/engine/cuda/tuner.ts';
+import { createCudaTuner, cudaAccuracyRuntime } from '../../src/engine/cuda/tuner.ts';
+import { createOfflineRunner } from '../../src/engine/ort/offline-runner.ts';
 import { readPlan } from '../../src/plan/format.ts';
 
 const { values } = parseArgs({
@@ -72,6 +73,9 @@ async function main(): Promise<void> {
     batches,
     tuneOptions: { graphCandidates: Number(values['graph-candidates']), iters: Number(values['tune-iters']) },
     tuneBudgetMs: Number(values['tune-budget-s']) * 1000,
+    // The build's accuracy stage as `rtserve build` runs it: every batch program against onnxruntime CPU FP32
+    // (outliers dropped), then the FP16 gate.
+    accuracyRuntime: cudaAccuracyRuntime(createOfflineRunner()),
   });
   const buildMs = performance.now() - t0;
   const report = built.report as CudaBuildReport;

@@ -11,6 +11,7 @@ import { DEFAULT_PASSES, runPasses } from '../passes/index.ts';
 import type { OfflineRuntime } from '../runtime.ts';
 import { toolVersion } from '../version.ts';
 import { lowerGraph, type Lowered } from './lower.ts';
+import { verifyPrograms, type ProgramCheck } from './verify-programs.ts';
 import { emitPrograms, planArena, tensorBytes } from './memory.ts';
 import {
   CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding,
@@ -93,6 +94,8 @@ export interface CudaTuningSummary {
   readonly notes: readonly string[];
   /** The slowest tuned layers at the largest batch, with their candidates. */
   readonly slowest: readonly { readonly name: string; readonly us: number; readonly tactic: Tactic; readonly tried: number; readonly failed: number }[];
+  /** Each batch program's end-to-end error against onnxruntime FP32 (null when no reference runtime was wired in). */
+  readonly programChecks: readonly ProgramCheck[] | null;
 }
 
 export interface CudaBuildReport extends BuildReport {
@@ -282,7 +285,7 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     rowShape: io.raw.shape(maxB).slice(1),
   });
   const weightBytes = lowered.weights.bytes();
-  const network: CudaNetwork = {
+  let network: CudaNetwork = {
     format: CUDA_NETWORK_FORMAT,
     version: 1,
     maxBatch: maxB,
@@ -297,7 +300,29 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     device: tuner.device,
   };
   done('profiles', `${cache.size} problems timed in ${tuningMs} ms; arena ${(arena.arenaBytes / 2 ** 20).toFixed(1)} MiB (${(arena.unpackedBytes / 2 ** 20).toFixed(1)} MiB unpacked); tactics ${Object.entries(chosen).map(([x, n]) => `${x} ${n}`).join(', ')}`);
-  const payload = payloadModel(g, sourceInputs, lowered, network, weightBytes);
+  let payload = payloadModel(g, sourceInputs, lowered, network, weightBytes);
+
+  // ---- accuracy: every batch program end to end (verify-programs.ts), then the gates on the plan as a whole
+  let programChecks: ProgramCheck[] | null = null;
+  if (deps.accuracyRuntime !== undefined && batches.length > 1) {
+    start('accuracy', `every batch program (${batches.join(', ')}) against onnxruntime FP32`);
+    const data = syntheticDataset(sourceInputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, ...(rows.get(i.name) ?? [])] } })), maxB, (options.seed ?? 7) + 1);
+    programChecks = await verifyPrograms(deps.accuracyRuntime, { bytes: sourceBytes, inputs: sourceInputs }, payload, g.outputs.map((o) => o.name), data, batches);
+    const bad = programChecks.filter((c) => c.outlier);
+    if (bad.some((c) => c.batch === maxB)) {
+      throw rtError('BAD_CONFIG', `the batch-${maxB} program of the plan is off (relative error ${bad.find((c) => c.batch === maxB)?.relMaxError.toExponential(2) ?? '?'} against onnxruntime FP32, others ${programChecks.filter((c) => !c.outlier).map((c) => c.relMaxError.toExponential(1)).join(', ')}); rebuild, or lower the profile's max batch`);
+    }
+    if (bad.length > 0) {
+      const dropped = new Set(bad.map((c) => c.batch));
+      network = { ...network, batches: network.batches.filter((b) => !dropped.has(b)), programs: network.programs.filter((p) => !dropped.has(p.batch)) };
+      payload = payloadModel(g, sourceInputs, lowered, network, weightBytes);
+      for (const c of bad) {
+        const next = network.batches.find((b) => b > c.batch) ?? maxB;
+        warnings.push(`the batch-${c.batch} program disagreed with onnxruntime FP32 (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks.filter((x) => !x.outlier).map((x) => x.relMaxError.toExponential(1)).join(', ')}): dropped; batch ${c.batch} runs on the batch-${next} program`);
+      }
+    }
+    done('accuracy', `programs ${programChecks.map((c) => `${c.batch}:${c.relMaxError.toExponential(1)}${c.outlier ? ' dropped' : ''}`).join(' ')}`);
+  }
 
   // ---- accuracy: the plan on the device against onnxruntime FP32 on the source model
   let accuracy: AccuracyReport | null = null;
@@ -342,7 +367,7 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
       notes: [
         `tuned on ${dev.name} (sm_${dev.cc.join('')}, ${dev.sms} SMs), CUDA runtime ${dev.cudaRuntime}, cuDNN ${dev.cudnn}, cuBLASLt ${dev.cublasLt}`,
         'the CUDA engine refuses another compute capability; on another device of the same one, tactics that do not run fall back to the recorded alternative',
-        `CUDA graphs for batch ${batches.join(', ')}`,
+        `CUDA graphs for batch ${network.batches.join(', ')}`,
       ],
     },
     io: { inputs: io(sourceInputs), outputs: io(g.outputs) },
@@ -377,7 +402,7 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     warnings,
     cuda: {
       device: dev,
-      batches,
+      batches: network.batches,
       tunedLayers: tunable.length,
       uniqueProblems: cache.size,
       tuningMs,
@@ -389,6 +414,7 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
       layersPerProgram: maxProgram?.layers.length ?? 0,
       notes: lowered.notes,
       slowest,
+      programChecks,
     },
   };
   if (accuracy !== null && !accuracy.passed) {

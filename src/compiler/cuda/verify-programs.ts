@@ -1,0 +1,100 @@
+/**
+ * End-to-end check of every batch program of a CUDA plan. Tactics are verified layer by layer while tuning (on
+ * synthetic data), but a program is a chain of 50-odd tactics chosen separately per batch size; one that passes on
+ * its own can still give a program whose output drifts. Here each program runs once on the first `batch` rows of
+ * one synthetic dataset, and its output is compared with onnxruntime FP32 on the source model:
+ * relative error = max |plan - reference| / max |reference| over the rows it ran.
+ *
+ * A program is an outlier when its error is above `tolerance` (1e-2: the FP16 gate of the CUDA engine's issue)
+ * and above `outlierFactor` times the median error of all programs. Outliers are dropped from the plan by the
+ * build: requests of their batch sizes run on the next larger program (padded), which passed. When every program
+ * is off alike, it is the model's own FP16 sensitivity, not a broken program; that is for the accuracy gates.
+ */
+import { rtError } from '../../errors/registry.ts';
+import { batches as datasetBatches, type Dataset } from '../data/dataset.ts';
+import type { ValueInfo } from '../ir/graph.ts';
+import { readNumber } from '../ir/dtype.ts';
+import type { HostTensor, OfflineRuntime } from '../runtime.ts';
+
+export interface ProgramCheck {
+  readonly batch: number;
+  readonly relMaxError: number;
+  readonly outlier: boolean;
+}
+
+export interface VerifyProgramsOptions {
+  readonly tolerance?: number;
+  readonly outlierFactor?: number;
+}
+
+export const PROGRAM_TOLERANCE = 1e-2;
+export const PROGRAM_OUTLIER_FACTOR = 4;
+
+const numbers = (t: HostTensor, count: number): Float64Array => {
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) out[i] = readNumber(t.elemType, t.data, i);
+  return out;
+};
+
+/** `data` must hold at least max(batches) samples. */
+export async function verifyPrograms(
+  runtime: OfflineRuntime,
+  reference: { bytes: Uint8Array; inputs: readonly ValueInfo[] },
+  plan: Uint8Array,
+  outputNames: readonly string[],
+  data: Dataset,
+  programBatches: readonly number[],
+  options: VerifyProgramsOptions = {},
+): Promise<ProgramCheck[]> {
+  const maxB = Math.max(...programBatches);
+  if (data.samples < maxB) throw rtError('INTERNAL', `program check: ${data.samples} samples for a batch-${maxB} program`);
+  const all = [...datasetBatches(data, maxB, reference.inputs)][0];
+  if (all === undefined) throw rtError('INTERNAL', 'program check: no data');
+  const refS = await runtime.createSession(reference.bytes, { target: 'ort-cpu', optimizationLevel: 'all' });
+  let ref: Record<string, HostTensor>;
+  try {
+    ref = await refS.run(all.feeds, outputNames);
+  } finally {
+    await refS.release();
+  }
+  const planS = await runtime.createSession(plan, { target: 'cuda', optimizationLevel: 'all' });
+  const errors: { batch: number; err: number }[] = [];
+  try {
+    for (const b of [...programBatches].sort((x, y) => x - y)) {
+      const first = [...datasetBatches(data, b, reference.inputs)][0];
+      if (first === undefined) continue;
+      const got = await planS.run(first.feeds, outputNames);
+      let err = 0;
+      for (const name of outputNames) {
+        const r = ref[name];
+        const p = got[name];
+        if (r === undefined || p === undefined) throw rtError('INTERNAL', `program check: output '${name}' is missing`);
+        const rowElems = r.data.length / maxB;
+        const n = rowElems * b;
+        const rv = numbers(r, n);
+        const pv = numbers(p, n);
+        let maxDiff = 0;
+        let maxRef = 0;
+        for (let i = 0; i < n; i++) {
+          const d = Math.abs((pv[i] as number) - (rv[i] as number));
+          maxDiff = Number.isFinite(d) ? Math.max(maxDiff, d) : Infinity;
+          maxRef = Math.max(maxRef, Math.abs(rv[i] as number));
+        }
+        err = Math.max(err, maxDiff / Math.max(maxRef, 1e-12));
+      }
+      errors.push({ batch: b, err });
+    }
+  } finally {
+    await planS.release();
+  }
+  return classifyPrograms(errors, options);
+}
+
+/** The outlier rule on measured errors (kept apart so that it is testable without a GPU). */
+export function classifyPrograms(errors: readonly { batch: number; err: number }[], options: VerifyProgramsOptions = {}): ProgramCheck[] {
+  const tolerance = options.tolerance ?? PROGRAM_TOLERANCE;
+  const factor = options.outlierFactor ?? PROGRAM_OUTLIER_FACTOR;
+  const sorted = errors.map((e) => e.err).sort((a, b) => a - b);
+  const median = sorted.length === 0 ? 0 : (sorted[Math.floor((sorted.length - 1) / 2)] as number);
+  return errors.map((e) => ({ batch: e.batch, relMaxError: e.err, outlier: !(e.err <= tolerance) && !(e.err <= factor * median) }));
+}

@@ -1,0 +1,73 @@
+/**
+ * The CUDA build's end-to-end program check (src/compiler/cuda/verify-programs.ts). The outlier rule is tested on
+ * numbers; the plumbing (one reference run, one run per program with exactly `batch` rows, errors per output)
+ * with real onnxruntime sessions, the "plan" side being onnxruntime too, since no GPU is here.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { classifyPrograms, verifyPrograms } from '../../../../src/compiler/cuda/verify-programs.ts';
+import { syntheticDataset } from '../../../../src/compiler/data/dataset.ts';
+import { loadModel } from '../../../../src/compiler/ir/graph.ts';
+import type { OfflineRuntime } from '../../../../src/compiler/runtime.ts';
+import { runtime } from '../helpers.ts';
+import { tinyConvNet } from '../models.ts';
+
+describe('classifyPrograms', () => {
+  test('a program far off its siblings and over the tolerance is an outlier', () => {
+    const checks = classifyPrograms([
+      { batch: 1, err: 1.6e-3 }, { batch: 8, err: 1.7e-3 }, { batch: 16, err: 8.7e-2 }, { batch: 32, err: 1.9e-3 }, { batch: 256, err: 2.1e-3 },
+    ]);
+    assert.deepEqual(checks.filter((c) => c.outlier).map((c) => c.batch), [16]);
+  });
+
+  test('programs all off alike are the model, not a program: none is an outlier', () => {
+    const checks = classifyPrograms([{ batch: 1, err: 3e-2 }, { batch: 2, err: 2.7e-2 }, { batch: 4, err: 3.3e-2 }]);
+    assert.equal(checks.filter((c) => c.outlier).length, 0);
+  });
+
+  test('an error under the tolerance is never an outlier, however far from the median', () => {
+    const checks = classifyPrograms([{ batch: 1, err: 1e-5 }, { batch: 2, err: 1e-5 }, { batch: 4, err: 9e-3 }]);
+    assert.equal(checks.filter((c) => c.outlier).length, 0);
+  });
+
+  test('a non-finite error (NaN or inf in the output) is an outlier', () => {
+    const checks = classifyPrograms([{ batch: 1, err: 1e-3 }, { batch: 2, err: Number.NaN }, { batch: 4, err: 1e-3 }]);
+    assert.deepEqual(checks.filter((c) => c.outlier).map((c) => c.batch), [2]);
+  });
+});
+
+describe('verifyPrograms with real sessions', () => {
+  test('runs the reference once and every program with exactly its batch of rows', async () => {
+    const bytes = tinyConvNet({ softmax: false });
+    const g = loadModel(bytes);
+    const rowsRun: number[] = [];
+    const asPlan: OfflineRuntime = {
+      ...runtime,
+      runnableTargets: [...runtime.runnableTargets, 'cuda'],
+      async createSession(model, options) {
+        const s = await runtime.createSession(model, { ...options, target: 'ort-cpu' });
+        if (options.target !== 'cuda') return s;
+        return { ...s, run: async (feeds, names) => {
+          rowsRun.push(Object.values(feeds)[0]?.dims[0] ?? -1);
+          return s.run(feeds, names);
+        } };
+      },
+    };
+    const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
+    const data = syntheticDataset(inputs, 16, 3);
+    const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], data, [16, 1, 4]);
+    assert.deepEqual(rowsRun, [1, 4, 16]);
+    assert.deepEqual(checks.map((c) => c.batch), [1, 4, 16]);
+    for (const c of checks) {
+      assert.ok(c.relMaxError < 1e-5, `batch ${c.batch}: the same model agrees with itself (${c.relMaxError})`);
+      assert.equal(c.outlier, false);
+    }
+  });
+
+  test('too few samples for the largest program is refused', async () => {
+    const bytes = tinyConvNet({ softmax: false });
+    const g = loadModel(bytes);
+    const data = syntheticDataset(g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } })), 4, 3);
+    await assert.rejects(verifyPrograms(runtime, { bytes, inputs: g.inputs }, bytes, ['logits'], data, [1, 8]), /4 samples for a batch-8 program/);
+  });
+});
