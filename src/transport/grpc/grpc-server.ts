@@ -37,6 +37,7 @@ import { RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { classifyOutput } from '../codec/classification.ts';
 import { toStatus } from './errors.ts';
+import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
 import {
   decodeModelInferRequest,
@@ -64,6 +65,8 @@ export interface GrpcServerOptions {
   readonly keepalivePermitWithoutCalls: boolean;
   /** Requests one ModelStreamInfer stream may have in flight before the server stops reading from it. */
   readonly maxInflightPerStream?: number;
+  /** HTTP/2 flow-control window per connection and per call (flow-control.ts); HTTP/2's 65,535 when absent. */
+  readonly flowControlWindowBytes?: number;
   /** How often health Watch streams re-evaluate their status. */
   readonly healthPollIntervalMs?: number;
   /** TLS (src/security grpcServerCredentials); insecure when absent. */
@@ -182,6 +185,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcF
     const credentials = options.credentials ?? ServerCredentials.createInsecure();
     front.server.bindAsync(`${host}:${options.port}`, credentials, (err, p) => (err === null ? resolve(p) : reject(err)));
   });
+  if (options.flowControlWindowBytes !== undefined && !widenFlowControlWindows(front.server, options.flowControlWindowBytes)) {
+    options.logger.warn('grpc-js does not expose its HTTP/2 servers: gRPC flow-control windows stay at 65,535 bytes');
+  }
   const h = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     server: front.server,
