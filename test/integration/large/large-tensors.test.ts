@@ -73,6 +73,10 @@ describe('large tensors (issue #7)', () => {
         instance_group: [{ count: 1, kind: 'KIND_CPU' }],
       }),
     );
+    // echo16: a 16-row request fills a batch by itself and runs alone, with its tensor a view into its own body.
+    await mkdir(join(dir, 'echo16', '1'), { recursive: true });
+    await writeFile(join(dir, 'echo16', '1', 'model.onnx'), identityImageModel());
+    await writeFile(join(dir, 'echo16', 'config.json'), JSON.stringify({ name: 'echo16', max_batch_size: ROWS, dynamic_batching: {} }));
     server = await startTestServer({ modelRepository: [dir], grpcFlowControlWindowBytes: WINDOW });
   });
   after(async () => {
@@ -105,6 +109,20 @@ describe('large tensors (issue #7)', () => {
     const s1 = await stats();
     assert.equal(s1.inference_count - s0.inference_count, REQUESTS * ROWS);
     assert.equal(s1.execution_count - s0.execution_count, 1, 'the four requests ran as one batch');
+  });
+
+  it('REST binary: a request alone moves its body to the engine with the tensor at its offset, and gets its bytes back', async () => {
+    const input = inputs[1]!;
+    const enc = encodeInferRequest([input], { binary: true, parameters: { binary_data_output: true } });
+    // A padded JSON header keeps the tensor aligned, so it is a view at this offset (no copy) into the body.
+    assert.equal(enc.headerLength! % 4, 0);
+    const res = await request(`${server.httpUrl}/v2/models/echo16/infer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(enc.headerLength) },
+      body: enc.body as Uint8Array<ArrayBuffer>,
+    });
+    assert.equal(res.status, 200, new TextDecoder().decode(res.body.subarray(0, 300)));
+    assertEcho(decodeInferResponse(res.body, Number(res.headers.get('inference-header-content-length'))), input, 'REST echo16');
   });
 
   it('gRPC raw contents: four 9.6 MB requests batched into one run, each answered with its own bytes', async () => {
