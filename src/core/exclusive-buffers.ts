@@ -18,11 +18,6 @@ export function markExclusive(bytes: Uint8Array, slackBytes = 0): boolean {
   return true;
 }
 
-/** Marks a buffer that was allocated for one request's bytes alone (a pooled body, core/request-buffer-pool.ts). */
-export function markExclusiveBuffer(buffer: ArrayBufferLike): void {
-  exclusive.add(buffer);
-}
-
 export function isExclusive(buffer: ArrayBufferLike): boolean {
   return exclusive.has(buffer);
 }

@@ -35,7 +35,6 @@ export type HostToWorker =
 export type WorkerToHost =
   | { readonly type: 'loaded'; readonly description: SessionDescription; readonly attempts: readonly ProviderAttempt[] }
   | { readonly type: 'load-failed'; readonly error: WireError; readonly attempts: readonly ProviderAttempt[] }
-  /** `returned`: the run's input buffers, moved back for reuse (core/request-buffer-pool.ts). */
-  | { readonly type: 'result'; readonly id: number; readonly outputs: readonly WireTensor[]; readonly returned?: readonly ArrayBuffer[] }
-  | { readonly type: 'run-failed'; readonly id: number; readonly error: WireError; readonly returned?: readonly ArrayBuffer[] }
+  | { readonly type: 'result'; readonly id: number; readonly outputs: readonly WireTensor[] }
+  | { readonly type: 'run-failed'; readonly id: number; readonly error: WireError }
   | { readonly type: 'closed' };

@@ -7,7 +7,7 @@ import { parentPort, workerData, type TransferListItem } from 'node:worker_threa
 import { RtError } from '../../errors/registry.ts';
 import type { SessionDescription } from '../engine.ts';
 import type { HostToWorker, ProviderAttempt, WireError, WorkerLoadRequest, WorkerToHost } from './protocol.ts';
-import { BatchScratch, isPartsTensor, transferable, type WireFeed, type WireTensor } from './wire-tensor.ts';
+import { BatchScratch, isPartsTensor, transferable, type WireTensor } from './wire-tensor.ts';
 
 /** A model loaded inside the worker. `run` may block this (worker) thread; that is the point of the worker. */
 export interface LoadedModel {
@@ -45,24 +45,6 @@ function prepareOutputs(outputs: readonly WireTensor[], transfer: TransferListIt
       ? { ...t, bytes: transferable(t.bytes, transfer), ends: transferable(t.ends, transfer) }
       : { ...t, data: transferable(t.data, transfer) },
   );
-}
-
-/**
- * The request buffers a run received, to send back to the host once the run is over (its body pool reuses them,
- * core/request-buffer-pool.ts): every numeric input's buffer, except any that an output took along.
- */
-function returnable(feeds: readonly WireFeed[], transfer: TransferListItem[]): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
-  for (const f of feeds) {
-    if (f.datatype === 'BYTES') continue;
-    for (const data of isPartsTensor(f) ? f.parts : [f.data]) {
-      const buffer = data.buffer;
-      if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0 || transfer.includes(buffer)) continue;
-      out.push(buffer);
-      transfer.push(buffer);
-    }
-  }
-  return out;
 }
 
 export function serveSession(loader: ModelLoader): void {
@@ -118,11 +100,9 @@ export function serveSession(loader: ModelLoader): void {
       const feeds = message.feeds.map((f) => (isPartsTensor(f) ? scratch.join(f) : f));
       const outputs = await model.run(feeds, message.outputNames);
       const transfer: TransferListItem[] = [];
-      const prepared = prepareOutputs(outputs, transfer);
-      post({ type: 'result', id: message.id, outputs: prepared, returned: returnable(message.feeds, transfer) }, transfer);
+      post({ type: 'result', id: message.id, outputs: prepareOutputs(outputs, transfer) }, transfer);
     } catch (err) {
-      const transfer: TransferListItem[] = [];
-      post({ type: 'run-failed', id: message.id, error: toWireError(err, request.modelLabel), returned: returnable(message.feeds, transfer) }, transfer);
+      post({ type: 'run-failed', id: message.id, error: toWireError(err, request.modelLabel) });
     }
   };
 

@@ -17,7 +17,6 @@ import type { Tensor } from '../../core/types.ts';
 import type { BatchFeed, EngineLoadOptions, EngineSession, SessionDescription } from '../engine.ts';
 import type { HostToWorker, ProviderAttempt, WireError, WorkerLoadRequest, WorkerToHost } from './protocol.ts';
 import { spawnWorker } from './spawn.ts';
-import { requestBufferPool } from '../../core/request-buffer-pool.ts';
 import { fromWire, toWire, toWireParts, type WireFeed } from './wire-tensor.ts';
 
 export interface WorkerSessionOptions {
@@ -258,7 +257,6 @@ export class WorkerSession implements EngineSession {
   #onMessage(message: WorkerToHost): void {
     switch (message.type) {
       case 'result': {
-        this.#reuse(message.returned);
         const entry = this.#settle(message.id);
         if (entry === undefined) return;
         entry.settled = true;
@@ -266,7 +264,6 @@ export class WorkerSession implements EngineSession {
         return;
       }
       case 'run-failed': {
-        this.#reuse(message.returned);
         const entry = this.#settle(message.id);
         if (entry === undefined) return;
         entry.settled = true;
@@ -279,11 +276,6 @@ export class WorkerSession implements EngineSession {
       default:
         return;
     }
-  }
-
-  /** Input buffers the worker is done with: nothing on this side references them (they were moved). */
-  #reuse(buffers: readonly ArrayBuffer[] | undefined): void {
-    for (const b of buffers ?? []) requestBufferPool.release(b);
   }
 
   #die(reason: string): void {

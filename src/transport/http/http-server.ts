@@ -10,7 +10,6 @@ import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBina
 import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
 import { sendError } from './errors.ts';
-import { readBody } from './body-reader.ts';
 import { inferImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
 import type { HttpSecurityHooks } from '../../security/http-guard.ts';
@@ -78,13 +77,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
   });
   app.removeAllContentTypeParsers();
-  // Large bodies are read into reused buffers (body-reader.ts); the checks below are the same for every body.
-  app.addContentTypeParser('*', { bodyLimit: options.maxBodyBytes }, (req, payload, parsed) => readBody(req.raw, payload, options.maxBodyBytes, (readErr, body) => {
-    if (readErr !== null) {
-      parsed(readErr, undefined);
-      return;
-    }
-    const done = parsed;
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (req, body, done) => {
     // Image and form bodies (POST .../image) are never parsed as JSON; scanning their bytes for brackets would refuse
     // large images at random.
     const mediaType = (req.headers['content-type'] ?? '').trimStart().toLowerCase();
@@ -102,7 +95,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       }
     }
     done(null, body);
-  }));
+  });
 
   app.setErrorHandler((err, _req, reply) => sendError(reply, err, logger));
   options.observe?.(app);
