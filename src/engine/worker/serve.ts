@@ -7,7 +7,8 @@ import { parentPort, workerData, type TransferListItem } from 'node:worker_threa
 import { RtError } from '../../errors/registry.ts';
 import type { SessionDescription } from '../engine.ts';
 import type { HostToWorker, ProviderAttempt, WireError, WorkerLoadRequest, WorkerToHost } from './protocol.ts';
-import { BatchScratch, isPartsTensor, transferable, type WireTensor } from './wire-tensor.ts';
+import { BatchScratch } from '../batch-scratch.ts';
+import { isPartsTensor, transferable, type WireTensor } from './wire-tensor.ts';
 
 /** A model loaded inside the worker. `run` may block this (worker) thread; that is the point of the worker. */
 export interface LoadedModel {
@@ -97,7 +98,7 @@ export function serveSession(loader: ModelLoader): void {
       return;
     }
     try {
-      const feeds = message.feeds.map((f) => (isPartsTensor(f) ? scratch.join(f) : f));
+      const feeds = message.feeds.map((f): WireTensor => (isPartsTensor(f) ? { name: f.name, datatype: f.datatype, shape: f.shape, data: scratch.join(f.name, f.datatype, f.parts) } : f));
       const outputs = await model.run(feeds, message.outputNames);
       const transfer: TransferListItem[] = [];
       post({ type: 'result', id: message.id, outputs: prepareOutputs(outputs, transfer) }, transfer);

@@ -13,10 +13,10 @@
  * - A BYTES tensor (one byte string per element) is packed into one byte buffer plus an `ends` offset table,
  *   two transfers however many elements it has.
  * - A batch of several requests can cross as its pieces (WirePartsTensor, one per request) and be joined on the
- *   worker's side into a buffer the worker keeps (BatchScratch): the one copy batching needs then runs on the
+ *   worker's side into a buffer the worker keeps (engine/batch-scratch.ts): the one copy batching needs then runs on the
  *   worker thread, into memory that is already mapped, instead of on the event loop into a fresh allocation.
  */
-import { BYTE_SIZE, TYPED_ARRAY_OF, bytesOf, type BytesArray, type DataType, type NumericArray } from '../../core/datatype.ts';
+import type { BytesArray, DataType, NumericArray } from '../../core/datatype.ts';
 import { isExclusive } from '../../core/exclusive-buffers.ts';
 import { isSharedArrayBuffer } from 'node:util/types';
 import type { TransferListItem } from 'node:worker_threads';
@@ -151,39 +151,4 @@ export function toWireParts(
   name: string, datatype: Exclude<DataType, 'BYTES'>, shape: readonly number[], parts: readonly NumericArray[], transfer: TransferListItem[],
 ): WirePartsTensor {
   return { name, datatype, shape, parts: parts.map((p) => transferable(p, transfer)) };
-}
-
-/**
- * Batch buffers a worker reuses from run to run, one per input name: joining a batch copies into memory that is
- * already mapped (a fresh allocation of ~10-150 MB costs page faults and zeroing on top of the copy) and makes
- * no garbage. A worker runs one batch at a time, so a buffer is free again when the next run starts. Buffers
- * above `maxKeptBytes` are not kept.
- */
-export class BatchScratch {
-  readonly #buffers = new Map<string, ArrayBuffer>();
-
-  constructor(private readonly maxKeptBytes = 256 * 1024 * 1024) {}
-
-  /** The joined tensor: a view over this scratch's buffer for `wire.name`, valid until the next join. */
-  join(wire: WirePartsTensor): WireNumericTensor {
-    let total = 0;
-    for (const p of wire.parts) total += p.byteLength;
-    const size = BYTE_SIZE[wire.datatype];
-    let buffer = this.#buffers.get(wire.name);
-    // byteLength 0 also means detached: an output that aliased the buffer went back to the host with it.
-    if (buffer === undefined || buffer.byteLength < total || buffer.byteLength === 0) {
-      // Some headroom, so batches a little larger than the last one reuse it too.
-      buffer = new ArrayBuffer(Math.ceil((total * 1.25) / size) * size);
-      if (buffer.byteLength <= this.maxKeptBytes) this.#buffers.set(wire.name, buffer);
-      else this.#buffers.delete(wire.name);
-    }
-    const dst = new Uint8Array(buffer, 0, total);
-    let at = 0;
-    for (const p of wire.parts) {
-      dst.set(bytesOf(p), at);
-      at += p.byteLength;
-    }
-    const data = new TYPED_ARRAY_OF[wire.datatype](buffer, 0, total / size) as NumericArray;
-    return { name: wire.name, datatype: wire.datatype, shape: wire.shape, data };
-  }
 }
