@@ -198,6 +198,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     keepaliveTimeoutMs: config.grpcKeepaliveTimeoutMs,
     keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
     maxInflightPerStream: config.grpcMaxInflightPerStream,
+    flowControlWindowBytes: config.grpcFlowControlWindowBytes,
     // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive

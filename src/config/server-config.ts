@@ -53,6 +53,12 @@ export const serverConfigSchema = z.strictObject({
   grpcKeepalivePermitWithoutCalls: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
   /** Requests one ModelStreamInfer stream may have in flight; past it the server stops reading that stream. */
   grpcMaxInflightPerStream: z.coerce.number().int().min(1).default(1024),
+  /**
+   * HTTP/2 flow-control window the gRPC server grants each connection and each call (bytes a client may send
+   * before the server acknowledges them). HTTP/2's 65,535-byte default makes a 10 MB request wait for ~150
+   * WINDOW_UPDATE round trips through the event loop; a window as large as the usual message removes them.
+   */
+  grpcFlowControlWindowBytes: z.coerce.number().int().min(65535).max(2147483647).default(16 * 1024 * 1024),
   /** Bound applied to every model queue whose config leaves max_queue_size at 0 (Triton: unbounded). */
   maxQueueSizeDefault: z.coerce.number().int().min(1).default(4096),
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */

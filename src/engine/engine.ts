@@ -44,7 +44,21 @@ export interface EngineSession {
    * leave it out are taken as alive; their device failures surface as ENGINE_DEVICE_FAILED from `run`.
    */
   isAlive?(): boolean;
+  /**
+   * Optional: runs a batch given as its requests' pieces (checked by the scheduler's planBatch), for engines that
+   * can join them where it is cheapest (a worker session joins them on its own thread, into a buffer it reuses).
+   * Without it the scheduler joins the batch itself and calls `run`. The same rule about touching inputs applies.
+   */
+  runBatch?(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]>;
   close(): Promise<void>;
+}
+
+/** One input of a batch before it is joined along dim 0: the joined shape, and each request's tensor in order. */
+export interface BatchFeed {
+  readonly name: string;
+  readonly datatype: Tensor['datatype'];
+  readonly shape: readonly number[];
+  readonly parts: readonly Tensor[];
 }
 
 export interface Engine {

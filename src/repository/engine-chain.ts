@@ -16,7 +16,8 @@
  */
 import { copyData } from '../core/datatype.ts';
 import type { Tensor } from '../core/types.ts';
-import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec, SessionDescription } from '../engine/engine.ts';
+import type { BatchFeed, Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec, SessionDescription } from '../engine/engine.ts';
+import { concatBatch } from '../scheduler/batch-tensors.ts';
 import type { FailoverSection } from '../config/model-config.ts';
 import { ERROR_CODES, RtError, rtError, toRtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -460,15 +461,37 @@ class ChainSession implements EngineSession {
     return this.#chain.description;
   }
 
-  async run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+  run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+    return this.#runOnChain(feeds, (session, inputs) => session.run(inputs, outputNames, signal), (inputs) => inputs.map(copyTensor), signal);
+  }
+
+  /**
+   * A batch as its requests' pieces: passed on to a session that joins them itself (a worker session joins them
+   * on its own thread), joined here for one that does not.
+   */
+  runBatch(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+    return this.#runOnChain(
+      feeds,
+      (session, pieces) => (session.runBatch !== undefined ? session.runBatch(pieces, outputNames, signal) : session.run(joinPieces(pieces), outputNames, signal)),
+      (pieces) => pieces.map((f) => ({ ...f, parts: f.parts.map(copyTensor) })),
+      signal,
+    );
+  }
+
+  async #runOnChain<F>(
+    feeds: F,
+    runOn: (session: EngineSession, inputs: F) => Promise<Tensor[]>,
+    copy: (inputs: F) => F,
+    signal: AbortSignal | undefined,
+  ): Promise<Tensor[]> {
     let inputs = feeds;
     let retried = false;
     for (;;) {
       const { link, session } = this.#chain.ready(this.#instance) ?? (await this.#chain.acquire(this.#instance));
       // The engine may hand the inputs to a worker that then dies with them: keep a copy for the one retry.
-      const spare = !retried && this.#chain.canRetryFrom(link) ? inputs.map(copyTensor) : undefined;
+      const spare = !retried && this.#chain.canRetryFrom(link) ? copy(inputs) : undefined;
       try {
-        const outputs = await session.run(inputs, outputNames, signal);
+        const outputs = await runOn(session, inputs);
         this.#chain.succeeded(link);
         return outputs;
       } catch (err) {
@@ -494,6 +517,12 @@ class ChainSession implements EngineSession {
   close(): Promise<void> {
     return this.#chain.close();
   }
+}
+
+/** A batch given as pieces, joined for a session without `runBatch`: back to the requests, then concatenated. */
+function joinPieces(feeds: readonly BatchFeed[]): Tensor[] {
+  const requests = (feeds[0]?.parts ?? []).map((_, i) => feeds.map((f) => f.parts[i] as Tensor));
+  return concatBatch(requests);
 }
 
 function copyTensor(t: Tensor): Tensor {

@@ -1,6 +1,7 @@
 import { BYTE_SIZE, bytesOf, elementCount, TYPED_ARRAY_OF } from '../core/datatype.ts';
 import type { BytesArray, NumericArray, TensorData } from '../core/datatype.ts';
 import type { Tensor } from '../core/types.ts';
+import type { BatchFeed } from '../engine/engine.ts';
 import { rtError } from '../errors/registry.ts';
 
 /**
@@ -39,11 +40,11 @@ function checkElements(t: Tensor, what: string): void {
 }
 
 /**
- * Concatenates the inputs of several requests along dim 0. `requests[i]` is request i's inputs; every request
- * must have the same batch key (see `batchKey`). The result follows the input order of the first request.
- * Each output tensor is a fresh allocation filled with one copy of each request's bytes.
+ * Checks that several requests' inputs can be concatenated along dim 0 and says how: one plan per input, in the
+ * input order of the first request. `requests[i]` is request i's inputs; every request must have the same batch
+ * key (see `batchKey`). Nothing is copied.
  */
-export function concatBatch(requests: readonly (readonly Tensor[])[]): Tensor[] {
+export function planBatch(requests: readonly (readonly Tensor[])[]): BatchFeed[] {
   const first = requests[0];
   if (first === undefined) return [];
   return first.map((proto) => {
@@ -54,17 +55,32 @@ export function concatBatch(requests: readonly (readonly Tensor[])[]): Tensor[] 
         throw rtError('BAD_DATATYPE', `input '${proto.name}': ${t.datatype} cannot be batched with ${proto.datatype}`);
       }
       checkElements(t, 'input');
+      if (t.datatype !== 'BYTES' && (Array.isArray(t.data) || t.data.BYTES_PER_ELEMENT !== BYTE_SIZE[t.datatype])) {
+        throw rtError('BAD_DATA', `input '${t.name}' data does not hold ${t.datatype} elements`);
+      }
       return t;
     });
     let rows = 0;
     for (const p of parts) rows += rowsOf(p, 'input');
-    const shape = [rows, ...proto.shape.slice(1)];
-    return { name: proto.name, datatype: proto.datatype, shape, data: concatData(proto, parts, elementCount(shape)) };
+    return { name: proto.name, datatype: proto.datatype, shape: [rows, ...proto.shape.slice(1)], parts };
   });
 }
 
-function concatData(proto: Tensor, parts: readonly Tensor[], total: number): TensorData {
-  if (proto.datatype === 'BYTES') {
+/**
+ * Concatenates the inputs of several requests along dim 0 (see `planBatch`). Each output tensor is a fresh
+ * allocation filled with one copy of each request's bytes.
+ */
+export function concatBatch(requests: readonly (readonly Tensor[])[]): Tensor[] {
+  return planBatch(requests).map((plan) => ({
+    name: plan.name,
+    datatype: plan.datatype,
+    shape: [...plan.shape],
+    data: concatData(plan.datatype, plan.parts, elementCount(plan.shape)),
+  }));
+}
+
+function concatData(datatype: Tensor['datatype'], parts: readonly Tensor[], total: number): TensorData {
+  if (datatype === 'BYTES') {
     // BYTES elements are separate byte strings: the batch is a new array of the same element references.
     const out: BytesArray = new Array<Uint8Array>(total);
     let at = 0;
@@ -74,15 +90,11 @@ function concatData(proto: Tensor, parts: readonly Tensor[], total: number): Ten
     }
     return out;
   }
-  const dt = proto.datatype;
-  const size = BYTE_SIZE[dt];
-  const out = new TYPED_ARRAY_OF[dt](total);
+  const out = new TYPED_ARRAY_OF[datatype](total);
   const dst = bytesOf(out);
   let at = 0;
   for (const p of parts) {
-    if (Array.isArray(p.data) || p.data.BYTES_PER_ELEMENT !== size) {
-      throw rtError('BAD_DATA', `input '${p.name}' data does not hold ${dt} elements`);
-    }
+    if (Array.isArray(p.data)) throw rtError('BAD_DATA', `input '${p.name}' data does not hold ${datatype} elements`);
     // A byte copy is one memcpy whatever the element type (FP16/BF16 patterns, BigInt64, ...).
     dst.set(bytesOf(p.data), at);
     at += p.data.byteLength;

@@ -1,6 +1,6 @@
 import type { InferResponse, Tensor } from '../core/types.ts';
 import { RtError, rtError } from '../errors/registry.ts';
-import { concatBatch, splitBatch } from './batch-tensors.ts';
+import { concatBatch, planBatch, splitBatch } from './batch-tensors.ts';
 import { LinkedList } from './linked-list.ts';
 import type { ListNode } from './linked-list.ts';
 import { priorityLevelOf, queueTimeoutUsOf, resolveSchedulingPolicy } from './queue-policy.ts';
@@ -398,11 +398,14 @@ export abstract class QueueingScheduler implements RtScheduler {
       const first = entries[0];
       if (first === undefined) return;
       const single = entries.length === 1;
-      // A request alone keeps its own tensors (no copy); a batch gets one copy per input.
-      const feeds = single ? first.v.request.inputs : concatBatch(entries.map((e) => e.v.request.inputs));
+      // A request alone keeps its own tensors (no copy); a batch gets one copy per input, made by the engine
+      // where it offers runBatch (a worker session joins it on its thread), else here.
+      const requests = entries.map((e) => e.v.request.inputs);
+      const parts = single || session.runBatch === undefined ? undefined : planBatch(requests);
+      const feeds = single ? first.v.request.inputs : parts === undefined ? concatBatch(requests) : undefined;
       const names = single ? first.v.outputNames : unionOf(entries.map((e) => e.v.outputNames));
       const inputDoneNs = hrtimeNs();
-      const outputs = await session.run(feeds, names, batch.controller?.signal);
+      const outputs = feeds !== undefined ? await session.run(feeds, names, batch.controller?.signal) : await session.runBatch!(parts!, names, batch.controller?.signal);
       const inferDoneNs = hrtimeNs();
       const wanted = new Set(names);
       const perRequest = single

@@ -16,8 +16,9 @@ const identity = (b: Buffer): Buffer => b;
 
 function openChannel(target: LoadTarget): Promise<Client> {
   const address = target.url.replace(/^grpc:\/\//, '');
-  // No message size limits on the client: the server's limits are what a benchmark should run into.
-  const client = new Client(address, credentials.createInsecure(), { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 });
+  // No message size limits on the client: the server's limits are what a benchmark should run into. A 16 MiB
+  // receive window (as the server's grpcFlowControlWindowBytes) so large responses do not wait for WINDOW_UPDATEs.
+  const client = new Client(address, credentials.createInsecure(), { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1, 'grpc-node.flow_control_window': 16 * 1024 * 1024 });
   return new Promise((resolve, reject) => {
     client.waitForReady(Date.now() + 10_000, (err) => {
       if (err === undefined || err === null) resolve(client);

@@ -1,7 +1,9 @@
 import type { CudaDeviceInfo, CudaIoBinding } from '../../compiler/cuda/network.ts';
 import type { Tensor, TensorMetadata } from '../../core/types.ts';
 import { rtError } from '../../errors/registry.ts';
-import type { EngineSession, SessionDescription } from '../engine.ts';
+import type { NumericArray } from '../../core/datatype.ts';
+import { BatchScratch } from '../batch-scratch.ts';
+import type { BatchFeed, EngineSession, SessionDescription } from '../engine.ts';
 import type { CudaAddon, NativeEngineHandle } from './addon.ts';
 import type { CudaPayload } from './payload.ts';
 
@@ -36,6 +38,8 @@ export class CudaSession implements EngineSession {
   private closed = false;
   private inFlight = 0;
 
+  /** Batches given as pieces are joined here (runBatch); one run at a time per instance uses it. */
+  private readonly scratch = new BatchScratch();
   private readonly addon: CudaAddon;
   private readonly handle: NativeEngineHandle;
   private readonly payload: CudaPayload;
@@ -81,12 +85,38 @@ export class CudaSession implements EngineSession {
   }
 
   run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+    const infos = feeds.map((t) => ({ name: t.name, datatype: t.datatype, shape: t.shape, data: Array.isArray(t.data) ? undefined : (t.data as NumericArray) }));
+    return this.submit(infos, (i) => infos[i]?.data as ArrayBufferView, outputNames, signal);
+  }
+
+  /**
+   * A batch as its requests' pieces, joined into a buffer this instance reuses (engine/batch-scratch.ts) when its
+   * turn comes: runs are queued one at a time per instance, so the run before has stopped reading the buffer. The
+   * event loop still copies, but into memory that is already mapped, and the join makes no garbage.
+   */
+  runBatch(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+    const infos = feeds.map((f) => {
+      const numeric = f.parts.every((p) => !Array.isArray(p.data));
+      let bytes = 0;
+      for (const p of f.parts) bytes += numeric ? (p.data as NumericArray).byteLength : 0;
+      return { name: f.name, datatype: f.datatype, shape: f.shape, data: numeric ? { byteLength: bytes } : undefined };
+    });
+    const join = (i: number): ArrayBufferView => {
+      const f = feeds[i] as BatchFeed;
+      return this.scratch.join(f.name, f.datatype as 'FP32' | 'FP16', f.parts.map((p) => p.data as NumericArray));
+    };
+    return this.submit(infos, join, outputNames, signal);
+  }
+
+  private submit(
+    feeds: readonly FeedInfo[], bytesOf: (feedIndex: number) => ArrayBufferView, outputNames: readonly string[], signal: AbortSignal | undefined,
+  ): Promise<Tensor[]> {
     if (this.closed) return Promise.reject(rtError('MODEL_NOT_READY', 'the CUDA session is closed'));
     if (signal?.aborted === true) return Promise.reject(rtError('CANCELLED', 'request was cancelled before it ran'));
     let rows: number;
-    let inputs: ArrayBufferView[];
+    let order: number[];
     try {
-      ({ rows, inputs } = this.checkFeeds(feeds));
+      ({ rows, order } = this.checkFeeds(feeds));
     } catch (e) {
       return Promise.reject(e);
     }
@@ -98,6 +128,7 @@ export class CudaSession implements EngineSession {
     const outputs = net.outputs.map((o) => allocate(o.datatype, rows * o.rowShape.reduce((a, b) => a * b, 1)));
     const job = async (): Promise<Tensor[]> => {
       if (signal?.aborted === true) throw rtError('CANCELLED', 'request was cancelled before it ran');
+      const inputs = order.map(bytesOf);
       // Requests beyond the largest program run in chunks of it (the batcher normally keeps below it).
       for (let from = 0; from < rows; from += net.maxBatch) {
         const n = Math.min(net.maxBatch, rows - from);
@@ -144,12 +175,14 @@ export class CudaSession implements EngineSession {
     if (this.inFlight === 0) this.addon.destroy(this.handle);
   }
 
-  private checkFeeds(feeds: readonly Tensor[]): { rows: number; inputs: ArrayBufferView[] } {
+  /** Checks the feeds against the plan's inputs; `order[i]` is the index in `feeds` of the plan's input i. */
+  private checkFeeds(feeds: readonly FeedInfo[]): { rows: number; order: number[] } {
     const net = this.payload.network;
     let rows = -1;
-    const inputs: ArrayBufferView[] = [];
+    const order: number[] = [];
     for (const io of net.inputs) {
-      const t = feeds.find((f) => f.name === io.name);
+      const at = feeds.findIndex((f) => f.name === io.name);
+      const t = feeds[at];
       if (t === undefined) throw rtError('MISSING_INPUT', `input '${io.name}' is missing`);
       if (t.datatype !== io.datatype) throw rtError('BAD_DATATYPE', `input '${io.name}' must be ${io.datatype}, got ${t.datatype}`);
       const expect = `[n,${io.rowShape.join(',')}]`;
@@ -160,18 +193,25 @@ export class CudaSession implements EngineSession {
       if (n < 1) throw rtError('BAD_SHAPE', `input '${io.name}' has an empty batch`);
       if (rows >= 0 && n !== rows) throw rtError('BAD_SHAPE', `inputs disagree on the batch size (${rows} and ${n})`);
       rows = n;
-      if (Array.isArray(t.data)) throw rtError('BAD_DATATYPE', `input '${io.name}' must be numeric`);
-      const view = t.data as ArrayBufferView;
-      if (view.byteLength !== n * io.rowBytes) {
-        throw rtError('BAD_DATA', `input '${io.name}' holds ${view.byteLength} bytes, expected ${n * io.rowBytes} for shape [${t.shape.join(',')}]`);
+      if (t.data === undefined) throw rtError('BAD_DATATYPE', `input '${io.name}' must be numeric`);
+      if (t.data.byteLength !== n * io.rowBytes) {
+        throw rtError('BAD_DATA', `input '${io.name}' holds ${t.data.byteLength} bytes, expected ${n * io.rowBytes} for shape [${t.shape.join(',')}]`);
       }
-      inputs.push(view);
+      order.push(at);
     }
     for (const f of feeds) {
       if (!net.inputs.some((i) => i.name === f.name)) throw rtError('UNEXPECTED_INPUT', `the model has no input '${f.name}'`);
     }
-    return { rows, inputs };
+    return { rows, order };
   }
+}
+
+/** What checkFeeds needs of an input: `data` is undefined for BYTES, and only its size for a batch not yet joined. */
+interface FeedInfo {
+  readonly name: string;
+  readonly datatype: Tensor['datatype'];
+  readonly shape: readonly number[];
+  readonly data: { readonly byteLength: number } | undefined;
 }
 
 function allocate(datatype: 'FP32' | 'FP16', count: number): Float32Array | Uint16Array {

@@ -4,7 +4,7 @@
  */
 import type { ErrorCode } from '../../errors/registry.ts';
 import type { EngineLoadOptions, SessionDescription } from '../engine.ts';
-import type { WireTensor } from './wire-tensor.ts';
+import type { WireFeed, WireTensor } from './wire-tensor.ts';
 
 /** What the worker gets as `workerData`: it loads this model at start-up and answers `loaded`/`load-failed`. */
 export interface WorkerLoadRequest {
@@ -29,7 +29,7 @@ export interface ProviderAttempt {
 }
 
 export type HostToWorker =
-  | { readonly type: 'run'; readonly id: number; readonly feeds: readonly WireTensor[]; readonly outputNames: readonly string[] }
+  | { readonly type: 'run'; readonly id: number; readonly feeds: readonly WireFeed[]; readonly outputNames: readonly string[] }
   | { readonly type: 'close' };
 
 export type WorkerToHost =

@@ -7,7 +7,8 @@ import { parentPort, workerData, type TransferListItem } from 'node:worker_threa
 import { RtError } from '../../errors/registry.ts';
 import type { SessionDescription } from '../engine.ts';
 import type { HostToWorker, ProviderAttempt, WireError, WorkerLoadRequest, WorkerToHost } from './protocol.ts';
-import { transferable, type WireTensor } from './wire-tensor.ts';
+import { BatchScratch } from '../batch-scratch.ts';
+import { isPartsTensor, transferable, type WireTensor } from './wire-tensor.ts';
 
 /** A model loaded inside the worker. `run` may block this (worker) thread; that is the point of the worker. */
 export interface LoadedModel {
@@ -61,6 +62,8 @@ export function serveSession(loader: ModelLoader): void {
   };
 
   let model: LoadedModel | undefined;
+  // Batches sent as pieces are joined here, off the event loop, into buffers kept from run to run.
+  const scratch = new BatchScratch();
   // Messages are handled strictly one after another: a close never overtakes a run that arrived before it,
   // and onnxruntime never sees two runs of one session at once from this thread.
   let chain: Promise<void> = loader(request).then(
@@ -95,7 +98,8 @@ export function serveSession(loader: ModelLoader): void {
       return;
     }
     try {
-      const outputs = await model.run(message.feeds, message.outputNames);
+      const feeds = message.feeds.map((f): WireTensor => (isPartsTensor(f) ? { name: f.name, datatype: f.datatype, shape: f.shape, data: scratch.join(f.name, f.datatype, f.parts) } : f));
+      const outputs = await model.run(feeds, message.outputNames);
       const transfer: TransferListItem[] = [];
       post({ type: 'result', id: message.id, outputs: prepareOutputs(outputs, transfer) }, transfer);
     } catch (err) {

@@ -8,10 +8,16 @@
  * - A numeric tensor that is a view into a larger buffer (a slice of an HTTP body, a batch member) is copied
  *   once into a fresh buffer of exactly its size, which is then transferred. Transferring the larger buffer
  *   would move bytes the engine does not need and detach memory other requests still use.
+ *   Except when the larger buffer is exclusive to one request (core/exclusive-buffers.ts: an HTTP body, a gRPC
+ *   message): then the whole buffer is transferred, header bytes and all, and nothing is copied.
  * - A BYTES tensor (one byte string per element) is packed into one byte buffer plus an `ends` offset table,
  *   two transfers however many elements it has.
+ * - A batch of several requests can cross as its pieces (WirePartsTensor, one per request) and be joined on the
+ *   worker's side into a buffer the worker keeps (engine/batch-scratch.ts): the one copy batching needs then runs on the
+ *   worker thread, into memory that is already mapped, instead of on the event loop into a fresh allocation.
  */
 import type { BytesArray, DataType, NumericArray } from '../../core/datatype.ts';
+import { isExclusive } from '../../core/exclusive-buffers.ts';
 import { isSharedArrayBuffer } from 'node:util/types';
 import type { TransferListItem } from 'node:worker_threads';
 import type { Tensor } from '../../core/types.ts';
@@ -34,6 +40,21 @@ export interface WireBytesTensor {
 }
 
 export type WireTensor = WireNumericTensor | WireBytesTensor;
+
+/** A numeric batch input as the pieces of its requests, in batch order; `shape` is the joined tensor's. */
+export interface WirePartsTensor {
+  readonly name: string;
+  readonly datatype: Exclude<DataType, 'BYTES'>;
+  readonly shape: readonly number[];
+  readonly parts: readonly NumericArray[];
+}
+
+/** What a run message carries per input. */
+export type WireFeed = WireTensor | WirePartsTensor;
+
+export function isPartsTensor(feed: WireFeed): feed is WirePartsTensor {
+  return 'parts' in feed;
+}
 
 /** Packs byte strings into one buffer and an end-offset table. */
 export function packBytes(elements: BytesArray): { bytes: Uint8Array<ArrayBuffer>; ends: Uint32Array<ArrayBuffer> } {
@@ -71,6 +92,11 @@ export function transferable<T extends NumericArray>(data: T, transfer: Transfer
   // SharedArrayBuffer memory is shared by postMessage, never copied, and cannot be transferred.
   if (isSharedArrayBuffer(data.buffer)) return data;
   const buffer = data.buffer as ArrayBuffer;
+  if (isExclusive(buffer)) {
+    // One request's own buffer: move all of it (several tensors of one request may share it; listed once).
+    if (!transfer.includes(buffer)) transfer.push(buffer);
+    return data;
+  }
   if (data.byteOffset === 0 && data.byteLength === buffer.byteLength && !transfer.includes(buffer)) {
     transfer.push(buffer);
     return data;
@@ -118,4 +144,11 @@ export function fromWire(wire: WireTensor): Tensor {
     return { name: wire.name, datatype: 'BYTES', shape: wire.shape, data: unpackBytes(wire.bytes, wire.ends) };
   }
   return { name: wire.name, datatype: wire.datatype, shape: wire.shape, data: wire.data };
+}
+
+/** The pieces of a batch input, each made transferable (moved when exclusive or whole, else copied once). */
+export function toWireParts(
+  name: string, datatype: Exclude<DataType, 'BYTES'>, shape: readonly number[], parts: readonly NumericArray[], transfer: TransferListItem[],
+): WirePartsTensor {
+  return { name, datatype, shape, parts: parts.map((p) => transferable(p, transfer)) };
 }

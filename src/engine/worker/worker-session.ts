@@ -12,11 +12,12 @@
 import { basename, dirname } from 'node:path';
 import type { TransferListItem, Worker } from 'node:worker_threads';
 import { rtError, RtError } from '../../errors/registry.ts';
+import type { BytesArray, NumericArray } from '../../core/datatype.ts';
 import type { Tensor } from '../../core/types.ts';
-import type { EngineLoadOptions, EngineSession, SessionDescription } from '../engine.ts';
+import type { BatchFeed, EngineLoadOptions, EngineSession, SessionDescription } from '../engine.ts';
 import type { HostToWorker, ProviderAttempt, WireError, WorkerLoadRequest, WorkerToHost } from './protocol.ts';
 import { spawnWorker } from './spawn.ts';
-import { fromWire, toWire } from './wire-tensor.ts';
+import { fromWire, toWire, toWireParts, type WireFeed } from './wire-tensor.ts';
 
 export interface WorkerSessionOptions {
   /** The worker entry module (it calls `serveSession`). */
@@ -145,13 +146,36 @@ export class WorkerSession implements EngineSession {
   }
 
   run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+    return this.#post((transfer) => feeds.map((t) => toWire(t, transfer)), outputNames, signal);
+  }
+
+  /**
+   * A batch as its requests' pieces: numeric inputs cross as pieces (moved, not copied, when a request's buffer is
+   * exclusive to it) and the worker joins them (BatchScratch); BYTES inputs are joined here, as `run` would.
+   */
+  runBatch(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
+    return this.#post(
+      (transfer) =>
+        feeds.map((f): WireFeed => {
+          if (f.datatype === 'BYTES') {
+            const data = f.parts.flatMap((p) => p.data as BytesArray);
+            return toWire({ name: f.name, datatype: 'BYTES', shape: f.shape, data }, transfer);
+          }
+          return toWireParts(f.name, f.datatype, f.shape, f.parts.map((p) => p.data as NumericArray), transfer);
+        }),
+      outputNames,
+      signal,
+    );
+  }
+
+  #post(wire: (transfer: TransferListItem[]) => WireFeed[], outputNames: readonly string[], signal: AbortSignal | undefined): Promise<Tensor[]> {
     if (this.#dead !== undefined) return Promise.reject(this.#dead);
     if (this.#closing !== undefined) return Promise.reject(rtError('MODEL_NOT_READY', `model ${this.modelLabel} is unloading`));
     if (signal?.aborted === true) return Promise.reject(rtError('CANCELLED', 'request was cancelled before it ran'));
 
     const id = this.#nextId++;
     const transfer: TransferListItem[] = [];
-    const message: HostToWorker = { type: 'run', id, feeds: feeds.map((t) => toWire(t, transfer)), outputNames };
+    const message: HostToWorker = { type: 'run', id, feeds: wire(transfer), outputNames };
     return new Promise<Tensor[]>((resolve, reject) => {
       const onAbort = (): void => {
         const entry = this.#pending.get(id);

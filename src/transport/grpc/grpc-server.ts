@@ -33,10 +33,12 @@ import { ReflectionService } from '@grpc/reflection';
 import type { InferenceApi } from '../../core/api.ts';
 import type { InferRequest, InferResponse, Tensor } from '../../core/types.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
+import { markExclusive } from '../../core/exclusive-buffers.ts';
 import { RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { classifyOutput } from '../codec/classification.ts';
 import { toStatus } from './errors.ts';
+import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
 import {
   decodeModelInferRequest,
@@ -64,6 +66,8 @@ export interface GrpcServerOptions {
   readonly keepalivePermitWithoutCalls: boolean;
   /** Requests one ModelStreamInfer stream may have in flight before the server stops reading from it. */
   readonly maxInflightPerStream?: number;
+  /** HTTP/2 flow-control window per connection and per call (flow-control.ts); HTTP/2's 65,535 when absent. */
+  readonly flowControlWindowBytes?: number;
   /** How often health Watch streams re-evaluate their status. */
   readonly healthPollIntervalMs?: number;
   /** TLS (src/security grpcServerCredentials); insecure when absent. */
@@ -143,6 +147,17 @@ function deadlineError(model: string): RtError {
 
 const passThrough = (buf: Buffer): Buffer => buf;
 
+/**
+ * grpc-js hands each received message over as a view that skips the 5-byte gRPC frame prefix of a buffer it
+ * allocated for that frame alone (stream-decoder.js Buffer.concat; small frames come from Node's shared pool and
+ * are left unmarked by the size check), and keeps no reference to it: the engine may take the whole buffer
+ * (core/exclusive-buffers.ts) instead of copying the tensors out of it.
+ */
+function decodeOwnedMessage(buf: Buffer): DecodedInferMessage {
+  markExclusive(buf, 5);
+  return decodeModelInferRequest(buf);
+}
+
 /** The Triton extensions rtserve does not implement; their RPCs answer UNIMPLEMENTED. */
 const UNSUPPORTED_RPCS: Readonly<Record<string, string>> = {
   SystemSharedMemoryStatus: 'system shared memory',
@@ -182,6 +197,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcF
     const credentials = options.credentials ?? ServerCredentials.createInsecure();
     front.server.bindAsync(`${host}:${options.port}`, credentials, (err, p) => (err === null ? resolve(p) : reject(err)));
   });
+  if (options.flowControlWindowBytes !== undefined && !widenFlowControlWindows(front.server, options.flowControlWindowBytes)) {
+    options.logger.warn('grpc-js does not expose its HTTP/2 servers: gRPC flow-control windows stay at 65,535 bytes');
+  }
   const h = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     server: front.server,
@@ -226,7 +244,7 @@ class GrpcFront {
     const base = inferencePackageDefinition()['inference.GRPCInferenceService'] as unknown as ServiceDefinition;
     const own = (m: MethodDefinition<unknown, unknown> | undefined): MethodDefinition<DecodedInferMessage, Buffer> => {
       if (m === undefined) throw new Error('grpc_service.proto lacks an inference RPC');
-      return { ...m, requestDeserialize: decodeModelInferRequest, responseSerialize: passThrough } as MethodDefinition<DecodedInferMessage, Buffer>;
+      return { ...m, requestDeserialize: decodeOwnedMessage, responseSerialize: passThrough } as MethodDefinition<DecodedInferMessage, Buffer>;
     };
     return { ...base, ModelInfer: own(base['ModelInfer']), ModelStreamInfer: own(base['ModelStreamInfer']) };
   }

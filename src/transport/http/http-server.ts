@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { InferenceApi } from '../../core/api.ts';
 import type { InferRequest } from '../../core/types.ts';
+import { markExclusive } from '../../core/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { runInRequestContext } from '../../observability/http-observability.ts';
@@ -163,6 +164,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const infer = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
     const { model, version } = req.params;
     const body = req.body instanceof Buffer ? req.body : Buffer.alloc(0);
+    // Fastify allocates a large body for this request alone (small ones share Node's pool and stay unmarked): the
+    // engine may take its buffer instead of copying the tensors out (core/exclusive-buffers.ts).
+    markExclusive(body);
     const headerLength = req.headers['inference-header-content-length'];
     const hdr = Array.isArray(headerLength) ? headerLength[0] : headerLength;
 

@@ -4,7 +4,7 @@ import { DATA_TYPES, TYPED_ARRAY_OF } from '../../../src/core/datatype.ts';
 import type { DataType, NumericArray, TensorData } from '../../../src/core/datatype.ts';
 import type { Tensor } from '../../../src/core/types.ts';
 import { RtError } from '../../../src/errors/registry.ts';
-import { batchKey, concatBatch, splitBatch } from '../../../src/scheduler/batch-tensors.ts';
+import { batchKey, concatBatch, planBatch, splitBatch } from '../../../src/scheduler/batch-tensors.ts';
 
 /** Deterministic distinct data for a tensor: element i of request r is r * 100 + i (as the dtype allows). */
 function makeData(dt: DataType, count: number, seed: number): TensorData {
@@ -179,5 +179,30 @@ describe('batchKey', () => {
     assert.notEqual(base, batchKey([t('c', 'FP32', [1, 3, 4])]));
     assert.notEqual(base, batchKey([t('a', 'FP32', [1, 34])]));
     assert.notEqual(batchKey([t('a', 'FP32', [1, 3])]), batchKey([t('a', 'FP32', [1, 3, 1])]));
+  });
+});
+
+describe('planBatch', () => {
+  test('says how to join without copying: the joined shape and each request tensor itself, in input order', () => {
+    const r0: Tensor[] = [
+      { name: 'b', datatype: 'INT32', shape: [1, 2], data: Int32Array.of(1, 2) },
+      { name: 'a', datatype: 'FP32', shape: [1, 3], data: Float32Array.of(0, 1, 2) },
+    ];
+    const r1: Tensor[] = [
+      { name: 'a', datatype: 'FP32', shape: [2, 3], data: new Float32Array(6) },
+      { name: 'b', datatype: 'INT32', shape: [2, 2], data: new Int32Array(4) },
+    ];
+    const plan = planBatch([r0, r1]);
+    assert.deepEqual(plan.map((p) => [p.name, p.datatype, p.shape]), [['b', 'INT32', [3, 2]], ['a', 'FP32', [3, 3]]]);
+    assert.equal(plan[0]?.parts[0], r0[0]);
+    assert.equal(plan[0]?.parts[1], r1[1]);
+    assert.equal(plan[1]?.parts[1]?.data, r1[0]?.data, 'the data itself, not a copy');
+  });
+
+  test('refuses what cannot be joined, naming the input', () => {
+    const ok: Tensor = { name: 'x', datatype: 'FP32', shape: [1, 2], data: new Float32Array(2) };
+    assert.throws(() => planBatch([[ok], [{ ...ok, datatype: 'INT32', data: new Int32Array(2) }]]), (e: unknown) => e instanceof RtError && /input 'x': INT32 cannot be batched with FP32/.test(e.message));
+    assert.throws(() => planBatch([[ok], [{ ...ok, data: new Float32Array(3) }]]), (e: unknown) => e instanceof RtError && /input 'x' has 3 elements, but its shape \[1,2\] needs 2/.test(e.message));
+    assert.throws(() => planBatch([[ok], [{ ...ok, data: new Float64Array(2) }]]), (e: unknown) => e instanceof RtError && /input 'x' data does not hold FP32 elements/.test(e.message));
   });
 });

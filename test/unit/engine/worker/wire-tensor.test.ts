@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MessageChannel, type TransferListItem } from 'node:worker_threads';
 import type { Tensor } from '../../../../src/core/types.ts';
-import { fromWire, packBytes, toWire, transferable, unpackBytes, type WireTensor } from '../../../../src/engine/worker/wire-tensor.ts';
+import { markExclusive } from '../../../../src/core/exclusive-buffers.ts';
+import { BatchScratch } from '../../../../src/engine/batch-scratch.ts';
+import { fromWire, isPartsTensor, packBytes, toWire, toWireParts, transferable, unpackBytes, type WireTensor } from '../../../../src/engine/worker/wire-tensor.ts';
 
 /** Sends one message through a real MessageChannel with a transfer list and returns what arrives. */
 function roundTrip<T>(message: T, transfer: TransferListItem[]): Promise<T> {
@@ -104,5 +106,61 @@ describe('toWire / fromWire', () => {
     const data = new Float32Array(new ArrayBuffer(32), 4, 2);
     const wire = toWire({ name: 'x', datatype: 'FP32', shape: [2], data });
     assert.equal(wire.datatype !== 'BYTES' && wire.data, data);
+  });
+});
+
+describe('exclusive request buffers (core/exclusive-buffers.ts)', () => {
+  test('views over a request-owned buffer move with the whole buffer: no copy, listed once, offsets kept', async () => {
+    // A body as an HTTP transport holds it: a JSON header, then two tensors' bytes, in one buffer of its own.
+    const body = Buffer.alloc(16 + 8 + 12);
+    body.writeFloatLE(1.5, 16);
+    body.writeFloatLE(-2, 20);
+    new Int32Array(body.buffer, 24, 3).set([7, 8, 9]);
+    assert.equal(markExclusive(body), true);
+    const a = new Float32Array(body.buffer, 16, 2);
+    const b = new Int32Array(body.buffer, 24, 3);
+    const transfer: TransferListItem[] = [];
+    assert.equal(transferable(a, transfer), a, 'no copy');
+    assert.equal(transferable(b, transfer), b, 'no copy for a second tensor of the same body');
+    assert.deepEqual(transfer, [body.buffer]);
+    const got = await roundTrip({ a, b }, transfer);
+    assert.equal(body.buffer.byteLength, 0, 'the sender no longer holds the body (transferred, not cloned)');
+    assert.equal(got.a.byteOffset, 16);
+    assert.deepEqual([...got.a], [1.5, -2]);
+    assert.deepEqual([...got.b], [7, 8, 9]);
+  });
+
+  test('a buffer larger than its bytes by more than the allowed slack (a pool slab) is not marked, so it is copied', () => {
+    const slab = new Uint8Array(8192);
+    const mine = slab.subarray(100, 200);
+    assert.equal(markExclusive(mine), false);
+    assert.equal(markExclusive(mine, 5), false);
+    const framed = new Uint8Array(105).subarray(5);
+    assert.equal(markExclusive(framed, 5), true, 'a 5-byte frame prefix is allowed when asked for');
+    const view = new Float32Array(slab.buffer, 100, 25);
+    const transfer: TransferListItem[] = [];
+    const out = transferable(view, transfer);
+    assert.notEqual(out, view);
+    assert.equal(out.buffer.byteLength, 100);
+  });
+});
+
+describe('batch pieces joined on the worker side', () => {
+  const part = (rows: number, start: number): Float32Array => Float32Array.from({ length: rows * 2 }, (_, i) => start + i);
+
+  test('pieces cross as pieces (moved, not copied) and BatchScratch joins them in order', async () => {
+    const p0 = part(1, 0);
+    const p1 = part(2, 100);
+    const transfer: TransferListItem[] = [];
+    const wire = toWireParts('x', 'FP32', [3, 2], [p0, p1], transfer);
+    assert.equal(wire.parts[0], p0);
+    assert.equal(wire.parts[1], p1);
+    assert.deepEqual(transfer, [p0.buffer, p1.buffer]);
+    const arrived = await roundTrip(wire, transfer);
+    assert.equal(isPartsTensor(arrived), true);
+    assert.deepEqual(arrived.shape, [3, 2]);
+    const joined = new BatchScratch().join(arrived.name, arrived.datatype, arrived.parts);
+    assert.ok(joined instanceof Float32Array);
+    assert.deepEqual([...joined], [0, 1, 100, 101, 102, 103]);
   });
 });

@@ -1,0 +1,23 @@
+/**
+ * ArrayBuffers that hold the bytes of exactly one request and that nothing reads once the request is handed to an
+ * engine (DESIGN.md, performance rules: zero copies where the bytes allow). A transport marks the body it
+ * received when it was allocated for that body alone (not a slice of a shared pool); an engine that moves tensors
+ * to another thread may then transfer the whole buffer, a few header bytes included, instead of copying the tensor
+ * out of it. Views over an unmarked buffer are copied as before.
+ *
+ * The promise a transport makes by marking: after `infer` is called, neither it nor anything downstream reads the
+ * request's input tensors (the response cache keys requests before they are queued, core/inference-server.ts).
+ */
+const exclusive = new WeakSet<ArrayBufferLike>();
+
+/** Marks `bytes`' buffer as exclusive when `bytes` covers all of it but at most `slackBytes` (a frame prefix). */
+export function markExclusive(bytes: Uint8Array, slackBytes = 0): boolean {
+  const buffer = bytes.buffer;
+  if (buffer.byteLength - bytes.byteLength > slackBytes) return false;
+  exclusive.add(buffer);
+  return true;
+}
+
+export function isExclusive(buffer: ArrayBufferLike): boolean {
+  return exclusive.has(buffer);
+}
