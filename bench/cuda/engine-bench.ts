@@ -94,6 +94,7 @@ async function main(): Promise<void> {
 
   // Correctness dump: fresh random inputs at every batch size, plus a ragged one (program padding).
   const dumpDir = values['dump-dir'];
+  const determinism: { batch: number; program: number; relMaxDrift: number }[] = [];
   if (dumpDir !== undefined) {
     await mkdir(dumpDir, { recursive: true });
     await writeFile(join(dumpDir, `${model}.onnx`), await readFile(source));
@@ -101,6 +102,18 @@ async function main(): Promise<void> {
       const x = randomImages(n);
       const [y] = await session.run([{ name: 'input', datatype: 'FP32', shape: [n, 3, 224, 224], data: x }], ['logits']);
       if (y === undefined) throw new Error('no output');
+      // Run-to-run determinism of the program on the same input: the largest change over 4 more runs, relative.
+      const y0 = y.data as Float32Array;
+      let maxRef = 0;
+      for (const v of y0) maxRef = Math.max(maxRef, Math.abs(v));
+      let drift = 0;
+      for (let k = 0; k < 4; k++) {
+        const [yk] = await session.run([{ name: 'input', datatype: 'FP32', shape: [n, 3, 224, 224], data: x.slice() }], ['logits']);
+        const d = yk?.data as Float32Array;
+        for (let i = 0; i < y0.length; i++) drift = Math.max(drift, Math.abs((d[i] as number) - (y0[i] as number)));
+      }
+      determinism.push({ batch: n, program: session.batches.find((b) => b >= n) ?? maxB, relMaxDrift: drift / Math.max(maxRef, 1e-12) });
+      console.log(`${model} b=${n} (program ${session.batches.find((b) => b >= n) ?? maxB}): run-to-run relative drift over 5 runs ${(drift / Math.max(maxRef, 1e-12)).toExponential(2)}`);
       await writeFile(join(dumpDir, `${model}__b${n}__x.npy`), writeNpy({ elemType: 1, dims: [n, 3, 224, 224], data: x }));
       await writeFile(join(dumpDir, `${model}__b${n}__y.npy`), writeNpy({ elemType: 1, dims: [...y.shape], data: y.data as Float32Array }));
     }
@@ -108,6 +121,10 @@ async function main(): Promise<void> {
 
   const rows: Record<string, unknown>[] = [];
   for (const b of batches) {
+    if (!session.batches.includes(b)) {
+      console.log(`${model} b=${b}: no program (dropped by the build's program check); batch ${b} runs on the batch-${session.batches.find((x) => x > b) ?? maxB} program`);
+      continue;
+    }
     const probe = await session.bench(b, 3);
     const per = Math.max(probe.throughputUsPerBatch, 1);
     const iters = Math.max(10, Math.min(2000, Math.floor((budgetMs * 1000) / 2 / per)));
@@ -140,7 +157,7 @@ async function main(): Promise<void> {
   const result = {
     model, device: tuner.device, buildMs: Math.round(buildMs), loadMs: Math.round(loadMs), planBytes: built.plan.byteLength,
     arenaBytes: native.arenaBytes, workspaceBytes: native.workspaceBytes, weightBytes: native.weightBytes,
-    graphsCaptured: native.programs.every((p) => p.graph), tacticsPerBatch: tactics, rows,
+    graphsCaptured: native.programs.every((p) => p.graph), tacticsPerBatch: tactics, rows, determinism,
   };
   await writeFile(join(outDir, `cuda-engine-${model}.json`), `${JSON.stringify(result, null, 1)}\n`);
 }
