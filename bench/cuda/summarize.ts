@@ -18,7 +18,7 @@ interface TorchRow { model: string; mode: string; batch: number; latencyUs: numb
 interface Level { protocol: string; batch: number; mode: { concurrency?: number }; merged: { inferencesPerSec: number; latency?: { p50Us?: number; avgUs?: number }; server?: { avgBatchSize?: number } } }
 
 const engines = readdirSync(dir).filter((f) => /^cuda-engine-.*\.json$/.test(f)).map((f) => read(f) as { model: string; rows: EngineRow[]; buildMs: number; loadMs: number; tacticsPerBatch: unknown; graphsCaptured: boolean });
-const builds = readdirSync(dir).filter((f) => /^cuda-build-.*\.json$/.test(f)).map((f) => read(f) as { source: { fileName: string }; cuda: { programChecks?: { batch: number; relMaxError: number; outlier: boolean }[] | null; rejectedOnNonNegativeData?: number }; warnings: string[]; totalMs: number });
+const builds = readdirSync(dir).filter((f) => /^cuda-build-.*\.json$/.test(f)).map((f) => read(f) as { source: { fileName: string }; cuda: { programChecks?: { batch: number; relMaxError: number; outlier: boolean }[] | null }; warnings: string[]; totalMs: number });
 const torchFiles = readdirSync(dir).filter((f) => /^torch.*\.json$/.test(f)).map((f) => read(f) as { rows: TorchRow[]; torch: string; cudnn: number });
 const torch = torchFiles.length === 0 ? null : { ...torchFiles[0], rows: torchFiles.flatMap((t) => t.rows) };
 const webgpu = readdirSync(dir).filter((f) => /^webgpu-.*\.json$/.test(f)).map((f) => read(f) as { rows: { model: string; batch: number; latencyUs: number; throughputImgPerS: number }[] });
@@ -40,7 +40,7 @@ for (const e of engines) {
 for (const b of builds) {
   const checks = b.cuda.programChecks;
   if (checks === undefined || checks === null) continue;
-  lines.push(`== ${b.source.fileName}: ${b.cuda.rejectedOnNonNegativeData ?? '?'} tactic candidates refused on non-negative data; build's program check vs onnxruntime FP32: ${checks.map((c) => `b${c.batch} ${c.relMaxError.toExponential(1)}${c.outlier ? ' DROPPED' : ''}`).join(', ')}`);
+  lines.push(`== ${b.source.fileName}: build's program check vs onnxruntime FP32: ${checks.map((c) => `b${c.batch} ${c.relMaxError.toExponential(1)}${c.outlier ? ' DROPPED' : ''}`).join(', ')}`);
   for (const w of b.warnings.filter((x) => x.includes('program'))) lines.push(`  warning: ${w}`);
 }
 if (served !== null) {

@@ -345,11 +345,11 @@ __global__ void gemmNaiveKernel(const __half* __restrict__ a, const __half* __re
   }
 }
 
-__global__ void randomFillKernel(__half* y, int64_t count, uint32_t seed, float scale, float offset) {
+__global__ void randomFillKernel(__half* y, int64_t count, uint32_t seed, float scale) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < count; i += (int64_t)gridDim.x * blockDim.x) {
     uint32_t v = (uint32_t)i * 2654435761u ^ seed;
     v ^= v >> 16; v *= 0x7feb352du; v ^= v >> 15; v *= 0x846ca68bu; v ^= v >> 16;
-    y[i] = __float2half_rn(((float)(v & 0xffffff) / 16777215.f * 2.f - 1.f) * scale + offset);
+    y[i] = __float2half_rn(((float)(v & 0xffffff) / 16777215.f * 2.f - 1.f) * scale);
   }
 }
 
@@ -494,8 +494,8 @@ void launchGemmNaive(const __half* a, const __half* b, const __half* bias, const
   check("gemm_naive");
 }
 
-void launchRandomFill(__half* y, int64_t count, uint32_t seed, float scale, float offset, cudaStream_t s) {
-  randomFillKernel<<<blocksFor(count), kThreads, 0, s>>>(y, count, seed, scale, offset);
+void launchRandomFill(__half* y, int64_t count, uint32_t seed, float scale, cudaStream_t s) {
+  randomFillKernel<<<blocksFor(count), kThreads, 0, s>>>(y, count, seed, scale);
   check("random_fill");
 }
 

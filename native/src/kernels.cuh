@@ -51,8 +51,7 @@ void launchDirectConv(const __half* x, const __half* w, const __half* bias, cons
 void launchGemmNaive(const __half* a, const __half* b, const __half* bias, const __half* res, __half* y, int64_t batch, int64_t m,
                      int64_t n, int64_t k, int64_t strideA, int64_t strideB, int64_t strideY, bool bNK, ActSpec act, cudaStream_t s);
 /** Deterministic pseudo-random fill in [-scale, scale] (tuning inputs). */
-/** Uniform in [offset - scale, offset + scale], hashed from the index and seed (deterministic). */
-void launchRandomFill(__half* y, int64_t count, uint32_t seed, float scale, float offset, cudaStream_t s);
+void launchRandomFill(__half* y, int64_t count, uint32_t seed, float scale, cudaStream_t s);
 /** max |a - b| and max |b| over count elements, written to out[0], out[1] as floats (device memory). */
 void launchCompare(const __half* a, const __half* b, int64_t count, float* out, cudaStream_t s);
 

@@ -94,8 +94,6 @@ export interface CudaTuningSummary {
   readonly notes: readonly string[];
   /** The slowest tuned layers at the largest batch, with their candidates. */
   readonly slowest: readonly { readonly name: string; readonly us: number; readonly tactic: Tactic; readonly tried: number; readonly failed: number }[];
-  /** Tactic candidates that passed the tuner's zero-mean data check but not its non-negative one. */
-  readonly rejectedOnNonNegativeData: number;
   /** Each batch program's end-to-end error against onnxruntime FP32 (null when no reference runtime was wired in). */
   readonly programChecks: readonly ProgramCheck[] | null;
 }
@@ -263,8 +261,6 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     if (k % 16 === 0) progress({ stage: 'profiles', state: 'progress', fraction: k / tunable.length, message: `${cache.size} problems timed` });
   }
   const tuningMs = Math.round(performance.now() - tuneStart);
-  // Candidates the tuner refused on its second, non-negative data set (native tuneLayer): FP16-accumulation suspects.
-  const rejectedOnNonNegativeData = [...cache.values()].reduce((n, r) => n + r.candidates.filter((c) => !c.ok && (c.why ?? '').includes('non-negative')).length, 0);
   const tunedUsPerBatch: Record<string, number> = {};
   for (const p of programs) {
     let us = 0;
@@ -419,7 +415,6 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
       notes: lowered.notes,
       slowest,
       programChecks,
-      rejectedOnNonNegativeData,
     },
   };
   if (accuracy !== null && !accuracy.passed) {
