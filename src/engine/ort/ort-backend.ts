@@ -13,6 +13,7 @@ import type { ProviderAttempt, WorkerLoadRequest } from '../worker/protocol.ts';
 import { LoadFailure, type LoadedModel } from '../worker/serve.ts';
 import type { WireTensor } from '../worker/wire-tensor.ts';
 import { scanGraphIo } from './onnx-io-scan.ts';
+import { PREFLIGHT_PROVIDERS, preflightProvider } from './provider-preflight.ts';
 import { dataTypeOfOrt, ONNX_ELEM_TYPE_NAMES, ORT_TYPE_OF } from './ort-types.ts';
 
 type SessionOptions = ort.InferenceSession.SessionOptions;
@@ -59,6 +60,16 @@ const DEVICE_FAILURE =
 
 export function isDeviceFailure(message: string): boolean {
   return DEVICE_FAILURE.test(message);
+}
+
+/**
+ * onnxruntime's own messages for inputs whose shapes the graph cannot run together (dimensions that are dynamic
+ * in the model, so request validation let them through): the request's fault, answered 400, not an engine failure.
+ */
+const INPUT_SHAPE_FAILURE = /Attempting to broadcast an axis by a dimension other than 1|operand cannot broadcast|Invalid rank for input|Got invalid dimensions for input|Incompatible dimensions for matrix multiplication|The input tensor cannot be reshaped to the requested shape|(?:input|tensor) shape mismatch/i;
+
+export function isInputShapeFailure(message: string): boolean {
+  return INPUT_SHAPE_FAILURE.test(message);
 }
 
 /** onnxruntime-node's JS layer rejects element types it has no tensor type for with only the type number. */
@@ -173,6 +184,13 @@ export async function loadOrtModel(request: WorkerLoadRequest): Promise<OrtLoade
   let session: ort.InferenceSession | undefined;
   let provider: ExecutionProviderName | undefined;
   for (const spec of options.providers) {
+    if (PREFLIGHT_PROVIDERS.has(spec.name)) {
+      const why = await preflightProvider(spec.name, modelPath);
+      if (why !== undefined) {
+        attempts.push({ provider: spec.name, ok: false, error: why.split(modelPath).join(modelLabel) });
+        continue;
+      }
+    }
     try {
       session = await ort.InferenceSession.create(modelPath, sessionOptionsFor(spec, options));
       provider = spec.name;
@@ -264,6 +282,9 @@ class OrtModel implements OrtLoadedModel {
     } catch (err) {
       const message = cleanOrtMessage(messageOf(err));
       // A device or provider failure is not this batch's fault: the engine chain fails over on this code.
+      if (isInputShapeFailure(message)) {
+        throw rtError('BAD_SHAPE', `model ${label} cannot run inputs of these shapes (${feeds.map((f) => `'${f.name}' [${f.shape.join(',')}]`).join(', ')}): ${message}`, { cause: err });
+      }
       const code = isDeviceFailure(message) ? 'ENGINE_DEVICE_FAILED' : 'ENGINE_FAILED';
       throw rtError(code, `model ${label} failed: ${message}`, { cause: err });
     }

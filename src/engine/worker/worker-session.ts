@@ -211,6 +211,9 @@ export class WorkerSession implements EngineSession {
    * Ends the worker thread at once, the way a crash would (it does not wait for the run in progress): pending
    * runs fail with ENGINE_FAILED and the session is dead. For a host that has given up on a worker (a hung
    * device, an operator's kill) and for exercising engine failover (docs/operations.md) with a real dead worker.
+   * Ending a worker while onnxruntime-node is inside a run can abort the whole process (a Napi::Error thrown into
+   * std::terminate as the worker's environment goes away; seen about once in five runs on this machine): prefer
+   * ending an idle worker.
    */
   async terminate(): Promise<void> {
     if (this.#dead !== undefined) return;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isDeviceFailure } from '../../../../src/engine/ort/ort-backend.ts';
+import { isDeviceFailure, isInputShapeFailure } from '../../../../src/engine/ort/ort-backend.ts';
 
 // Run-time errors as onnxruntime words them (cuda_call.cc's CUDA_CALL / CUDNN_CALL / CUBLAS_CALL format, the
 // TensorRT EP, Dawn's device loss, DirectML's device removal). The input errors are real onnxruntime messages
@@ -29,5 +29,21 @@ describe('isDeviceFailure', () => {
   });
   test('errors about the batch inputs are not device failures', () => {
     for (const m of INPUT) assert.equal(isDeviceFailure(m), false, m);
+  });
+});
+
+describe('isInputShapeFailure', () => {
+  const SHAPES = [
+    ...INPUT.filter((m) => !m.startsWith('Unexpected input data type')),
+    // onnxruntime-node 1.30 on a graph y = a + b with both widths dynamic, fed [1,3] and [1,4]:
+    "Non-zero status code returned while running Add node. Name:'n0' Status Message: /onnxruntime_src/onnxruntime/core/providers/cpu/math/element_wise_ops.h:563 void onnxruntime::BroadcastIterator::Init(ptrdiff_t, ptrdiff_t) axis == 1 || axis == largest was false. Attempting to broadcast an axis by a dimension other than 1. 3 by 4",
+  ];
+  test('onnxruntime refusing the shapes of the inputs is recognized (answered 400 BAD_SHAPE)', () => {
+    for (const m of SHAPES) assert.equal(isInputShapeFailure(m), true, m);
+  });
+  test('device failures and other errors are not', () => {
+    for (const m of [...DEVICE, 'Unexpected input data type. Actual: (tensor(int32)) , expected: (tensor(float))', 'Non-zero status code returned while running TopK node. Name:\'t\' Status Message: k argument [5] should not be greater than specified axis dim value [3]']) {
+      assert.equal(isInputShapeFailure(m), false, m);
+    }
   });
 });
