@@ -185,7 +185,7 @@ export async function loadOrtModel(request: WorkerLoadRequest): Promise<OrtLoade
   let provider: ExecutionProviderName | undefined;
   for (const spec of options.providers) {
     if (PREFLIGHT_PROVIDERS.has(spec.name)) {
-      const why = await preflightProvider(spec.name, modelPath);
+      const why = await preflightProvider(spec.name, modelPath, sessionOptionsFor(spec, options));
       if (why !== undefined) {
         attempts.push({ provider: spec.name, ok: false, error: why.split(modelPath).join(modelLabel) });
         continue;

@@ -17,23 +17,28 @@ import type { ExecutionProviderName } from '../engine.ts';
 export const PREFLIGHT_PROVIDERS: ReadonlySet<ExecutionProviderName> = new Set(['webgpu']);
 
 const PREFLIGHT_TIMEOUT_MS = 60_000;
-const outcomes = new Map<ExecutionProviderName, Promise<string | undefined>>();
+/** Outcomes by provider and session options (options onnxruntime refuses fail the preflight as they would in-process). */
+const outcomes = new Map<string, Promise<string | undefined>>();
 
-/** Resolves to undefined when the provider can be used in this process, else to why not. */
-export function preflightProvider(provider: ExecutionProviderName, modelPath: string): Promise<string | undefined> {
-  let outcome = outcomes.get(provider);
+/**
+ * Resolves to undefined when the provider can be used in this process with these session options (as
+ * `sessionOptionsFor` builds them, JSON-serializable), else to why not.
+ */
+export function preflightProvider(provider: ExecutionProviderName, modelPath: string, sessionOptions: object): Promise<string | undefined> {
+  const key = `${provider} ${JSON.stringify(sessionOptions)}`;
+  let outcome = outcomes.get(key);
   if (outcome === undefined) {
-    outcome = runPreflight(provider, modelPath);
-    outcomes.set(provider, outcome);
+    outcome = runPreflight(modelPath, sessionOptions);
+    outcomes.set(key, outcome);
   }
   return outcome;
 }
 
-function runPreflight(provider: ExecutionProviderName, modelPath: string): Promise<string | undefined> {
+function runPreflight(modelPath: string, sessionOptions: object): Promise<string | undefined> {
   const ortPath = createRequire(import.meta.url).resolve('onnxruntime-node');
   const script = [
     `const ort = require(${JSON.stringify(ortPath)});`,
-    `ort.InferenceSession.create(${JSON.stringify(modelPath)}, { executionProviders: [${JSON.stringify(provider)}] })`,
+    `ort.InferenceSession.create(${JSON.stringify(modelPath)}, ${JSON.stringify(sessionOptions)})`,
     '  .then((s) => s.release())',
     '  .then(() => process.exit(0), (e) => { process.stderr.write(String(e && e.message || e)); process.exit(3); });',
   ].join('\n');
