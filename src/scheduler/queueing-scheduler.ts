@@ -59,7 +59,7 @@ export interface QueuedRequest extends QueueEntry {
 export type BatchDecision = { readonly send: readonly QueuedRequest[] } | { readonly waitUntilNs: bigint };
 
 const hrtimeNs = (): bigint => process.hrtime.bigint();
-/** Waits shorter than this are spun out on the event loop (`spinUntil`) rather than left to a timer. */
+/** Waits shorter than this are spun out on the event loop (`spinFor`) rather than left to a timer. */
 const SPIN_BELOW_NS = 1_000_000n;
 const nsToNumber = (ns: bigint): number => (ns > 0n ? Number(ns) : 0);
 /** Upper bound of the Retry-After hint: past this the estimate says nothing useful. */
