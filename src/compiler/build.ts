@@ -127,12 +127,23 @@ function countPrecisions(m: ReadonlyMap<string, NodePrecision>): Record<NodePrec
   return out;
 }
 
-function ioSpec(vs: readonly ValueInfo[]): PlanManifest['io']['inputs'] {
+/** A plan manifest's inputs or outputs: KServe datatypes, dynamic dims as -1 (every target's build writes these). */
+export function ioSpec(vs: readonly ValueInfo[]): PlanManifest['io']['inputs'] {
   return vs.map((v) => {
     const datatype = kserveDatatype(v.type.elemType);
     if (datatype === undefined) throw rtError('UNSUPPORTED', `tensor '${v.name}' has an element type the server cannot carry`);
     return { name: v.name, datatype, shape: (v.type.shape ?? []).map((d) => (typeof d === 'number' ? d : -1)) };
   });
+}
+
+/** What a plan manifest records of the accuracy report (every target's build). */
+export function manifestAccuracy(accuracy: AccuracyReport | null): PlanManifest['accuracy'] {
+  return accuracy === null ? null : {
+    passed: accuracy.passed,
+    samples: accuracy.samples,
+    dataSource: accuracy.dataSource,
+    gates: accuracy.gates.map((x) => ({ metric: x.metric, threshold: x.threshold, value: x.value, passed: x.passed })),
+  };
 }
 
 async function readCalibrationCache(path: string): Promise<CalibrationTable | undefined> {
@@ -541,12 +552,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     nodePrecision: Object.fromEntries(nodePrecision),
     calibration: table,
     profiles,
-    accuracy: accuracy === null ? null : {
-      passed: accuracy.passed,
-      samples: accuracy.samples,
-      dataSource: accuracy.dataSource,
-      gates: accuracy.gates.map((x) => ({ metric: x.metric, threshold: x.threshold, value: x.value, passed: x.passed })),
-    },
+    accuracy: manifestAccuracy(accuracy),
   };
   const plan = writePlan(manifest, payload);
   done('write', `${plan.byteLength} bytes`);

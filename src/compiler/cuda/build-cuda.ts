@@ -3,9 +3,9 @@ import { rtError } from '../../errors/registry.ts';
 import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../../plan/format.ts';
 import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
-import { AccuracyGateError, loadAndValidateSource, stageTimer, type BuildOptions, type BuildReport, type BuildResult, type BuildStage, type ProgressListener } from '../build.ts';
+import { AccuracyGateError, ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer, type BuildOptions, type BuildReport, type BuildResult, type BuildStage, type ProgressListener } from '../build.ts';
 import { syntheticDataset } from '../data/dataset.ts';
-import { DT, kserveDatatype } from '../ir/dtype.ts';
+import { DT } from '../ir/dtype.ts';
 import { Graph, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../passes/index.ts';
 import type { OfflineRuntime } from '../runtime.ts';
@@ -347,11 +347,6 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   const nodePrecision: Record<string, NodePrecision> = {};
   for (const n of lowered.nodeSteps.keys()) nodePrecision[n] = 'fp16';
   const dev = tuner.device;
-  const io = (vs: readonly ValueInfo[]): PlanManifest['io']['inputs'] => vs.map((v) => {
-    const datatype = kserveDatatype(v.type.elemType);
-    if (datatype === undefined) throw rtError('UNSUPPORTED', `tensor '${v.name}' has an element type the server cannot carry`);
-    return { name: v.name, datatype, shape: (v.type.shape ?? []).map((d) => (typeof d === 'number' ? d : -1)) };
-  });
   const manifest: PlanManifest = {
     formatVersion: { major: PLAN_FORMAT_MAJOR, minor: PLAN_FORMAT_MINOR },
     createdAt: new Date().toISOString(),
@@ -370,17 +365,12 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
         `CUDA graphs for batch ${network.batches.join(', ')}`,
       ],
     },
-    io: { inputs: io(sourceInputs), outputs: io(g.outputs) },
+    io: { inputs: ioSpec(sourceInputs), outputs: ioSpec(g.outputs) },
     passes: passReports.map((p) => ({ name: p.name, changed: p.changed, changes: [...p.changes] })),
     nodePrecision,
     calibration: null,
     profiles,
-    accuracy: accuracy === null ? null : {
-      passed: accuracy.passed,
-      samples: accuracy.samples,
-      dataSource: accuracy.dataSource,
-      gates: accuracy.gates.map((x) => ({ metric: x.metric, threshold: x.threshold, value: x.value, passed: x.passed })),
-    },
+    accuracy: manifestAccuracy(accuracy),
   };
   const plan = writePlan(manifest, payload);
   done('write', `${plan.byteLength} bytes`);
