@@ -1,39 +1,20 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CLI_FROM_BIN, startCli, type CliProcess } from '../../helpers/cli.ts';
 import { makeRepository, slowMlpConfig } from '../../helpers/server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = `${root}bin/rtserve.js`;
+const bin = CLI_FROM_BIN[0] as string;
 
-/** Starts the real CLI (`npx rtserve serve` runs bin/rtserve.js) and waits for its one "ready" line. */
-async function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; urls: Record<string, string>; stderr: () => string }> {
-  const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd: root, env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' } });
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line; stderr: ${err}`)), 60_000);
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        resolve(out.slice(0, nl));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${String(code)}: ${err}`)));
-  });
-  assert.match(line, /^rtserve ready /);
-  const urls = Object.fromEntries(line.replace(/^rtserve ready /, '').split(' ').map((kv) => kv.split('=') as [string, string]));
-  return { child, urls, stderr: () => err };
-}
+/** The real CLI as `npx rtserve serve` runs it (bin/rtserve.js). */
+const startBin = (args: string[]): Promise<CliProcess> => startCli(CLI_FROM_BIN, args, { env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' }, timeoutMs: 60_000 });
 
 describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/src/cli/main.js`) ? false : 'dist/ not built (npm ci builds it)' }, () => {
   test('serves the bundled models and prints its addresses on one line', async () => {
-    const { child, urls } = await startCli(['--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
+    const { child, urls, exited } = await startBin(['--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
     try {
       const http = urls['http'];
       assert.ok(http !== undefined && /^http:\/\/127\.0\.0\.1:\d+$/.test(http), `http address in ${JSON.stringify(urls)}`);
@@ -41,7 +22,6 @@ describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/sr
       const names = idx.map((m) => m.name);
       for (const m of ['identity_all', 'mlp', 'resnet_tiny', 'simple']) assert.ok(names.includes(m), `${m} in ${names.join(', ')}`);
       assert.ok(idx.every((m) => m.state === 'READY'), JSON.stringify(idx));
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGINT');
       assert.equal(await exited, 0);
     } finally {
@@ -54,7 +34,7 @@ describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/sr
     const repo = await makeRepository({
       mlp_slow: slowMlpConfig(1_500_000),
     });
-    const { child, urls, stderr } = await startCli(['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
+    const { child, urls, stderr, exited } = await startBin(['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
     try {
       const http = urls['http'] ?? '';
       const body = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array(64).fill(0.1) }] });
@@ -66,7 +46,6 @@ describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/sr
       };
       for (let i = 0; i < 200 && (await pending()) < n; i++) await new Promise((r) => setTimeout(r, 5));
       assert.equal(await pending(), n, 'all requests are queued before SIGTERM');
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       const statuses = await Promise.all(inflight);
       assert.deepEqual(statuses, statuses.map(() => 200), `every queued request completed; stderr: ${stderr()}`);

@@ -1,52 +1,19 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { makeRepository, postJson } from '../../helpers/server.ts';
+import { CLI_FROM_SOURCES, startCli, type CliProcess } from '../../helpers/cli.ts';
+import { makeRepository, postJson, slowMlpConfig } from '../../helpers/server.ts';
 import { parseSamples, scrape, valueOf, waitFor } from './helpers.ts';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 const BODY = { inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(0.5) }] };
 
-/** The real CLI from source (`node --import tsx src/cli/main.ts serve ...`); resolves on its one ready line. */
-async function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; urls: Record<string, string>; exited: Promise<number | null>; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { cwd: root, env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' } });
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-8000)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ready line; stderr: ${err}`)), 90_000);
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        clearTimeout(timer);
-        resolve(out.slice(0, nl));
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${String(code)}: ${err}`));
-    });
-  });
-  assert.match(line, /^rtserve ready /);
-  const urls = Object.fromEntries(line.replace(/^rtserve ready /, '').split(' ').map((kv) => kv.split('=') as [string, string]));
-  return { child, urls, exited, stderr: () => err };
-}
+/** The real CLI from source (`node --import tsx src/cli/main.ts serve ...`). */
+const startSources = (args: string[]): Promise<CliProcess> => startCli(CLI_FROM_SOURCES, args, { env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' } });
 
-/** Batches wait `delayUs` for company: every request is certainly queued (in flight) when SIGTERM comes. */
-const slowMlp = (delayUs: number) => ({
-  max_batch_size: 64,
-  input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
-  output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
-  dynamic_batching: { max_queue_delay_microseconds: delayUs },
-});
 
 describe('graceful drain of the real CLI on SIGTERM', () => {
   test('under load: not ready at once, new requests refused with 503, every accepted request answered, exit 0', async () => {
-    const repo = await makeRepository({ slow: { from: 'mlp', config: slowMlp(3_000_000) } });
-    const { child, urls, exited, stderr } = await startCli([
+    const repo = await makeRepository({ slow: slowMlpConfig(3_000_000) });
+    const { child, urls, exited, stderr } = await startSources([
       '--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--exit-timeout-secs', '30', '--strict-readiness',
     ]);
     const http = urls['http'] ?? '';
@@ -106,8 +73,8 @@ describe('graceful drain of the real CLI on SIGTERM', () => {
 
   test('past --exit-timeout-secs, queued requests are answered 503 SERVER_DRAINING and the process still exits 0', async () => {
     // Batches wait 60 s: nothing can finish within the 1 s exit timeout.
-    const repo = await makeRepository({ stuck: { from: 'mlp', config: slowMlp(60_000_000) } });
-    const { child, urls, exited, stderr } = await startCli(['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--exit-timeout-secs', '1']);
+    const repo = await makeRepository({ stuck: slowMlpConfig(60_000_000) });
+    const { child, urls, exited, stderr } = await startSources(['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--exit-timeout-secs', '1']);
     const http = urls['http'] ?? '';
     try {
       const pending = [postJson(`${http}/v2/models/stuck/infer`, BODY), postJson(`${http}/v2/models/stuck/infer`, BODY)];

@@ -5,15 +5,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
+import { CLI_FROM_SOURCES, startCli, type CliProcess } from '../../helpers/cli.ts';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 const SECRET_1 = 'first-hs256-secret-with-at-least-32-chars';
 const SECRET_2 = 'second-hs256-secret-with-at-least-32-chars';
 
@@ -47,37 +45,20 @@ async function eventually(what: string, check: () => Promise<boolean>): Promise<
 
 describe('auth reload in the running CLI', () => {
   let dir: string;
-  let child: ChildProcessWithoutNullStreams;
+  let cli: CliProcess;
   let base: string;
-  let stderr = '';
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rtserve-reload-'));
     await writeFile(join(dir, 'jwt-secret'), `${SECRET_1}\n`);
     await writeFile(join(dir, 'rtserve.json'), configFor(dir, ['key-one']));
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', join(dir, 'rtserve.json')], { cwd: root });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no ready line; stderr: ${stderr}`)), 90_000);
-      child.stdout.on('data', (c: Buffer) => {
-        out += c.toString();
-        const nl = out.indexOf('\n');
-        if (nl >= 0) {
-          clearTimeout(timer);
-          resolve(out.slice(0, nl));
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`exited with ${String(code)}: ${stderr}`)));
-    });
-    const m = /http=(\S+)/.exec(line);
-    assert.ok(m?.[1] !== undefined, line);
-    base = m[1];
+    cli = await startCli(CLI_FROM_SOURCES, ['--config', join(dir, 'rtserve.json')]);
+    base = cli.urls['http'] ?? '';
+    assert.match(base, /^http:\/\//);
   });
   after(async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+    if (cli.child.exitCode === null) {
+      cli.child.kill('SIGTERM');
+      await cli.exited;
     }
     await rm(dir, { recursive: true, force: true });
   });
@@ -94,7 +75,7 @@ describe('auth reload in the running CLI', () => {
 
   test('a broken config file keeps the running keys (and says so in the log)', async () => {
     await writeFile(join(dir, 'rtserve.json'), '{"auth": {"enabled": true, "apiKeys": [{"id": "x", "sha256": "not-hex"}]}}');
-    await eventually('the reload failure logged', async () => stderr.includes('auth reload failed'));
+    await eventually('the reload failure logged', async () => cli.stderr().includes('auth reload failed'));
     assert.equal(await statusWith(base, 'key-two'), 200);
   });
 
@@ -103,8 +84,8 @@ describe('auth reload in the running CLI', () => {
     const token = await new SignJWT({ scope: 'metadata' }).setProtectedHeader({ alg: 'HS256' }).setSubject('s').setExpirationTime('5m').sign(new TextEncoder().encode(SECRET_2));
     assert.equal(await statusWith(base, token), 401);
     await writeFile(join(dir, 'jwt-secret'), `${SECRET_2}\n`);
-    child.kill('SIGHUP');
+    cli.child.kill('SIGHUP');
     await eventually('the new JWT secret accepted', async () => (await statusWith(base, token)) === 200);
-    assert.equal(child.exitCode, null, 'SIGHUP does not stop the server');
+    assert.equal(cli.child.exitCode, null, 'SIGHUP does not stop the server');
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * The real `rtserve serve` in its own process, for the tests that need a process (signals, drain, config reload):
+ * spawned from `bin/rtserve.js` (what `npx rtserve` runs) or from the sources through tsx, resolved on the one
+ * "rtserve ready ..." line it prints.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/core/package-root.ts';
+
+export const CLI_FROM_BIN: readonly string[] = [join(packageRoot(), 'bin', 'rtserve.js')];
+export const CLI_FROM_SOURCES: readonly string[] = ['--import', 'tsx', join(packageRoot(), 'src', 'cli', 'main.ts')];
+
+export interface CliProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** `http`, `grpc`, `metrics` addresses from the ready line. */
+  readonly urls: Record<string, string>;
+  readonly exited: Promise<number | null>;
+  /** The last 8,000 characters the process wrote to stderr. */
+  readonly stderr: () => string;
+}
+
+export async function startCli(
+  entry: readonly string[],
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {},
+): Promise<CliProcess> {
+  const child = spawn(process.execPath, [...entry, 'serve', ...args], { cwd: packageRoot(), env: options.env ?? process.env });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-8000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no ready line; stderr: ${err}`)), options.timeoutMs ?? 90_000);
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(timer);
+        resolve(out.slice(0, nl));
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${String(code)}: ${err}`));
+    });
+  });
+  assert.match(line, /^rtserve ready /);
+  const urls = Object.fromEntries(line.replace(/^rtserve ready /, '').split(' ').map((kv) => kv.split('=') as [string, string]));
+  return { child, urls, exited, stderr: () => err };
+}
