@@ -30,6 +30,7 @@ import { buildPlan, type BuildResult } from '../src/compiler/build.ts';
 import { holdOut, loadDataset } from '../src/compiler/data/dataset.ts';
 import { writeNpy } from '../src/compiler/data/npy.ts';
 import { DT } from '../src/compiler/ir/dtype.ts';
+import { mulberry32 } from '../src/util/random.ts';
 import { loadModel } from '../src/compiler/ir/graph.ts';
 import type { HostTensor, RuntimeSession } from '../src/compiler/runtime.ts';
 import { createOfflineRunner } from '../src/engine/ort/offline-runner.ts';
@@ -79,16 +80,7 @@ const SPECS: Record<string, ModelSpec> = {
   },
 };
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function randn(n: number, seed: number): Float32Array {
   const r = rng(seed);

@@ -10,22 +10,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { GraphBuilder, floatAttr } from '../src/onnx/builder.ts';
 import { ElemType, saveModel } from '../src/onnx/proto.ts';
+import { mulberry32 } from '../src/util/random.ts';
 
 /** ONNX opset used by every generated model (ORT, TensorRT and our compiler all support 13). */
 const OPSET = 13;
 const PRODUCER = { producerName: 'rtserve models/generate.ts', producerVersion: '1' } as const;
 
-/** mulberry32: a tiny 32-bit PRNG with good statistical quality for weight init; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 function uniform(rand: () => number, count: number, low: number, high: number): Float32Array {
   const out = new Float32Array(count);

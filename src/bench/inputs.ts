@@ -10,18 +10,10 @@ import { floatToBf16Bits, floatToHalfBits } from '../transport/codec/half.ts';
 import { decodeInferRequestJson } from '../transport/codec/kserve-json.ts';
 import { jsonToTensorData } from '../transport/codec/tensor-data.ts';
 import { BenchError } from './errors.ts';
+import { mulberry32 } from '../util/random.ts';
 
 /** A deterministic PRNG (mulberry32), so that two runs send the same bytes. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 export interface ShapeOptions {
   /** Rows per request; only for models with a batch dimension (max_batch_size > 0). */

@@ -5,6 +5,7 @@
  */
 import { rtError } from '../errors/registry.ts';
 import type { SamplingOptions } from './types.ts';
+import { mulberry32 } from '../util/random.ts';
 
 export interface NormalizedSampling {
   readonly greedy: boolean;
@@ -34,17 +35,7 @@ export function normalizeSampling(o: SamplingOptions, randomSeed: () => number):
   return { greedy: o.greedy === true || temperature === 0, temperature, topK, topP, repetitionPenalty, seed };
 }
 
-/** mulberry32: a small, fast 32-bit PRNG; enough for sampling, and reproducible from a seed. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** Index of the largest value; the lowest index wins ties, so greedy decoding is deterministic. */
 export function argmax(row: ArrayLike<number>): number {

@@ -8,6 +8,7 @@ import { numel } from '../ir/tensor.ts';
 import type { Feeds, HostTensor } from '../runtime.ts';
 import { readNpy } from './npy.ts';
 import { readNpz } from './npz.ts';
+import { mulberry32 } from '../../util/random.ts';
 
 /**
  * Calibration and validation data: per model input, one array whose leading dimension counts samples. Sources:
@@ -206,14 +207,7 @@ export function* batches(d: Dataset, batchSize: number, inputs: readonly ValueIn
 
 /** Seeded standard-normal inputs (dynamic dims set to 1 except the sample dim) for gates without data. */
 export function syntheticDataset(inputs: readonly ValueInfo[], samples: number, seed: number): Dataset {
-  let a = seed >>> 0;
-  const rand = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(seed);
   const tensors = new Map<string, HostTensor>();
   for (const i of inputs) {
     const shape = i.type.shape ?? [];

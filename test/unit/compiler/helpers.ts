@@ -8,20 +8,12 @@ import { DT } from '../../../src/compiler/ir/dtype.ts';
 import { saveModel, type Graph } from '../../../src/compiler/ir/graph.ts';
 import type { Feeds, HostTensor, Outputs } from '../../../src/compiler/runtime.ts';
 import { createOfflineRunner } from '../../../src/engine/ort/offline-runner.ts';
+import { mulberry32 } from '../../../src/util/random.ts';
 
 export const runtime = createOfflineRunner();
 
 /** mulberry32: small, fast, seeded. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = mulberry32;
 
 export function randn(rand: () => number, n: number, scale = 1, offset = 0): Float32Array {
   const out = new Float32Array(n);
