@@ -13,7 +13,7 @@
  * every front end shares them; this file checks only the wire format. The module has no Node-only imports.
  */
 import { BYTE_SIZE, elementCount } from '../../core/datatype.ts';
-import type { InferResponse, Parameters, RequestedOutput, Tensor, TensorMetadata } from '../../core/types.ts';
+import type { InferRequest, InferResponse, Parameters, RequestedOutput, Tensor, TensorMetadata } from '../../core/types.ts';
 import { rtError } from '../../errors/registry.ts';
 import { classifyOutput } from './classification.ts';
 import { binaryToTensorData, describeValue, formatShape, parseJsonBytes, utf8Encode } from './tensor-data.ts';
@@ -26,6 +26,27 @@ export interface DecodedInferRequest {
   readonly inputs: Tensor[];
   /** Undefined when the request names no outputs (all outputs are returned). */
   readonly outputs?: RequestedOutput[];
+}
+
+/**
+ * The core's request for a decoded KServe request: the front end adds where it goes (model, version), how it is
+ * cancelled and which protocol received it; `id` overrides the body's (the WebSocket protocol's own request id).
+ */
+export function toInferRequest(
+  decoded: DecodedInferRequest,
+  target: { readonly model: string; readonly version: string | undefined; readonly signal: AbortSignal; readonly protocol: string; readonly id?: string },
+): InferRequest {
+  const id = target.id ?? decoded.id;
+  return {
+    model: target.model,
+    ...(target.version === undefined ? {} : { version: target.version }),
+    ...(id === undefined ? {} : { id }),
+    inputs: decoded.inputs,
+    ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
+    ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
+    signal: target.signal,
+    protocol: target.protocol,
+  };
 }
 
 /**

@@ -1,12 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { InferenceApi } from '../../core/api.ts';
-import type { InferRequest } from '../../core/types.ts';
 import { markExclusive } from '../../core/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { runInRequestContext } from '../../observability/http-observability.ts';
-import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor } from '../codec/kserve-json.ts';
+import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
 import { sendError } from './errors.ts';
@@ -193,16 +192,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     };
     reply.raw.once('close', onClose);
 
-    const request: InferRequest = {
-      model,
-      ...(version === undefined ? {} : { version }),
-      ...(decoded.id === undefined ? {} : { id: decoded.id }),
-      inputs: decoded.inputs,
-      ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
-      ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
-      signal: controller.signal,
-      protocol: 'http',
-    };
+    const request = toInferRequest(decoded, { model, version, signal: controller.signal, protocol: 'http' });
     // A reload may swap out the answering version before its answer is encoded (poll mode, explicit load): what
     // encoding needs is looked up before the call too, and used when the answering version is gone.
     const configBefore = api.modelConfig(model, version);

@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InferenceApi } from '../../core/api.ts';
-import type { InferRequest } from '../../core/types.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { toInferRequest } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../ws/stream-registry.ts';
 import {
@@ -179,16 +179,6 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
 
   const bodyOf = (req: FastifyRequest): unknown => parseJsonBytes(req.body instanceof Buffer ? req.body : Buffer.alloc(0), 'the request body');
 
-  const buildRequest = (model: string, version: string | undefined, decoded: DecodedGenerate['decoded'], signal: AbortSignal): InferRequest => ({
-    model,
-    ...(version === undefined ? {} : { version }),
-    ...(decoded.id === undefined ? {} : { id: decoded.id }),
-    inputs: decoded.inputs,
-    ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
-    ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
-    signal,
-    protocol: 'sse',
-  });
 
   const generate = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
     const { model, version } = req.params;
@@ -197,7 +187,7 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) controller.abort();
     });
-    const response = await api.infer(buildRequest(model, version, generateBody.decoded, controller.signal));
+    const response = await api.infer(toInferRequest(generateBody.decoded, { model, version, signal: controller.signal, protocol: 'sse' }));
     return reply.code(200).type('application/json').send(encodeGenerateResponse(api, generateBody.form, generateBody.decoded, response));
   };
 
@@ -241,7 +231,7 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       if (!reply.raw.headersSent) registry.delete(streamId, stream);
     };
     reply.raw.once('close', onEarlyClose);
-    void runIntoStream(stream, api, buildRequest(model, version, generateBody.decoded, stream.controller.signal));
+    void runIntoStream(stream, api, toInferRequest(generateBody.decoded, { model, version, signal: stream.controller.signal, protocol: 'sse' }));
 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const first = await Promise.race([

@@ -13,7 +13,7 @@ import type { InferenceApi } from '../../core/api.ts';
 import type { InferRequest } from '../../core/types.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { decodeInferRequestJson } from '../codec/kserve-json.ts';
+import { decodeInferRequestJson, toInferRequest } from '../codec/kserve-json.ts';
 import { describeValue } from '../codec/tensor-data.ts';
 import type { ResponseEncodingContext } from './response-encoding.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from './stream-registry.ts';
@@ -218,16 +218,7 @@ export class WsSession {
 
       // `inputs`, `outputs`, `parameters` and `id` are exactly a KServe $inference_request.
       const decoded = decodeInferRequestJson(event, binary === undefined ? undefined : { bytes: binary });
-      entry.request = {
-        model,
-        ...(version === undefined ? {} : { version }),
-        id,
-        inputs: decoded.inputs,
-        ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
-        ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
-        signal: stream.controller.signal,
-        protocol: 'ws',
-      };
+      entry.request = toInferRequest(decoded, { model, version, id, signal: stream.controller.signal, protocol: 'ws' });
       entry.encoding = {
         parameters: decoded.parameters,
         outputs: decoded.outputs,
