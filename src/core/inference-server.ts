@@ -12,6 +12,7 @@ import { currentRequestContext } from '../observability/request-context.ts';
 import type { LoadedVersion, RepositoryManager } from '../repository/manager.ts';
 import type { ValidatedRequest } from '../scheduler/scheduler.ts';
 import type { ResponseCache } from './response-cache.ts';
+import { settlesWithin } from '../util/timeout.ts';
 
 /** Told once per inference request of a known model version (metrics: per-protocol counts, failure reasons). */
 export interface InferObserver {
@@ -78,14 +79,7 @@ export class InferenceServer implements InferenceApi {
   async drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;
     if (this.inFlight === 0) return true;
-    const idle = new Promise<boolean>((resolve) => this.idleWaiters.push(() => resolve(true)));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    const done = await Promise.race([idle, timeout]);
-    clearTimeout(timer);
-    return done;
+    return settlesWithin(new Promise<void>((resolve) => this.idleWaiters.push(resolve)), timeoutMs);
   }
 
   async stop(): Promise<void> {

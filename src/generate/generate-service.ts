@@ -17,6 +17,7 @@ import { Sampler, normalizeSampling } from './sampling.ts';
 import { Sequence } from './sequence.ts';
 import { checkStops } from './stop.ts';
 import type { GenerateRequest, GenerationEvent, GenerationResult } from './types.ts';
+import { settlesWithin } from '../util/timeout.ts';
 
 /** A loaded model version as the generator sees it. */
 export interface ResolvedDecoder {
@@ -186,14 +187,7 @@ export class GenerateService {
   /** Refuses new requests, then waits (up to timeoutMs) for running ones; true when all finished. */
   async drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;
-    const idle = Promise.all([...this.batchers.values()].map((e) => e.batcher.whenIdle())).then(() => true);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    const done = await Promise.race([idle, timeout]);
-    clearTimeout(timer);
-    return done;
+    return settlesWithin(Promise.all([...this.batchers.values()].map((e) => e.batcher.whenIdle())), timeoutMs);
   }
 
   /** Ends everything still running with `error` (default SERVER_DRAINING). */
