@@ -302,12 +302,21 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   done('profiles', `${cache.size} problems timed in ${tuningMs} ms; arena ${(arena.arenaBytes / 2 ** 20).toFixed(1)} MiB (${(arena.unpackedBytes / 2 ** 20).toFixed(1)} MiB unpacked); tactics ${Object.entries(chosen).map(([x, n]) => `${x} ${n}`).join(', ')}`);
   let payload = payloadModel(g, sourceInputs, lowered, network, weightBytes);
 
-  // ---- accuracy: every batch program end to end (verify-programs.ts), then the gates on the plan as a whole
+  // ---- accuracy, one stage: every batch program end to end (verify-programs.ts), then the gates on the plan as a whole
   let programChecks: ProgramCheck[] | null = null;
-  if (deps.accuracyRuntime !== undefined && batches.length > 1) {
-    start('accuracy', `every batch program (${batches.join(', ')}) against onnxruntime FP32`);
-    const data = syntheticDataset(sourceInputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, ...(rows.get(i.name) ?? [])] } })), maxB, (options.seed ?? 7) + 1);
-    programChecks = await verifyPrograms(deps.accuracyRuntime, { bytes: sourceBytes, inputs: sourceInputs }, payload, g.outputs.map((o) => o.name), data, batches);
+  let accuracy: AccuracyReport | null = null;
+  const gates = options.accuracyGates ?? defaultGates('fp16');
+  const runtime = deps.accuracyRuntime;
+  const checkPrograms = batches.length > 1;
+  const checkGates = gates.length > 0;
+  // One sample of every input: the model's row shape (static, or fixed by the profile).
+  const sampleInputs = sourceInputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, ...(rows.get(i.name) ?? [])] } }));
+  const accuracyNotes: string[] = [];
+  if (runtime !== undefined && (checkPrograms || checkGates)) start('accuracy', 'against onnxruntime FP32');
+  if (runtime !== undefined && checkPrograms) {
+    progress({ stage: 'accuracy', state: 'progress', message: `every batch program (${batches.join(', ')})` });
+    const data = syntheticDataset(sampleInputs, maxB, (options.seed ?? 7) + 1);
+    programChecks = await verifyPrograms(runtime, { bytes: sourceBytes, inputs: sourceInputs }, payload, g.outputs.map((o) => o.name), data, batches);
     const bad = programChecks.filter((c) => c.outlier);
     if (bad.some((c) => c.batch === maxB)) {
       throw rtError('BAD_CONFIG', `the batch-${maxB} program of the plan is off (relative error ${bad.find((c) => c.batch === maxB)?.relMaxError.toExponential(2) ?? '?'} against onnxruntime FP32, others ${programChecks.filter((c) => !c.outlier).map((c) => c.relMaxError.toExponential(1)).join(', ')}); rebuild, or lower the profile's max batch`);
@@ -321,26 +330,22 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
         warnings.push(`the batch-${c.batch} program disagreed with onnxruntime FP32 (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks.filter((x) => !x.outlier).map((x) => x.relMaxError.toExponential(1)).join(', ')}): dropped; batch ${c.batch} runs on the batch-${next} program`);
       }
     }
-    done('accuracy', `programs ${programChecks.map((c) => `${c.batch}:${c.relMaxError.toExponential(1)}${c.outlier ? ' dropped' : ''}`).join(' ')}`);
+    accuracyNotes.push(`programs ${programChecks.map((c) => `${c.batch}:${c.relMaxError.toExponential(1)}${c.outlier ? ' dropped' : ''}`).join(' ')}`);
   }
-
-  // ---- accuracy: the plan on the device against onnxruntime FP32 on the source model
-  let accuracy: AccuracyReport | null = null;
-  const gates = options.accuracyGates ?? defaultGates('fp16');
-  if (deps.accuracyRuntime !== undefined && gates.length > 0) {
+  if (runtime !== undefined && checkGates) {
     const samples = Math.min(64, maxB * 2);
-    start('accuracy', `${samples} synthetic samples against onnxruntime FP32`);
-    const data = syntheticDataset(sourceInputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, ...(rows.get(i.name) ?? [])] } })), samples, options.seed ?? 7);
-    const report = await evaluateAccuracy(deps.accuracyRuntime, { bytes: sourceBytes, inputs: sourceInputs }, { bytes: payload, inputs: sourceInputs },
+    progress({ stage: 'accuracy', state: 'progress', message: `the gates on ${samples} synthetic samples` });
+    const data = syntheticDataset(sampleInputs, samples, options.seed ?? 7);
+    const report = await evaluateAccuracy(runtime, { bytes: sourceBytes, inputs: sourceInputs }, { bytes: payload, inputs: sourceInputs },
       g.outputs.map((o) => o.name), data, {
         target: 'cuda', gates, dataSource: 'synthetic', batchSize: Math.min(maxB, 32),
         onBatch: (x, total) => progress({ stage: 'accuracy', state: 'progress', fraction: x / total }),
       });
     accuracy = { ...report, measuredOn: `rtserve CUDA engine on ${tuner.device.name} (reference: onnxruntime CPU FP32)` };
-    done('accuracy', accuracy.gates.map((x) => x.message).join('; ') || 'no gates');
-  } else {
-    skip('accuracy', deps.accuracyRuntime === undefined ? 'no runtime wired in' : 'no gates');
+    accuracyNotes.push(accuracy.gates.map((x) => x.message).join('; ') || 'no gates');
   }
+  if (runtime !== undefined && (checkPrograms || checkGates)) done('accuracy', accuracyNotes.join('; '));
+  else skip('accuracy', runtime === undefined ? 'no runtime wired in' : 'no gates');
 
   // ---- write
   start('write');
