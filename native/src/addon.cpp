@@ -7,9 +7,15 @@
 //   bench(h, batch, iters): Promise<string>    GPU-only timings of one program
 //   describe(h): string                        tactics and graph state per program
 //   destroy(h): void
+//   mapShm(path, offset, byteSize): ArrayBuffer    a /dev/shm object mapped shared (system shared memory, zero-copy)
 #include <node_api.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <stdexcept>
 #include <cstring>
 #include <string>
@@ -191,8 +197,7 @@ struct RunWork {
   Holder* holder = nullptr;
   int batch = 0, rows = 0, iters = 0;
   bool isBench = false;
-  std::vector<const void*> in;
-  std::vector<size_t> inBytes;
+  std::vector<std::vector<rt::Piece>> in;
   std::vector<void*> out;
   std::vector<size_t> outBytes;
   std::string result, error;
@@ -203,7 +208,7 @@ void runExecute(napi_env, void* data) {
   try {
     if (w->holder->engine == nullptr) throw std::runtime_error("the engine was destroyed");
     if (w->isBench) w->result = w->holder->engine->bench(w->batch, w->iters);
-    else w->holder->engine->run(w->batch, w->rows, w->in, w->inBytes, w->out, w->outBytes);
+    else w->holder->engine->run(w->batch, w->rows, w->in, w->out, w->outBytes);
   } catch (const std::exception& e) {
     w->error = e.what();
   }
@@ -225,6 +230,16 @@ void runComplete(napi_env env, napi_status, void* data) {
   delete w;
 }
 
+/** One typed array: its bytes, kept alive by a reference until the run completes. */
+bool collectView(napi_env env, napi_value v, RunWork* w, void** d, size_t* b) {
+  if (!viewBytes(env, v, d, b)) return false;
+  napi_ref r;
+  napi_create_reference(env, v, 1, &r);
+  w->refs.push_back(r);
+  return true;
+}
+
+/** Inputs: each a typed array or an array of typed arrays (a batch's pieces); outputs: typed arrays. */
 bool collectViews(napi_env env, napi_value arr, RunWork* w, bool isInput) {
   bool isArr = false;
   napi_is_array(env, arr, &isArr);
@@ -236,11 +251,23 @@ bool collectViews(napi_env env, napi_value arr, RunWork* w, bool isInput) {
     napi_get_element(env, arr, i, &v);
     void* d = nullptr;
     size_t b = 0;
-    if (!viewBytes(env, v, &d, &b)) return false;
-    napi_ref r;
-    napi_create_reference(env, v, 1, &r);
-    w->refs.push_back(r);
-    if (isInput) { w->in.push_back(d); w->inBytes.push_back(b); }
+    bool pieces = false;
+    if (isInput) napi_is_array(env, v, &pieces);
+    if (pieces) {
+      std::vector<rt::Piece> list;
+      uint32_t m = 0;
+      napi_get_array_length(env, v, &m);
+      for (uint32_t j = 0; j < m; j++) {
+        napi_value pv;
+        napi_get_element(env, v, j, &pv);
+        if (!collectView(env, pv, w, &d, &b)) return false;
+        list.push_back(rt::Piece{d, b});
+      }
+      w->in.push_back(std::move(list));
+      continue;
+    }
+    if (!collectView(env, v, w, &d, &b)) return false;
+    if (isInput) w->in.push_back({rt::Piece{d, b}});
     else { w->out.push_back(d); w->outBytes.push_back(b); }
   }
   return true;
@@ -273,7 +300,7 @@ napi_value Run(napi_env env, napi_callback_info info) {
   if (!collectViews(env, argv[3], w, true) || !collectViews(env, argv[4], w, false)) {
     for (auto r : w->refs) napi_delete_reference(env, r);
     delete w;
-    return throwError(env, "run: inputs and outputs must be arrays of typed arrays");
+    return throwError(env, "run: inputs must be typed arrays or arrays of them, outputs typed arrays");
   }
   return queueRun(env, w, argv[0]);
 }
@@ -320,6 +347,53 @@ napi_value Destroy(napi_env env, napi_callback_info info) {
   return u;
 }
 
+// ---- mapShm: a POSIX shared memory object as an ArrayBuffer ---------------------------------------------------
+
+struct Mapping {
+  void* base;
+  size_t length;
+};
+
+void unmap(napi_env, void*, void* hint) {
+  auto* m = static_cast<Mapping*>(hint);
+  munmap(m->base, m->length);
+  delete m;
+}
+
+/**
+ * mapShm(path, offset, byteSize): ArrayBuffer over [offset, offset + byteSize) of the file at `path` (a /dev/shm object),
+ * mapped shared and read-write: reads see what the client wrote, writes reach the client, nothing is copied. The
+ * mapping lives until the ArrayBuffer is garbage-collected.
+ */
+napi_value MapShm(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  std::string path;
+  int64_t offset = 0, size = 0;
+  if (argc < 3 || !getString(env, argv[0], &path) || napi_get_value_int64(env, argv[1], &offset) != napi_ok ||
+      napi_get_value_int64(env, argv[2], &size) != napi_ok || offset < 0 || size <= 0) {
+    return throwError(env, "mapShm(path, offset >= 0, byteSize > 0)");
+  }
+  int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return throwError(env, "mapShm: cannot open " + path + ": " + strerror(errno));
+  long page = sysconf(_SC_PAGESIZE);
+  size_t delta = (size_t)offset % (size_t)page;
+  size_t length = (size_t)size + delta;
+  void* base = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset - (off_t)delta);
+  int err = errno;
+  close(fd);
+  if (base == MAP_FAILED) return throwError(env, "mapShm: cannot map " + path + ": " + strerror(err));
+  auto* m = new Mapping{base, length};
+  napi_value ab;
+  if (napi_create_external_arraybuffer(env, (char*)base + delta, (size_t)size, unmap, m, &ab) != napi_ok) {
+    munmap(base, length);
+    delete m;
+    return throwError(env, "mapShm: napi_create_external_arraybuffer failed");
+  }
+  return ab;
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"deviceInfo", nullptr, DeviceInfo, nullptr, nullptr, nullptr, napi_default, nullptr},
@@ -329,10 +403,11 @@ napi_value Init(napi_env env, napi_value exports) {
       {"bench", nullptr, Bench, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"describe", nullptr, Describe, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"destroy", nullptr, Destroy, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"mapShm", nullptr, MapShm, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   napi_value version;
-  napi_create_string_utf8(env, "1", NAPI_AUTO_LENGTH, &version);
+  napi_create_string_utf8(env, "2", NAPI_AUTO_LENGTH, &version);
   napi_set_named_property(env, exports, "abiVersion", version);
   return exports;
 }

@@ -1086,11 +1086,25 @@ struct EngineImpl {
   }
 };
 
-static void parallelCopy(void* dst, const void* src, size_t bytes) {
-  // One thread copies ~6 GB/s: large batches (150 MB of FP32 images at batch 256) split across threads.
+/**
+ * Copies `pieces` back to back into `dst`. One thread copies ~6 GB/s: large batches (150 MB of FP32 images at batch
+ * 256) are split into byte ranges of the destination, one thread each, whatever the pieces' boundaries.
+ */
+static void parallelGather(void* dst, const std::vector<Piece>& pieces) {
+  size_t bytes = 0;
+  for (const Piece& p : pieces) bytes += p.bytes;
   const size_t chunk = 8u << 20;
+  auto copyRange = [&pieces, dst](size_t from, size_t to) {
+    size_t at = 0;
+    for (const Piece& p : pieces) {
+      size_t a = std::max(from, at), b = std::min(to, at + p.bytes);
+      if (a < b) memcpy((char*)dst + a, (const char*)p.data + (a - at), b - a);
+      at += p.bytes;
+      if (at >= to) break;
+    }
+  };
   if (bytes <= chunk) {
-    memcpy(dst, src, bytes);
+    copyRange(0, bytes);
     return;
   }
   size_t parts = std::min<size_t>(8, (bytes + chunk - 1) / chunk);
@@ -1099,11 +1113,14 @@ static void parallelCopy(void* dst, const void* src, size_t bytes) {
   for (size_t i = 1; i < parts; i++) {
     size_t o = i * per;
     if (o >= bytes) break;
-    size_t n = std::min(per, bytes - o);
-    ts.emplace_back([=] { memcpy((char*)dst + o, (const char*)src + o, n); });
+    ts.emplace_back(copyRange, o, std::min(bytes, o + per));
   }
-  memcpy(dst, src, std::min(per, bytes));
+  copyRange(0, std::min(per, bytes));
   for (auto& t : ts) t.join();
+}
+
+static void parallelCopy(void* dst, const void* src, size_t bytes) {
+  parallelGather(dst, {Piece{src, bytes}});
 }
 
 Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t weightBytes) : impl_(new EngineImpl()) {
@@ -1178,7 +1195,7 @@ Engine::~Engine() {
   impl_.reset();
 }
 
-void Engine::run(int batch, int rows, const std::vector<const void*>& in, const std::vector<size_t>& inBytes, const std::vector<void*>& out,
+void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in, const std::vector<void*>& out,
                  const std::vector<size_t>& outBytes) {
   std::lock_guard<std::mutex> g(mu_);
   EngineImpl& e = *impl_;
@@ -1187,9 +1204,10 @@ void Engine::run(int batch, int rows, const std::vector<const void*>& in, const 
   Program& p = e.program(batch);
   CK(cudaSetDevice(0));
   for (size_t i = 0; i < in.size(); i++) {
-    size_t n = (size_t)e.inputs[i].rowBytes * rows;
-    if (inBytes[i] != n) throw std::runtime_error("input '" + e.inputs[i].name + "' has " + std::to_string(inBytes[i]) + " bytes, expected " + std::to_string(n));
-    parallelCopy(e.inputs[i].pinned, in[i], n);
+    size_t n = (size_t)e.inputs[i].rowBytes * rows, got = 0;
+    for (const Piece& piece : in[i]) got += piece.bytes;
+    if (got != n) throw std::runtime_error("input '" + e.inputs[i].name + "' has " + std::to_string(got) + " bytes, expected " + std::to_string(n));
+    parallelGather(e.inputs[i].pinned, in[i]);
     CK(cudaMemcpyAsync(e.arena + e.inputs[i].off, e.inputs[i].pinned, n, cudaMemcpyHostToDevice, e.h.stream));
   }
   e.launch(p);

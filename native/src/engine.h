@@ -19,14 +19,22 @@ std::string tuneLayer(const std::string& layerJson, const std::string& optionsJs
 
 struct EngineImpl;
 
+/** A run's input as the requests' pieces, copied back to back (the batch is never joined on the event loop). */
+struct Piece {
+  const void* data;
+  size_t bytes;
+};
+
 /** One loaded plan instance: weights uploaded once, one arena, one stream, a CUDA graph per batch program. */
 class Engine {
  public:
   Engine(const std::string& networkJson, const void* weights, size_t weightBytes);
   ~Engine();
-  /** Copies `rows` rows of each input in, runs the program for `batch`, copies `rows` rows of each output out. */
-  void run(int batch, int rows, const std::vector<const void*>& in, const std::vector<size_t>& inBytes, const std::vector<void*>& out,
-           const std::vector<size_t>& outBytes);
+  /**
+   * Copies `rows` rows of each input in (each input given as one or more pieces, back to back), runs the program for
+   * `batch`, copies `rows` rows of each output out.
+   */
+  void run(int batch, int rows, const std::vector<std::vector<Piece>>& in, const std::vector<void*>& out, const std::vector<size_t>& outBytes);
   /** GPU-only timings of the program for `batch` (no copies): JSON {latencyUs:[...], throughputUsPerBatch}. */
   std::string bench(int batch, int iters);
   /** Which tactics each program uses, whether its graph was captured, workspace and arena sizes. */

@@ -15,17 +15,20 @@ export interface CudaAddon {
   deviceInfo(): string;
   tune(layerJson: string, optionsJson: string): string;
   create(networkJson: string, weights: Uint8Array): Promise<NativeEngineHandle>;
-  run(handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly ArrayBufferView[], outputs: readonly ArrayBufferView[]): Promise<void>;
+  /** Each input is one view or a batch's pieces (copied back to back into pinned memory off the event loop). */
+  run(handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[], outputs: readonly ArrayBufferView[]): Promise<void>;
   bench(handle: NativeEngineHandle, batch: number, iters: number): Promise<string>;
   describe(handle: NativeEngineHandle): string;
   destroy(handle: NativeEngineHandle): void;
+  /** [offset, offset + byteSize) of a /dev/shm object mapped shared and read-write; unmapped when garbage-collected. */
+  mapShm(path: string, offset: number, byteSize: number): ArrayBuffer;
 }
 
 export type CudaAddonStatus =
   | { readonly available: true; readonly addon: CudaAddon; readonly device: CudaDeviceInfo; readonly path: string }
   | { readonly available: false; readonly reason: string };
 
-const ABI_VERSION = '1';
+const ABI_VERSION = '2';
 let cached: CudaAddonStatus | undefined;
 
 /** Where the addon is looked for: $RTSERVE_CUDA_ADDON, else native/build/rtcuda.node in the package. */

@@ -90,9 +90,11 @@ export class CudaSession implements EngineSession {
   }
 
   /**
-   * A batch as its requests' pieces, joined into a buffer this instance reuses (engine/batch-scratch.ts) when its
-   * turn comes: runs are queued one at a time per instance, so the run before has stopped reading the buffer. The
-   * event loop still copies, but into memory that is already mapped, and the join makes no garbage.
+   * A batch as its requests' pieces: they go to the addon as they are and are copied back to back into the
+   * instance's pinned input memory on the run's own thread, so the event loop never copies a batch (at 27,000
+   * images/s of FP32 ResNet input that would be 16 GB/s). Only a batch larger than the largest program, which runs
+   * in chunks of it, is joined first, into a buffer this instance reuses (engine/batch-scratch.ts): runs are queued
+   * one at a time per instance, so the run before has stopped reading it.
    */
   runBatch(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
     const infos = feeds.map((f) => {
@@ -105,11 +107,13 @@ export class CudaSession implements EngineSession {
       const f = feeds[i] as BatchFeed;
       return this.scratch.join(f.name, f.datatype as 'FP32' | 'FP16', f.parts.map((p) => p.data as NumericArray));
     };
-    return this.submit(infos, join, outputNames, signal);
+    const pieces = (i: number): readonly ArrayBufferView[] => (feeds[i] as BatchFeed).parts.map((p) => p.data as NumericArray);
+    return this.submit(infos, join, outputNames, signal, pieces);
   }
 
   private submit(
     feeds: readonly FeedInfo[], bytesOf: (feedIndex: number) => ArrayBufferView, outputNames: readonly string[], signal: AbortSignal | undefined,
+    piecesOf?: (feedIndex: number) => readonly ArrayBufferView[],
   ): Promise<Tensor[]> {
     if (this.closed) return Promise.reject(rtError('MODEL_NOT_READY', 'the CUDA session is closed'));
     if (signal?.aborted === true) return Promise.reject(rtError('CANCELLED', 'request was cancelled before it ran'));
@@ -126,24 +130,31 @@ export class CudaSession implements EngineSession {
       if (!net.outputs.some((o) => o.name === name)) return Promise.reject(rtError('UNKNOWN_OUTPUT', `the model has no output '${name}'`));
     }
     const outputs = net.outputs.map((o) => allocate(o.datatype, rows * o.rowShape.reduce((a, b) => a * b, 1)));
+    const launch = async (batch: number, n: number, ins: readonly (ArrayBufferView | readonly ArrayBufferView[])[], outs: readonly ArrayBufferView[]): Promise<void> => {
+      this.inFlight++;
+      try {
+        await this.addon.run(this.handle, batch, n, ins, outs);
+      } catch (e) {
+        // The addon's run fails only on CUDA / cuDNN / cuBLAS status errors: a device failure, never the input's
+        // (checkFeeds has validated the batch), so the model's engine chain fails over on it.
+        throw rtError('ENGINE_DEVICE_FAILED', `CUDA engine: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        this.inFlight--;
+      }
+    };
     const job = async (): Promise<Tensor[]> => {
       if (signal?.aborted === true) throw rtError('CANCELLED', 'request was cancelled before it ran');
-      const inputs = order.map(bytesOf);
-      // Requests beyond the largest program run in chunks of it (the batcher normally keeps below it).
-      for (let from = 0; from < rows; from += net.maxBatch) {
-        const n = Math.min(net.maxBatch, rows - from);
-        const batch = net.batches.find((b) => b >= n) ?? net.maxBatch;
-        const ins = inputs.map((v, i) => sliceRows(v, net.inputs[i]?.rowBytes ?? 0, from, n));
-        const outs = outputs.map((v, i) => sliceRows(v, net.outputs[i]?.rowBytes ?? 0, from, n));
-        this.inFlight++;
-        try {
-          await this.addon.run(this.handle, batch, n, ins, outs);
-        } catch (e) {
-          // The addon's run fails only on CUDA / cuDNN / cuBLAS status errors: a device failure, never the input's
-          // (checkFeeds has validated the batch), so the model's engine chain fails over on it.
-          throw rtError('ENGINE_DEVICE_FAILED', `CUDA engine: ${e instanceof Error ? e.message : String(e)}`);
-        } finally {
-          this.inFlight--;
+      if (rows <= net.maxBatch) {
+        const batch = net.batches.find((b) => b >= rows) ?? net.maxBatch;
+        await launch(batch, rows, order.map((i) => piecesOf?.(i) ?? bytesOf(i)), outputs);
+      } else {
+        // Requests beyond the largest program run in chunks of it (the batcher normally keeps below it).
+        const inputs = order.map(bytesOf);
+        for (let from = 0; from < rows; from += net.maxBatch) {
+          const n = Math.min(net.maxBatch, rows - from);
+          const batch = net.batches.find((b) => b >= n) ?? net.maxBatch;
+          const ins = inputs.map((v, i) => sliceRows(v, net.inputs[i]?.rowBytes ?? 0, from, n));
+          await launch(batch, n, ins, outputs.map((v, i) => sliceRows(v, net.outputs[i]?.rowBytes ?? 0, from, n)));
         }
       }
       return net.outputs

@@ -5,7 +5,8 @@
  * tuner and checks the engine against onnxruntime CPU FP32 at every batch size of the profile.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -170,5 +171,43 @@ describe('CUDA engine on the GPU', { skip }, () => {
     await assert.rejects(session.run(feedsFor(1, 1).tensors, [], ac.signal), (e: unknown) => e instanceof RtError && e.code === 'CANCELLED');
     const big = await session.run(feedsFor(19, 3).tensors, ['probs']);
     assert.deepEqual(big[0]?.shape, [19, 5], 'a batch beyond the largest program runs in chunks');
+  });
+
+  test('a batch given as the requests\' pieces, gathered natively, gives exactly what the joined batch gives', async () => {
+    const parts = [feedsFor(1, 71), feedsFor(3, 72), feedsFor(2, 73)];
+    const joined = new Float32Array(parts.reduce((a, p) => a + p.data.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      joined.set(p.data, at);
+      at += p.data.length;
+    }
+    const whole = await session.run([{ name: 'x', datatype: 'FP32', shape: [6, 3, 8, 8], data: joined }], ['logits']);
+    const pieces = await session.runBatch([{ name: 'x', datatype: 'FP32', shape: [6, 3, 8, 8], parts: parts.flatMap((p) => p.tensors) }], ['logits']);
+    assert.deepEqual([...(pieces[0]?.data as Float32Array)], [...(whole[0]?.data as Float32Array)]);
+  });
+
+  test('mapShm maps a /dev/shm object shared: the engine reads what was written there, writes reach the file', async (t) => {
+    if (!existsSync('/dev/shm')) return t.skip('no /dev/shm here');
+    const path = join('/dev/shm', `rtserve-test-${process.pid}`);
+    const { data } = feedsFor(2, 74);
+    const offset = 4096 + 64;
+    await writeFile(path, Buffer.concat([Buffer.alloc(offset), Buffer.from(data.buffer, data.byteOffset, data.byteLength), Buffer.alloc(100)]));
+    try {
+      const addon = loadCudaAddon();
+      assert.ok(addon.available);
+      const mapped = addon.addon.mapShm(path, offset, data.byteLength);
+      assert.equal(mapped.byteLength, data.byteLength);
+      const view = new Float32Array(mapped);
+      assert.deepEqual([...view], [...data]);
+      const fromShm = await session.run([{ name: 'x', datatype: 'FP32', shape: [2, 3, 8, 8], data: view }], ['logits']);
+      const fromHeap = await session.run([{ name: 'x', datatype: 'FP32', shape: [2, 3, 8, 8], data: Float32Array.from(data) }], ['logits']);
+      assert.deepEqual([...(fromShm[0]?.data as Float32Array)], [...(fromHeap[0]?.data as Float32Array)]);
+      view[0] = 1234.5;
+      const file = await readFile(path);
+      assert.equal(file.readFloatLE(offset), 1234.5, 'a write through the mapping is in the shared object');
+      assert.throws(() => addon.addon.mapShm(join('/dev/shm', 'rtserve-no-such-object'), 0, 16), /cannot open .*rtserve-no-such-object/);
+    } finally {
+      await rm(path, { force: true });
+    }
   });
 });
