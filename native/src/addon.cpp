@@ -352,10 +352,12 @@ napi_value Destroy(napi_env env, napi_callback_info info) {
 struct Mapping {
   void* base;
   size_t length;
+  bool registered;
 };
 
 void unmap(napi_env, void*, void* hint) {
   auto* m = static_cast<Mapping*>(hint);
+  if (m->registered) rt::unregisterHostMemory(m->base);
   munmap(m->base, m->length);
   delete m;
 }
@@ -363,7 +365,8 @@ void unmap(napi_env, void*, void* hint) {
 /**
  * mapShm(path, offset, byteSize): ArrayBuffer over [offset, offset + byteSize) of the file at `path` (a /dev/shm object),
  * mapped shared and read-write: reads see what the client wrote, writes reach the client, nothing is copied. The
- * mapping lives until the ArrayBuffer is garbage-collected.
+ * mapping is also page-locked for CUDA when it allows, so engine runs copy inputs in it to the GPU directly (DMA).
+ * It lives until the ArrayBuffer is garbage-collected.
  */
 napi_value MapShm(napi_env env, napi_callback_info info) {
   size_t argc = 3;
@@ -384,9 +387,10 @@ napi_value MapShm(napi_env env, napi_callback_info info) {
   int err = errno;
   close(fd);
   if (base == MAP_FAILED) return throwError(env, "mapShm: cannot map " + path + ": " + strerror(err));
-  auto* m = new Mapping{base, length};
+  auto* m = new Mapping{base, length, rt::registerHostMemory(base, length)};
   napi_value ab;
   if (napi_create_external_arraybuffer(env, (char*)base + delta, (size_t)size, unmap, m, &ab) != napi_ok) {
+    if (m->registered) rt::unregisterHostMemory(base);
     munmap(base, length);
     delete m;
     return throwError(env, "mapShm: napi_create_external_arraybuffer failed");

@@ -19,6 +19,13 @@ std::string tuneLayer(const std::string& layerJson, const std::string& optionsJs
 
 struct EngineImpl;
 
+/**
+ * Page-locks host memory in place (cudaHostRegister), so runs copy pieces inside it to the GPU directly, without
+ * staging them in the engine's pinned buffers. False when CUDA refuses (the memory then works as any other).
+ */
+bool registerHostMemory(void* p, size_t bytes);
+void unregisterHostMemory(void* p);
+
 /** A run's input as the requests' pieces, copied back to back (the batch is never joined on the event loop). */
 struct Piece {
   const void* data;
