@@ -47,7 +47,7 @@ do_served() {
 {"name": "resnet50", "max_batch_size": 256,
  "input": [{"name": "input", "data_type": "TYPE_FP32", "dims": [3, 224, 224]}],
  "output": [{"name": "logits", "data_type": "TYPE_FP32", "dims": [1000]}],
- "dynamic_batching": {"preferred_batch_size": [32, 64, 128], "max_queue_delay_microseconds": 1000},
+ "dynamic_batching": {"preferred_batch_size": [64, 128, 256], "max_queue_delay_microseconds": 1000},
  "instance_group": [{"count": 2, "kind": "KIND_GPU"}]}
 EOC
   node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn > "$W/server.log" 2>&1 &
@@ -60,8 +60,12 @@ EOC
   done
   if [ $ok = 1 ]; then
     echo "server ready after $(el)s"
-    node src/cli/main.ts bench -m resnet50 -u "http://127.0.0.1:$port" --grpc-url "127.0.0.1:$((port + 1))" -p http-binary,grpc \
-      -c ${SERVED_C:-16} -b 16 -d 3 --warmup 2 --max-trials 2 --stability-percentage 30 -o "$W/served-resnet50.json" --no-progress
+    local common=(-m resnet50 -u "http://127.0.0.1:$port" --grpc-url "127.0.0.1:$((port + 1))" -b 16 -d 3 --warmup 2 --max-trials 2 --stability-percentage 30 --no-progress)
+    # Tensors in the request bodies, then in system shared memory (perf_analyzer --shared-memory system: inputs
+    # written once, each request carries only region references; outputs come back through shared memory too).
+    node src/cli/main.ts bench "${common[@]}" -p http-binary,grpc -c ${SERVED_C:-16} -o "$W/served-resnet50.json"
+    df -h /dev/shm | tail -n 1
+    node src/cli/main.ts bench "${common[@]}" -p http-binary,grpc -c ${SERVED_SHM_C:-16,48} --shared-memory system -o "$W/served-resnet50-shm.json"
   else
     echo "server not ready"; tail -n 30 "$W/server.log"
   fi
@@ -93,7 +97,7 @@ for s in $STEPS; do
     correct) step correct 90 python3 bench/cuda/correctness.py $W/dump $W/correctness.json ;;
     torch50) step torch50 120 python3 bench/cuda/torch_bench.py $W/torch-resnet50.json --models resnet50 --budget-s 0.8 ;;
     torch18) step torch18 120 python3 bench/cuda/torch_bench.py $W/torch-resnet18.json --models resnet18 --budget-s 0.8 ;;
-    served) step served 120 do_served ;;
+    served) step served ${SERVED_LIMIT_S:-240} do_served ;;
     webgpu) step webgpu 120 do_webgpu ;;
     suite) step suite ${SUITE_LIMIT_S:-480} do_suite ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;

@@ -22,7 +22,8 @@ const builds = readdirSync(dir).filter((f) => /^cuda-build-.*\.json$/.test(f)).m
 const torchFiles = readdirSync(dir).filter((f) => /^torch.*\.json$/.test(f)).map((f) => read(f) as { rows: TorchRow[]; torch: string; cudnn: number });
 const torch = torchFiles.length === 0 ? null : { ...torchFiles[0], rows: torchFiles.flatMap((t) => t.rows) };
 const webgpu = readdirSync(dir).filter((f) => /^webgpu-.*\.json$/.test(f)).map((f) => read(f) as { rows: { model: string; batch: number; latencyUs: number; throughputImgPerS: number }[] });
-const served = read('served-resnet50.json') as { levels: Level[] } | null;
+const servedFiles = readdirSync(dir).filter((f) => /^served-resnet50.*\.json$/.test(f)).sort();
+const served = servedFiles.length === 0 ? null : servedFiles.map((f) => ({ file: f, ...(read(f) as { levels: Level[] }) }));
 const correctness = read('correctness.json') as { rows: { model: string; batch: number; relMaxError: number; top1Agreement: number; passed: boolean }[]; passed: boolean } | null;
 
 const lines: string[] = [];
@@ -43,9 +44,9 @@ for (const b of builds) {
   lines.push(`== ${b.source.fileName}: build's program check vs onnxruntime FP32: ${checks.map((c) => `b${c.batch} ${c.relMaxError.toExponential(1)}${c.outlier ? ' DROPPED' : ''}`).join(', ')}`);
   for (const w of b.warnings.filter((x) => x.includes('program'))) lines.push(`  warning: ${w}`);
 }
-if (served !== null) {
-  lines.push('== served resnet50 (rtserve bench, batcher on, 2 instances)');
-  for (const l of served.levels) {
+for (const s of served ?? []) {
+  lines.push(`== served resnet50 (rtserve bench, batcher on, 2 instances): ${s.file}`);
+  for (const l of s.levels) {
     lines.push(`${l.protocol} c=${l.mode.concurrency ?? '?'} b=${l.batch}: ${f0(l.merged.inferencesPerSec)} img/s, p50 ${f0(l.merged.latency?.p50Us)} us, avg batch ${f0(l.merged.server?.avgBatchSize)}`);
   }
 }
