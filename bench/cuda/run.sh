@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CUDA engine's whole GPU-machine run in one command (carry .device/cuda, packed by scripts/device/pack-cuda.sh):
 #   bench/cuda/run.sh [STEP ...]      default: every step, in priority order, within a time budget
-# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite summary
+# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift summary
+#   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 # Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
 # returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
@@ -94,6 +95,7 @@ for s in $STEPS; do
     models) step models 150 python3 bench/cuda/make_resnets.py $W/models ;;
     engine50) step engine50 240 do_engine resnet50 --tune-budget-s 70 ;;
     engine18) step engine18 150 do_engine resnet18 --tune-budget-s 35 ;;
+    drift) step drift ${DRIFT_LIMIT_S:-150} node bench/cuda/localize-drift.ts --model $W/models/resnet50.onnx --out $W/drift-resnet50.json ;;
     correct) step correct 90 python3 bench/cuda/correctness.py $W/dump $W/correctness.json ;;
     torch50) step torch50 120 python3 bench/cuda/torch_bench.py $W/torch-resnet50.json --models resnet50 --budget-s 0.8 ;;
     torch18) step torch18 120 python3 bench/cuda/torch_bench.py $W/torch-resnet18.json --models resnet18 --budget-s 0.8 ;;

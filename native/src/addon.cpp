@@ -5,6 +5,7 @@
 //   create(networkJson, weights): Promise<h>   uploads weights, builds tactics, captures a CUDA graph per batch
 //   run(h, batch, rows, inputs, outputs): Promise<void>   copies in, launches, copies out (off the event loop)
 //   bench(h, batch, iters): Promise<string>    GPU-only timings of one program
+//   probe(h, batch, rows, inputs, layers, off, out): Promise<void>   diagnostics: a layer's output after `layers` layers
 //   describe(h): string                        tactics and graph state per program
 //   destroy(h): void
 //   mapShm(path, offset, byteSize): ArrayBuffer    a /dev/shm object mapped shared (system shared memory, zero-copy)
@@ -195,7 +196,8 @@ struct RunWork {
   napi_deferred deferred = nullptr;
   std::vector<napi_ref> refs;
   Holder* holder = nullptr;
-  int batch = 0, rows = 0, iters = 0;
+  int batch = 0, rows = 0, iters = 0, layers = 0;
+  int64_t probeOff = -1;
   bool isBench = false;
   std::vector<std::vector<rt::Piece>> in;
   std::vector<void*> out;
@@ -208,6 +210,7 @@ void runExecute(napi_env, void* data) {
   try {
     if (w->holder->engine == nullptr) throw std::runtime_error("the engine was destroyed");
     if (w->isBench) w->result = w->holder->engine->bench(w->batch, w->iters);
+    else if (w->probeOff >= 0) w->holder->engine->probe(w->batch, w->rows, w->in, w->layers, (size_t)w->probeOff, w->out[0], w->outBytes[0]);
     else w->holder->engine->run(w->batch, w->rows, w->in, w->out, w->outBytes);
   } catch (const std::exception& e) {
     w->error = e.what();
@@ -301,6 +304,30 @@ napi_value Run(napi_env env, napi_callback_info info) {
     for (auto r : w->refs) napi_delete_reference(env, r);
     delete w;
     return throwError(env, "run: inputs must be typed arrays or arrays of them, outputs typed arrays");
+  }
+  return queueRun(env, w, argv[0]);
+}
+
+napi_value Probe(napi_env env, napi_callback_info info) {
+  size_t argc = 7;
+  napi_value argv[7];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 7) return throwError(env, "probe(handle, batch, rows, inputs, layers, arenaOffset, out)");
+  Holder* h = getHolder(env, argv[0]);
+  if (h == nullptr || h->engine == nullptr) return throwError(env, "probe: not a live engine handle");
+  auto* w = new RunWork();
+  w->holder = h;
+  napi_get_value_int32(env, argv[1], &w->batch);
+  napi_get_value_int32(env, argv[2], &w->rows);
+  napi_get_value_int32(env, argv[4], &w->layers);
+  napi_get_value_int64(env, argv[5], &w->probeOff);
+  napi_value outs;
+  napi_create_array_with_length(env, 1, &outs);
+  napi_set_element(env, outs, 0, argv[6]);
+  if (w->probeOff < 0 || !collectViews(env, argv[3], w, true) || !collectViews(env, outs, w, false)) {
+    for (auto r : w->refs) napi_delete_reference(env, r);
+    delete w;
+    return throwError(env, "probe: inputs must be typed arrays or arrays of them, out a typed array, the offset >= 0");
   }
   return queueRun(env, w, argv[0]);
 }
@@ -405,6 +432,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"run", nullptr, Run, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"bench", nullptr, Bench, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"probe", nullptr, Probe, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"describe", nullptr, Describe, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"destroy", nullptr, Destroy, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"mapShm", nullptr, MapShm, nullptr, nullptr, nullptr, napi_default, nullptr},

@@ -1235,17 +1235,12 @@ Engine::~Engine() {
   impl_.reset();
 }
 
-void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in, const std::vector<void*>& out,
-                 const std::vector<size_t>& outBytes) {
-  std::lock_guard<std::mutex> g(mu_);
-  EngineImpl& e = *impl_;
-  if (rows < 1 || rows > batch) throw std::runtime_error("rows must be in [1, batch]");
-  if (in.size() != e.inputs.size() || out.size() != e.outputs.size()) throw std::runtime_error("wrong number of inputs or outputs");
-  Program& p = e.program(batch);
-  CK(cudaSetDevice(0));
-  // Pieces in registered memory (mapped shared memory) are copied by the GPU straight from there; the others are
-  // gathered into the input's pinned buffer at their place in the batch (in parallel, one pass), then copied up in
-  // runs of adjacent staged pieces.
+/**
+ * Queues the copies of `rows` rows of every input into the arena. Pieces in registered memory (mapped shared
+ * memory) are copied by the GPU straight from there; the others are gathered into the input's pinned buffer at their
+ * place in the batch (in parallel, one pass), then copied up in runs of adjacent staged pieces.
+ */
+static void copyInputs(EngineImpl& e, int rows, const std::vector<std::vector<Piece>>& in) {
   std::vector<Seg> staged;
   struct Up { size_t at; const void* src; size_t bytes; };
   std::vector<std::vector<Up>> ups(in.size());
@@ -1271,6 +1266,33 @@ void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in,
   for (size_t i = 0; i < in.size(); i++) {
     for (const Up& u : ups[i]) CK(cudaMemcpyAsync(e.arena + e.inputs[i].off + u.at, u.src, u.bytes, cudaMemcpyHostToDevice, e.h.stream));
   }
+}
+
+void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& in, int layers, size_t off, void* out, size_t bytes) {
+  std::lock_guard<std::mutex> g(mu_);
+  EngineImpl& e = *impl_;
+  if (rows < 1 || rows > batch) throw std::runtime_error("rows must be in [1, batch]");
+  if (in.size() != e.inputs.size()) throw std::runtime_error("wrong number of inputs");
+  Program& p = e.program(batch);
+  if (layers < 0 || (size_t)layers > p.layers.size()) throw std::runtime_error("probe: layer count out of range");
+  if (off + bytes > e.arenaBytes) throw std::runtime_error("probe: range outside the arena");
+  CK(cudaSetDevice(0));
+  copyInputs(e, rows, in);
+  Ctx c = e.ctx();
+  for (int i = 0; i < layers; i++) p.layers[(size_t)i]->run(c);
+  CK(cudaStreamSynchronize(e.h.stream));
+  CK(cudaMemcpy(out, e.arena + off, bytes, cudaMemcpyDeviceToHost));
+}
+
+void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in, const std::vector<void*>& out,
+                 const std::vector<size_t>& outBytes) {
+  std::lock_guard<std::mutex> g(mu_);
+  EngineImpl& e = *impl_;
+  if (rows < 1 || rows > batch) throw std::runtime_error("rows must be in [1, batch]");
+  if (in.size() != e.inputs.size() || out.size() != e.outputs.size()) throw std::runtime_error("wrong number of inputs or outputs");
+  Program& p = e.program(batch);
+  CK(cudaSetDevice(0));
+  copyInputs(e, rows, in);
   e.launch(p);
   for (size_t i = 0; i < out.size(); i++) {
     size_t n = (size_t)e.outputs[i].rowBytes * rows;

@@ -174,6 +174,19 @@ export class CudaSession implements EngineSession {
     return result;
   }
 
+  /**
+   * Diagnostics (bench/cuda/localize-drift.ts): runs the first `layers` layers of the program for `batch` on
+   * `feeds` (the plan's inputs, in order, `rows` rows each) and returns `bytes` of the arena at `offset`.
+   */
+  async probe(batch: number, rows: number, feeds: readonly ArrayBufferView[], layers: number, offset: number, bytes: number): Promise<Uint8Array> {
+    const out = new Uint8Array(bytes);
+    const run = async (): Promise<void> => this.addon.probe(this.handle, batch, rows, feeds, layers, offset, out);
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    await result;
+    return out;
+  }
+
   /** The tactics and CUDA-graph state the native engine ended up with. */
   nativeDescription(): CudaEngineDescription {
     return JSON.parse(this.addon.describe(this.handle)) as CudaEngineDescription;

@@ -42,6 +42,7 @@ function echoAddon(seen: (readonly ArrayBufferView[])[]): CudaAddon {
       assert.equal(at, rows * ROW * 4, 'the pieces hold exactly the rows');
     },
     bench: async () => '{}',
+    probe: async () => undefined,
     describe: () => '{}',
     destroy: () => undefined,
     mapShm: () => new ArrayBuffer(0),
