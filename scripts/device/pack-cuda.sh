@@ -34,6 +34,7 @@ tar -cf /tmp/rtserve-cuda-pack/modules.tar \
   --exclude='node_modules/@esbuild' --exclude='node_modules/esbuild' --exclude='node_modules/tsx' --exclude='node_modules/fast-check' --exclude='node_modules/openai' \
   --exclude='node_modules/onnxruntime-node/bin' --exclude='node_modules/@img' --exclude='node_modules/sharp' \
   --exclude='node_modules/onnx-proto/node_modules/typescript' --exclude='node_modules/swagger-ui-dist/*bundle*' \
+  --exclude='node_modules/*/node_modules/protobufjs/cli' --exclude='node_modules/*/node_modules/protobufjs/dist' --exclude='node_modules/protobufjs/cli' --exclude='node_modules/protobufjs/dist' \
   --exclude='*.map' --exclude='*.d.ts' --exclude='*.md' node_modules
 tar -rf /tmp/rtserve-cuda-pack/modules.tar -C /tmp/rtserve-cuda-pack/stub node_modules/sharp
 xz -T2 -6 -c /tmp/rtserve-cuda-pack/modules.tar > "$out/modules.tar.xz"
