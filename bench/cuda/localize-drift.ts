@@ -8,6 +8,11 @@
  *
  *   node bench/cuda/localize-drift.ts --model DIR/resnet50.onnx --out FILE [--batches 8,16,32,64] [--rounds 2]
  *
+ * Then, for every layer of every smaller program, whether its output depends on memory it was not given: the layer's
+ * output range, and the rest of each operand's arena slot past this batch's rows (slots are planned at the largest
+ * batch), are filled with two different byte values just before the layer runs (addon `probe` with a fill); an
+ * output that changes reads that memory. A layer that writes past its output's rows shows as a changed slot tail.
+ *
  * Rows are batch-outermost in every layout the engine uses (NHWC activations, [n, k] GEMM outputs), so a program
  * of batch b and the reference program hold the same b rows as a prefix of each layer's output.
  */
@@ -83,6 +88,55 @@ interface LayerRow {
   readonly refTactic: unknown;
 }
 
+interface Sensitivity {
+  readonly k: number;
+  readonly name: string;
+  readonly tactic: unknown;
+  /** 'reads y' | 'reads past <operand>' | 'writes past y' */
+  readonly finding: string;
+  readonly rel: number;
+}
+
+/** Arena operands of a layer by field name (weights excluded). */
+function arenaOperands(l: CudaLayer): [string, { off: number; bytes: number }][] {
+  return Object.entries(l).filter((e): e is [string, { off: number; bytes: number }] => {
+    const v = e[1] as unknown;
+    return typeof v === 'object' && v !== null && 'off' in v && 'bytes' in v;
+  });
+}
+
+async function sensitivities(session: Awaited<ReturnType<typeof loadCudaSession>>, network: CudaNetwork, b: number, x: Float32Array): Promise<Sensitivity[]> {
+  const pb = network.programs.find((p) => p.batch === b);
+  const pr = network.programs.find((p) => p.batch === ref);
+  if (pb === undefined || pr === undefined) return [];
+  const found: Sensitivity[] = [];
+  for (let k = 0; k < pb.layers.length; k++) {
+    const l = pb.layers[k] as CudaLayer;
+    const lr = pr.layers[k] as CudaLayer;
+    const y = yOf(l) as { off: number; bytes: number };
+    const slotOf = (field: string): number => ((lr as unknown as Record<string, { bytes: number }>)[field]?.bytes ?? 0);
+    const fills: { finding: string; off: number; bytes: number }[] = [{ finding: 'reads y', off: y.off, bytes: y.bytes }];
+    for (const [field, op] of arenaOperands(l)) {
+      const tail = slotOf(field) - op.bytes;
+      if (field !== 'y' && tail > 0) fills.push({ finding: `reads past ${field}`, off: op.off + op.bytes, bytes: tail });
+    }
+    for (const f of fills) {
+      const a = await session.probe(b, b, [x], k + 1, y.off, y.bytes, { offset: f.off, bytes: f.bytes, byte: 0x00 });
+      const c = await session.probe(b, b, [x], k + 1, y.off, y.bytes, { offset: f.off, bytes: f.bytes, byte: 0x3c });
+      const rel = relErr(decode(l, a), decode(l, c));
+      if (rel > 0) found.push({ k, name: l.name, tactic: tacticOf(l), finding: f.finding, rel });
+    }
+    const yTail = slotOf('y') - y.bytes;
+    if (yTail > 0) {
+      // The tail of y's slot, filled before the layer runs and read back after: changed means written.
+      const t = await session.probe(b, b, [x], k + 1, y.off + y.bytes, yTail, { offset: y.off + y.bytes, bytes: yTail, byte: 0x3c });
+      const changed = t.findIndex((v) => v !== 0x3c);
+      if (changed >= 0) found.push({ k, name: l.name, tactic: tacticOf(l), finding: `writes past y (first at +${changed} bytes)`, rel: Number.NaN });
+    }
+  }
+  return found;
+}
+
 const yOf = (l: CudaLayer): OperandRef => (l as { y: OperandRef }).y;
 const tacticOf = (l: CudaLayer): unknown => (l as { tactic?: unknown }).tactic ?? null;
 
@@ -148,6 +202,11 @@ async function main(): Promise<void> {
           .sort((a, c) => c.jump - a.jump).slice(0, 5);
         for (const j of jumps) console.log(`  jump x${j.jump.toFixed(1)} at ${j.k} ${j.name} (${j.kind}) rel ${j.rel.toExponential(2)} tactic ${JSON.stringify(j.tactic)} ref ${JSON.stringify(j.refTactic)}`);
       }
+      const xs = x.slice(worst.chunk * ROW, (worst.chunk + b) * ROW);
+      const sens = await sensitivities(session, network, b, xs);
+      entry.sensitivities = sens;
+      console.log(`  program ${b}: ${sens.length} layer(s) depend on memory they were not given`);
+      for (const f of sens.slice(0, 12)) console.log(`    ${f.k} ${f.name} ${f.finding} (rel ${f.rel.toExponential(2)}) tactic ${JSON.stringify(f.tactic)}`);
       programs.push(entry);
     }
     await session.close();

@@ -197,7 +197,8 @@ struct RunWork {
   std::vector<napi_ref> refs;
   Holder* holder = nullptr;
   int batch = 0, rows = 0, iters = 0, layers = 0;
-  int64_t probeOff = -1;
+  int64_t probeOff = -1, fillOff = -1, fillBytes = 0;
+  int fillByte = 0;
   bool isBench = false;
   std::vector<std::vector<rt::Piece>> in;
   std::vector<void*> out;
@@ -210,7 +211,8 @@ void runExecute(napi_env, void* data) {
   try {
     if (w->holder->engine == nullptr) throw std::runtime_error("the engine was destroyed");
     if (w->isBench) w->result = w->holder->engine->bench(w->batch, w->iters);
-    else if (w->probeOff >= 0) w->holder->engine->probe(w->batch, w->rows, w->in, w->layers, (size_t)w->probeOff, w->out[0], w->outBytes[0]);
+    else if (w->probeOff >= 0) w->holder->engine->probe(w->batch, w->rows, w->in, w->layers, (size_t)w->probeOff, w->out[0], w->outBytes[0],
+                                                                w->fillOff, (size_t)w->fillBytes, w->fillByte);
     else w->holder->engine->run(w->batch, w->rows, w->in, w->out, w->outBytes);
   } catch (const std::exception& e) {
     w->error = e.what();
@@ -309,10 +311,10 @@ napi_value Run(napi_env env, napi_callback_info info) {
 }
 
 napi_value Probe(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 10;
+  napi_value argv[10];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  if (argc < 7) return throwError(env, "probe(handle, batch, rows, inputs, layers, arenaOffset, out)");
+  if (argc < 7) return throwError(env, "probe(handle, batch, rows, inputs, layers, arenaOffset, out[, fillOffset, fillBytes, fillByte])");
   Holder* h = getHolder(env, argv[0]);
   if (h == nullptr || h->engine == nullptr) return throwError(env, "probe: not a live engine handle");
   auto* w = new RunWork();
@@ -321,6 +323,11 @@ napi_value Probe(napi_env env, napi_callback_info info) {
   napi_get_value_int32(env, argv[2], &w->rows);
   napi_get_value_int32(env, argv[4], &w->layers);
   napi_get_value_int64(env, argv[5], &w->probeOff);
+  if (argc >= 10) {
+    napi_get_value_int64(env, argv[7], &w->fillOff);
+    napi_get_value_int64(env, argv[8], &w->fillBytes);
+    napi_get_value_int32(env, argv[9], &w->fillByte);
+  }
   napi_value outs;
   napi_create_array_with_length(env, 1, &outs);
   napi_set_element(env, outs, 0, argv[6]);

@@ -1268,7 +1268,8 @@ static void copyInputs(EngineImpl& e, int rows, const std::vector<std::vector<Pi
   }
 }
 
-void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& in, int layers, size_t off, void* out, size_t bytes) {
+void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& in, int layers, size_t off, void* out, size_t bytes,
+                   int64_t fillOff, size_t fillBytes, int fillByte) {
   std::lock_guard<std::mutex> g(mu_);
   EngineImpl& e = *impl_;
   if (rows < 1 || rows > batch) throw std::runtime_error("rows must be in [1, batch]");
@@ -1276,10 +1277,15 @@ void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& i
   Program& p = e.program(batch);
   if (layers < 0 || (size_t)layers > p.layers.size()) throw std::runtime_error("probe: layer count out of range");
   if (off + bytes > e.arenaBytes) throw std::runtime_error("probe: range outside the arena");
+  if (fillOff >= 0 && (size_t)fillOff + fillBytes > e.arenaBytes) throw std::runtime_error("probe: fill range outside the arena");
   CK(cudaSetDevice(0));
   copyInputs(e, rows, in);
   Ctx c = e.ctx();
-  for (int i = 0; i < layers; i++) p.layers[(size_t)i]->run(c);
+  for (int i = 0; i < layers; i++) {
+    // The fill lands just before the last layer runs: what that layer reads of memory it has not been given shows.
+    if (i == layers - 1 && fillOff >= 0) CK(cudaMemsetAsync(e.arena + fillOff, fillByte, fillBytes, e.h.stream));
+    p.layers[(size_t)i]->run(c);
+  }
   CK(cudaStreamSynchronize(e.h.stream));
   CK(cudaMemcpy(out, e.arena + off, bytes, cudaMemcpyDeviceToHost));
 }

@@ -44,9 +44,11 @@ class Engine {
   void run(int batch, int rows, const std::vector<std::vector<Piece>>& in, const std::vector<void*>& out, const std::vector<size_t>& outBytes);
   /**
    * Diagnostics: copies the inputs in, runs the first `layers` layers of the program for `batch` eagerly and copies
-   * `bytes` of the arena at `off` (a layer's output) to `out`.
+   * `bytes` of the arena at `off` (a layer's output) to `out`. With `fillOff` >= 0, `fillBytes` of the arena there are
+   * set to `fillByte` just before the last of those layers runs.
    */
-  void probe(int batch, int rows, const std::vector<std::vector<Piece>>& in, int layers, size_t off, void* out, size_t bytes);
+  void probe(int batch, int rows, const std::vector<std::vector<Piece>>& in, int layers, size_t off, void* out, size_t bytes,
+             int64_t fillOff = -1, size_t fillBytes = 0, int fillByte = 0);
   /** GPU-only timings of the program for `batch` (no copies): JSON {latencyUs:[...], throughputUsPerBatch}. */
   std::string bench(int batch, int iters);
   /** Which tactics each program uses, whether its graph was captured, workspace and arena sizes. */

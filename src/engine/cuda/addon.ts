@@ -18,8 +18,14 @@ export interface CudaAddon {
   /** Each input is one view or a batch's pieces (copied back to back into pinned memory off the event loop). */
   run(handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[], outputs: readonly ArrayBufferView[]): Promise<void>;
   bench(handle: NativeEngineHandle, batch: number, iters: number): Promise<string>;
-  /** Diagnostics: runs the first `layers` layers of the batch program eagerly and copies arena bytes at `offset` into `out`. */
-  probe(handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[], layers: number, offset: number, out: ArrayBufferView): Promise<void>;
+  /**
+   * Diagnostics: runs the first `layers` layers of the batch program eagerly and copies arena bytes at `offset` into
+   * `out`; with a fill range, those arena bytes are set to `fillByte` just before the last of those layers runs.
+   */
+  probe(
+    handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[], layers: number, offset: number,
+    out: ArrayBufferView, fillOffset?: number, fillBytes?: number, fillByte?: number,
+  ): Promise<void>;
   describe(handle: NativeEngineHandle): string;
   destroy(handle: NativeEngineHandle): void;
   /** [offset, offset + byteSize) of a /dev/shm object mapped shared and read-write; unmapped when garbage-collected. */

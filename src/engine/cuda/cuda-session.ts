@@ -176,11 +176,18 @@ export class CudaSession implements EngineSession {
 
   /**
    * Diagnostics (bench/cuda/localize-drift.ts): runs the first `layers` layers of the program for `batch` on
-   * `feeds` (the plan's inputs, in order, `rows` rows each) and returns `bytes` of the arena at `offset`.
+   * `feeds` (the plan's inputs, in order, `rows` rows each) and returns `bytes` of the arena at `offset`; `fill` sets
+   * an arena range to one byte value just before the last of those layers runs.
    */
-  async probe(batch: number, rows: number, feeds: readonly ArrayBufferView[], layers: number, offset: number, bytes: number): Promise<Uint8Array> {
+  async probe(
+    batch: number, rows: number, feeds: readonly ArrayBufferView[], layers: number, offset: number, bytes: number,
+    fill?: { readonly offset: number; readonly bytes: number; readonly byte: number },
+  ): Promise<Uint8Array> {
     const out = new Uint8Array(bytes);
-    const run = async (): Promise<void> => this.addon.probe(this.handle, batch, rows, feeds, layers, offset, out);
+    const run = async (): Promise<void> =>
+      fill === undefined
+        ? this.addon.probe(this.handle, batch, rows, feeds, layers, offset, out)
+        : this.addon.probe(this.handle, batch, rows, feeds, layers, offset, out, fill.offset, fill.bytes, fill.byte);
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     await result;
