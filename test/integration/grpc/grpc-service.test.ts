@@ -135,10 +135,9 @@ describe('gRPC metadata, repository and status mapping', () => {
     assert.ok(index.models.some((m) => m.name === 'simple' && m.state === 'READY'));
   });
 
-  test('load/unload without explicit model control, shared memory and trace RPCs are UNIMPLEMENTED with a reason', async () => {
+  test('load/unload without explicit model control, CUDA shared memory and trace RPCs are UNIMPLEMENTED with a reason', async () => {
     await rejectsWith(unary(client, 'RepositoryModelLoad', { model_name: 'simple' }), grpc.status.UNIMPLEMENTED, 'model-control-mode');
-    await rejectsWith(unary(client, 'SystemSharedMemoryStatus', { name: '' }), grpc.status.UNIMPLEMENTED, 'shared memory');
-    await rejectsWith(unary(client, 'CudaSharedMemoryRegister', { name: 'r' }), grpc.status.UNIMPLEMENTED, 'CUDA shared memory');
+    await rejectsWith(unary(client, 'CudaSharedMemoryRegister', { name: 'r' }), grpc.status.UNIMPLEMENTED, 'CUDA shared memory is not supported');
     await rejectsWith(unary(client, 'TraceSetting', {}), grpc.status.UNIMPLEMENTED, 'trace');
   });
 

@@ -19,7 +19,7 @@ export const LOADER_OPTIONS: protoLoader.Options = { keepCase: true, longs: Stri
 
 /** grpc status code → registry category (the inverse of CATEGORY_MAPPING's grpc column). */
 export const CATEGORY_OF_CODE: Readonly<Record<number, ErrorCategory>> = {
-  1: 'CANCELLED', 3: 'INVALID_ARGUMENT', 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
+  1: 'CANCELLED', 3: 'INVALID_ARGUMENT', 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 6: 'ALREADY_EXISTS', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
   9: 'FAILED_PRECONDITION', 12: 'UNIMPLEMENTED', 13: 'INTERNAL', 14: 'UNAVAILABLE', 16: 'UNAUTHENTICATED',
 };
 
