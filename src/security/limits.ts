@@ -1,4 +1,5 @@
 import { rtError } from '../errors/registry.ts';
+import { withOverrides } from '../util/with-overrides.ts';
 
 /** Structural limits on a request, beyond its byte size (server config keys of the same names). */
 export interface RequestLimits {
@@ -151,11 +152,5 @@ export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<R
       return inner.call(api, request);
     };
   }
-  return new Proxy(api, {
-    get(target, prop) {
-      if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withOverrides(api, overrides);
 }

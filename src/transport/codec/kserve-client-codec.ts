@@ -9,17 +9,7 @@ import type { InferResponse, Parameters, RequestedOutput, SharedMemoryInput, Sha
 import { rtError } from '../../errors/registry.ts';
 import { describeValue, parseJsonBytes, utf8Encode } from './tensor-data.ts';
 import { sharedMemoryRefOf } from './shared-memory-params.ts';
-import {
-  BinarySection,
-  checkParameters,
-  concatBytes,
-  encodeSharedMemoryWireTensor,
-  encodeWireTensor,
-  isPlainObject,
-  padJsonHeader,
-  readWireTensorHead,
-  wireTensorData,
-} from './wire-tensor.ts';
+import { BinarySection, checkParameters, concatBytes, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
 
 export interface EncodeRequestOptions {
   /** Send every input as binary data (needs the Inference-Header-Content-Length header) or as JSON `data`. */

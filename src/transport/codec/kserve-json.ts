@@ -18,16 +18,7 @@ import { rtError } from '../../errors/registry.ts';
 import { classifyOutput } from './classification.ts';
 import { binaryToTensorData, describeValue, formatShape, parseJsonBytes, utf8Encode } from './tensor-data.ts';
 import { sharedMemoryInput, sharedMemoryRefOf } from './shared-memory-params.ts';
-import {
-  BinarySection,
-  checkParameters,
-  encodeSharedMemoryWireTensor,
-  encodeWireTensor,
-  isPlainObject,
-  padJsonHeader,
-  readWireTensorHead,
-  wireTensorData,
-} from './wire-tensor.ts';
+import { BinarySection, checkParameters, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
 
 /** A request decoded from the wire, before the transport adds model, version, signal and protocol. */
 export interface DecodedInferRequest {

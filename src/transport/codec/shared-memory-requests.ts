@@ -20,6 +20,7 @@ import type { InferRequest, InferResponse, RequestedOutput, SharedMemoryRef, Ten
 import { RtError, rtError } from '../../errors/registry.ts';
 import { hasSharedMemoryParameters, SHM_BYTE_SIZE, SHM_OFFSET, SHM_REGION, sharedMemoryRefOf } from './shared-memory-params.ts';
 import { binaryToTensorData, formatShape, tensorDataToBinary, tensorLabel } from './tensor-data.ts';
+import { withOverrides } from '../../util/with-overrides.ts';
 
 type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
 
@@ -168,11 +169,5 @@ export function withSharedMemory<T extends InferenceApi>(api: T, manager: Shared
       })();
     };
   }
-  return new Proxy(api, {
-    get(target, prop) {
-      if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withOverrides(api, overrides);
 }
