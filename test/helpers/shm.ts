@@ -55,3 +55,12 @@ export function int32Values(bytes: Uint8Array): number[] {
   const copy = Uint8Array.from(bytes);
   return [...new Int32Array(copy.buffer, 0, copy.byteLength / 4)];
 }
+
+/** The shared-memory parameters as gRPC InferParameter objects (proto-loader / protobufjs; int64 as tritonclient sends them). */
+export function shmInferParameters(region: string, byteSize: number, offset?: number): Record<string, unknown> {
+  return {
+    shared_memory_region: { string_param: region },
+    shared_memory_byte_size: { int64_param: byteSize },
+    ...(offset === undefined ? {} : { shared_memory_offset: { int64_param: offset } }),
+  };
+}

@@ -8,34 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { makeRepository, startTestServer } from '../../helpers/server.ts';
-import { ShmObjects, int32Bytes, int32Values, type ShmObject } from '../../helpers/shm.ts';
-import { inferenceClient, inferRequestObject, unary, type InferenceClient, type ModelInferResponse, type ModelStreamInferResponse } from './grpc-test-client.ts';
-
-const SIMPLE_CONFIG = {
-  max_batch_size: 8,
-  input: [
-    { name: 'INPUT0', data_type: 'TYPE_INT32', dims: [16] },
-    { name: 'INPUT1', data_type: 'TYPE_INT32', dims: [16] },
-  ],
-  output: [
-    { name: 'OUTPUT0', data_type: 'TYPE_INT32', dims: [16] },
-    { name: 'OUTPUT1', data_type: 'TYPE_INT32', dims: [16] },
-  ],
-  dynamic_batching: {},
-};
+import { startTestServer } from '../../helpers/server.ts';
+import { ShmObjects, int32Bytes, int32Values, shmInferParameters as shm, type ShmObject } from '../../helpers/shm.ts';
+import { inferenceClient, inferRequestObject, rejectsWith, streamAll, unary, type InferenceClient, type ModelInferResponse } from './grpc-test-client.ts';
 
 const A = Array.from({ length: 16 }, (_, i) => 5 * i - 40);
 const B = Array.from({ length: 16 }, (_, i) => (i % 3) * 11);
-
-/** InferParameter objects for proto-loader (int64 as tritonclient sends them). */
-function shm(region: string, byteSize: number, offset?: number): Record<string, unknown> {
-  return {
-    shared_memory_region: { string_param: region },
-    shared_memory_byte_size: { int64_param: byteSize },
-    ...(offset === undefined ? {} : { shared_memory_offset: { int64_param: offset } }),
-  };
-}
 
 interface OutputWithParameters {
   name: string;
@@ -44,19 +22,10 @@ interface OutputWithParameters {
   parameters: Record<string, { parameter_choice?: string; string_param?: string; int64_param?: string }>;
 }
 
-function rejectsWith(p: Promise<unknown>, code: grpc.status, ...includes: string[]): Promise<void> {
-  return assert.rejects(p, (err: grpc.ServiceError) => {
-    assert.equal(err.code, code, `${grpc.status[err.code]}: ${err.details}`);
-    for (const part of includes) assert.ok(err.details.includes(part), `${JSON.stringify(err.details)} should mention ${part}`);
-    return true;
-  });
-}
-
 describe('system shared memory over gRPC', () => {
   const objects = new ShmObjects('grpc');
   let server: RunningServer;
   let client: InferenceClient;
-  let cleanupRepo: () => Promise<void>;
   let inputs: ShmObject;
   let outputs: ShmObject;
 
@@ -76,9 +45,7 @@ describe('system shared memory over gRPC', () => {
   const register = (name: string, key: string, byteSize: number, offset = 0) => unary(client, 'SystemSharedMemoryRegister', { name, key, offset, byte_size: byteSize });
 
   before(async () => {
-    const repo = await makeRepository({ simple: { from: 'simple', config: SIMPLE_CONFIG } });
-    cleanupRepo = repo.cleanup;
-    server = await startTestServer({ modelRepository: [repo.dir] });
+    server = await startTestServer({ modelControlMode: 'explicit', loadModel: ['simple'] });
     client = inferenceClient(server.grpcAddress ?? '');
     inputs = await objects.create(128);
     await inputs.write(0, int32Bytes(A));
@@ -89,7 +56,6 @@ describe('system shared memory over gRPC', () => {
     client.close();
     await server.close();
     await objects.removeAll();
-    await cleanupRepo();
   });
 
   test('SystemSharedMemoryRegister / Status / Unregister with Triton\'s status codes', async () => {
@@ -151,18 +117,7 @@ describe('system shared memory over gRPC', () => {
 
       // A stream: a shared-memory request, a bad one (the stream stays open), a good one.
       await outputs.write(0, new Uint8Array(128));
-      const call = client.ModelStreamInfer();
-      const answers: ModelStreamInferResponse[] = [];
-      const done = new Promise<void>((resolve, reject) => {
-        call.on('data', (m: ModelStreamInferResponse) => answers.push(m));
-        call.on('end', resolve);
-        call.on('error', reject);
-      });
-      call.write(shmRequest('s1'));
-      call.write(shmRequest('s2', { in: 'missing' }));
-      call.write(shmRequest('s3'));
-      call.end();
-      await done;
+      const answers = await streamAll(client, [shmRequest('s1'), shmRequest('s2', { in: 'missing' }), shmRequest('s3')]);
       const byId = new Map(answers.map((a) => [a.infer_response?.id ?? '', a]));
       assert.equal(byId.get('s1')?.error_message, '');
       assert.equal(byId.get('s3')?.error_message, '');

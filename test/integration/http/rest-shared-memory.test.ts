@@ -7,23 +7,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { postJson, request, makeRepository, startTestServer, type FetchResult } from '../../helpers/server.ts';
+import { postJson, request, startTestServer, type FetchResult } from '../../helpers/server.ts';
 import { ShmObjects, int32Bytes, int32Values, type ShmObject } from '../../helpers/shm.ts';
 import { Gate, startGatedServer } from '../ws/gated-engine.ts';
-
-/** The bundled `simple` (OUTPUT0 = INPUT0 + INPUT1, OUTPUT1 = INPUT0 - INPUT1) and `identity_all`. */
-const SIMPLE_CONFIG = {
-  max_batch_size: 8,
-  input: [
-    { name: 'INPUT0', data_type: 'TYPE_INT32', dims: [16] },
-    { name: 'INPUT1', data_type: 'TYPE_INT32', dims: [16] },
-  ],
-  output: [
-    { name: 'OUTPUT0', data_type: 'TYPE_INT32', dims: [16] },
-    { name: 'OUTPUT1', data_type: 'TYPE_INT32', dims: [16] },
-  ],
-  dynamic_batching: {},
-};
 
 const A = Array.from({ length: 16 }, (_, i) => i * 3 - 7);
 const B = Array.from({ length: 16 }, (_, i) => 100 - i * i);
@@ -56,7 +42,6 @@ describe('system shared memory over REST', () => {
   const shm = new ShmObjects('rest');
   let server: RunningServer;
   let base: string;
-  let cleanupRepo: () => Promise<void>;
   // One object holding INPUT0 then INPUT1, one for the outputs.
   let inputs: ShmObject;
   let outputs: ShmObject;
@@ -80,9 +65,8 @@ describe('system shared memory over REST', () => {
   });
 
   before(async () => {
-    const repo = await makeRepository({ simple: { from: 'simple', config: SIMPLE_CONFIG }, identity_all: { from: 'identity_all', config: { max_batch_size: 0 } } });
-    cleanupRepo = repo.cleanup;
-    server = await startGatedServer(gate, { modelRepository: [repo.dir] });
+    // The bundled `simple` (OUTPUT0 = INPUT0 + INPUT1, OUTPUT1 = INPUT0 - INPUT1) and `identity_all`, nothing else.
+    server = await startGatedServer(gate, { modelControlMode: 'explicit', loadModel: ['simple', 'identity_all'] });
     base = server.httpUrl;
     inputs = await shm.create(128);
     await inputs.write(0, int32Bytes(A));
@@ -92,7 +76,6 @@ describe('system shared memory over REST', () => {
   after(async () => {
     await server.close();
     await shm.removeAll();
-    await cleanupRepo();
   });
 
   test('register, status and unregister answer in Triton\'s shapes; the extension is advertised', async () => {
@@ -291,15 +274,11 @@ describe('system shared memory over REST', () => {
 
 describe('system shared memory turned off (systemSharedMemory: false)', () => {
   let server: RunningServer;
-  let cleanupRepo: () => Promise<void>;
   before(async () => {
-    const repo = await makeRepository({ simple: { from: 'simple', config: SIMPLE_CONFIG } });
-    cleanupRepo = repo.cleanup;
-    server = await startTestServer({ modelRepository: [repo.dir], systemSharedMemory: false });
+    server = await startTestServer({ modelControlMode: 'explicit', loadModel: ['simple'], systemSharedMemory: false });
   });
   after(async () => {
     await server.close();
-    await cleanupRepo();
   });
 
   test('not advertised; endpoints and requests that name regions answer 501', async () => {

@@ -17,6 +17,7 @@ import {
   type GrpcInferRequest,
 } from '../../../../src/transport/grpc/infer-codec.ts';
 import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../../../../src/transport/grpc/infer-client-codec.ts';
+import { shmInferParameters as shm } from '../../../helpers/shm.ts';
 
 const root = new Root();
 root.resolvePath = (_origin, target) => join(protoDir(), basename(target));
@@ -149,15 +150,6 @@ describe('decodeModelInferRequest reads what protobufjs writes', () => {
     assert.equal(ok(decodeModelInferRequest(bytes)).model, 'm');
   });
 });
-
-/** The shared-memory parameters as protobufjs objects (int64 byte size as tritonclient sends it). */
-function shm(region: string, byteSize: number, offset?: number): Record<string, unknown> {
-  return {
-    shared_memory_region: { string_param: region },
-    shared_memory_byte_size: { int64_param: byteSize },
-    ...(offset === undefined ? {} : { shared_memory_offset: { int64_param: offset } }),
-  };
-}
 
 describe('decodeModelInferRequest refuses bad requests with INVALID_ARGUMENT, never throwing', () => {
   const input = { name: 'X', datatype: 'INT32', shape: [2] };
