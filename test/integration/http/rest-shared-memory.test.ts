@@ -10,6 +10,11 @@ import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { postJson, request, startTestServer, type FetchResult } from '../../helpers/server.ts';
 import { ShmObjects, int32Bytes, int32Values, type ShmObject } from '../../helpers/shm.ts';
 import { Gate, startGatedServer } from '../ws/gated-engine.ts';
+import { TestWs } from '../ws/ws-test-client.ts';
+import { startServer } from '../../../src/app/rtserve-server.ts';
+import { loadServerConfig } from '../../../src/config/load-server-config.ts';
+import { openFileRegion, type RegionOpener } from '../../../src/core/shared-memory.ts';
+import { silentLogger } from '../../../src/observability/logger.ts';
 
 const A = Array.from({ length: 16 }, (_, i) => i * 3 - 7);
 const B = Array.from({ length: 16 }, (_, i) => 100 - i * i);
@@ -243,6 +248,26 @@ describe('system shared memory over REST', () => {
     }
   });
 
+  test('the same request as a WebSocket infer event (same HTTP port, same codec) reads and writes the regions', async () => {
+    assert.equal((await register('in', { key: inputs.key, byte_size: 128 })).status, 200);
+    assert.equal((await register('out', { key: outputs.key, byte_size: 128 })).status, 200);
+    await outputs.write(0, new Uint8Array(128));
+    const ws = await TestWs.open(base);
+    try {
+      ws.send({ type: 'infer', id: 'w1', model: 'simple', ...shmRequest() });
+      const result = await ws.terminal('w1');
+      assert.equal(result.type, 'result', JSON.stringify(result));
+      assert.deepEqual((result as unknown as { outputs: OutputJson[] }).outputs.map((o) => [o.name, o.data, o.parameters?.['shared_memory_region']]), [
+        ['OUTPUT0', undefined, 'out'],
+        ['OUTPUT1', undefined, 'out'],
+      ]);
+      assert.deepEqual(int32Values((await outputs.read()).subarray(0, 64)), A.map((a, i) => a + B[i]!));
+    } finally {
+      ws.close();
+      await unregister();
+    }
+  });
+
   test('unregistering regions while a request uses them does not break it; the names are free at once', async () => {
     assert.equal((await register('in', { key: inputs.key, byte_size: 128 })).status, 200);
     assert.equal((await register('out', { key: outputs.key, byte_size: 128 })).status, 200);
@@ -294,5 +319,46 @@ describe('system shared memory turned off (systemSharedMemory: false)', () => {
       ],
     });
     assertError(r, 501, 'UNSUPPORTED', 'turned off');
+  });
+});
+
+describe('an application-supplied RegionOpener (StartOptions.sharedMemoryOpener)', () => {
+  test('the server opens regions with it, reads and writes through it, and closes them on shutdown', async () => {
+    const objects = new ShmObjects('opener');
+    const calls: string[] = [];
+    // The default file backing, observed: what an mmap opener from a native addon would be asked to do.
+    const sharedMemoryOpener: RegionOpener = async (path, offset, byteSize) => {
+      calls.push(`open ${path} ${offset} ${byteSize}`);
+      const inner = await openFileRegion(path, offset, byteSize);
+      return {
+        read: (o, n) => (calls.push(`read ${o} ${n}`), inner.read(o, n)),
+        write: (o, d) => (calls.push(`write ${o} ${d.byteLength}`), inner.write(o, d)),
+        close: () => (calls.push(`close ${path}`), inner.close()),
+      };
+    };
+    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', modelControlMode: 'explicit', loadModel: ['simple'] } });
+    const server = await startServer({ config, logger: silentLogger(), sharedMemoryOpener });
+    try {
+      const io = await objects.create(256);
+      await io.write(0, int32Bytes(A));
+      await io.write(64, int32Bytes(B));
+      const base = server.httpUrl;
+      assert.equal((await postJson(`${base}/v2/systemsharedmemory/region/io/register`, { key: io.key, offset: 0, byte_size: 256 })).status, 200);
+      const r = await postJson(`${base}/v2/models/simple/infer`, {
+        inputs: [
+          { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: shmParams('io', 64) },
+          { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], parameters: shmParams('io', 64, 64) },
+        ],
+        outputs: [{ name: 'OUTPUT0', parameters: shmParams('io', 64, 128) }],
+      });
+      assert.equal(r.status, 200, new TextDecoder().decode(r.body));
+      assert.deepEqual(int32Values((await io.read()).subarray(128, 192)), A.map((a, i) => a + B[i]!));
+      await server.close();
+      assert.deepEqual(calls.filter((c) => !c.startsWith('read')), [`open ${io.path} 0 256`, 'write 128 64', `close ${io.path}`]);
+      assert.deepEqual(calls.filter((c) => c.startsWith('read')).sort(), ['read 0 64', 'read 64 64']);
+    } finally {
+      await server.close();
+      await objects.removeAll();
+    }
   });
 });
