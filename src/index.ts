@@ -10,7 +10,12 @@ export { modelConfigSchema } from './config/model-config.ts';
 export type { ModelConfig, ModelConfigInput } from './config/model-config.ts';
 export { InferenceServer } from './core/inference-server.ts';
 export type { InferenceApi, ModelMetadata, ServerMetadata, RepositoryIndexEntry } from './core/api.ts';
-export type { InferRequest, InferResponse, Tensor, TensorMetadata, Parameters } from './core/types.ts';
+export type { InferRequest, InferResponse, Tensor, TensorMetadata, Parameters, SharedMemoryRef, SharedMemoryInput } from './core/types.ts';
+// System shared memory (docs/shared-memory.md): the region manager, and the backing an app may replace.
+export { SharedMemoryManager, openFileRegion, shmPathOfKey } from './core/shared-memory.ts';
+export type { RegionBacking, RegionOpener, SharedMemoryRegionStatus, SystemSharedMemoryApi } from './core/shared-memory.ts';
+export { withSharedMemory } from './transport/codec/shared-memory-requests.ts';
+export { sharedMemoryParameters } from './transport/codec/shared-memory-params.ts';
 export { DATA_TYPES } from './core/datatype.ts';
 export type { DataType, TensorData } from './core/datatype.ts';
 export { RtError, ERROR_CODES } from './errors/registry.ts';

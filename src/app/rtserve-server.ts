@@ -30,12 +30,19 @@ import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
+import { SharedMemoryManager, type RegionOpener } from '../core/shared-memory.ts';
+import { withSharedMemory } from '../transport/codec/shared-memory-requests.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
   readonly logger: Logger;
   /** Engine override (tests may pass one); defaults to onnxruntime-node. */
   readonly engine?: Engine;
+  /**
+   * How registered system shared memory regions are opened (docs/shared-memory.md); defaults to file handles on
+   * /dev/shm (core/shared-memory.ts `openFileRegion`). A native addon can pass a zero-copy (mmap) opener.
+   */
+  readonly sharedMemoryOpener?: RegionOpener;
 }
 
 export interface RunningServer {
@@ -108,15 +115,23 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger,
   });
   // withImageRequests: an encoded image in a BYTES input runs through the model's image pipeline on every front
-  // end (REST /infer, gRPC, WebSocket frame streams; docs/image.md).
-  const core = withImageRequests(
-    withGeneration(new InferenceServer({
-      config,
-      repository,
-      logger,
-      observer: serverMetrics,
-      ...(responseCache === undefined ? {} : { responseCache }),
-    }), generate),
+  // end (REST /infer, gRPC, WebSocket frame streams; docs/image.md). withSharedMemory, outermost: inputs in
+  // system shared memory regions are read before anything else sees the request, outputs written before any front
+  // end encodes the response (docs/shared-memory.md).
+  const sharedMemory = config.systemSharedMemory
+    ? new SharedMemoryManager({ logger, ...(options.sharedMemoryOpener === undefined ? {} : { opener: options.sharedMemoryOpener }) })
+    : undefined;
+  const core = withSharedMemory(
+    withImageRequests(
+      withGeneration(new InferenceServer({
+        config,
+        repository,
+        logger,
+        observer: serverMetrics,
+        ...(responseCache === undefined ? {} : { responseCache }),
+      }), generate),
+    ),
+    sharedMemory,
   );
   await core.start();
   let poller: RepositoryPoller | undefined;
@@ -249,6 +264,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         const s = metricsServer;
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
+      // Every front end is closed: release the shared memory regions (a request still holding one closes it last).
+      await sharedMemory?.unregister();
       await core.stop();
       await security.close();
     })();

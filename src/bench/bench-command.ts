@@ -39,6 +39,7 @@ export interface BenchFlags {
   shape?: string[];
   timeoutMs?: string;
   httpClient: string;
+  sharedMemory: string;
   engine?: string | boolean;
   engineKinds: string;
   engineThreads?: string;
@@ -110,6 +111,8 @@ export async function benchOptionsFromFlags(flags: BenchFlags, command: string):
     ...(percentile === undefined ? {} : { stabilityPercentile: percentile }),
     maxInflight: positiveInts('--max-inflight', flags.maxInflight)[0] as number,
   };
+  const sharedMemory = flags.sharedMemory;
+  if (sharedMemory !== 'none' && sharedMemory !== 'system') throw new BenchError(`--shared-memory is none or system, got '${sharedMemory}' (cuda is not supported)`);
   const input: InputSource = flags.input === 'random' ? { kind: 'random' } : flags.input === 'zero' ? { kind: 'zero' } : { kind: 'file', path: flags.input };
   const shapes = new Map((flags.shape ?? []).map(parseShapeFlag));
 
@@ -140,6 +143,7 @@ export async function benchOptionsFromFlags(flags: BenchFlags, command: string):
     ...(shapes.size === 0 ? {} : { shapes }),
     measure,
     ...(flags.timeoutMs === undefined ? {} : { timeoutMs: positiveNumber('--timeout-ms', flags.timeoutMs) }),
+    ...(sharedMemory === 'system' ? { sharedMemory } : {}),
     ...(engine === undefined ? {} : { engine }),
     command,
   };
@@ -181,6 +185,7 @@ export function registerBenchCommand(program: Command): void {
     .option('--shape <name:dims>', 'shape of an input with dynamic dims, without the batch dim (repeatable)', collect)
     .option('--timeout-ms <ms>', 'fail a request unanswered after this long')
     .option('--http-client <stack>', 'node (node:http, keep-alive agent) | fetch', 'node')
+    .option('--shared-memory <mode>', 'none | system: tensors through /dev/shm regions on the server host (http-*, grpc*; see docs/shared-memory.md)', 'none')
     .option('--engine [model.onnx]', 'also run the model in-process as the raw-engine baseline (default file: from --model-repository)')
     .option('--engine-kinds <list>', 'inprocess (ORT on this thread) and/or worker (the server\'s worker-thread engine)', 'inprocess,worker')
     .option('--engine-threads <n>', 'intra-op threads for the raw engine (default: onnxruntime\'s)')

@@ -17,6 +17,7 @@ import { inputsFromFile, randomInputs, zeroInputs, type ShapeOptions } from './i
 import { machineInfo } from './machine.ts';
 import { measureLevel, type LevelProgress } from './measure.ts';
 import type { BenchReport, BenchTotals, LevelResult, LoadMode, MeasureOptions } from './types.ts';
+import type { SharedMemoryMode } from './shared-memory.ts';
 
 export type InputSource = { readonly kind: 'random' } | { readonly kind: 'zero' } | { readonly kind: 'file'; readonly path: string };
 
@@ -45,6 +46,11 @@ export interface BenchOptions {
   readonly shapes?: ReadonlyMap<string, readonly number[]>;
   readonly measure: MeasureOptions;
   readonly timeoutMs?: number;
+  /**
+   * `system`: the load clients put their tensors in system shared memory regions and send references (perf_analyzer
+   * --shared-memory system; src/bench/shared-memory.ts). Default `none`.
+   */
+  readonly sharedMemory?: SharedMemoryMode;
   readonly engine?: EngineBenchOptions;
   /** The command line, recorded in the report. */
   readonly command?: string;
@@ -77,8 +83,14 @@ function poolSize(loads: readonly LoadMode[], maxInflight: number): number {
 export async function runBench(opts: BenchOptions, factories: readonly LoadClientFactory[] = defaultFactories()): Promise<BenchReport> {
   if (opts.url === undefined && opts.engine === undefined) throw new BenchError('nothing to measure: give a server --url, --engine, or both');
   const byName = new Map(factories.map((f) => [f.protocol, f]));
+  const sharedMemory = opts.sharedMemory ?? 'none';
   for (const p of opts.url === undefined ? [] : opts.protocols) {
-    if (!byName.has(p)) throw new BenchError(`unknown or unavailable protocol '${p}'; available: ${[...byName.keys()].join(', ')}`);
+    const f = byName.get(p);
+    if (f === undefined) throw new BenchError(`unknown or unavailable protocol '${p}'; available: ${[...byName.keys()].join(', ')}`);
+    if (sharedMemory === 'system' && f.sharedMemory !== true) {
+      const able = [...byName.values()].filter((x) => x.sharedMemory === true).map((x) => x.protocol);
+      throw new BenchError(`--shared-memory system: protocol '${p}' cannot send tensors through shared memory; use ${able.join(', ')}`);
+    }
   }
   const machine = machineInfo();
   const levels: LevelResult[] = [];
@@ -111,7 +123,10 @@ export async function runBench(opts: BenchOptions, factories: readonly LoadClien
           inputSets,
           concurrency: poolSize(opts.loads, opts.measure.maxInflight),
           ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+          ...(sharedMemory === 'system' ? { sharedMemory: { controlUrl: opts.url } } : {}),
         });
+        // Requests the client sent to set itself up are requests the server counts too.
+        if (client.setupRequests !== undefined) addTotals(protocol, { sent: client.setupRequests, succeeded: client.setupRequests, failed: 0 });
         try {
           for (const mode of opts.loads) {
             const label = `${protocol} b=${batch} ${describeLoad(mode)}`;
@@ -172,6 +187,7 @@ export async function runBench(opts: BenchOptions, factories: readonly LoadClien
     ...(opts.version === undefined ? {} : { modelVersion: opts.version }),
     ...(opts.url === undefined ? {} : { url: opts.url }),
     measure: opts.measure,
+    ...(sharedMemory === 'none' || opts.url === undefined ? {} : { sharedMemory }),
     levels,
     totals,
     ...(serverTotals === undefined ? {} : { serverTotals }),

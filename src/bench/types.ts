@@ -132,6 +132,8 @@ export interface BenchReport {
   readonly modelVersion?: string;
   readonly url?: string;
   readonly measure: MeasureOptions;
+  /** Present when the server's protocols sent their tensors through system shared memory (--shared-memory system). */
+  readonly sharedMemory?: 'system';
   readonly levels: readonly LevelResult[];
   /** Every request the load generator sent during the run (warmup included), per protocol. */
   readonly totals: Readonly<Record<string, BenchTotals>>;

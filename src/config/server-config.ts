@@ -105,6 +105,13 @@ export const serverConfigSchema = z.strictObject({
   loadModel: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v), z.array(z.string().min(1))).default([]),
   /** poll mode: seconds between repository scans (0 = no polling); Triton's --repository-poll-secs (default 15). */
   repositoryPollSecs: z.coerce.number().min(0).default(15),
+  /**
+   * Triton's system shared memory extension (docs/shared-memory.md): clients on this host register regions of
+   * POSIX shared memory objects (/dev/shm) and send references instead of tensor bytes. The server then reads and
+   * writes any shm object a client names that its own user may open; turn it off where clients on the host must
+   * not reach each other's shared memory (Triton has it off unless started with --allow-client-shm=true).
+   */
+  systemSharedMemory: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
   /** Response cache capacity in bytes (0 = no cache); models opt in with response_cache { enable: true }. */
   cacheSizeBytes: z.coerce.number().int().min(0).default(0),
   /** One info log line per HTTP request with request id, trace id, status and stage timings. */

@@ -1,6 +1,7 @@
 import type { InferRequest, InferResponse, TensorMetadata } from './types.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { ModelStatsSnapshot } from './stats.ts';
+import type { SystemSharedMemoryApi } from './shared-memory.ts';
 
 /**
  * What every front end (REST, gRPC, WebSocket, SSE) calls. Transports decode their wire format into these
@@ -67,4 +68,9 @@ export interface InferenceApi {
   inferStream?(request: InferRequest): AsyncIterable<InferResponse>;
   /** Labels of an output (from its config `label_filename`), for the classification extension. */
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined;
+  /**
+   * Triton's system shared memory extension (register / unregister / status of regions; docs/shared-memory.md).
+   * Undefined when the server has it turned off (server setting `systemSharedMemory`).
+   */
+  readonly systemSharedMemory?: SystemSharedMemoryApi;
 }

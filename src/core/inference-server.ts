@@ -46,7 +46,13 @@ export class InferenceServer implements InferenceApi {
   private readonly generations = new WeakMap<LoadedVersion, number>();
   private nextGeneration = 1;
 
-  constructor(private readonly options: InferenceServerOptions) {}
+  private readonly extensions: readonly string[];
+
+  constructor(private readonly options: InferenceServerOptions) {
+    // system_shared_memory: the regions and requests that use them are served by the layer the app wraps around
+    // this core (transport/codec/shared-memory-requests.ts); it is advertised only when switched on.
+    this.extensions = options.config.systemSharedMemory ? [...EXTENSIONS, 'system_shared_memory'] : EXTENSIONS;
+  }
 
   /**
    * Loads the models (Triton's model control modes, reference §1.4): none and poll load everything; explicit
@@ -105,7 +111,7 @@ export class InferenceServer implements InferenceApi {
   }
 
   serverMetadata(): ServerMetadata {
-    return { name: SERVER_NAME, version: RTSERVE_VERSION, extensions: EXTENSIONS };
+    return { name: SERVER_NAME, version: RTSERVE_VERSION, extensions: this.extensions };
   }
 
   modelMetadata(name: string, version?: string): ModelMetadata {

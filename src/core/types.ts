@@ -15,6 +15,27 @@ export interface RequestedOutput {
   readonly parameters?: Parameters;
 }
 
+/**
+ * A byte range of a registered system shared memory region (Triton's shared-memory extension, reference §2.2:
+ * parameters `shared_memory_region`, `shared_memory_offset`, `shared_memory_byte_size`). `offset` is relative to
+ * the region's start.
+ */
+export interface SharedMemoryRef {
+  readonly region: string;
+  readonly offset: number;
+  readonly byteSize: number;
+}
+
+/** An input whose bytes are in a shared memory region rather than in the request. */
+export interface SharedMemoryInput {
+  readonly name: string;
+  readonly datatype: DataType;
+  readonly shape: readonly number[];
+  readonly sharedMemory: SharedMemoryRef;
+  /** Its position among the request's inputs (the ones carried inline included). */
+  readonly index: number;
+}
+
 /** A transport-neutral inference request, decoded at the edge. */
 export interface InferRequest {
   readonly model: string;
@@ -22,6 +43,11 @@ export interface InferRequest {
   readonly version?: string;
   readonly id?: string;
   readonly inputs: readonly Tensor[];
+  /**
+   * Inputs to read from shared memory regions. The shared-memory layer (transport/codec/shared-memory.ts) reads
+   * them into `inputs` before the request reaches the core, so the core never sees this field set.
+   */
+  readonly sharedMemoryInputs?: readonly SharedMemoryInput[];
   /** Undefined means "all outputs". */
   readonly outputs?: readonly RequestedOutput[];
   readonly parameters?: Parameters;
@@ -37,6 +63,11 @@ export interface InferResponse {
   readonly id?: string;
   readonly parameters?: Parameters;
   readonly outputs: readonly Tensor[];
+  /**
+   * Outputs that were written into shared memory regions instead of being sent (name → where, `byteSize` = the
+   * bytes written). Encoders send their name, datatype and shape with these parameters and no data.
+   */
+  readonly sharedMemoryOutputs?: ReadonlyMap<string, SharedMemoryRef>;
 }
 
 /** Metadata of one tensor as KServe v2 reports it (`-1` marks a dynamic dimension). */

@@ -8,6 +8,7 @@
 export type ErrorCategory =
   | 'INVALID_ARGUMENT'
   | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
   | 'UNAVAILABLE'
   | 'RESOURCE_EXHAUSTED'
   | 'DEADLINE_EXCEEDED'
@@ -31,6 +32,8 @@ interface CategoryMapping {
 export const CATEGORY_MAPPING: Readonly<Record<ErrorCategory, CategoryMapping>> = Object.freeze({
   INVALID_ARGUMENT: { http: 400, grpc: 3, ws: 4400, retryable: false },
   NOT_FOUND: { http: 404, grpc: 5, ws: 4404, retryable: false },
+  // Triton answers 400 for ALREADY_EXISTS on REST and ALREADY_EXISTS on gRPC (reference §2.1 status maps).
+  ALREADY_EXISTS: { http: 400, grpc: 6, ws: 4409, retryable: false },
   // Triton answers 503 for UNAVAILABLE (model not ready, server draining).
   UNAVAILABLE: { http: 503, grpc: 14, ws: 1013, retryable: true },
   // Overload is 429 + Retry-After, not Triton's 503 (see reference §5.9).
@@ -76,6 +79,14 @@ export const ERROR_CODES = Object.freeze({
   SLOW_CONSUMER: { category: 'RESOURCE_EXHAUSTED', doc: 'The client reads results more slowly than it asks for them: the outgoing buffer is over its limit.' },
   IDLE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', doc: 'The connection was idle (nothing in flight, no message) longer than the idle timeout.' },
   RESUME_EXPIRED: { category: 'NOT_FOUND', doc: 'The session or stream to resume is unknown, or its resume window or replay buffer no longer covers it.' },
+  // system shared memory (Triton's shared-memory extension; docs/shared-memory.md)
+  SHM_REGION_NOT_FOUND: { category: 'NOT_FOUND', doc: 'No system shared memory region is registered under that name.' },
+  SHM_REGION_EXISTS: { category: 'ALREADY_EXISTS', doc: 'A shared memory region is already registered under that name; unregister it first.' },
+  SHM_BAD_KEY: { category: 'INVALID_ARGUMENT', doc: 'A shared memory key is malformed (empty, a path, `..`) or names no shared memory object on this host.' },
+  SHM_OUT_OF_RANGE: {
+    category: 'INVALID_ARGUMENT',
+    doc: 'An offset and byte size fall outside the shared memory object or region, or a region is too small for the output written into it.',
+  },
   // engine and configuration
   ENGINE_UNAVAILABLE: { category: 'FAILED_PRECONDITION', doc: 'No configured execution provider could load the model on this machine.' },
   ENGINE_FAILED: { category: 'INTERNAL', doc: 'The engine failed while running a batch.' },

@@ -21,6 +21,7 @@ import type { InferRequest, InferResponse, Parameters, Tensor, TensorMetadata } 
 import { rtError } from '../errors/registry.ts';
 import type { Generation, GenerateService } from './generate-service.ts';
 import type { GenerateRequest } from './types.ts';
+import { withOverrides } from '../util/with-overrides.ts';
 
 export const TEXT_INPUT = 'text_input';
 export const TEXT_OUTPUT = 'text_output';
@@ -190,11 +191,5 @@ export function withGeneration<T extends StreamingInferenceApi>(core: T, service
       })();
     },
   };
-  return new Proxy(core as T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> }, {
-    get(target, prop, _receiver) {
-      if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop as keyof StreamingInferenceApi];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withOverrides(core as T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> }, overrides);
 }

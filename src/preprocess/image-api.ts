@@ -7,6 +7,7 @@
 import type { InferenceApi } from '../core/api.ts';
 import type { InferRequest, InferResponse } from '../core/types.ts';
 import { inferImageRequest, isImageRequest } from './image-infer.ts';
+import { withOverrides } from '../util/with-overrides.ts';
 
 /** The optional streaming method of InferenceApi (docs/ws-protocol.md "Streaming"), looked up by name. */
 type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
@@ -25,11 +26,5 @@ export function withImageRequests<T extends InferenceApi>(core: T): T {
       })();
     },
   };
-  return new Proxy(core, {
-    get(target, prop) {
-      if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withOverrides(core, overrides);
 }

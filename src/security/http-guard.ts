@@ -33,6 +33,9 @@ export function operationOfRoute(url: string | undefined): Operation | 'any' | '
   if (url === '/metrics' || url.endsWith('/stats')) return 'metrics';
   if (url.startsWith('/v2/repository')) return 'repository';
   if (url === '/v1/models' || url.startsWith('/v1/models/')) return 'metadata';
+  // Shared memory regions carry inference inputs and outputs: the same operation as inference (Triton groups them
+  // under its own "shared-memory" restricted API; docs/security.md).
+  if (url.startsWith('/v2/systemsharedmemory') || url.startsWith('/v2/cudasharedmemory')) return 'infer';
   if (url.endsWith('/infer') || url.endsWith('/generate') || url.endsWith('/generate_stream') || url.endsWith('/image') || url.startsWith('/v1/')) return 'infer';
   return 'metadata';
 }

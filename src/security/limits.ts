@@ -1,4 +1,5 @@
 import { rtError } from '../errors/registry.ts';
+import { withOverrides } from '../util/with-overrides.ts';
 
 /** Structural limits on a request, beyond its byte size (server config keys of the same names). */
 export interface RequestLimits {
@@ -107,9 +108,19 @@ export class MessageRateLimiter {
   }
 }
 
+interface LimitableRequest {
+  readonly inputs: readonly ShapedTensor[];
+  /** Inputs whose bytes are in shared memory regions count like the others. */
+  readonly sharedMemoryInputs?: readonly ShapedTensor[];
+}
+
 interface LimitableApi {
-  infer(request: { readonly inputs: readonly ShapedTensor[] }): Promise<unknown>;
-  inferStream?(request: { readonly inputs: readonly ShapedTensor[] }): AsyncIterable<unknown>;
+  infer(request: LimitableRequest): Promise<unknown>;
+  inferStream?(request: LimitableRequest): AsyncIterable<unknown>;
+}
+
+function requestInputs(request: LimitableRequest): readonly ShapedTensor[] {
+  return request.sharedMemoryInputs === undefined ? request.inputs : [...request.inputs, ...request.sharedMemoryInputs];
 }
 
 /**
@@ -118,9 +129,9 @@ interface LimitableApi {
  */
 export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>): T {
   const overrides: Record<string, unknown> = {
-    infer(request: { readonly inputs: readonly ShapedTensor[] }): Promise<unknown> {
+    infer(request: LimitableRequest): Promise<unknown> {
       try {
-        checkTensorLimits(request.inputs, limits);
+        checkTensorLimits(requestInputs(request), limits);
       } catch (err) {
         return Promise.reject(err);
       }
@@ -129,9 +140,9 @@ export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<R
   };
   if (typeof api.inferStream === 'function') {
     const inner = api.inferStream;
-    overrides['inferStream'] = (request: { readonly inputs: readonly ShapedTensor[] }): AsyncIterable<unknown> => {
+    overrides['inferStream'] = (request: LimitableRequest): AsyncIterable<unknown> => {
       try {
-        checkTensorLimits(request.inputs, limits);
+        checkTensorLimits(requestInputs(request), limits);
       } catch (err) {
         // Errors of a stream surface from its iterator (the InferenceApi contract), never from the call itself.
         return (async function* refused(): AsyncGenerator<never> {
@@ -141,11 +152,5 @@ export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<R
       return inner.call(api, request);
     };
   }
-  return new Proxy(api, {
-    get(target, prop) {
-      if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withOverrides(api, overrides);
 }

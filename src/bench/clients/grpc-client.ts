@@ -10,6 +10,7 @@ import { Client, credentials, status, type ClientDuplexStream, type ServiceError
 import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest, type StreamInferResult } from '../../transport/grpc/infer-client-codec.ts';
 import { RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
+import { openSharedMemoryClient, type SharedMemoryRequest } from '../shared-memory.ts';
 
 const SERVICE = '/inference.GRPCInferenceService';
 const identity = (b: Buffer): Buffer => b;
@@ -113,25 +114,31 @@ class StreamClient implements LoadClient {
   }
 }
 
-function encodeBodies(target: LoadTarget): Buffer[] {
-  return target.inputSets.map((inputs) =>
-    encodeModelInferRequest({ model: target.model, ...(target.version === undefined ? {} : { version: target.version }), inputs }),
-  );
+function encodeBodies(target: LoadTarget, shm?: readonly SharedMemoryRequest[]): Buffer[] {
+  const version = target.version === undefined ? {} : { version: target.version };
+  // Tensors in shared memory: the inputs carry the region parameters and no raw contents.
+  if (shm !== undefined) return shm.map((r) => encodeModelInferRequest({ model: target.model, ...version, inputs: [], sharedMemoryInputs: r.sharedMemoryInputs, outputs: r.outputs }));
+  return target.inputSets.map((inputs) => encodeModelInferRequest({ model: target.model, ...version, inputs }));
+}
+
+/** Opens a client of `target`, through shared memory when the target asks for it. */
+async function openGrpc(target: LoadTarget, open: (client: Client, bodies: Buffer[]) => LoadClient): Promise<LoadClient> {
+  const shm = target.sharedMemory;
+  if (shm === undefined) return open(await openChannel(target), encodeBodies(target));
+  return openSharedMemoryClient(target, shm.controlUrl, async (requests) => open(await openChannel(target), encodeBodies(target, requests)));
 }
 
 export const grpcClientFactories: readonly LoadClientFactory[] = [
   {
     protocol: 'grpc',
     endpoint: 'grpc',
-    async create(target) {
-      return new UnaryClient(await openChannel(target), encodeBodies(target), target.timeoutMs);
-    },
+    sharedMemory: true,
+    create: (target) => openGrpc(target, (client, bodies) => new UnaryClient(client, bodies, target.timeoutMs)),
   },
   {
     protocol: 'grpc-stream',
     endpoint: 'grpc',
-    async create(target) {
-      return new StreamClient(await openChannel(target), encodeBodies(target));
-    },
+    sharedMemory: true,
+    create: (target) => openGrpc(target, (client, bodies) => new StreamClient(client, bodies)),
   },
 ];

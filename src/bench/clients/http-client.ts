@@ -11,6 +11,7 @@ import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpH
 import { decodeInferResponse, encodeInferRequest } from '../../transport/codec/kserve-client-codec.ts';
 import { BenchError, RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
+import { openSharedMemoryClient, type SharedMemoryRequest } from '../shared-memory.ts';
 
 export type HttpStack = 'node' | 'fetch';
 
@@ -27,12 +28,17 @@ function inferPath(target: LoadTarget): string {
   return target.version === undefined ? `/v2/models/${m}/infer` : `/v2/models/${m}/versions/${encodeURIComponent(target.version)}/infer`;
 }
 
-function prepareBodies(target: LoadTarget, binary: boolean): PreparedBody[] {
-  return target.inputSets.map((inputs) => {
-    const enc = encodeInferRequest(inputs, binary ? { binary: true, parameters: { binary_data_output: true } } : { binary: false });
+function prepareBodies(target: LoadTarget, binary: boolean, shm?: readonly SharedMemoryRequest[]): PreparedBody[] {
+  const requests = shm ?? target.inputSets.map((inputs) => ({ inputs }));
+  return requests.map((r) => {
+    // Tensors in shared memory: a small JSON body naming the regions (there are no bytes to send as binary data).
+    const enc =
+      'sharedMemoryInputs' in r
+        ? encodeInferRequest([], { binary: false, sharedMemoryInputs: r.sharedMemoryInputs, outputs: r.outputs })
+        : encodeInferRequest(r.inputs, binary ? { binary: true, parameters: { binary_data_output: true } } : { binary: false });
     const body = Buffer.from(enc.body.buffer, enc.body.byteOffset, enc.body.byteLength);
     const headers: OutgoingHttpHeaders = {
-      'content-type': binary ? 'application/octet-stream' : 'application/json',
+      'content-type': enc.headerLength !== undefined ? 'application/octet-stream' : 'application/json',
       'content-length': body.byteLength,
     };
     if (enc.headerLength !== undefined) headers['inference-header-content-length'] = enc.headerLength;
@@ -161,12 +167,16 @@ class FetchHttpClient implements LoadClient {
 
 function httpFactory(protocol: 'http-json' | 'http-binary', stack: HttpStack): LoadClientFactory {
   const binary = protocol === 'http-binary';
+  const open = (target: LoadTarget, bodies: PreparedBody[]): LoadClient =>
+    stack === 'node' ? new NodeHttpClient(protocol, target, bodies) : new FetchHttpClient(protocol, target, bodies, target.timeoutMs);
   return {
     protocol,
     endpoint: 'http',
+    sharedMemory: true,
     async create(target) {
-      const bodies = prepareBodies(target, binary);
-      return stack === 'node' ? new NodeHttpClient(protocol, target, bodies) : new FetchHttpClient(protocol, target, bodies, target.timeoutMs);
+      const shm = target.sharedMemory;
+      if (shm !== undefined) return openSharedMemoryClient(target, shm.controlUrl, async (requests) => open(target, prepareBodies(target, binary, requests)));
+      return open(target, prepareBodies(target, binary));
     },
   };
 }

@@ -19,6 +19,11 @@ export interface LoadTarget {
   readonly concurrency: number;
   /** A request still unanswered after this long fails (undefined: no client-side limit). */
   readonly timeoutMs?: number;
+  /**
+   * `--shared-memory system`: tensors go through system shared memory regions the client registers over the REST
+   * control plane at `controlUrl` (src/bench/shared-memory.ts); only factories with `sharedMemory` take it.
+   */
+  readonly sharedMemory?: { readonly controlUrl: string };
 }
 
 export interface LoadClient {
@@ -29,6 +34,8 @@ export interface LoadClient {
    */
   send(seq: number): Promise<void>;
   close(): Promise<void>;
+  /** Requests the client sent while it was set up (shared-memory references and checks), for the run's totals. */
+  readonly setupRequests?: number;
 }
 
 export interface LoadClientFactory {
@@ -36,5 +43,7 @@ export interface LoadClientFactory {
   readonly protocol: string;
   /** Which address `LoadTarget.url` must be: the REST URL, the gRPC address or the WebSocket URL. */
   readonly endpoint: 'http' | 'grpc' | 'ws';
+  /** The protocol can send tensors through system shared memory (LoadTarget.sharedMemory). */
+  readonly sharedMemory?: boolean;
   create(target: LoadTarget): Promise<LoadClient>;
 }

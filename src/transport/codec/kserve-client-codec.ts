@@ -4,10 +4,12 @@
  * TypeScript SDK, in Node and in browsers, so it imports nothing Node-only (TextEncoder/TextDecoder, DataView and
  * Uint8Array instead of Buffer).
  */
-import type { InferResponse, Parameters, RequestedOutput, Tensor } from '../../core/types.ts';
+import { allocate } from '../../core/datatype.ts';
+import type { InferResponse, Parameters, RequestedOutput, SharedMemoryInput, SharedMemoryRef, Tensor } from '../../core/types.ts';
 import { rtError } from '../../errors/registry.ts';
 import { describeValue, parseJsonBytes, utf8Encode } from './tensor-data.ts';
-import { BinarySection, checkParameters, concatBytes, decodeWireTensor, encodeWireTensor, isPlainObject, padJsonHeader } from './wire-tensor.ts';
+import { sharedMemoryRefOf } from './shared-memory-params.ts';
+import { BinarySection, checkParameters, concatBytes, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
 
 export interface EncodeRequestOptions {
   /** Send every input as binary data (needs the Inference-Header-Content-Length header) or as JSON `data`. */
@@ -15,8 +17,13 @@ export interface EncodeRequestOptions {
   readonly id?: string;
   /** Request parameters, e.g. `{ binary_data_output: true }` to get every output back as binary data. */
   readonly parameters?: Parameters;
-  /** Outputs to return, with per-output parameters such as `binary_data` or `classification`. */
+  /**
+   * Outputs to return, with per-output parameters such as `binary_data`, `classification` or the shared-memory
+   * parameters (`sharedMemoryParameters` in shared-memory-params.ts).
+   */
   readonly outputs?: readonly RequestedOutput[];
+  /** Inputs whose bytes the client put in registered shared memory regions; sent after `inputs`, without data. */
+  readonly sharedMemoryInputs?: readonly Omit<SharedMemoryInput, 'index'>[];
 }
 
 export interface EncodedRequest {
@@ -31,7 +38,9 @@ export function encodeInferRequest(inputs: readonly Tensor[], opts: EncodeReques
   let text = '{';
   if (opts.id !== undefined) text += `"id":${JSON.stringify(opts.id)},`;
   if (opts.parameters !== undefined) text += `"parameters":${JSON.stringify(opts.parameters)},`;
-  text += `"inputs":[${inputs.map((t) => encodeWireTensor('input', t, opts.binary, chunks)).join(',')}]`;
+  const tensors = inputs.map((t) => encodeWireTensor('input', t, opts.binary, chunks));
+  for (const t of opts.sharedMemoryInputs ?? []) tensors.push(encodeSharedMemoryWireTensor(t, t.sharedMemory));
+  text += `"inputs":[${tensors.join(',')}]`;
   if (opts.outputs !== undefined) {
     const outs = opts.outputs.map((o) =>
       o.parameters === undefined
@@ -48,7 +57,9 @@ export function encodeInferRequest(inputs: readonly Tensor[], opts: EncodeReques
 
 /**
  * Decodes an $inference_response body. `headerLength` is the response's Inference-Header-Content-Length when it
- * has one; outputs with `parameters.binary_data_size` are views over `body` (no copy when aligned).
+ * has one; outputs with `parameters.binary_data_size` are views over `body` (no copy when aligned). Outputs the
+ * server wrote into shared memory (shared-memory parameters, no data) come back with empty data and are listed in
+ * `sharedMemoryOutputs`: their bytes are in the region.
  */
 export function decodeInferResponse(body: Uint8Array, headerLength?: number): InferResponse {
   let jsonBytes = body;
@@ -75,7 +86,14 @@ export function decodeInferResponse(body: Uint8Array, headerLength?: number): In
   const rawOutputs = json['outputs'];
   if (!Array.isArray(rawOutputs)) throw rtError('BAD_JSON', `'outputs' must be an array of tensors, got ${describeValue(rawOutputs)}`);
   const section = new BinarySection(binary);
-  const outputs = rawOutputs.map((raw, i) => decodeWireTensor('output', i, raw, section));
+  let sharedMemoryOutputs: Map<string, SharedMemoryRef> | undefined;
+  const outputs = rawOutputs.map((raw, i): Tensor => {
+    const head = readWireTensorHead('output', i, raw);
+    const ref = head.data === undefined && head.parameters?.['binary_data_size'] === undefined ? sharedMemoryRefOf(head.what, head.parameters) : undefined;
+    if (ref === undefined) return wireTensorData('output', head, section);
+    (sharedMemoryOutputs ??= new Map()).set(head.name, ref);
+    return { name: head.name, datatype: head.datatype, shape: head.shape, data: allocate(head.datatype, 0) };
+  });
   section.finish();
   return {
     model_name: modelName,
@@ -83,5 +101,6 @@ export function decodeInferResponse(body: Uint8Array, headerLength?: number): In
     ...(id !== undefined && { id }),
     ...(parameters !== undefined && { parameters }),
     outputs,
+    ...(sharedMemoryOutputs !== undefined && { sharedMemoryOutputs }),
   };
 }

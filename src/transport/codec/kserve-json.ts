@@ -13,17 +13,20 @@
  * every front end shares them; this file checks only the wire format. The module has no Node-only imports.
  */
 import { BYTE_SIZE, elementCount } from '../../core/datatype.ts';
-import type { InferRequest, InferResponse, Parameters, RequestedOutput, Tensor, TensorMetadata } from '../../core/types.ts';
+import type { InferRequest, InferResponse, Parameters, RequestedOutput, SharedMemoryInput, Tensor, TensorMetadata } from '../../core/types.ts';
 import { rtError } from '../../errors/registry.ts';
 import { classifyOutput } from './classification.ts';
 import { binaryToTensorData, describeValue, formatShape, parseJsonBytes, utf8Encode } from './tensor-data.ts';
-import { BinarySection, checkParameters, decodeWireTensor, encodeWireTensor, isPlainObject, padJsonHeader } from './wire-tensor.ts';
+import { sharedMemoryInput, sharedMemoryRefOf } from './shared-memory-params.ts';
+import { BinarySection, checkParameters, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
 
 /** A request decoded from the wire, before the transport adds model, version, signal and protocol. */
 export interface DecodedInferRequest {
   readonly id?: string;
   readonly parameters?: Parameters;
   readonly inputs: Tensor[];
+  /** Inputs whose bytes are in shared memory regions (read by transport/codec/shared-memory-requests.ts). */
+  readonly sharedMemoryInputs?: SharedMemoryInput[];
   /** Undefined when the request names no outputs (all outputs are returned). */
   readonly outputs?: RequestedOutput[];
 }
@@ -42,6 +45,7 @@ export function toInferRequest(
     ...(target.version === undefined ? {} : { version: target.version }),
     ...(id === undefined ? {} : { id }),
     inputs: decoded.inputs,
+    ...(decoded.sharedMemoryInputs === undefined ? {} : { sharedMemoryInputs: decoded.sharedMemoryInputs }),
     ...(decoded.outputs === undefined ? {} : { outputs: decoded.outputs }),
     ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
     signal: target.signal,
@@ -51,7 +55,8 @@ export function toInferRequest(
 
 /**
  * Decodes a parsed $inference_request. Inputs with `parameters.binary_data_size` take their bytes from
- * `binary.bytes` in order of appearance, and the binary section must be used up exactly.
+ * `binary.bytes` in order of appearance, and the binary section must be used up exactly. Inputs with the
+ * shared-memory parameters (reference §2.2) carry no data and are returned in `sharedMemoryInputs`.
  */
 export function decodeInferRequestJson(json: unknown, binary?: { readonly bytes: Uint8Array }): DecodedInferRequest {
   if (!isPlainObject(json)) throw rtError('BAD_JSON', `the inference request must be a JSON object, got ${describeValue(json)}`);
@@ -62,8 +67,22 @@ export function decodeInferRequestJson(json: unknown, binary?: { readonly bytes:
   const rawInputs = json['inputs'];
   if (!Array.isArray(rawInputs)) throw rtError('BAD_JSON', `'inputs' must be an array of tensors, got ${describeValue(rawInputs)}`);
   const section = new BinarySection(binary?.bytes);
-  const inputs = new Array<Tensor>(rawInputs.length);
-  for (let i = 0; i < rawInputs.length; i++) inputs[i] = decodeWireTensor('input', i, rawInputs[i], section);
+  const inputs: Tensor[] = [];
+  let sharedMemoryInputs: SharedMemoryInput[] | undefined;
+  for (let i = 0; i < rawInputs.length; i++) {
+    const head = readWireTensorHead('input', i, rawInputs[i]);
+    const ref = sharedMemoryRefOf(head.what, head.parameters);
+    if (ref === undefined) {
+      inputs.push(wireTensorData('input', head, section));
+      continue;
+    }
+    // Extension doc: "When these parameters are set for an input tensor the "data" field ... must not be set."
+    if (head.data !== undefined || head.parameters?.['binary_data_size'] !== undefined) {
+      const how = head.data !== undefined ? "'data'" : 'parameters.binary_data_size';
+      throw rtError('BAD_DATA', `${head.what} has both ${how} and parameters.shared_memory_region; send the tensor one way`);
+    }
+    (sharedMemoryInputs ??= []).push(sharedMemoryInput(head.what, head.name, head.datatype, head.shape, head.count, ref, i));
+  }
   section.finish();
 
   const rawOutputs = json['outputs'];
@@ -78,6 +97,7 @@ export function decodeInferRequestJson(json: unknown, binary?: { readonly bytes:
     ...(id !== undefined && { id }),
     ...(parameters !== undefined && { parameters }),
     inputs,
+    ...(sharedMemoryInputs !== undefined && { sharedMemoryInputs }),
     ...(outputs !== undefined && { outputs }),
   };
 }
@@ -89,11 +109,8 @@ function decodeRequestedOutput(index: number, raw: unknown): RequestedOutput {
     throw rtError('BAD_JSON', `outputs[${index}]: 'name' must be a non-empty string, got ${describeValue(name)}`);
   }
   const parameters = checkParameters(`output '${name}': parameters`, raw['parameters']);
-  if (parameters !== undefined) {
-    for (const key of ['shared_memory_region', 'shared_memory_offset', 'shared_memory_byte_size']) {
-      if (key in parameters) throw rtError('UNSUPPORTED', `output '${name}': shared memory (parameters.${key}) is not supported`);
-    }
-  }
+  // Shared-memory parameters are checked here and acted on by transport/codec/shared-memory-requests.ts.
+  sharedMemoryRefOf(`output '${name}'`, parameters);
   return parameters === undefined ? { name } : { name, parameters };
 }
 
@@ -252,6 +269,12 @@ export function encodeInferResponse(resp: InferResponse, opts: EncodeResponseOpt
   const { binaryOutputs } = opts;
   for (let i = 0; i < resp.outputs.length; i++) {
     let output = resp.outputs[i]!;
+    const shm = resp.sharedMemoryOutputs?.get(output.name);
+    if (shm !== undefined) {
+      // Written into a region: no data (S:docs/protocol/extension_shared_memory.md; see docs/shared-memory.md).
+      parts[i] = encodeSharedMemoryWireTensor(output, shm);
+      continue;
+    }
     const n = opts.classification?.get(output.name);
     if (n !== undefined && n > 0) {
       const labels = opts.labels?.get(output.name);

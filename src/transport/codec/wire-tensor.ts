@@ -7,8 +7,9 @@
  * Shared by the server codec (request inputs in, response outputs out) and the client codec (the reverse).
  * No Node-only imports.
  */
-import { DATA_TYPES, elementCount, isDataType } from '../../core/datatype.ts';
-import type { Parameters, Tensor } from '../../core/types.ts';
+import { DATA_TYPES, elementCount, isDataType, type DataType } from '../../core/datatype.ts';
+import type { Parameters, SharedMemoryRef, Tensor } from '../../core/types.ts';
+import { sharedMemoryParameters } from './shared-memory-params.ts';
 import { rtError } from '../../errors/registry.ts';
 import {
   binaryToTensorData,
@@ -83,14 +84,21 @@ export class BinarySection {
   }
 }
 
-/** Parameters the binary and shared-memory extensions use; they are transport details, not tensor parameters. */
-const SHARED_MEMORY_PARAMETERS = ['shared_memory_region', 'shared_memory_offset', 'shared_memory_byte_size'];
+/** A wire tensor's name, datatype, shape and parameters, checked; its data not yet decoded. */
+export interface WireTensorHead {
+  readonly name: string;
+  /** "input 'x'" / "output 'y'", for messages. */
+  readonly what: string;
+  readonly datatype: DataType;
+  readonly shape: number[];
+  readonly count: number;
+  readonly parameters: Parameters | undefined;
+  /** The JSON `data` member, unchecked (undefined when absent). */
+  readonly data: unknown;
+}
 
-/**
- * Decodes `raw` (the `index`-th element of `inputs` or `outputs`) into a Tensor, taking binary data from
- * `section` when the tensor has `parameters.binary_data_size`.
- */
-export function decodeWireTensor(role: TensorRole, index: number, raw: unknown, section: BinarySection): Tensor {
+/** Checks the `index`-th element of `inputs` or `outputs` up to its data (see wireTensorData). */
+export function readWireTensorHead(role: TensorRole, index: number, raw: unknown): WireTensorHead {
   const listName = role === 'input' ? 'inputs' : 'outputs';
   if (!isPlainObject(raw)) throw rtError('BAD_JSON', `${listName}[${index}] must be an object, got ${describeValue(raw)}`);
   const name = raw['name'];
@@ -105,27 +113,38 @@ export function decodeWireTensor(role: TensorRole, index: number, raw: unknown, 
   }
   const { shape, count } = parseShape(role, name, raw['shape']);
   const parameters = checkParameters(`${what}: parameters`, raw['parameters']);
-  const data = raw['data'];
-  if (parameters !== undefined) {
-    for (const key of SHARED_MEMORY_PARAMETERS) {
-      if (key in parameters) throw rtError('UNSUPPORTED', `${what}: shared memory (parameters.${key}) is not supported; send the data inline or as binary data`);
+  return { name, what, datatype, shape, count, parameters, data: raw['data'] };
+}
+
+/**
+ * The tensor's data: `parameters.binary_data_size` bytes taken from `section`, or the JSON `data`. A tensor in
+ * shared memory has neither; its caller handles it before (see kserve-json.ts).
+ */
+export function wireTensorData(role: TensorRole, head: WireTensorHead, section: BinarySection): Tensor {
+  const { name, what, datatype, shape, count, parameters, data } = head;
+  const size = parameters?.['binary_data_size'];
+  if (size !== undefined) {
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
+      throw rtError('BAD_PARAMETER', `${what}: parameters.binary_data_size must be a non-negative integer, got ${describeValue(size)}`);
     }
-    const size = parameters['binary_data_size'];
-    if (size !== undefined) {
-      if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
-        throw rtError('BAD_PARAMETER', `${what}: parameters.binary_data_size must be a non-negative integer, got ${describeValue(size)}`);
-      }
-      if (data !== undefined) {
-        throw rtError('BAD_DATA', `${what} has both 'data' and parameters.binary_data_size; send the tensor one way`);
-      }
-      const bytes = section.take(what, size);
-      return { name, datatype, shape, data: binaryToTensorData(role, name, datatype, shape, count, bytes) };
+    if (data !== undefined) {
+      throw rtError('BAD_DATA', `${what} has both 'data' and parameters.binary_data_size; send the tensor one way`);
     }
+    const bytes = section.take(what, size);
+    return { name, datatype, shape, data: binaryToTensorData(role, name, datatype, shape, count, bytes) };
   }
   if (data === undefined) {
     throw rtError('BAD_DATA', `${what} has neither 'data' nor parameters.binary_data_size (shape ${formatShape(shape)} needs ${count} elements)`);
   }
   return { name, datatype, shape, data: jsonToTensorData(role, name, datatype, shape, count, data) };
+}
+
+/**
+ * Decodes `raw` (the `index`-th element of `inputs` or `outputs`) into a Tensor, taking binary data from
+ * `section` when the tensor has `parameters.binary_data_size`.
+ */
+export function decodeWireTensor(role: TensorRole, index: number, raw: unknown, section: BinarySection): Tensor {
+  return wireTensorData(role, readWireTensorHead(role, index, raw), section);
 }
 
 /**
@@ -145,6 +164,14 @@ export function encodeWireTensor(role: TensorRole, tensor: Tensor, binary: boole
     return `${head},"parameters":{"binary_data_size":${bytes.byteLength}}}`;
   }
   return `${head},"data":${tensorDataToJson(role, name, datatype, data)}}`;
+}
+
+/**
+ * The JSON text of a tensor whose bytes are in a shared memory region (reference §2.2; Triton's shared-memory
+ * extension): name, datatype, shape and the region parameters, no data.
+ */
+export function encodeSharedMemoryWireTensor(tensor: { readonly name: string; readonly datatype: DataType; readonly shape: readonly number[] }, ref: SharedMemoryRef): string {
+  return `{"name":${JSON.stringify(tensor.name)},"datatype":"${tensor.datatype}","shape":${formatShape(tensor.shape)},"parameters":${JSON.stringify(sharedMemoryParameters(ref))}}`;
 }
 
 /** Joins the JSON header and binary chunks into one buffer (for clients that need a single body). */

@@ -34,6 +34,7 @@ import type { InferenceApi } from '../../core/api.ts';
 import type { InferRequest, InferResponse, Tensor } from '../../core/types.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
 import { markExclusive } from '../../core/exclusive-buffers.ts';
+import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../core/shared-memory.ts';
 import { RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { classifyOutput } from '../codec/classification.ts';
@@ -160,12 +161,6 @@ function decodeOwnedMessage(buf: Buffer): DecodedInferMessage {
 
 /** The Triton extensions rtserve does not implement; their RPCs answer UNIMPLEMENTED. */
 const UNSUPPORTED_RPCS: Readonly<Record<string, string>> = {
-  SystemSharedMemoryStatus: 'system shared memory',
-  SystemSharedMemoryRegister: 'system shared memory',
-  SystemSharedMemoryUnregister: 'system shared memory',
-  CudaSharedMemoryStatus: 'CUDA shared memory',
-  CudaSharedMemoryRegister: 'CUDA shared memory',
-  CudaSharedMemoryUnregister: 'CUDA shared memory',
   TraceSetting: 'trace settings',
   LogSettings: 'log settings over gRPC',
 };
@@ -366,6 +361,25 @@ class GrpcFront {
         }
         return {};
       }),
+      // Triton's system shared memory extension (reference §2.5; docs/shared-memory.md). Regions carry inference
+      // inputs and outputs, so they are the 'infer' operation for the admission hook. An empty name means every
+      // region, as in Triton.
+      SystemSharedMemoryStatus: this.unary('infer', none, (r: { name: string }) => {
+        const regions: Record<string, SharedMemoryRegionStatus> = {};
+        for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name)) regions[s.name] = s;
+        return { regions };
+      }),
+      SystemSharedMemoryRegister: this.unary('infer', none, async (r: { name: string; key: string; offset: number; byte_size: number }) => {
+        await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size);
+        return {};
+      }),
+      SystemSharedMemoryUnregister: this.unary('infer', none, async (r: { name: string }) => {
+        await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name);
+        return {};
+      }),
+      CudaSharedMemoryStatus: this.unary('infer', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryRegister: this.unary('infer', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryUnregister: this.unary('infer', none, cudaSharedMemoryUnsupported),
       ModelInfer: (call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>) => this.modelInfer(call, callback),
       ModelStreamInfer: (call: ServerDuplexStream<DecodedInferMessage, Buffer>) => {
         const stream = new InferStream(call, this);
@@ -375,7 +389,7 @@ class GrpcFront {
     };
     for (const [rpc, what] of Object.entries(UNSUPPORTED_RPCS)) {
       impl[rpc] = this.unary('admin', none, () => {
-        throw rtError('UNSUPPORTED', `${rpc}: rtserve does not implement ${what}; send tensors inline (contents or raw contents)`);
+        throw rtError('UNSUPPORTED', `${rpc}: rtserve does not implement ${what}`);
       });
     }
     return impl;

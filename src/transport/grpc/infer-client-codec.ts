@@ -6,7 +6,9 @@
  * Used by the benchmark and usable by any Node client that wants to skip the generic protobuf object layer:
  * pass these as the serialize / deserialize functions of a grpc-js call (`makeInferClient` in grpc-client.ts).
  */
-import type { InferResponse, Parameters, RequestedOutput, Tensor } from '../../core/types.ts';
+import { allocate } from '../../core/datatype.ts';
+import type { InferResponse, Parameters, RequestedOutput, SharedMemoryInput, SharedMemoryRef, Tensor } from '../../core/types.ts';
+import { sharedMemoryParameters, sharedMemoryRefOf } from '../codec/shared-memory-params.ts';
 import { rtError } from '../../errors/registry.ts';
 import { WIRE_LEN, WireReader, WireWriter, lenFieldSize, utf8Length } from './proto-wire.ts';
 import {
@@ -14,6 +16,7 @@ import {
   contentsToTensorData,
   parametersSize,
   planParameters,
+  planSharedMemoryTensor,
   planTensor,
   rawToTensorData,
   readParameterEntry,
@@ -30,6 +33,8 @@ export interface GrpcClientRequest {
   readonly id?: string;
   readonly parameters?: Parameters;
   readonly inputs: readonly Tensor[];
+  /** Inputs the client put in registered shared memory regions: sent after `inputs`, without raw contents. */
+  readonly sharedMemoryInputs?: readonly Omit<SharedMemoryInput, 'index'>[];
   readonly outputs?: readonly RequestedOutput[];
 }
 
@@ -50,6 +55,8 @@ export function encodeModelInferRequest(req: GrpcClientRequest): Buffer {
     inputs[i] = p;
     size += lenFieldSize(p.msgLen) + lenFieldSize(p.rawLen);
   }
+  const shmInputs = (req.sharedMemoryInputs ?? []).map((t) => planSharedMemoryTensor(t.name, t.datatype, t.shape, sharedMemoryParameters(t.sharedMemory)));
+  for (const p of shmInputs) size += lenFieldSize(p.msgLen);
   const outputs = (req.outputs ?? []).map((o) => {
     const nameLen = utf8Length(o.name);
     const op = planParameters(o.parameters);
@@ -64,6 +71,7 @@ export function encodeModelInferRequest(req: GrpcClientRequest): Buffer {
   if (idLen > 0) w.stringField(3, id, idLen);
   writeParameters(w, 4, params);
   for (const p of inputs) writeTensorHeader(w, 5, p);
+  for (const p of shmInputs) writeTensorHeader(w, 5, p);
   for (const o of outputs) {
     w.lenHeader(6, o.msgLen);
     w.stringField(1, o.name, o.nameLen);
@@ -117,8 +125,15 @@ function readResponse(r: WireReader): InferResponse {
   if (raw.length > 0 && raw.length !== tensors.length) {
     throw rtError('BAD_DATA', `raw_output_contents has ${raw.length} entries but the response has ${tensors.length} outputs`);
   }
+  let sharedMemoryOutputs: Map<string, SharedMemoryRef> | undefined;
   const outputs = tensors.map((t, i): Tensor => {
     const { datatype, shape, count } = checkTensorHeader(t, 'output', i);
+    const ref = sharedMemoryRefOf(`output '${t.name}'`, t.parameters);
+    if (ref !== undefined && (raw[i] === undefined || raw[i].byteLength === 0) && t.contents.length === 0) {
+      // Written into a region by the server: the bytes are there, not here.
+      (sharedMemoryOutputs ??= new Map()).set(t.name, ref);
+      return { name: t.name, datatype, shape, data: allocate(datatype, 0) };
+    }
     const data =
       raw.length > 0
         ? rawToTensorData('output', t.name, datatype, shape, count, raw[i]!, `raw_output_contents[${i}]`)
@@ -131,6 +146,7 @@ function readResponse(r: WireReader): InferResponse {
     ...(id !== '' && { id }),
     ...(parameters !== undefined && { parameters }),
     outputs,
+    ...(sharedMemoryOutputs !== undefined && { sharedMemoryOutputs }),
   };
 }
 

@@ -12,7 +12,8 @@
  *
  * Outputs always go in raw_output_contents, as Triton does for ModelInfer (tritonclient reads them from there).
  */
-import type { InferResponse, Parameters, RequestedOutput, Tensor } from '../../core/types.ts';
+import type { InferResponse, Parameters, RequestedOutput, SharedMemoryInput, Tensor } from '../../core/types.ts';
+import { sharedMemoryInput, sharedMemoryParameters, sharedMemoryRefOf } from '../codec/shared-memory-params.ts';
 import { RtError, rtError, toRtError } from '../../errors/registry.ts';
 import { utf8Length, lenFieldSize, WIRE_LEN, WireReader, WireWriter } from './proto-wire.ts';
 import {
@@ -20,6 +21,7 @@ import {
   contentsToTensorData,
   parametersSize,
   planParameters,
+  planSharedMemoryTensor,
   planTensor,
   rawToTensorData,
   readParameterEntry,
@@ -37,6 +39,8 @@ export interface GrpcInferRequest {
   readonly id?: string;
   readonly parameters?: Parameters;
   readonly inputs: Tensor[];
+  /** Inputs whose bytes are in shared memory regions (read by transport/codec/shared-memory-requests.ts). */
+  readonly sharedMemoryInputs?: SharedMemoryInput[];
   /** Undefined when the request names no outputs (every output is returned). */
   readonly outputs?: RequestedOutput[];
 }
@@ -103,21 +107,38 @@ function parseRequest(bytes: Uint8Array, ids: Ids): GrpcInferRequest {
   }
   if (ids.model === '') throw rtError('BAD_REQUEST', 'model_name is empty; name the model to run');
 
+  // Inputs in shared memory carry neither contents nor a raw_input_contents entry: raw_input_contents lines up
+  // with the other inputs, in order (as tritonclient sends it and Triton reads it).
+  const refs = tensors.map((t) => sharedMemoryRefOf(`input '${t.name}'`, t.parameters));
+  let inline = 0;
+  for (const ref of refs) if (ref === undefined) inline++;
   const useRaw = raw.length > 0;
-  if (useRaw && raw.length !== tensors.length) {
-    throw rtError('BAD_DATA', `raw_input_contents has ${raw.length} entries but the request has ${tensors.length} inputs; raw_input_contents[i] must hold the bytes of inputs[i]`);
+  if (useRaw && raw.length !== inline) {
+    const shm = tensors.length - inline;
+    throw rtError('BAD_DATA', `raw_input_contents has ${raw.length} entries but the request has ${inline} inputs${shm > 0 ? ` not in shared memory (and ${shm} in shared memory, which take none)` : ''}; raw_input_contents[i] must hold the bytes of the i-th such input`);
   }
-  const inputs = new Array<Tensor>(tensors.length);
+  const inputs: Tensor[] = [];
+  let sharedMemoryInputs: SharedMemoryInput[] | undefined;
+  let rawIndex = 0;
   for (let i = 0; i < tensors.length; i++) {
     const t = tensors[i]!;
     const { datatype, shape, count } = checkTensorHeader(t, 'input', i);
+    const ref = refs[i];
+    if (ref !== undefined) {
+      const what = `input '${t.name}'`;
+      // Extension doc: "When these parameters are set for an input tensor the "contents" field ... must not be set."
+      if (t.contents.length > 0) throw rtError('BAD_DATA', `${what} has both contents and parameters.shared_memory_region; send the tensor one way`);
+      (sharedMemoryInputs ??= []).push(sharedMemoryInput(what, t.name, datatype, shape, count, ref, i));
+      continue;
+    }
     let data;
     if (useRaw) {
       // GS: "If this field is specified then InferInputTensor::contents must not be specified for any input tensor."
       if (t.contents.length > 0) {
         throw rtError('BAD_DATA', `input '${t.name}' has typed contents but the request also sends raw_input_contents; a request sends every input one way (all in contents or all in raw_input_contents)`);
       }
-      data = rawToTensorData('input', t.name, datatype, shape, count, raw[i]!, `raw_input_contents[${i}]`);
+      data = rawToTensorData('input', t.name, datatype, shape, count, raw[rawIndex]!, `raw_input_contents[${rawIndex}]`);
+      rawIndex++;
     } else if (t.contents.length > 0) {
       data = contentsToTensorData('input', t.name, datatype, shape, count, t.contents, WHAT);
     } else if (count === 0) {
@@ -125,7 +146,7 @@ function parseRequest(bytes: Uint8Array, ids: Ids): GrpcInferRequest {
     } else {
       throw rtError('BAD_DATA', `input '${t.name}' has no data: shape [${shape.join(',')}] needs ${count} elements; send them in contents or raw_input_contents`);
     }
-    inputs[i] = { name: t.name, datatype, shape, data };
+    inputs.push({ name: t.name, datatype, shape, data });
   }
   return {
     model: ids.model,
@@ -133,6 +154,7 @@ function parseRequest(bytes: Uint8Array, ids: Ids): GrpcInferRequest {
     ...(ids.id !== '' && { id: ids.id }),
     ...(parameters !== undefined && { parameters }),
     inputs,
+    ...(sharedMemoryInputs !== undefined && { sharedMemoryInputs }),
     ...(outputs !== undefined && outputs.length > 0 && { outputs }),
   };
 }
@@ -149,11 +171,8 @@ function readRequestedOutput(r: WireReader, index: number): RequestedOutput {
     else r.skip(wt);
   }
   if (name === '') throw rtError('BAD_REQUEST', `outputs[${index}]: 'name' must be a non-empty string`);
-  if (parameters !== undefined) {
-    for (const key of ['shared_memory_region', 'shared_memory_offset', 'shared_memory_byte_size']) {
-      if (key in parameters) throw rtError('UNSUPPORTED', `output '${name}': shared memory (parameters.${key}) is not supported`);
-    }
-  }
+  // Shared-memory parameters are checked here and acted on by transport/codec/shared-memory-requests.ts.
+  sharedMemoryRefOf(`output '${name}'`, parameters);
   return parameters === undefined ? { name } : { name, parameters };
 }
 
@@ -180,7 +199,9 @@ function planResponse(resp: InferResponse): ResponsePlan {
   const outputs = new Array<TensorPlan>(resp.outputs.length);
   for (let i = 0; i < resp.outputs.length; i++) {
     const o = resp.outputs[i]!;
-    const p = planTensor(o.name, o.datatype, o.shape, o.data, 'output');
+    const shm = resp.sharedMemoryOutputs?.get(o.name);
+    // Written into a region: the header carries the region parameters and the raw entry is empty.
+    const p = shm === undefined ? planTensor(o.name, o.datatype, o.shape, o.data, 'output') : planSharedMemoryTensor(o.name, o.datatype, o.shape, sharedMemoryParameters(shm));
     outputs[i] = p;
     size += lenFieldSize(p.msgLen) + lenFieldSize(p.rawLen);
   }

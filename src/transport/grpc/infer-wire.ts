@@ -85,7 +85,7 @@ function int64PartsToSafe(lo: number, hi: number, name: () => string): number {
   throw rtError('BAD_PARAMETER', `${name()}: int64_param ${big} is beyond ±2^53, which rtserve parameters cannot hold`);
 }
 
-interface ParameterPlan {
+export interface ParameterPlan {
   readonly key: string;
   readonly keyLen: number;
   readonly value: string | number | boolean;
@@ -199,8 +199,6 @@ export function readTensorMessage(r: WireReader, role: TensorRole): TensorMessag
   return t;
 }
 
-const SHARED_MEMORY_PARAMETERS = ['shared_memory_region', 'shared_memory_offset', 'shared_memory_byte_size'];
-
 /** Checks a tensor message's name, datatype and shape (the same wording as the REST codec's errors). */
 export function checkTensorHeader(t: TensorMessage, role: TensorRole, index: number): { datatype: DataType; shape: number[]; count: number } {
   const list = role === 'input' ? 'inputs' : 'outputs';
@@ -209,11 +207,6 @@ export function checkTensorHeader(t: TensorMessage, role: TensorRole, index: num
   if (!isDataType(t.datatype)) {
     const got = t.datatype.length > 32 ? `${t.datatype.slice(0, 32)}…` : t.datatype;
     throw rtError('BAD_DATATYPE', `${what}: datatype '${got}' is not a KServe v2 datatype (expected one of ${DATA_TYPES.join(', ')})`);
-  }
-  if (t.parameters !== undefined) {
-    for (const key of SHARED_MEMORY_PARAMETERS) {
-      if (key in t.parameters) throw rtError('UNSUPPORTED', `${what}: shared memory (parameters.${key}) is not supported; send the data in contents or raw contents`);
-    }
   }
   const { shape, count } = parseShape(role, t.name, t.shape);
   return { datatype: t.datatype, shape, count };
@@ -437,6 +430,8 @@ export interface TensorPlan {
   readonly raw: Uint8Array | undefined;
   readonly bytesElements: readonly Uint8Array[] | undefined;
   readonly rawLen: number;
+  /** The tensor's parameters (field 4); only shared-memory tensors carry any. */
+  readonly params?: readonly ParameterPlan[];
 }
 
 /** Sizes a tensor header message (name, datatype, shape) and its raw contents. */
@@ -463,6 +458,19 @@ export function planTensor(name: string, datatype: DataType, shape: readonly num
   return { name, nameLen, datatype, shape, shapeLen, msgLen, raw, bytesElements: undefined, rawLen: raw.byteLength };
 }
 
+/**
+ * Sizes a tensor whose bytes are in a shared memory region: its header carries the region parameters, its raw
+ * contents are empty (Triton still sends one raw_output_contents entry per output, so indexes line up).
+ */
+export function planSharedMemoryTensor(name: string, datatype: DataType, shape: readonly number[], parameters: Parameters): TensorPlan {
+  const nameLen = utf8Length(name);
+  let shapeLen = 0;
+  for (const d of shape) shapeLen += int64Size(d);
+  const params = planParameters(parameters);
+  const msgLen = lenFieldSize(nameLen) + lenFieldSize(datatype.length) + (shape.length > 0 ? lenFieldSize(shapeLen) : 0) + parametersSize(params);
+  return { name, nameLen, datatype, shape, shapeLen, msgLen, raw: new Uint8Array(0), bytesElements: undefined, rawLen: 0, params };
+}
+
 export function writeTensorHeader(w: WireWriter, field: number, p: TensorPlan): void {
   w.lenHeader(field, p.msgLen);
   w.stringField(1, p.name, p.nameLen);
@@ -471,6 +479,7 @@ export function writeTensorHeader(w: WireWriter, field: number, p: TensorPlan): 
     w.lenHeader(3, p.shapeLen);
     for (const d of p.shape) w.int64(d);
   }
+  if (p.params !== undefined) writeParameters(w, 4, p.params);
 }
 
 export function writeRaw(w: WireWriter, field: number, p: TensorPlan): void {

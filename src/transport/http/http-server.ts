@@ -15,6 +15,7 @@ import type { HttpSecurityHooks } from '../../security/http-guard.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
+import { registerSharedMemoryRoutes } from './shared-memory-routes.ts';
 import { loadRequestSchema, repositoryIndexRequestSchema, unloadRequestSchema, parseBodyWith } from './schemas.ts';
 
 export interface HttpServerOptions {
@@ -50,7 +51,7 @@ interface ModelParams {
 
 /**
  * KServe v2 REST (OIPR §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
- * model repository), /openapi.json, /docs and the conventional /healthz and /readyz probe aliases.
+ * model repository, system shared memory), /openapi.json, /docs and the conventional /healthz and /readyz probe aliases.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const { api, logger, limits } = options;
@@ -159,6 +160,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     return reply.code(200).send();
   });
 
+  // ---- system shared memory extension (docs/shared-memory.md)
+  registerSharedMemoryRoutes(app, api);
+
   // ---- inference
   const infer = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
     const { model, version } = req.params;
@@ -182,7 +186,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     } else {
       decoded = decodeInferRequestJson(parseJsonBytes(body, 'the request body'));
     }
-    if (limits !== undefined) checkTensorLimits(decoded.inputs, limits);
+    if (limits !== undefined) checkTensorLimits(decoded.sharedMemoryInputs === undefined ? decoded.inputs : [...decoded.inputs, ...decoded.sharedMemoryInputs], limits);
 
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
     // HTTP disconnect until it writes; reference §5.10).

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
   errorSchema, inferRequestSchema, inferResponseSchema, loadRequestSchema, modelMetadataSchema, modelReadySchema,
-  repositoryIndexRequestSchema, repositoryIndexResponseSchema, serverMetadataSchema, statisticsSchema, unloadRequestSchema,
+  repositoryIndexRequestSchema, repositoryIndexResponseSchema, serverMetadataSchema, statisticsSchema, systemSharedMemoryRegisterSchema,
+  systemSharedMemoryStatusSchema, unloadRequestSchema,
 } from './schemas.ts';
 import { RTSERVE_VERSION } from '../../core/version.ts';
 
@@ -66,6 +67,31 @@ export function buildOpenApiDocument(): JsonObject {
   paths['/v2/repository/models/{model}/unload'] = {
     post: { summary: 'Unload a model', parameters: [modelParam], requestBody: { content: json(unloadRequestSchema) }, responses: ok('unloaded') },
   };
+  // Triton's system shared memory extension (docs/shared-memory.md); the CUDA paths answer 501.
+  const regionParam = { name: 'region', in: 'path', required: true, schema: { type: 'string' } };
+  const shm = '/v2/systemsharedmemory';
+  paths[`${shm}/status`] = { get: { summary: 'Status of every registered system shared memory region', responses: ok('regions', systemSharedMemoryStatusSchema) } };
+  paths[`${shm}/region/{region}/status`] = {
+    get: { summary: 'Status of one system shared memory region (404 when not registered)', parameters: [regionParam], responses: ok('region', systemSharedMemoryStatusSchema) },
+  };
+  paths[`${shm}/region/{region}/register`] = {
+    post: {
+      summary: 'Register a byte range of a POSIX shared memory object (/dev/shm) as a region',
+      parameters: [regionParam],
+      requestBody: { required: true, content: json(systemSharedMemoryRegisterSchema) },
+      responses: ok('registered'),
+    },
+  };
+  paths[`${shm}/unregister`] = { post: { summary: 'Unregister every system shared memory region', responses: ok('unregistered') } };
+  paths[`${shm}/region/{region}/unregister`] = {
+    post: { summary: 'Unregister one system shared memory region (in-flight requests that use it finish first)', parameters: [regionParam], responses: ok('unregistered') },
+  };
+  const cudaUnsupported = { '501': { description: 'CUDA shared memory is not supported by this server', content: json(errorSchema) } };
+  for (const [path, method] of [['/status', 'get'], ['/region/{region}/status', 'get'], ['/region/{region}/register', 'post'], ['/unregister', 'post'], ['/region/{region}/unregister', 'post']] as const) {
+    paths[`/v2/cudasharedmemory${path}`] = {
+      [method]: { summary: 'CUDA shared memory (not supported: 501)', ...(path.includes('{region}') ? { parameters: [regionParam] } : {}), responses: cudaUnsupported },
+    };
+  }
   return {
     openapi: '3.1.0',
     info: { title: 'rtserve REST API (KServe v2 / Open Inference Protocol)', version: RTSERVE_VERSION },

@@ -65,6 +65,22 @@ export const unloadRequestSchema = z.strictObject({
   parameters: z.object({ unload_dependents: z.boolean().optional() }).optional(),
 });
 
+/** Triton's system shared memory extension (S:docs/protocol/extension_shared_memory.md; docs/shared-memory.md). */
+const byteCount = (what: string) => {
+  const bad = `must be a non-negative integer number of bytes (${what})`;
+  return z.number({ error: (iss) => (iss.input === undefined ? `required: ${what}, in bytes` : bad) }).int({ error: bad }).min(0, { error: bad });
+};
+export const systemSharedMemoryRegisterSchema = z.strictObject({
+  key: z
+    .string({ error: (iss) => (iss.input === undefined ? 'required: the POSIX shared memory key, e.g. "/input0"' : 'must be a string: the POSIX shared memory key, e.g. "/input0"') })
+    .meta({ description: 'POSIX shared memory key as given to shm_open, e.g. "/input0" (the object /dev/shm/input0)' }),
+  offset: byteCount('the start of the region within the object').optional().meta({ description: 'Start of the region within the object, in bytes (default 0)' }),
+  byte_size: byteCount('the size of the region').meta({ description: 'Size of the region, in bytes' }),
+});
+export const systemSharedMemoryStatusSchema = z.array(
+  z.object({ name: z.string(), key: z.string(), offset: z.number(), byte_size: z.number() }),
+);
+
 const duration = z.object({ count: z.number(), ns: z.number() });
 export const statisticsSchema = z.object({
   model_stats: z.array(

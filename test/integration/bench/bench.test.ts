@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
@@ -154,6 +154,40 @@ describe('rtserve bench against a real server', () => {
     assert.equal(r.serverTotals?.requests, ok);
   });
 
+  test('--shared-memory system: REST and gRPC clients measure through /dev/shm regions, counts agree, regions are gone afterwards', async () => {
+    const r = await runBench({
+      url: server.httpUrl,
+      grpcUrl: server.grpcAddress ?? '',
+      model: 'simple',
+      protocols: ['http-json', 'http-binary', 'grpc', 'grpc-stream'],
+      loads: [{ kind: 'concurrency', concurrency: 3 }],
+      batches: [2],
+      input: { kind: 'random' },
+      measure: MEASURE,
+      sharedMemory: 'system',
+    });
+    assert.equal(r.sharedMemory, 'system');
+    assert.deepEqual(r.levels.map((l) => l.protocol), ['http-json', 'http-binary', 'grpc', 'grpc-stream']);
+    for (const l of r.levels) {
+      checkLevel(l, MEASURE.maxTrials);
+      assert.deepEqual(l.errors, [], l.protocol);
+      assert.equal(l.merged.server?.inferences, (l.merged.server?.requests ?? 0) * 2);
+    }
+    // Each client's setup (a reference inference and the checked first request) is counted as the server counts it.
+    const ok = Object.values(r.totals).reduce((s, t) => s + t.succeeded, 0);
+    assert.equal(Object.values(r.totals).reduce((s, t) => s + t.sent, 0), ok);
+    assert.equal(r.serverTotals?.requests, ok);
+    const regions = await fetch(`${server.httpUrl}/v2/systemsharedmemory/status`).then((res) => res.json() as Promise<unknown[]>);
+    assert.deepEqual(regions, [], 'every region the clients registered is unregistered');
+    const left = (await readdir('/dev/shm')).filter((f) => f.startsWith(`rtserve-bench-${process.pid}-`));
+    assert.deepEqual(left, [], 'every object the clients created is removed');
+
+    await assert.rejects(
+      runBench({ url: server.httpUrl, model: 'simple', protocols: ['ws'], loads: [{ kind: 'concurrency', concurrency: 1 }], batches: [1], input: { kind: 'random' }, measure: MEASURE, sharedMemory: 'system' }),
+      (err: unknown) => err instanceof BenchError && /protocol 'ws' cannot send tensors through shared memory; use http-json, http-binary, grpc, grpc-stream/.test(err.message),
+    );
+  });
+
   test('request-rate mode offers load at a rate and reports the same way', async () => {
     const control = new RestControl(server.httpUrl, 'simple');
     const info = await control.modelInfo();
@@ -298,6 +332,19 @@ describe('rtserve bench CLI', () => {
     assert.ok((report.levels[2]?.merged.succeeded ?? 0) > 0);
     assert.match(await readFile(join(dir, 'r.md'), 'utf8'), /^\| protocol \| batch \|/);
     assert.match(await readFile(join(dir, 'r.html'), 'utf8'), /<svg/);
+  });
+
+  test('--shared-memory system over gRPC from the command line; an unknown mode is refused', async () => {
+    const out = join(dir, 'shm.json');
+    const res = await cli(['-m', 'simple', '-u', server.httpUrl, '--grpc-url', server.grpcAddress ?? '', '-p', 'grpc', '--shared-memory', 'system', '-n', '20', '--warmup', '0', '--max-trials', '3', '-o', out]);
+    assert.equal(res.status, 0, res.stderr);
+    const report = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
+    assert.equal(report.sharedMemory, 'system');
+    assert.ok((report.levels[0]?.merged.succeeded ?? 0) > 0);
+    assert.deepEqual(report.levels[0]?.errors, []);
+    const bad = await cli(['-m', 'simple', '-u', server.httpUrl, '--shared-memory', 'cuda', '-n', '5']);
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /--shared-memory is none or system, got 'cuda'/);
   });
 
   test('exits 1 and names the failure when the server answers with errors', async () => {

@@ -21,6 +21,8 @@ import {
   inferenceClient,
   inferRequestObject,
   pendingCount,
+  rejectsWith,
+  streamAll,
   unary,
   until,
   type InferenceClient,
@@ -40,14 +42,6 @@ const simpleRequest = (id: string): Record<string, unknown> =>
     },
     false,
   );
-
-function rejectsWith(p: Promise<unknown>, code: grpc.status, ...includes: string[]): Promise<void> {
-  return assert.rejects(p, (err: grpc.ServiceError) => {
-    assert.equal(err.code, code, `${grpc.status[err.code]}: ${err.details}`);
-    for (const part of includes) assert.ok(err.details.includes(part), `${JSON.stringify(err.details)} should mention ${part}`);
-    return true;
-  });
-}
 
 function healthClient(address: string): grpc.Client {
   const def = protoLoader.loadSync(healthProtoPath, { keepCase: true, enums: String, defaults: true });
@@ -135,10 +129,9 @@ describe('gRPC metadata, repository and status mapping', () => {
     assert.ok(index.models.some((m) => m.name === 'simple' && m.state === 'READY'));
   });
 
-  test('load/unload without explicit model control, shared memory and trace RPCs are UNIMPLEMENTED with a reason', async () => {
+  test('load/unload without explicit model control, CUDA shared memory and trace RPCs are UNIMPLEMENTED with a reason', async () => {
     await rejectsWith(unary(client, 'RepositoryModelLoad', { model_name: 'simple' }), grpc.status.UNIMPLEMENTED, 'model-control-mode');
-    await rejectsWith(unary(client, 'SystemSharedMemoryStatus', { name: '' }), grpc.status.UNIMPLEMENTED, 'shared memory');
-    await rejectsWith(unary(client, 'CudaSharedMemoryRegister', { name: 'r' }), grpc.status.UNIMPLEMENTED, 'CUDA shared memory');
+    await rejectsWith(unary(client, 'CudaSharedMemoryRegister', { name: 'r' }), grpc.status.UNIMPLEMENTED, 'CUDA shared memory is not supported');
     await rejectsWith(unary(client, 'TraceSetting', {}), grpc.status.UNIMPLEMENTED, 'trace');
   });
 
@@ -231,17 +224,7 @@ describe('gRPC limits', () => {
           true,
         );
       await rejectsWith(unary(client, 'ModelInfer', zeros('big-answer')), grpc.status.RESOURCE_EXHAUSTED, 'grpcMaxMessageBytes', '1024');
-      const stream = client.ModelStreamInfer();
-      const answers: ModelStreamInferResponse[] = [];
-      const done = new Promise<void>((resolve, reject) => {
-        stream.on('data', (r: ModelStreamInferResponse) => answers.push(r));
-        stream.on('end', resolve);
-        stream.on('error', reject);
-      });
-      stream.write(zeros('too-big'));
-      stream.write(simpleRequest('fits'));
-      stream.end();
-      await done;
+      const answers = await streamAll(client, [zeros('too-big'), simpleRequest('fits')]);
       const byId = new Map(answers.map((a) => [a.infer_response?.id, a.error_message]));
       assert.match(byId.get('too-big') ?? '', /grpcMaxMessageBytes/);
       assert.equal(byId.get('fits'), '');

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { startTestServer } from '../../helpers/server.ts';
-import { inferenceClient, inferRequestObject, tensorsOf, type InferenceClient, type ModelStreamInferResponse } from './grpc-test-client.ts';
+import { inferenceClient, inferRequestObject, streamAll, tensorsOf, type InferenceClient, type ModelStreamInferResponse } from './grpc-test-client.ts';
 
 const N = 1000;
 const BAD = 500;
@@ -44,17 +44,8 @@ describe('gRPC ModelStreamInfer', () => {
 
   for (const typed of [false, true]) {
     test(`${N} requests pipelined on one stream (${typed ? 'typed' : 'raw'} contents), one invalid in the middle`, async () => {
-      const stream = client.ModelStreamInfer();
-      const responses: ModelStreamInferResponse[] = [];
-      const ended = new Promise<void>((resolve, reject) => {
-        stream.on('data', (r: ModelStreamInferResponse) => responses.push(r));
-        stream.on('end', resolve);
-        stream.on('error', reject);
-      });
       // Everything is written before any answer is read: the server must keep up without losing any.
-      for (let i = 0; i < N; i++) stream.write(request(i, typed));
-      stream.end();
-      await ended;
+      const responses = await streamAll(client, Array.from({ length: N }, (_, i) => request(i, typed)));
 
       assert.equal(responses.length, N, 'every request is answered once');
       const seen = new Set<string>();

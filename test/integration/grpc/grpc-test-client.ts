@@ -4,6 +4,7 @@
  * shared integration table, and small test utilities (a gated engine that holds batches until released, and a
  * reader for the pending-request gauge).
  */
+import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { BYTE_SIZE } from '../../../src/core/datatype.ts';
@@ -19,7 +20,7 @@ export const LOADER_OPTIONS: protoLoader.Options = { keepCase: true, longs: Stri
 
 /** grpc status code → registry category (the inverse of CATEGORY_MAPPING's grpc column). */
 export const CATEGORY_OF_CODE: Readonly<Record<number, ErrorCategory>> = {
-  1: 'CANCELLED', 3: 'INVALID_ARGUMENT', 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
+  1: 'CANCELLED', 3: 'INVALID_ARGUMENT', 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 6: 'ALREADY_EXISTS', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
   9: 'FAILED_PRECONDITION', 12: 'UNIMPLEMENTED', 13: 'INTERNAL', 14: 'UNAVAILABLE', 16: 'UNAUTHENTICATED',
 };
 
@@ -45,6 +46,29 @@ export function unary<T = Record<string, unknown>>(
     if (fn === undefined) throw new Error(`no method ${method}`);
     fn.call(client, req, metadata, options, (err, res) => (err === null ? resolve(res as T) : reject(err)));
   });
+}
+
+/** Asserts that `p` rejects with the gRPC status `code` and details that mention every part. */
+export function rejectsWith(p: Promise<unknown>, code: grpc.status, ...includes: string[]): Promise<void> {
+  return assert.rejects(p, (err: grpc.ServiceError) => {
+    assert.equal(err.code, code, `${grpc.status[err.code]}: ${err.details}`);
+    for (const part of includes) assert.ok(err.details.includes(part), `${JSON.stringify(err.details)} should mention ${part}`);
+    return true;
+  });
+}
+
+/** Writes every request on one ModelStreamInfer stream, ends it, and resolves with every answer. */
+export function streamAll(client: InferenceClient, requests: readonly unknown[]): Promise<ModelStreamInferResponse[]> {
+  const stream = client.ModelStreamInfer();
+  const answers: ModelStreamInferResponse[] = [];
+  const done = new Promise<ModelStreamInferResponse[]>((resolve, reject) => {
+    stream.on('data', (r: ModelStreamInferResponse) => answers.push(r));
+    stream.on('end', () => resolve(answers));
+    stream.on('error', reject);
+  });
+  for (const r of requests) stream.write(r);
+  stream.end();
+  return done;
 }
 
 export interface ProtoTensor {

@@ -52,6 +52,9 @@ describe('REST authentication and authorization', () => {
       ['GET', '/metrics'],
       ['GET', '/no/such/route'],
       ['POST', '/v2/auth/ws-ticket'],
+      ['GET', '/v2/systemsharedmemory/status'],
+      ['POST', '/v2/systemsharedmemory/region/r/register'],
+      ['POST', '/v2/systemsharedmemory/unregister'],
     ] as const) {
       const r = await request(`${base}${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) });
       assert.equal(r.status, 401, `${method} ${path}`);
@@ -87,6 +90,10 @@ describe('REST authentication and authorization', () => {
     assert.equal((await post(`${base}/v2/repository/index`, {}, KEYS.admin)).status, 200);
     assert.equal((await get(`${base}/metrics`, KEYS.admin)).status, 200);
     assert.equal((await get(`${base}/metrics`, KEYS.infer)).status, 403);
+    // Shared memory regions are part of inference: the infer scope, not metadata.
+    assert.equal((await get(`${base}/v2/systemsharedmemory/status`, KEYS.infer)).status, 200);
+    assert.equal((await get(`${base}/v2/systemsharedmemory/status`, KEYS.meta)).status, 403);
+    assert.equal((await post(`${base}/v2/systemsharedmemory/unregister`, {}, KEYS.meta)).status, 403);
     // authorization happens before the model lookup: an unknown model is 403 for a principal that may not see it
     assert.equal((await get(`${base}/v2/models/secret_model`, KEYS.infer)).status, 403);
     assert.equal((await get(`${base}/v2/models/secret_model`, KEYS.meta)).status, 404);

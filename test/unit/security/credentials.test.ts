@@ -53,6 +53,12 @@ test('REST routes map to operations', () => {
     ['/demo/app.js', 'public'],
     ['/v1/models', 'metadata'],
     ['/v2/models/:model/image', 'infer'],
+    // Shared memory regions carry inference inputs and outputs.
+    ['/v2/systemsharedmemory/status', 'infer'],
+    ['/v2/systemsharedmemory/region/:region/status', 'infer'],
+    ['/v2/systemsharedmemory/region/:region/register', 'infer'],
+    ['/v2/systemsharedmemory/unregister', 'infer'],
+    ['/v2/cudasharedmemory/region/:region/register', 'infer'],
     [undefined, 'metadata'],
   ];
   for (const [url, op] of cases) assert.equal(operationOfRoute(url), op, String(url));

@@ -196,11 +196,64 @@ describe('decodeInferRequestJson: errors name the tensor and the numbers', () =>
     assertRtError(() => decodeJson({ inputs: [], outputs: {} }), 'BAD_JSON', "'outputs' must be an array");
     assertRtError(() => decodeJson({ inputs: [], outputs: [{ name: 'o', parameters: [] }] }), 'BAD_PARAMETER', "output 'o': parameters must be an object");
     assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [1] })), 'BAD_DATA', "input 'x' has neither 'data' nor parameters.binary_data_size");
+  });
+});
+
+describe('shared-memory parameters (Triton shared-memory extension)', () => {
+  const shmInput = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name: 'x', datatype: 'FP32', shape: [2, 2], parameters, ...extra });
+
+  test('inputs with a region carry no data and keep their position; client encode → server decode', () => {
+    const body = encodeInferRequest(sampleTensors().slice(0, 1), {
+      binary: true,
+      sharedMemoryInputs: [{ name: 'x', datatype: 'FP32', shape: [2, 2], sharedMemory: { region: 'r', offset: 32, byteSize: 16 } }],
+      outputs: [{ name: 'y', parameters: { shared_memory_region: 'o', shared_memory_byte_size: 8 } }],
+    });
+    const d = serverDecode(body.body, body.headerLength);
+    assert.equal(d.inputs.length, 1);
+    assert.deepEqual(d.sharedMemoryInputs, [{ name: 'x', datatype: 'FP32', shape: [2, 2], sharedMemory: { region: 'r', offset: 32, byteSize: 16 }, index: 1 }]);
+    assert.deepEqual(d.outputs, [{ name: 'y', parameters: { shared_memory_region: 'o', shared_memory_byte_size: 8 } }]);
+    // Offset defaults to 0; BYTES needs at least the length prefixes.
+    const bytes = decodeJson({ inputs: [{ name: 's', datatype: 'BYTES', shape: [3], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 12 } }] });
+    assert.deepEqual(bytes.sharedMemoryInputs?.[0]?.sharedMemory, { region: 'r', offset: 0, byteSize: 12 });
+  });
+
+  test('errors name the tensor, the parameter and the numbers', () => {
+    const one = (t: unknown) => ({ inputs: [t] });
+    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r' }))), 'BAD_PARAMETER', "input 'x': parameters.shared_memory_region and parameters.shared_memory_byte_size go together");
+    assertRtError(() => decodeJson(one(shmInput({ shared_memory_byte_size: 16, shared_memory_offset: 4 }))), 'BAD_PARAMETER', 'got only shared_memory_byte_size and shared_memory_offset');
+    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 7, shared_memory_byte_size: 16 }))), 'BAD_PARAMETER', 'must be the name of a registered region, got number 7');
+    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16, shared_memory_offset: -1 }))), 'BAD_PARAMETER', 'shared_memory_offset must be a non-negative integer, got number -1');
+    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 12 }))), 'BAD_DATA', "input 'x': shape [2,2] of FP32 needs 16 bytes, parameters.shared_memory_byte_size is 12");
+    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16 }, { data: [1, 2, 3, 4] }))), 'BAD_DATA', "input 'x' has both 'data' and parameters.shared_memory_region");
     assertRtError(
-      () => decodeJson(one({ datatype: 'FP32', shape: [1], parameters: { shared_memory_region: 'r' } })),
-      'UNSUPPORTED',
-      "input 'x': shared memory",
+      () => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16, binary_data_size: 16 })), new Uint8Array(16)),
+      'BAD_DATA',
+      'both parameters.binary_data_size and parameters.shared_memory_region',
     );
+    assertRtError(() => decodeJson({ inputs: [{ name: 's', datatype: 'BYTES', shape: [3], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 8 } }] }), 'BAD_DATA', 'needs at least 12 bytes');
+    assertRtError(() => decodeJson({ inputs: [], outputs: [{ name: 'o', parameters: { shared_memory_region: 'r' } }] }), 'BAD_PARAMETER', "output 'o'");
+  });
+
+  test('an output written to a region is encoded without data; the client codec reads it back as such', () => {
+    const resp: InferResponse = {
+      model_name: 'm',
+      model_version: '1',
+      outputs: [
+        { name: 'a', datatype: 'INT32', shape: [2], data: new Int32Array([1, 2]) },
+        { name: 'b', datatype: 'INT32', shape: [2], data: new Int32Array([3, 4]) },
+      ],
+      sharedMemoryOutputs: new Map([['a', { region: 'r', offset: 8, byteSize: 8 }]]),
+    };
+    for (const binaryOutputs of ['all', 'none'] as const) {
+      const e = encodeInferResponse(resp, { binaryOutputs });
+      const json = JSON.parse(new TextDecoder().decode(e.json)) as { outputs: unknown[] };
+      assert.deepEqual(json.outputs[0], { name: 'a', datatype: 'INT32', shape: [2], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 8, shared_memory_offset: 8 } });
+      assert.equal(e.binary.length, binaryOutputs === 'all' ? 1 : 0, 'only b has data');
+      const back = decodeInferResponse(concatBytes([e.json, ...e.binary]), e.binary.length > 0 ? e.headerLength : undefined);
+      assert.deepEqual(back.sharedMemoryOutputs, new Map([['a', { region: 'r', offset: 8, byteSize: 8 }]]));
+      assert.equal(back.outputs[0]?.data.length, 0);
+      assertTensorEqual(back.outputs[1]!, resp.outputs[1]!);
+    }
   });
 });
 

@@ -17,6 +17,7 @@ import {
   type GrpcInferRequest,
 } from '../../../../src/transport/grpc/infer-codec.ts';
 import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../../../../src/transport/grpc/infer-client-codec.ts';
+import { shmInferParameters as shm } from '../../../helpers/shm.ts';
 
 const root = new Root();
 root.resolvePath = (_origin, target) => join(protoDir(), basename(target));
@@ -214,10 +215,24 @@ describe('decodeModelInferRequest refuses bad requests with INVALID_ARGUMENT, ne
       includes: ['model_name'],
     },
     {
-      name: 'shared memory parameters',
+      name: 'shared memory region without its byte size',
       msg: { model_name: 'm', inputs: [{ ...input, parameters: { shared_memory_region: { string_param: 'r' } } }] },
-      category: 'UNIMPLEMENTED',
-      includes: ["input 'X'", 'shared memory'],
+      includes: ["input 'X'", 'shared_memory_region and parameters.shared_memory_byte_size go together'],
+    },
+    {
+      name: 'shared memory input with contents as well',
+      msg: { model_name: 'm', inputs: [{ ...input, parameters: shm('r', 8), contents: { int_contents: [1, 2] } }] },
+      includes: ["input 'X'", 'both contents and parameters.shared_memory_region'],
+    },
+    {
+      name: 'shared memory byte size that does not fit the shape',
+      msg: { model_name: 'm', inputs: [{ ...input, parameters: shm('r', 12) }] },
+      includes: ["input 'X'", 'needs 8 bytes', 'shared_memory_byte_size is 12'],
+    },
+    {
+      name: 'a raw entry for an input in shared memory',
+      msg: { model_name: 'm', inputs: [{ ...input, parameters: shm('r', 8) }, { ...input, name: 'Y' }], raw_input_contents: [new Uint8Array(8), new Uint8Array(8)] },
+      includes: ['raw_input_contents has 2 entries', '1 inputs not in shared memory'],
     },
   ];
   for (const c of cases) {
@@ -308,6 +323,58 @@ describe('the client codec and the server codec agree', () => {
     assert.equal(viaPbjs.model_name, 'm');
     assert.equal(viaPbjs.raw_input_contents.length, 3);
     assert.deepEqual(viaPbjs.inputs[1]?.shape, ['1', '2']);
+  });
+
+  test('inputs in shared memory: no raw entry, raw_input_contents lines up with the other inputs (tritonclient layout)', () => {
+    const bytes = encodeWithPbjs({
+      model_name: 'simple',
+      inputs: [
+        { name: 'A', datatype: 'INT32', shape: [1, 2], parameters: shm('in', 8, 16) },
+        { name: 'B', datatype: 'INT32', shape: [1, 2] },
+      ],
+      outputs: [{ name: 'O', parameters: shm('out', 8) }],
+      raw_input_contents: [le(Int32Array.of(5, 6))],
+    });
+    const req = ok(decodeModelInferRequest(bytes));
+    assert.deepEqual(req.sharedMemoryInputs, [{ name: 'A', datatype: 'INT32', shape: [1, 2], sharedMemory: { region: 'in', offset: 16, byteSize: 8 }, index: 0 }]);
+    assert.deepEqual(req.inputs.map((t) => [t.name, [...(t.data as Int32Array)]]), [['B', [5, 6]]]);
+    assert.deepEqual(req.outputs, [{ name: 'O', parameters: { shared_memory_region: 'out', shared_memory_byte_size: 8 } }]);
+    // The client codec writes the same layout.
+    const mine = ok(decodeModelInferRequest(encodeModelInferRequest({
+      model: 'simple',
+      inputs: [{ name: 'B', datatype: 'INT32', shape: [1, 2], data: Int32Array.of(5, 6) }],
+      sharedMemoryInputs: [{ name: 'A', datatype: 'INT32', shape: [1, 2], sharedMemory: { region: 'in', offset: 16, byteSize: 8 } }],
+    })));
+    assert.deepEqual(mine.sharedMemoryInputs?.[0]?.sharedMemory, { region: 'in', offset: 16, byteSize: 8 });
+    assert.equal(mine.inputs.length, 1);
+  });
+
+  test('an output written to shared memory: its header carries the region, its raw entry is empty', () => {
+    const resp = {
+      model_name: 'm',
+      model_version: '1',
+      outputs: [
+        { name: 'S', datatype: 'INT32' as const, shape: [2], data: Int32Array.of(1, 2) },
+        { name: 'T', datatype: 'INT32' as const, shape: [2], data: Int32Array.of(3, 4) },
+      ],
+      sharedMemoryOutputs: new Map([['S', { region: 'out', offset: 4, byteSize: 8 }]]),
+    };
+    const bytes = encodeModelInferResponse(resp);
+    const viaPbjs = ResponseType.toObject(ResponseType.decode(bytes), { longs: Number, bytes: Buffer, defaults: false }) as {
+      outputs: { name: string; parameters?: Record<string, Record<string, unknown>> }[];
+      raw_output_contents: Buffer[];
+    };
+    assert.deepEqual(viaPbjs.outputs[0]?.parameters, {
+      shared_memory_region: { string_param: 'out' }, shared_memory_byte_size: { int64_param: 8 }, shared_memory_offset: { int64_param: 4 },
+    });
+    assert.equal(viaPbjs.outputs[1]?.parameters, undefined);
+    assert.equal(viaPbjs.raw_output_contents.length, 2, 'one raw entry per output, as Triton sends');
+    assert.equal(viaPbjs.raw_output_contents[0]?.length ?? 0, 0);
+    assert.deepEqual(viaPbjs.raw_output_contents[1], le(Int32Array.of(3, 4)));
+    const back = decodeModelInferResponse(bytes);
+    assert.deepEqual(back.sharedMemoryOutputs, new Map([['S', { region: 'out', offset: 4, byteSize: 8 }]]));
+    assert.equal(back.outputs[0]?.data.length, 0);
+    assert.deepEqual(back.outputs[1]?.data, Int32Array.of(3, 4));
   });
 
   test('decodeModelInferResponse reads encodeModelInferResponse, and typed output contents from protobufjs', () => {
