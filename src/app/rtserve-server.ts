@@ -6,6 +6,7 @@ import { InferenceServer } from '../core/inference-server.ts';
 import { bundledModelRepository } from '../core/package-root.ts';
 import { createOrtEngine } from '../engine/ort/index.ts';
 import { createCudaEngine } from '../engine/cuda/cuda-engine.ts';
+import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ServerMetrics } from '../observability/metrics.ts';
 import { logControlOf, type Logger } from '../observability/logger.ts';
@@ -39,8 +40,9 @@ export interface StartOptions {
   /** Engine override (tests may pass one); defaults to onnxruntime-node. */
   readonly engine?: Engine;
   /**
-   * How registered system shared memory regions are opened (docs/shared-memory.md); defaults to file handles on
-   * /dev/shm (core/shared-memory.ts `openFileRegion`). A native addon can pass a zero-copy (mmap) opener.
+   * How registered system shared memory regions are opened (docs/shared-memory.md); defaults to mapping them
+   * through the CUDA addon where it loads (engine/cuda/shm-opener.ts: zero-copy, DMA to the GPU), else file handles
+   * on /dev/shm (core/shared-memory.ts `openFileRegion`).
    */
   readonly sharedMemoryOpener?: RegionOpener;
 }
@@ -119,7 +121,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // system shared memory regions are read before anything else sees the request, outputs written before any front
   // end encodes the response (docs/shared-memory.md).
   const sharedMemory = config.systemSharedMemory
-    ? new SharedMemoryManager({ logger, ...(options.sharedMemoryOpener === undefined ? {} : { opener: options.sharedMemoryOpener }) })
+    ? new SharedMemoryManager({ logger, opener: options.sharedMemoryOpener ?? defaultRegionOpener })
     : undefined;
   const core = withSharedMemory(
     withImageRequests(

@@ -21,3 +21,18 @@ export function markExclusive(bytes: Uint8Array, slackBytes = 0): boolean {
 export function isExclusive(buffer: ArrayBufferLike): boolean {
   return exclusive.has(buffer);
 }
+
+/**
+ * ArrayBuffers over memory the process does not own (a mapped shared memory region, engine/cuda/shm-opener.ts):
+ * other requests and the client read and write it, so it is never transferred to another thread (that would detach
+ * it here); a tensor over it is copied when it must cross threads.
+ */
+const mapped = new WeakSet<ArrayBufferLike>();
+
+export function markMapped(buffer: ArrayBufferLike): void {
+  mapped.add(buffer);
+}
+
+export function isMapped(buffer: ArrayBufferLike): boolean {
+  return mapped.has(buffer);
+}

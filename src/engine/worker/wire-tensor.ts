@@ -17,7 +17,7 @@
  *   worker thread, into memory that is already mapped, instead of on the event loop into a fresh allocation.
  */
 import type { BytesArray, DataType, NumericArray } from '../../core/datatype.ts';
-import { isExclusive } from '../../core/exclusive-buffers.ts';
+import { isExclusive, isMapped } from '../../core/exclusive-buffers.ts';
 import { isSharedArrayBuffer } from 'node:util/types';
 import type { TransferListItem } from 'node:worker_threads';
 import type { Tensor } from '../../core/types.ts';
@@ -92,6 +92,12 @@ export function transferable<T extends NumericArray>(data: T, transfer: Transfer
   // SharedArrayBuffer memory is shared by postMessage, never copied, and cannot be transferred.
   if (isSharedArrayBuffer(data.buffer)) return data;
   const buffer = data.buffer as ArrayBuffer;
+  if (isMapped(buffer)) {
+    // Mapped shared memory: transferring would detach the mapping here; send a copy of just this range.
+    const copy = freshCopy(data);
+    transfer.push(copy.buffer as ArrayBuffer);
+    return copy;
+  }
   if (isExclusive(buffer)) {
     // One request's own buffer: move all of it (several tensors of one request may share it; listed once).
     if (!transfer.includes(buffer)) transfer.push(buffer);

@@ -16,6 +16,8 @@ import { createCudaEngine, loadCudaSession } from '../../../../src/engine/cuda/c
 import { loadCudaAddon, resetCudaAddonCache } from '../../../../src/engine/cuda/addon.ts';
 import type { CudaSession } from '../../../../src/engine/cuda/cuda-session.ts';
 import { createCudaTuner } from '../../../../src/engine/cuda/tuner.ts';
+import { mappedRegionOpener } from '../../../../src/engine/cuda/shm-opener.ts';
+import { isMapped } from '../../../../src/core/exclusive-buffers.ts';
 import type { Engine, EngineSession } from '../../../../src/engine/engine.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
 import { readPlan } from '../../../../src/plan/format.ts';
@@ -206,6 +208,26 @@ describe('CUDA engine on the GPU', { skip }, () => {
       const file = await readFile(path);
       assert.equal(file.readFloatLE(offset), 1234.5, 'a write through the mapping is in the shared object');
       assert.throws(() => addon.addon.mapShm(join('/dev/shm', 'rtserve-no-such-object'), 0, 16), /cannot open .*rtserve-no-such-object/);
+    } finally {
+      await rm(path, { force: true });
+    }
+  });
+
+  test('the mapped region opener reads views of the shared object and writes into it; its memory is never transferred', async (t) => {
+    if (!existsSync('/dev/shm')) return t.skip('no /dev/shm here');
+    const path = join('/dev/shm', `rtserve-test-opener-${process.pid}`);
+    await writeFile(path, Buffer.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    try {
+      const addon = loadCudaAddon();
+      assert.ok(addon.available);
+      const region = await mappedRegionOpener(addon.addon)(path, 2, 6);
+      const view = await region.read(1, 3);
+      assert.deepEqual([...view], [3, 4, 5]);
+      assert.ok(isMapped(view.buffer));
+      await region.write(0, Uint8Array.of(42));
+      assert.equal((await readFile(path))[2], 42);
+      await assert.rejects(region.read(4, 3), (e: unknown) => e instanceof RtError && e.code === 'SHM_OUT_OF_RANGE');
+      await region.close();
     } finally {
       await rm(path, { force: true });
     }

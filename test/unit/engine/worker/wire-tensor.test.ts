@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MessageChannel, type TransferListItem } from 'node:worker_threads';
 import type { Tensor } from '../../../../src/core/types.ts';
-import { markExclusive } from '../../../../src/core/exclusive-buffers.ts';
 import { BatchScratch } from '../../../../src/engine/batch-scratch.ts';
+import { markExclusive, markMapped } from '../../../../src/core/exclusive-buffers.ts';
 import { fromWire, isPartsTensor, packBytes, toWire, toWireParts, transferable, unpackBytes, type WireTensor } from '../../../../src/engine/worker/wire-tensor.ts';
 
 /** Sends one message through a real MessageChannel with a transfer list and returns what arrives. */
@@ -55,6 +55,19 @@ describe('transferable', () => {
     assert.equal(out.buffer.byteLength, 8);
     assert.notEqual(out.buffer, body.buffer);
     assert.deepEqual([...out], new Array<number>(8).fill(9));
+  });
+
+  test('mapped shared memory is copied even when the array covers its whole buffer (a transfer would detach the mapping)', () => {
+    const region = new ArrayBuffer(12);
+    markMapped(region);
+    const data = new Float32Array(region).fill(5);
+    const transfer: TransferListItem[] = [];
+    const out = transferable(data, transfer);
+    assert.notEqual(out.buffer, region);
+    assert.deepEqual(transfer, [out.buffer]);
+    assert.deepEqual([...out], [5, 5, 5]);
+    markExclusive(new Uint8Array(region));
+    assert.notEqual(transferable(data, []).buffer, region, 'mapped wins over exclusive');
   });
 
   test('SharedArrayBuffer memory is shared, not transferred', () => {
