@@ -1038,6 +1038,8 @@ struct IoBinding {
 struct Program {
   int batch = 0;
   std::vector<std::unique_ptr<Layer>> layers;
+  /** Layers whose tuned tactic was replaced at load by the memory check (JSON strings, for describe()). */
+  std::vector<std::string> replaced;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   std::string captureError;
@@ -1163,6 +1165,47 @@ static bool isRegistered(const void* p, size_t bytes) {
   return (uintptr_t)p + bytes <= it->first + it->second;
 }
 
+/** The arena operands of one conv/gemm layer, and the size of each operand's slot (its bytes at the largest batch). */
+struct LayerMemory {
+  Ref x, z, y;
+  int64_t xSlot = 0, zSlot = 0;
+};
+
+/**
+ * Whether a layer's output depends on arena memory the layer was not given: its output range before it writes it,
+ * or the rest of its inputs' slots past this batch's rows (slots are planned at the largest batch). Some cuDNN
+ * engine configurations read there at some batch sizes (found with bench/cuda/localize-drift.ts on ResNet-50: the
+ * output then depends on whatever an earlier run left in the arena, and the program drifts on some inputs). The
+ * layer runs twice on the same random inputs with that memory set to two different byte values; a safe layer gives
+ * the same output both times.
+ */
+static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, void* saved, float* cmp, std::string* why) {
+  Ctx c = e.ctx();
+  cudaStream_t st = e.h.stream;
+  char* a = e.arena;
+  uint32_t seed = 4242;
+  for (const Ref* r : {&m.x, &m.z}) {
+    if (r->valid && !r->weight && r->bytes >= 2) launchRandomFill((__half*)(a + r->off), r->bytes / 2, seed++, 1.f, st);
+  }
+  auto fill = [&](int byte) {
+    CK(cudaMemsetAsync(a + m.y.off, byte, (size_t)m.y.bytes, st));
+    if (m.x.valid && !m.x.weight && m.xSlot > m.x.bytes) CK(cudaMemsetAsync(a + m.x.off + m.x.bytes, byte, (size_t)(m.xSlot - m.x.bytes), st));
+    if (m.z.valid && !m.z.weight && m.zSlot > m.z.bytes) CK(cudaMemsetAsync(a + m.z.off + m.z.bytes, byte, (size_t)(m.zSlot - m.z.bytes), st));
+  };
+  fill(0x00);
+  l.run(c);
+  CK(cudaMemcpyAsync(saved, a + m.y.off, (size_t)m.y.bytes, cudaMemcpyDeviceToDevice, st));
+  fill(0x3c);
+  l.run(c);
+  launchCompare((const __half*)(a + m.y.off), (const __half*)saved, m.y.bytes / 2, cmp, st);
+  float h2[2];
+  CK(cudaMemcpyAsync(h2, cmp, sizeof h2, cudaMemcpyDeviceToHost, st));
+  CK(cudaStreamSynchronize(st));
+  if (h2[0] <= 1e-3f * h2[1] + 1e-4f) return false;
+  *why = "output changed by " + fmt(h2[0]) + " (max |output| " + fmt(h2[1]) + ")";
+  return true;
+}
+
 Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t weightBytes) : impl_(new EngineImpl()) {
   Json net = parseJson(networkJson);
   EngineImpl& e = *impl_;
@@ -1185,12 +1228,14 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
     }
   }
   size_t ws = 0;
+  std::vector<const Json*> layerJson;  // per program, per layer (programs in order, layers in order)
   for (auto& pj : net["programs"].arr) {
     Program p;
     p.batch = (int)pj.i64("batch");
     for (auto& lj : pj["layers"].arr) {
       p.layers.push_back(makeLayer(lj, e.h.dnn, e.h.lt, wsLimit));
       ws = std::max(ws, p.layers.back()->workspace());
+      layerJson.push_back(&lj);
     }
     e.programs.push_back(std::move(p));
   }
@@ -1203,6 +1248,74 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
   for (auto& p : e.programs) {
     for (auto& l : p.layers) l->run(c);
     CK(cudaStreamSynchronize(e.h.stream));
+  }
+
+  // The memory check (readsUngivenMemory) for every cuDNN-graph conv of every program; a layer that fails it gets
+  // its recorded fallback tactic (legacy cuDNN / cuBLASLt), checked the same way.
+  if (net.i64("memoryCheck", 1) != 0) {
+    std::map<size_t, std::pair<int64_t, int64_t>> slots;  // layer index -> largest x and z bytes over programs
+    size_t at = 0;
+    for (auto& p : e.programs) {
+      for (size_t i = 0; i < p.layers.size(); i++, at++) {
+        const Json& lj = *layerJson[at];
+        auto& sl = slots[i];
+        if (lj.has("x")) sl.first = std::max(sl.first, parseRef(lj["x"]).bytes);
+        if (lj.has("z")) sl.second = std::max(sl.second, parseRef(lj["z"]).bytes);
+      }
+    }
+    size_t maxY = 256;
+    for (const Json* lj : layerJson)
+      if (lj->has("y")) maxY = std::max(maxY, (size_t)parseRef((*lj)["y"]).bytes);
+    DeviceBuf saved(maxY), cmp(16);
+    bool grewWorkspace = false;
+    at = 0;
+    for (auto& p : e.programs) {
+      for (size_t i = 0; i < p.layers.size(); i++, at++) {
+        const Json& lj = *layerJson[at];
+        Layer& l = *p.layers[i];
+        if (l.kind != "conv" || !lj.has("tactic") || lj["tactic"].kind != Json::Obj || lj["tactic"].s("impl") != "cudnn-graph") continue;
+        if (l.tacticJson().find("cudnn-graph") == std::string::npos) continue;  // already on its fallback
+        LayerMemory m;
+        m.x = parseRef(lj["x"]);
+        m.z = parseRef(lj["z"]);
+        m.y = parseRef(lj["y"]);
+        m.xSlot = slots[i].first;
+        m.zSlot = slots[i].second;
+        std::string why;
+        if (!readsUngivenMemory(e, l, m, saved.p, (float*)cmp.p, &why)) continue;
+        std::string from = l.tacticJson();
+        if (!lj.has("fallback") || lj["fallback"].kind != Json::Obj) {
+          fprintf(stderr, "[rtcuda] batch %d layer '%s': tactic %s reads memory it was not given (%s) and has no fallback\n", p.batch, l.name.c_str(), from.c_str(), why.c_str());
+          p.replaced.push_back("{\"layer\":" + jsonStr(l.name) + ",\"from\":" + from + ",\"to\":null,\"why\":" + jsonStr(why) + "}");
+          continue;
+        }
+        std::unique_ptr<Layer> nl(new ConvLayer(lj, lj["fallback"], e.h.dnn, wsLimit));
+        if (nl->workspace() > e.wsBytes) {
+          CK(cudaStreamSynchronize(e.h.stream));
+          if (e.workspace) CK(cudaFree(e.workspace));
+          e.wsBytes = nl->workspace();
+          CK(cudaMalloc(&e.workspace, e.wsBytes));
+          grewWorkspace = true;
+          c = e.ctx();
+          for (auto& q : e.programs)
+            for (auto& ql : q.layers) ql->bind(c);
+        }
+        nl->bind(e.ctx());
+        std::string still;
+        bool bad = readsUngivenMemory(e, *nl, m, saved.p, (float*)cmp.p, &still);
+        fprintf(stderr, "[rtcuda] batch %d layer '%s': tactic %s reads memory it was not given (%s); using the fallback %s%s\n", p.batch, l.name.c_str(),
+                from.c_str(), why.c_str(), nl->tacticJson().c_str(), bad ? (" (which also does: " + still + ")").c_str() : "");
+        p.replaced.push_back("{\"layer\":" + jsonStr(l.name) + ",\"from\":" + from + ",\"to\":" + nl->tacticJson() + ",\"why\":" + jsonStr(why) +
+                             ",\"fallbackAlsoFails\":" + (bad ? "true" : "false") + "}");
+        p.layers[i] = std::move(nl);
+      }
+    }
+    (void)grewWorkspace;
+    c = e.ctx();
+    for (auto& p : e.programs) {
+      for (auto& l : p.layers) l->run(c);
+      CK(cudaStreamSynchronize(e.h.stream));
+    }
   }
   const bool useGraphs = net.i64("cudaGraphs", 1) != 0;
   for (auto& p : e.programs) {
@@ -1352,7 +1465,9 @@ std::string Engine::describe() {
   for (size_t i = 0; i < e.programs.size(); i++) {
     auto& p = e.programs[i];
     o << (i ? "," : "") << "{\"batch\":" << p.batch << ",\"graph\":" << (p.exec ? "true" : "false")
-      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"tactics\":[";
+      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"replaced\":[";
+    for (size_t r = 0; r < p.replaced.size(); r++) o << (r ? "," : "") << p.replaced[r];
+    o << "],\"tactics\":[";
     bool first = true;
     for (auto& l : p.layers) {
       if (l->kind != "conv" && l->kind != "gemm") continue;
