@@ -120,6 +120,15 @@ async function sensitivities(session: Awaited<ReturnType<typeof loadCudaSession>
       const tail = slotOf(field) - op.bytes;
       if (field !== 'y' && tail > 0) fills.push({ finding: `reads past ${field}`, off: op.off + op.bytes, bytes: tail });
     }
+    // Control: the same fill twice. A probe that differs from itself is not deterministic (eager execution),
+    // and its other findings mean nothing.
+    const c0 = await session.probe(b, b, [x], k + 1, y.off, y.bytes, { offset: y.off, bytes: y.bytes, byte: 0x00 });
+    const c1 = await session.probe(b, b, [x], k + 1, y.off, y.bytes, { offset: y.off, bytes: y.bytes, byte: 0x00 });
+    const noise = relErr(decode(l, c0), decode(l, c1));
+    if (noise > 0) {
+      found.push({ k, name: l.name, tactic: tacticOf(l), finding: 'probe not deterministic', rel: noise });
+      continue;
+    }
     for (const f of fills) {
       const a = await session.probe(b, b, [x], k + 1, y.off, y.bytes, { offset: f.off, bytes: f.bytes, byte: 0x00 });
       const c = await session.probe(b, b, [x], k + 1, y.off, y.bytes, { offset: f.off, bytes: f.bytes, byte: 0x3c });
@@ -202,6 +211,15 @@ async function main(): Promise<void> {
           .sort((a, c) => c.jump - a.jump).slice(0, 5);
         for (const j of jumps) console.log(`  jump x${j.jump.toFixed(1)} at ${j.k} ${j.name} (${j.kind}) rel ${j.rel.toExponential(2)} tactic ${JSON.stringify(j.tactic)} ref ${JSON.stringify(j.refTactic)}`);
       }
+      // History: the same b rows through program b (CUDA graph, as served) after the reference program ran on two
+      // different datasets. A difference means the program's output depends on what an earlier run left in the arena.
+      const xh = x.slice(0, b * ROW);
+      await session.run([{ name: 'input', datatype: 'FP32', shape: [ref, 3, 224, 224], data: x }], ['logits']);
+      const [h1] = await session.run([{ name: 'input', datatype: 'FP32', shape: [b, 3, 224, 224], data: xh }], ['logits']);
+      await session.run([{ name: 'input', datatype: 'FP32', shape: [ref, 3, 224, 224], data: images(ref, 77 + round) }], ['logits']);
+      const [h2] = await session.run([{ name: 'input', datatype: 'FP32', shape: [b, 3, 224, 224], data: xh }], ['logits']);
+      entry.historyDependence = relErr(Float64Array.from(h1?.data as Float32Array), Float64Array.from(h2?.data as Float32Array));
+      console.log(`  program ${b}: output change with what ran before it: ${(entry.historyDependence as number).toExponential(2)}`);
       const xs = x.slice(worst.chunk * ROW, (worst.chunk + b) * ROW);
       const sens = await sensitivities(session, network, b, xs);
       entry.sensitivities = sens;
