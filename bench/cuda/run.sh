@@ -95,7 +95,7 @@ for s in $STEPS; do
     models) step models 150 python3 bench/cuda/make_resnets.py $W/models ;;
     engine50) step engine50 240 do_engine resnet50 --tune-budget-s 70 ;;
     engine18) step engine18 150 do_engine resnet18 --tune-budget-s 35 ;;
-    drift) step drift ${DRIFT_LIMIT_S:-150} node bench/cuda/localize-drift.ts --model $W/models/resnet50.onnx --out $W/drift-resnet50.json --rounds ${DRIFT_ROUNDS:-1} ;;
+    drift) step drift ${DRIFT_LIMIT_S:-150} node bench/cuda/localize-drift.ts --model $W/models/resnet50.onnx --out $W/drift-resnet50.json --rounds ${DRIFT_ROUNDS:-1} ${DRIFT_ARGS:-} ;;
     correct) step correct 90 python3 bench/cuda/correctness.py $W/dump $W/correctness.json ;;
     torch50) step torch50 120 python3 bench/cuda/torch_bench.py $W/torch-resnet50.json --models resnet50 --budget-s 0.8 ;;
     torch18) step torch18 120 python3 bench/cuda/torch_bench.py $W/torch-resnet18.json --models resnet18 --budget-s 0.8 ;;
