@@ -92,6 +92,7 @@ async function main(): Promise<void> {
   const native = session.nativeDescription();
   console.log(`${model}: loaded in ${(loadMs / 1000).toFixed(1)} s; graphs ${native.programs.map((p) => `${p.batch}:${p.graph ? 'yes' : `no (${p.captureError})`}`).join(' ')}`);
   const replaced = native.programs.flatMap((p) => p.replaced.map((r) => ({ batch: p.batch, ...r })));
+  console.log(`${model}: load-time history check: ${native.programs.filter((p) => p.historyDependent).map((p) => `b${p.batch}`).join(', ') || 'no'} program(s) depend on earlier runs`);
   console.log(`${model}: load-time memory check replaced ${replaced.length} layer tactic(s)${replaced.length === 0 ? '' : `: ${replaced.map((r) => `b${r.batch} ${r.layer}`).join(', ')}`}`);
 
   // Correctness dump: fresh random inputs at every batch size, plus a ragged one (program padding).
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
   const result = {
     model, device: tuner.device, buildMs: Math.round(buildMs), loadMs: Math.round(loadMs), planBytes: built.plan.byteLength,
     arenaBytes: native.arenaBytes, workspaceBytes: native.workspaceBytes, weightBytes: native.weightBytes,
-    graphsCaptured: native.programs.every((p) => p.graph), tacticsPerBatch: tactics, replacedAtLoad: replaced, rows, determinism,
+    graphsCaptured: native.programs.every((p) => p.graph), tacticsPerBatch: tactics, replacedAtLoad: replaced, historyDependent: native.programs.filter((p) => p.historyDependent).map((p) => p.batch), rows, determinism,
   };
   await writeFile(join(outDir, `cuda-engine-${model}.json`), `${JSON.stringify(result, null, 1)}\n`);
 }

@@ -1040,6 +1040,8 @@ struct Program {
   std::vector<std::unique_ptr<Layer>> layers;
   /** Layers whose tuned tactic was replaced at load by the memory check (JSON strings, for describe()). */
   std::vector<std::string> replaced;
+  /** The load-time history check found the output depends on memory left by earlier runs. */
+  bool historyDependent = false;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   std::string captureError;
@@ -1172,8 +1174,8 @@ struct LayerMemory {
 };
 
 /**
- * Whether a layer's output depends on arena memory the layer was not given: its output range before it writes it,
- * or the rest of its inputs' slots past this batch's rows (slots are planned at the largest batch). Some cuDNN
+ * Whether a layer's output depends on memory the layer was not given: its output range before it writes it, the rest
+ * of its inputs' slots past this batch's rows (slots are planned at the largest batch), or the shared workspace. Some cuDNN
  * engine configurations read there at some batch sizes (found with bench/cuda/localize-drift.ts on ResNet-50: the
  * output then depends on whatever an earlier run left in the arena, and the program drifts on some inputs). The
  * layer runs twice on the same random inputs with that memory set to two different byte values; a safe layer gives
@@ -1188,6 +1190,7 @@ static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, vo
     if (r->valid && !r->weight && r->bytes >= 2) launchRandomFill((__half*)(a + r->off), r->bytes / 2, seed++, 1.f, st);
   }
   auto fill = [&](int byte) {
+    if (e.workspace != nullptr && e.wsBytes > 0) CK(cudaMemsetAsync(e.workspace, byte, e.wsBytes, st));
     CK(cudaMemsetAsync(a + m.y.off, byte, (size_t)m.y.bytes, st));
     if (m.x.valid && !m.x.weight && m.xSlot > m.x.bytes) CK(cudaMemsetAsync(a + m.x.off + m.x.bytes, byte, (size_t)(m.xSlot - m.x.bytes), st));
     if (m.z.valid && !m.z.weight && m.zSlot > m.z.bytes) CK(cudaMemsetAsync(a + m.z.off + m.z.bytes, byte, (size_t)(m.zSlot - m.z.bytes), st));
@@ -1314,6 +1317,31 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
     c = e.ctx();
     for (auto& p : e.programs) {
       for (auto& l : p.layers) l->run(c);
+      CK(cudaStreamSynchronize(e.h.stream));
+    }
+    // Whole programs: the same input after the arena and workspace were left holding two different byte values.
+    // A program whose output differs depends on what earlier runs left behind (the per-layer check missed it).
+    if (!e.outputs.empty() && !e.inputs.empty()) {
+      DeviceBuf out0((size_t)e.outputs[0].rowBytes * e.maxBatch);
+      for (auto& p : e.programs) {
+        size_t outBytes = (size_t)e.outputs[0].rowBytes * p.batch;
+        auto runWith = [&](int byte) {
+          CK(cudaMemsetAsync(e.arena, byte, e.arenaBytes, e.h.stream));
+          if (e.workspace != nullptr && e.wsBytes > 0) CK(cudaMemsetAsync(e.workspace, byte, e.wsBytes, e.h.stream));
+          for (auto& in : e.inputs) CK(cudaMemsetAsync(e.arena + in.off, 0x3e, (size_t)in.rowBytes * p.batch, e.h.stream));
+          for (auto& l : p.layers) l->run(c);
+        };
+        runWith(0x00);
+        CK(cudaMemcpyAsync(out0.p, e.arena + e.outputs[0].off, outBytes, cudaMemcpyDeviceToDevice, e.h.stream));
+        runWith(0x3c);
+        launchCompare((const __half*)(e.arena + e.outputs[0].off), (const __half*)out0.p, (int64_t)(outBytes / 2), (float*)cmp.p, e.h.stream);
+        float h2[2];
+        CK(cudaMemcpyAsync(h2, cmp.p, sizeof h2, cudaMemcpyDeviceToHost, e.h.stream));
+        CK(cudaStreamSynchronize(e.h.stream));
+        p.historyDependent = !(h2[0] == 0.f);
+        if (p.historyDependent) fprintf(stderr, "[rtcuda] batch %d: the program's output depends on what earlier runs left in memory (%s)\n", p.batch, fmt(h2[0]).c_str());
+      }
+      CK(cudaMemsetAsync(e.arena, 0, e.arenaBytes, e.h.stream));
       CK(cudaStreamSynchronize(e.h.stream));
     }
   }
@@ -1465,7 +1493,7 @@ std::string Engine::describe() {
   for (size_t i = 0; i < e.programs.size(); i++) {
     auto& p = e.programs[i];
     o << (i ? "," : "") << "{\"batch\":" << p.batch << ",\"graph\":" << (p.exec ? "true" : "false")
-      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"replaced\":[";
+      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"historyDependent\":" << (p.historyDependent ? "true" : "false") << ",\"replaced\":[";
     for (size_t r = 0; r < p.replaced.size(); r++) o << (r ? "," : "") << p.replaced[r];
     o << "],\"tactics\":[";
     bool first = true;

@@ -22,6 +22,8 @@ export interface CudaEngineDescription {
   readonly workspaceBytes: number;
   readonly programs: readonly {
     readonly batch: number; readonly graph: boolean; readonly captureError: string; readonly layers: number;
+    /** The load-time history check: the program's output changed with what earlier runs left in memory. */
+    readonly historyDependent: boolean;
     /** Layers whose tuned tactic failed the load-time memory check (native readsUngivenMemory) and what replaced it. */
     readonly replaced: readonly { readonly layer: string; readonly from: unknown; readonly to: unknown; readonly why: string; readonly fallbackAlsoFails?: boolean }[];
     readonly tactics: readonly { readonly name: string; readonly tactic: Readonly<Record<string, unknown>> }[];
