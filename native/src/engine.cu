@@ -1042,8 +1042,6 @@ struct Program {
   std::vector<std::string> replaced;
   /** The load-time history check found the output depends on memory left by earlier runs. */
   bool historyDependent = false;
-  /** No tactic swap made it independent of earlier runs: the arena is zeroed before each of its runs. */
-  bool zeroArena = false;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   std::string captureError;
@@ -1067,10 +1065,6 @@ struct EngineImpl {
     for (auto& p : programs)
       if (p.batch == batch) return p;
     throw std::runtime_error("no program for batch size " + std::to_string(batch));
-  }
-  /** Zeroes the arena first for a program that needs it (zeroArena); before the inputs are copied in. */
-  void prepare(Program& p) {
-    if (p.zeroArena) CK(cudaMemsetAsync(arena, 0, arenaBytes, h.stream));
   }
   void launch(Program& p) {
     if (p.exec != nullptr) {
@@ -1326,21 +1320,16 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
       CK(cudaStreamSynchronize(e.h.stream));
     }
     // Whole programs: the same input after the arena and workspace were left holding two different byte values.
-    // A program whose output differs depends on what earlier runs left behind, which the per-layer check above
-    // does not always see (found on ResNet-50 at batch 8-32 with bench/cuda/localize-drift.ts: such a program drifts
-    // by 1e-2 to 1e-1 once a larger batch has run). Its cuDNN-graph convs are moved to their recorded fallback
-    // tactics one at a time until it no longer does; then each move but the last is undone where the program stays
-    // independent without it. When no set of moves helps, the arena is zeroed before each of its runs.
+    // A program whose output differs depends on what earlier runs left behind (the per-layer check missed it).
     if (!e.outputs.empty() && !e.inputs.empty()) {
       DeviceBuf out0((size_t)e.outputs[0].rowBytes * e.maxBatch);
-      auto historyDiff = [&](Program& p) -> float {
+      for (auto& p : e.programs) {
         size_t outBytes = (size_t)e.outputs[0].rowBytes * p.batch;
-        Ctx cc = e.ctx();
         auto runWith = [&](int byte) {
           CK(cudaMemsetAsync(e.arena, byte, e.arenaBytes, e.h.stream));
           if (e.workspace != nullptr && e.wsBytes > 0) CK(cudaMemsetAsync(e.workspace, byte, e.wsBytes, e.h.stream));
           for (auto& in : e.inputs) CK(cudaMemsetAsync(e.arena + in.off, 0x3e, (size_t)in.rowBytes * p.batch, e.h.stream));
-          for (auto& l : p.layers) l->run(cc);
+          for (auto& l : p.layers) l->run(c);
         };
         runWith(0x00);
         CK(cudaMemcpyAsync(out0.p, e.arena + e.outputs[0].off, outBytes, cudaMemcpyDeviceToDevice, e.h.stream));
@@ -1349,74 +1338,8 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
         float h2[2];
         CK(cudaMemcpyAsync(h2, cmp.p, sizeof h2, cudaMemcpyDeviceToHost, e.h.stream));
         CK(cudaStreamSynchronize(e.h.stream));
-        return h2[0];
-      };
-      auto fallbackOf = [&](const Json& lj) -> std::unique_ptr<Layer> {
-        std::unique_ptr<Layer> nl(new ConvLayer(lj, lj["fallback"], e.h.dnn, wsLimit));
-        if (nl->workspace() > e.wsBytes) {
-          CK(cudaStreamSynchronize(e.h.stream));
-          if (e.workspace) CK(cudaFree(e.workspace));
-          e.wsBytes = nl->workspace();
-          CK(cudaMalloc(&e.workspace, e.wsBytes));
-          Ctx nc = e.ctx();
-          for (auto& q : e.programs)
-            for (auto& ql : q.layers) ql->bind(nc);
-        }
-        nl->bind(e.ctx());
-        return nl;
-      };
-      size_t base = 0;
-      for (auto& p : e.programs) {
-        const size_t first = base;
-        base += p.layers.size();
-        float d = historyDiff(p);
-        if (d == 0.f) continue;
-        p.historyDependent = true;
-        std::vector<size_t> cand;
-        for (size_t i = 0; i < p.layers.size(); i++) {
-          const Json& lj = *layerJson[first + i];
-          if (p.layers[i]->kind == "conv" && p.layers[i]->tacticJson().find("cudnn-graph") != std::string::npos && lj.has("fallback") &&
-              lj["fallback"].kind == Json::Obj)
-            cand.push_back(i);
-        }
-        std::vector<std::pair<size_t, std::unique_ptr<Layer>>> moved;  // layer index, its original layer
-        for (size_t i : cand) {
-          std::unique_ptr<Layer> nl;
-          try {
-            nl = fallbackOf(*layerJson[first + i]);
-          } catch (const std::exception&) {
-            continue;
-          }
-          moved.emplace_back(i, std::move(p.layers[i]));
-          p.layers[i] = std::move(nl);
-          d = historyDiff(p);
-          if (d == 0.f) break;
-        }
-        if (d == 0.f) {
-          for (size_t m = moved.size(); m-- > 1;) {
-            size_t i = moved[m - 1].first;
-            moved[m - 1].second->bind(e.ctx());  // the workspace may have moved since it was bound
-            std::swap(p.layers[i], moved[m - 1].second);  // try the original again
-            if (historyDiff(p) != 0.f) std::swap(p.layers[i], moved[m - 1].second);
-            else moved[m - 1].second.reset();
-          }
-          for (auto& mv : moved) {
-            if (!mv.second) continue;
-            const std::string from = mv.second->tacticJson();
-            p.replaced.push_back("{\"layer\":" + jsonStr(p.layers[mv.first]->name) + ",\"from\":" + from + ",\"to\":" + p.layers[mv.first]->tacticJson() +
-                                 ",\"why\":\"the program's output depended on earlier runs\"}");
-            fprintf(stderr, "[rtcuda] batch %d layer '%s': the program depended on earlier runs with tactic %s; using the fallback %s\n", p.batch,
-                    p.layers[mv.first]->name.c_str(), from.c_str(), p.layers[mv.first]->tacticJson().c_str());
-          }
-        } else {
-          for (auto& mv : moved) {
-            mv.second->bind(e.ctx());
-            p.layers[mv.first] = std::move(mv.second);
-          }
-          p.zeroArena = true;
-          fprintf(stderr, "[rtcuda] batch %d: the program depends on earlier runs (%s) whatever its conv tactics; its arena is zeroed before each run\n", p.batch,
-                  fmt(d).c_str());
-        }
+        p.historyDependent = !(h2[0] == 0.f);
+        if (p.historyDependent) fprintf(stderr, "[rtcuda] batch %d: the program's output depends on what earlier runs left in memory (%s)\n", p.batch, fmt(h2[0]).c_str());
       }
       CK(cudaMemsetAsync(e.arena, 0, e.arenaBytes, e.h.stream));
       CK(cudaStreamSynchronize(e.h.stream));
@@ -1516,7 +1439,6 @@ void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in,
   if (in.size() != e.inputs.size() || out.size() != e.outputs.size()) throw std::runtime_error("wrong number of inputs or outputs");
   Program& p = e.program(batch);
   CK(cudaSetDevice(0));
-  e.prepare(p);
   copyInputs(e, rows, in);
   e.launch(p);
   for (size_t i = 0; i < out.size(); i++) {
@@ -1535,14 +1457,12 @@ std::string Engine::bench(int batch, int iters) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
-  // A zeroArena program's memset is part of its time (bench has no inputs to copy, so it can precede each launch).
-  auto go = [&] { e.prepare(p); e.launch(p); };
-  for (int i = 0; i < 5; i++) go();
+  for (int i = 0; i < 5; i++) e.launch(p);
   CK(cudaStreamSynchronize(e.h.stream));
   std::vector<float> lat;
   for (int i = 0; i < iters; i++) {
     CK(cudaEventRecord(a, e.h.stream));
-    go();
+    e.launch(p);
     CK(cudaEventRecord(b, e.h.stream));
     CK(cudaEventSynchronize(b));
     float ms;
@@ -1551,7 +1471,7 @@ std::string Engine::bench(int batch, int iters) {
   }
   // Back-to-back launches: the steady-state time per batch when the GPU never waits for the host.
   CK(cudaEventRecord(a, e.h.stream));
-  for (int i = 0; i < iters; i++) go();
+  for (int i = 0; i < iters; i++) e.launch(p);
   CK(cudaEventRecord(b, e.h.stream));
   CK(cudaEventSynchronize(b));
   float total;
@@ -1573,7 +1493,7 @@ std::string Engine::describe() {
   for (size_t i = 0; i < e.programs.size(); i++) {
     auto& p = e.programs[i];
     o << (i ? "," : "") << "{\"batch\":" << p.batch << ",\"graph\":" << (p.exec ? "true" : "false")
-      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"historyDependent\":" << (p.historyDependent ? "true" : "false") << ",\"zeroArena\":" << (p.zeroArena ? "true" : "false") << ",\"replaced\":[";
+      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"historyDependent\":" << (p.historyDependent ? "true" : "false") << ",\"replaced\":[";
     for (size_t r = 0; r < p.replaced.size(); r++) o << (r ? "," : "") << p.replaced[r];
     o << "],\"tactics\":[";
     bool first = true;
