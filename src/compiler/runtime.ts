@@ -30,6 +30,11 @@ export interface RuntimeSession {
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   run(feeds: Feeds, outputNames?: readonly string[]): Promise<Outputs>;
+  /**
+   * Optional (the CUDA engine): batch programs whose output was found at load to depend on what earlier runs left in
+   * device memory. The build's program check drops them like outliers.
+   */
+  historyDependentBatches?(): readonly number[];
   release(): Promise<void>;
 }
 

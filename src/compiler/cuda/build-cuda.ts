@@ -327,10 +327,17 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
       payload = payloadModel(g, sourceInputs, lowered, network, weightBytes);
       for (const c of bad) {
         const next = network.batches.find((b) => b > c.batch) ?? maxB;
-        warnings.push(`the batch-${c.batch} program disagreed with onnxruntime FP32 (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks.filter((x) => !x.outlier).map((x) => x.relMaxError.toExponential(1)).join(', ')}): dropped; batch ${c.batch} runs on the batch-${next} program`);
+        const why = c.historyDependent === true
+          ? `its output depends on what earlier runs left in device memory (found when the engine loaded it; relative error on the check's dataset ${c.relMaxError.toExponential(2)})`
+          : `disagreed with onnxruntime FP32 (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks.filter((x) => !x.outlier).map((x) => x.relMaxError.toExponential(1)).join(', ')})`;
+        warnings.push(`the batch-${c.batch} program ${why}: dropped; batch ${c.batch} runs on the batch-${next} program`);
       }
     }
-    accuracyNotes.push(`programs ${programChecks.map((c) => `${c.batch}:${c.relMaxError.toExponential(1)}${c.outlier ? ' dropped' : ''}`).join(' ')}`);
+    const maxDependent = programChecks.find((c) => c.batch === maxB && c.historyDependent === true);
+    if (maxDependent !== undefined) {
+      warnings.push(`the batch-${maxB} program's output depends on what earlier runs left in device memory (found when the engine loaded it); it is the largest and is kept: rebuild to get other tactics`);
+    }
+    accuracyNotes.push(`programs ${programChecks.map((c) => `${c.batch}:${c.relMaxError.toExponential(1)}${c.historyDependent === true ? ' history-dependent' : ''}${c.outlier ? ' dropped' : ''}`).join(' ')}`);
   }
   if (runtime !== undefined && checkGates) {
     const samples = Math.min(64, maxB * 2);

@@ -55,6 +55,7 @@ export function cudaAccuracyRuntime(ort: OfflineRuntime): OfflineRuntime {
           }
           return result;
         },
+        historyDependentBatches: () => s.nativeDescription().programs.filter((p) => p.historyDependent).map((p) => p.batch),
         release: () => s.close(),
       };
     },

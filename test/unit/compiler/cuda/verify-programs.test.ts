@@ -30,6 +30,14 @@ describe('classifyPrograms', () => {
     assert.equal(checks.filter((c) => c.outlier).length, 0);
   });
 
+  test('a program the engine reports as history-dependent is an outlier however small its error, except the largest', () => {
+    const checks = classifyPrograms([
+      { batch: 1, err: 2e-3 }, { batch: 8, err: 2.1e-3, historyDependent: true }, { batch: 16, err: 2e-3 }, { batch: 64, err: 2e-3, historyDependent: true },
+    ]);
+    assert.deepEqual(checks.filter((c) => c.outlier).map((c) => c.batch), [8]);
+    assert.deepEqual(checks.filter((c) => c.historyDependent === true).map((c) => c.batch), [8, 64]);
+  });
+
   test('a non-finite error (NaN or inf in the output) is an outlier', () => {
     const checks = classifyPrograms([{ batch: 1, err: 1e-3 }, { batch: 2, err: Number.NaN }, { batch: 4, err: 1e-3 }]);
     assert.deepEqual(checks.filter((c) => c.outlier).map((c) => c.batch), [2]);
@@ -62,6 +70,22 @@ describe('verifyPrograms with real sessions', () => {
       assert.ok(c.relMaxError < 1e-5, `batch ${c.batch}: the same model agrees with itself (${c.relMaxError})`);
       assert.equal(c.outlier, false);
     }
+  });
+
+  test('the runtime\'s history-dependent programs are reported and dropped', async () => {
+    const bytes = tinyConvNet({ softmax: false });
+    const g = loadModel(bytes);
+    const asPlan: OfflineRuntime = {
+      ...runtime,
+      runnableTargets: [...runtime.runnableTargets, 'cuda'],
+      async createSession(model, options) {
+        const s = await runtime.createSession(model, { ...options, target: 'ort-cpu' });
+        return options.target === 'cuda' ? { ...s, historyDependentBatches: () => [4] } : s;
+      },
+    };
+    const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
+    const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], syntheticDataset(inputs, 16, 3), [1, 4, 16]);
+    assert.deepEqual(checks.map((c) => [c.batch, c.outlier, c.historyDependent === true]), [[1, false, false], [4, true, true], [16, false, false]]);
   });
 
   test('too few samples for the largest program is refused', async () => {
