@@ -31,8 +31,11 @@ export function ownCpuUs(): number {
   return u.user + u.system;
 }
 
-/** CPU µs of every thread of a process, summed by thread name (/proc/<pid>/task/<tid>/comm). */
-export function threadCpuUs(pid: number): Map<string, number> {
+/**
+ * CPU µs of every thread of a process, summed by thread name (/proc/<pid>/task/<tid>/comm), or one entry per thread
+ * (`name [tid]`) with `byThread`: Node's engine worker, onnxruntime's pool threads and libuv's all read "node".
+ */
+export function threadCpuUs(pid: number, options: { readonly byThread?: boolean } = {}): Map<string, number> {
   const out = new Map<string, number>();
   let tids: string[];
   try {
@@ -49,8 +52,36 @@ export function threadCpuUs(pid: number): Map<string, number> {
     }
     const us = processCpuUs(pid, Number(tid));
     if (us === undefined) continue;
-    const label = Number(tid) === pid ? `${name} (main)` : name;
+    const label = Number(tid) === pid ? `${name} (main)` : options.byThread === true ? `${name} [${tid}]` : name;
     out.set(label, (out.get(label) ?? 0) + us);
+  }
+  return out;
+}
+
+/**
+ * Context switches of every thread of a process (/proc/<pid>/task/<tid>/status: voluntary = the thread went to sleep,
+ * nonvoluntary = it was preempted), keyed like `threadCpuUs(pid, { byThread: true })`. Each voluntary switch is a
+ * sleep and a later wake-up, which costs far more CPU than most per-request code on a virtual machine.
+ */
+export function threadSwitches(pid: number): Map<string, { voluntary: number; nonvoluntary: number }> {
+  const out = new Map<string, { voluntary: number; nonvoluntary: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+    } catch {
+      continue;
+    }
+    const field = (name: string): number => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+    const name = /^Name:\s*(.*)$/m.exec(status)?.[1]?.trim() ?? '?';
+    const label = Number(tid) === pid ? `${name} (main)` : `${name} [${tid}]`;
+    out.set(label, { voluntary: field('voluntary_ctxt_switches'), nonvoluntary: field('nonvoluntary_ctxt_switches') });
   }
   return out;
 }
