@@ -21,6 +21,7 @@ import type { InferRequest, InferResponse, Parameters, Tensor, TensorMetadata } 
 import { rtError } from '../errors/registry.ts';
 import type { Generation, GenerateService } from './generate-service.ts';
 import type { GenerateRequest } from './types.ts';
+import { boundMember } from '../util/bound-member.ts';
 
 export const TEXT_INPUT = 'text_input';
 export const TEXT_OUTPUT = 'text_output';
@@ -165,22 +166,26 @@ export type StreamingInferenceApi = InferenceApi & { inferStream?(request: Infer
  */
 export function withGeneration<T extends StreamingInferenceApi>(core: T, service: GenerateService): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
   const isGenerateRequest = (r: InferRequest): boolean => r.inputs.some((t) => t.name === TEXT_INPUT) && service.isGenerative(r.model, r.version);
+  const generate = async (request: InferRequest): Promise<InferResponse> => {
+    const { req, shape } = generateRequestOf(request);
+    const g = service.start(req);
+    const r = await g.result;
+    return textResponse(g, request.id, shape, r.text, {
+      triton_final_response: true,
+      finish_reason: r.finishReason,
+      prompt_tokens: r.usage.promptTokens,
+      completion_tokens: r.usage.completionTokens,
+    });
+  };
   const overrides: Partial<StreamingInferenceApi> = {
     modelMetadata(name: string, version?: string): ModelMetadata {
       const base = core.modelMetadata(name, version);
       return service.isGenerative(name, version) ? generativeMetadata(base) : base;
     },
-    async infer(request: InferRequest): Promise<InferResponse> {
+    infer(request: InferRequest): Promise<InferResponse> {
+      // Every other request goes straight to the core, without a promise of its own on the way.
       if (!isGenerateRequest(request)) return core.infer(request);
-      const { req, shape } = generateRequestOf(request);
-      const g = service.start(req);
-      const r = await g.result;
-      return textResponse(g, request.id, shape, r.text, {
-        triton_final_response: true,
-        finish_reason: r.finishReason,
-        prompt_tokens: r.usage.promptTokens,
-        completion_tokens: r.usage.completionTokens,
-      });
+      return generate(request);
     },
     inferStream(request: InferRequest): AsyncIterable<InferResponse> {
       if (isGenerateRequest(request)) return streamGeneration(service, request);
@@ -193,8 +198,7 @@ export function withGeneration<T extends StreamingInferenceApi>(core: T, service
   return new Proxy(core as T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> }, {
     get(target, prop, _receiver) {
       if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop as keyof StreamingInferenceApi];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return boundMember(target, prop);
     },
   });
 }

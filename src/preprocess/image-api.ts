@@ -7,14 +7,17 @@
 import type { InferenceApi } from '../core/api.ts';
 import type { InferRequest, InferResponse } from '../core/types.ts';
 import { inferImageRequest, isImageRequest } from './image-infer.ts';
+import { boundMember } from '../util/bound-member.ts';
 
 /** The optional streaming method of InferenceApi (docs/ws-protocol.md "Streaming"), looked up by name. */
 type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
 
 export function withImageRequests<T extends InferenceApi>(core: T): T {
   const overrides: Record<string, unknown> = {
-    async infer(request: InferRequest): Promise<InferResponse> {
-      return (await inferImageRequest(core, request)) ?? core.infer(request);
+    infer(request: InferRequest): Promise<InferResponse> {
+      // Checked first, so that the common request goes straight to the core (no extra promise on the way).
+      if (!isImageRequest(core, request)) return core.infer(request);
+      return inferImageRequest(core, request).then((r) => r ?? core.infer(request));
     },
     inferStream(request: InferRequest): AsyncIterable<InferResponse> {
       const inner = (core as { inferStream?: StreamFn }).inferStream;
@@ -28,8 +31,7 @@ export function withImageRequests<T extends InferenceApi>(core: T): T {
   return new Proxy(core, {
     get(target, prop) {
       if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return boundMember(target, prop);
     },
   });
 }
