@@ -56,7 +56,7 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
 
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    metrics?.httpRequests.inc({ route, code: String(reply.statusCode) });
+    metrics?.httpRequestDone(route, reply.statusCode);
     const ctx = contexts.get(req.raw);
     if (options.accessLog && ctx !== undefined) {
       logger.info(
