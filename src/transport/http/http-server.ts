@@ -10,6 +10,7 @@ import { requestContextOf } from '../../observability/http-observability.ts';
 import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { concatBytes } from '../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
@@ -221,8 +222,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       return reply.type('application/json').send(Buffer.from(encoded.json.buffer, encoded.json.byteOffset, encoded.json.byteLength));
     }
     reply.header('inference-header-content-length', String(encoded.headerLength));
-    // Fastify sends a Buffer as application/octet-stream (200 unless set): no content type to set and re-parse.
-    return reply.send(concatBytes(encoded.json, encoded.binary));
+    // Fastify sends bytes as application/octet-stream (200 unless set): no content type to set and re-parse.
+    return reply.send(concatBytes([encoded.json, ...encoded.binary]));
   };
   app.post('/v2/models/:model/infer', infer);
   app.post('/v2/models/:model/versions/:version/infer', infer);
@@ -263,20 +264,6 @@ function connectionSignal(socket: Socket): AbortSignal {
     socket.once('close', () => controller.abort());
   }
   return signal;
-}
-
-/** The JSON header and the binary chunks of a response as one buffer (a single write with the HTTP head). */
-function concatBytes(json: Uint8Array, binary: readonly Uint8Array[]): Buffer {
-  let total = json.byteLength;
-  for (const b of binary) total += b.byteLength;
-  const out = Buffer.allocUnsafe(total);
-  out.set(json, 0);
-  let at = json.byteLength;
-  for (const b of binary) {
-    out.set(b, at);
-    at += b.byteLength;
-  }
-  return out;
 }
 
 /** What a raw binary request (Inference-Header-Content-Length: 0) needs: inputs without the batch dimension. */
