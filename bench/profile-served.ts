@@ -4,7 +4,7 @@
  * during the measured span only (startup and model loading left out).
  *
  *   node --import tsx bench/profile-served.ts [--model simple] [--protocol http-binary] [--concurrency 1]
- *                                             [--seconds 10] [--cpu-prof] [--top 25] [--raw]
+ *                                             [--seconds 10] [--cpu-prof] [--top 25] [--raw] [--model-repository DIR]
  *
  * Threads are listed one by one (name and id: the engine worker and onnxruntime's pool threads are all called
  * "node"), with the load generator's own CPU per request (it shares the cores with the server on one machine).
@@ -33,13 +33,18 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     top: { type: 'string', default: '25' },
     raw: { type: 'boolean', default: false },
+    'model-repository': { type: 'string' },
   },
 });
 
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`load average at start: ${load()}`);
 const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-prof-')) : undefined;
-const server = await startServerProcess(profDir === undefined ? {} : { cpuProfDir: profDir });
+const repository = values['model-repository'];
+const server = await startServerProcess({
+  ...(profDir === undefined ? {} : { cpuProfDir: profDir }),
+  ...(repository === undefined ? {} : { args: ['--model-repository', repository] }),
+});
 /** One decimal below 100 µs: per-request shares of a few µs matter here. */
 const fine = (us: number): string => (Number.isFinite(us) && Math.abs(us) < 100 ? `${us.toFixed(1)} µs` : formatUs(us));
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -113,7 +118,7 @@ if (values.raw) {
     batches: [batch],
     input: { kind: 'random' },
     measure: { window: { kind: 'time', durationMs: 3000 }, warmupMs: 1000, stabilityPercent: 100, stabilityWindows: 1, maxTrials: 1, maxInflight: 1024 },
-    engine: { modelPath: join(bundledModelRepository(), values.model, '1', 'model.onnx'), kinds: [kind], options: serverDefaultEngineOptions() },
+    engine: { modelPath: join(repository ?? bundledModelRepository(), values.model, '1', 'model.onnx'), kinds: [kind], options: serverDefaultEngineOptions() },
   });
   const inferences = (report.totals[kind]?.succeeded ?? 0) * batch;
   const l = report.levels[0];
