@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/profile-served.ts [--model simple] [--protocol http-binary] [--concurrency 1]
  *                                             [--seconds 10] [--cpu-prof] [--top 25] [--raw] [--model-repository DIR]
+ *                                             [--http-client net|node|fetch]
  *
  * Threads are listed one by one (name and id: the engine worker and onnxruntime's pool threads are all called
  * "node"), with the load generator's own CPU per request (it shares the cores with the server on one machine).
@@ -17,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultFactories, runBench } from '../src/bench/runner.ts';
+import type { HttpStack } from '../src/bench/clients/http-client.ts';
 import { formatRate, formatUs } from '../src/bench/format.ts';
 import { ownCpuUs, threadCpuUs, threadSwitches } from '../src/bench/process-cpu.ts';
 import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
@@ -34,9 +36,12 @@ const { values } = parseArgs({
     top: { type: 'string', default: '25' },
     raw: { type: 'boolean', default: false },
     'model-repository': { type: 'string' },
+    'http-client': { type: 'string', default: 'net' },
   },
 });
 
+const stack = values['http-client'] as HttpStack;
+if (!['net', 'node', 'fetch'].includes(stack)) throw new Error(`--http-client is net, node or fetch, got '${stack}'`);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`load average at start: ${load()}`);
 const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-prof-')) : undefined;
@@ -68,7 +73,7 @@ try {
     input: { kind: 'random' as const },
   };
   // Warm-up run (JIT, first batches), then the measured run.
-  await runBench({ ...common, measure: { window: { kind: 'time', durationMs: 1000 }, warmupMs: 500, stabilityPercent: 100, stabilityWindows: 3, maxTrials: 3, maxInflight: 1024 } }, defaultFactories());
+  await runBench({ ...common, measure: { window: { kind: 'time', durationMs: 1000 }, warmupMs: 500, stabilityPercent: 100, stabilityWindows: 3, maxTrials: 3, maxInflight: 1024 } }, defaultFactories(stack));
   threads0 = threadCpuUs(server.pid, { byThread: true });
   switches0 = threadSwitches(server.pid);
   const client0 = ownCpuUs();
