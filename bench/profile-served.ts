@@ -80,7 +80,7 @@ try {
   fromUs = nowUs();
   const report = await runBench(
     { ...common, measure: { window: { kind: 'time', durationMs: Number(values.seconds) * 1000 }, warmupMs: 0, stabilityPercent: 100, stabilityWindows: 1, maxTrials: 1, maxInflight: 1024 } },
-    defaultFactories(),
+    defaultFactories(stack),
   );
   toUs = nowUs();
   clientUs = ownCpuUs() - client0;
