@@ -1,6 +1,7 @@
 /**
- * Which HTTP stack should `rtserve bench` drive REST with? node:http with a keep-alive Agent, or the global fetch
- * (undici)? Measures both against the same server (a separate process) on the tiny `simple` model, where the
+ * Which HTTP stack should `rtserve bench` drive REST with? HTTP/1.1 over node:net written and parsed by the load
+ * generator (`net`, src/bench/clients/http1-pool.ts), node:http with a keep-alive Agent, or the global fetch (undici)?
+ * Measures the three against the same server (a separate process) on the tiny `simple` model, where the
  * transport is nearly all of the cost: client-observed latency, throughput, and the load generator's own CPU time
  * per request (process.cpuUsage), which is the overhead a load generator must keep small.
  *
@@ -24,7 +25,7 @@ const rows: { stack: string; protocol: string; concurrency: number; inferPerSec:
 try {
   for (const concurrency of [1, 8]) {
     for (const protocol of ['http-binary', 'http-json']) {
-      for (const stack of ['node', 'fetch'] as const) {
+      for (const stack of ['net', 'node', 'fetch'] as const) {
         const cpu0 = process.cpuUsage();
         const report = await runBench(
           {
@@ -49,7 +50,7 @@ try {
           inferPerSec: Math.round(level.merged.inferencesPerSec),
           p50Us: Math.round(level.merged.latency.p50Us),
           p99Us: Math.round(level.merged.latency.p99Us),
-          // Includes the few statistics GETs per window, the same for both stacks.
+          // Includes the few statistics GETs per window, the same for every stack.
           clientCpuUsPerRequest: Math.round(((cpu.user + cpu.system) / sent) * 10) / 10,
           stable: level.stable,
         });

@@ -4,15 +4,25 @@
  * during the measured span only (startup and model loading left out).
  *
  *   node --import tsx bench/profile-served.ts [--model simple] [--protocol http-binary] [--concurrency 1]
- *                                             [--seconds 10] [--cpu-prof] [--top 25]
+ *                                             [--seconds 10] [--cpu-prof] [--top 25] [--raw] [--model-repository DIR]
+ *                                             [--http-client net|node|fetch]
+ *
+ * Threads are listed one by one (name and id: the engine worker and onnxruntime's pool threads are all called
+ * "node"), with the load generator's own CPU per request (it shares the cores with the server on one machine).
+ * `--raw` then runs the model on onnxruntime in this process at the batch size the server's batcher formed, with the
+ * server's session options, and reports its CPU per inference: the server's engine threads minus that is what the
+ * worker hop, wire conversion and batching add.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultFactories, runBench } from '../src/bench/runner.ts';
+import type { HttpStack } from '../src/bench/clients/http-client.ts';
 import { formatRate, formatUs } from '../src/bench/format.ts';
-import { threadCpuUs } from '../src/bench/process-cpu.ts';
+import { ownCpuUs, threadCpuUs, threadSwitches } from '../src/bench/process-cpu.ts';
+import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
+import { bundledModelRepository } from '../src/core/package-root.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import { summarizeProfile, type CpuProfile } from './cpu-profile-summary.ts';
 
@@ -24,11 +34,22 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'cpu-prof': { type: 'boolean', default: false },
     top: { type: 'string', default: '25' },
+    raw: { type: 'boolean', default: false },
+    'model-repository': { type: 'string' },
+    'http-client': { type: 'string', default: 'net' },
   },
 });
 
+const stack = values['http-client'] as HttpStack;
+if (!['net', 'node', 'fetch'].includes(stack)) throw new Error(`--http-client is net, node or fetch, got '${stack}'`);
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+console.log(`load average at start: ${load()}`);
 const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-prof-')) : undefined;
-const server = await startServerProcess(profDir === undefined ? {} : { cpuProfDir: profDir });
+const repository = values['model-repository'];
+const server = await startServerProcess({
+  ...(profDir === undefined ? {} : { cpuProfDir: profDir }),
+  ...(repository === undefined ? {} : { args: ['--model-repository', repository] }),
+});
 /** One decimal below 100 µs: per-request shares of a few µs matter here. */
 const fine = (us: number): string => (Number.isFinite(us) && Math.abs(us) < 100 ? `${us.toFixed(1)} µs` : formatUs(us));
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -37,6 +58,10 @@ let toUs = 0;
 let requests = 0;
 let threads0 = new Map<string, number>();
 let threads1 = new Map<string, number>();
+let switches0 = new Map<string, { voluntary: number; nonvoluntary: number }>();
+let switches1 = new Map<string, { voluntary: number; nonvoluntary: number }>();
+let clientUs = 0;
+let avgBatch = 1;
 try {
   const common = {
     url: server.httpUrl,
@@ -48,34 +73,62 @@ try {
     input: { kind: 'random' as const },
   };
   // Warm-up run (JIT, first batches), then the measured run.
-  await runBench({ ...common, measure: { window: { kind: 'time', durationMs: 1000 }, warmupMs: 500, stabilityPercent: 100, stabilityWindows: 3, maxTrials: 3, maxInflight: 1024 } }, defaultFactories());
-  threads0 = threadCpuUs(server.pid);
+  await runBench({ ...common, measure: { window: { kind: 'time', durationMs: 1000 }, warmupMs: 500, stabilityPercent: 100, stabilityWindows: 3, maxTrials: 3, maxInflight: 1024 } }, defaultFactories(stack));
+  threads0 = threadCpuUs(server.pid, { byThread: true });
+  switches0 = threadSwitches(server.pid);
+  const client0 = ownCpuUs();
   fromUs = nowUs();
   const report = await runBench(
     { ...common, measure: { window: { kind: 'time', durationMs: Number(values.seconds) * 1000 }, warmupMs: 0, stabilityPercent: 100, stabilityWindows: 1, maxTrials: 1, maxInflight: 1024 } },
-    defaultFactories(),
+    defaultFactories(stack),
   );
   toUs = nowUs();
-  threads1 = threadCpuUs(server.pid);
+  clientUs = ownCpuUs() - client0;
+  threads1 = threadCpuUs(server.pid, { byThread: true });
+  switches1 = threadSwitches(server.pid);
   requests = report.serverTotals?.requests ?? 0;
   const l = report.levels[0];
   if (l !== undefined) {
     const s = l.merged.server;
     console.log(`${values.model} ${values.protocol} c=${values.concurrency}: ${requests} requests, ${formatRate(l.merged.inferencesPerSec)} infer/s, avg ${formatUs(l.merged.latency.avgUs)}, p50 ${formatUs(l.merged.latency.p50Us)}`);
+    avgBatch = s?.avgBatchSize ?? 1;
     if (s !== undefined) console.log(`  server: request ${formatUs(s.requestUs)} = queue ${formatUs(s.queueUs)} + compute ${formatUs(s.computeInputUs + s.computeInferUs + s.computeOutputUs)} (infer ${formatUs(s.computeInferUs)}) + overhead ${formatUs(s.overheadUs)}; outside core ${formatUs(l.outsideCoreUs)}`);
   }
 } finally {
   await server.stop();
 }
 
+console.log(`load average at end: ${load()}; server batch ${avgBatch.toFixed(2)}`);
 console.log('\nserver CPU per request by thread (/proc, user + system):');
 let total = 0;
-for (const [name, us] of threads1) {
-  const d = us - (threads0.get(name) ?? 0);
+const deltas = [...threads1].map(([name, us]) => [name, us - (threads0.get(name) ?? 0)] as const).sort((a, b) => b[1] - a[1]);
+for (const [name, d] of deltas) {
   total += d;
-  if (d > 0) console.log(`  ${fine(d / requests).padStart(9)}  ${name}`);
+  const s0 = switches0.get(name);
+  const s1 = switches1.get(name);
+  const sw = s0 === undefined || s1 === undefined ? '' : `  (${((s1.voluntary - s0.voluntary) / requests).toFixed(2)} sleeps, ${((s1.nonvoluntary - s0.nonvoluntary) / requests).toFixed(2)} preemptions per request)`;
+  if (d / requests >= 0.5) console.log(`  ${fine(d / requests).padStart(9)}  ${name}${sw}`);
 }
 console.log(`  ${fine(total / requests).padStart(9)}  total`);
+console.log(`  ${fine(clientUs / requests).padStart(9)}  load generator (this process, all threads)`);
+
+if (values.raw) {
+  const batch = Math.max(1, Math.round(avgBatch));
+  const kind = 'engine-inprocess';
+  const cpu0 = ownCpuUs();
+  const report = await runBench({
+    model: values.model,
+    protocols: [],
+    loads: [],
+    batches: [batch],
+    input: { kind: 'random' },
+    measure: { window: { kind: 'time', durationMs: 3000 }, warmupMs: 1000, stabilityPercent: 100, stabilityWindows: 1, maxTrials: 1, maxInflight: 1024 },
+    engine: { modelPath: join(repository ?? bundledModelRepository(), values.model, '1', 'model.onnx'), kinds: [kind], options: serverDefaultEngineOptions() },
+  });
+  const inferences = (report.totals[kind]?.succeeded ?? 0) * batch;
+  const l = report.levels[0];
+  console.log(`\nraw engine in-process at batch ${batch}: ${fine((ownCpuUs() - cpu0) / inferences)} CPU per inference (warm-up included), ${formatRate(l?.merged.inferencesPerSec ?? Number.NaN)} infer/s`);
+}
 
 if (profDir !== undefined) {
   const files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));

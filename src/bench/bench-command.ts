@@ -184,7 +184,7 @@ export function registerBenchCommand(program: Command): void {
     .option('-i, --input <src>', 'random | zero | FILE (KServe request JSON or perf_analyzer {"data": [...]})', 'random')
     .option('--shape <name:dims>', 'shape of an input with dynamic dims, without the batch dim (repeatable)', collect)
     .option('--timeout-ms <ms>', 'fail a request unanswered after this long')
-    .option('--http-client <stack>', 'node (node:http, keep-alive agent) | fetch', 'node')
+    .option('--http-client <stack>', 'net (HTTP/1.1 over node:net, the leanest) | node (node:http, keep-alive agent) | fetch', 'net')
     .option('--shared-memory <mode>', 'none | system: tensors through /dev/shm regions on the server host (http-*, grpc*; see docs/shared-memory.md)', 'none')
     .option('--engine [model.onnx]', 'also run the model in-process as the raw-engine baseline (default file: from --model-repository)')
     .option('--engine-kinds <list>', 'inprocess (ORT on this thread) and/or worker (the server\'s worker-thread engine)', 'inprocess,worker')
@@ -198,7 +198,7 @@ export function registerBenchCommand(program: Command): void {
       const command = `rtserve bench ${process.argv.slice(3).join(' ')}`.trim();
       const options = await benchOptionsFromFlags(flags, command);
       const stack = flags.httpClient;
-      if (stack !== 'node' && stack !== 'fetch') throw new BenchError(`--http-client is node or fetch, got '${stack}'`);
+      if (stack !== 'net' && stack !== 'node' && stack !== 'fetch') throw new BenchError(`--http-client is net, node or fetch, got '${stack}'`);
       const progress = createProgress(process.stderr, flags.progress);
       const report = await runBench(
         { ...options, onProgress: (label, p) => progress.update(label, p), onLevel: () => progress.clear() },

@@ -31,26 +31,61 @@ export function ownCpuUs(): number {
   return u.user + u.system;
 }
 
-/** CPU µs of every thread of a process, summed by thread name (/proc/<pid>/task/<tid>/comm). */
-export function threadCpuUs(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
+/** Each live thread of a process: its id and its name (/proc/<pid>/task/<tid>/comm); nothing where /proc is missing. */
+function threadsOf(pid: number): { tid: number; name: string }[] {
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return out;
+    return [];
   }
+  const out: { tid: number; name: string }[] = [];
   for (const tid of tids) {
-    let name: string;
     try {
-      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.push({ tid: Number(tid), name: readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() });
+    } catch {
+      // The thread ended in between.
+    }
+  }
+  return out;
+}
+
+/** `name (main)` for the process's main thread, `name [tid]` for the others. */
+function threadLabel(pid: number, tid: number, name: string): string {
+  return tid === pid ? `${name} (main)` : `${name} [${tid}]`;
+}
+
+/**
+ * CPU µs of every thread of a process, summed by thread name, or one entry per thread (`name [tid]`) with
+ * `byThread`: Node's engine worker, onnxruntime's pool threads and libuv's all read "node".
+ */
+export function threadCpuUs(pid: number, options: { readonly byThread?: boolean } = {}): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { tid, name } of threadsOf(pid)) {
+    const us = processCpuUs(pid, tid);
+    if (us === undefined) continue;
+    const label = options.byThread === true || tid === pid ? threadLabel(pid, tid, name) : name;
+    out.set(label, (out.get(label) ?? 0) + us);
+  }
+  return out;
+}
+
+/**
+ * Context switches of every thread of a process (/proc/<pid>/task/<tid>/status: voluntary = the thread went to sleep,
+ * nonvoluntary = it was preempted), keyed like `threadCpuUs(pid, { byThread: true })`. Each voluntary switch is a
+ * sleep and a later wake-up, which costs far more CPU than most per-request code on a virtual machine.
+ */
+export function threadSwitches(pid: number): Map<string, { voluntary: number; nonvoluntary: number }> {
+  const out = new Map<string, { voluntary: number; nonvoluntary: number }>();
+  for (const { tid, name } of threadsOf(pid)) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
     } catch {
       continue;
     }
-    const us = processCpuUs(pid, Number(tid));
-    if (us === undefined) continue;
-    const label = Number(tid) === pid ? `${name} (main)` : name;
-    out.set(label, (out.get(label) ?? 0) + us);
+    const field = (key: string): number => Number(new RegExp(`^${key}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+    out.set(threadLabel(pid, tid, name), { voluntary: field('voluntary_ctxt_switches'), nonvoluntary: field('nonvoluntary_ctxt_switches') });
   }
   return out;
 }

@@ -60,7 +60,7 @@ export interface BenchOptions {
 }
 
 /** The protocols this build can drive (one file per protocol under clients/). */
-export function defaultFactories(stack: HttpStack = 'node'): LoadClientFactory[] {
+export function defaultFactories(stack: HttpStack = 'net'): LoadClientFactory[] {
   return [...httpClientFactories(stack), ...grpcClientFactories, wsClientFactory];
 }
 

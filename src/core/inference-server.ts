@@ -8,7 +8,6 @@ import { checkProfiles } from '../repository/manager.ts';
 import { RTSERVE_VERSION, SERVER_NAME } from './version.ts';
 import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
-import { currentRequestContext } from '../observability/request-context.ts';
 import type { LoadedVersion, RepositoryManager } from '../repository/manager.ts';
 import type { ValidatedRequest } from '../scheduler/scheduler.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -166,7 +165,7 @@ export class InferenceServer implements InferenceApi {
     if (this.draining) throw rtError('SERVER_DRAINING', 'server is shutting down and accepts no new requests', { retryAfterMs: 1000 });
     const loaded = this.options.repository.get(request.model, request.version);
     // The edge's request context (request id, trace, stage timings), when the front end set one.
-    const ctx = currentRequestContext();
+    const ctx = request.context;
     if (ctx !== undefined) {
       ctx.coreStartNs = arrivalNs;
       ctx.model = loaded.name;

@@ -1,4 +1,5 @@
 import type { DataType, TensorData } from './datatype.ts';
+import type { RequestContext } from '../observability/request-context.ts';
 
 export interface Tensor {
   readonly name: string;
@@ -55,6 +56,8 @@ export interface InferRequest {
   readonly signal?: AbortSignal;
   /** Which front end received it (http, grpc, ws) — used for metrics and logs. */
   readonly protocol?: string;
+  /** The edge's request context (request id, trace, stage timings); the core fills in its fields. */
+  readonly context?: RequestContext;
 }
 
 export interface InferResponse {

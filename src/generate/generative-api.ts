@@ -166,22 +166,26 @@ export type StreamingInferenceApi = InferenceApi & { inferStream?(request: Infer
  */
 export function withGeneration<T extends StreamingInferenceApi>(core: T, service: GenerateService): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
   const isGenerateRequest = (r: InferRequest): boolean => r.inputs.some((t) => t.name === TEXT_INPUT) && service.isGenerative(r.model, r.version);
+  const generate = async (request: InferRequest): Promise<InferResponse> => {
+    const { req, shape } = generateRequestOf(request);
+    const g = service.start(req);
+    const r = await g.result;
+    return textResponse(g, request.id, shape, r.text, {
+      triton_final_response: true,
+      finish_reason: r.finishReason,
+      prompt_tokens: r.usage.promptTokens,
+      completion_tokens: r.usage.completionTokens,
+    });
+  };
   const overrides: Partial<StreamingInferenceApi> = {
     modelMetadata(name: string, version?: string): ModelMetadata {
       const base = core.modelMetadata(name, version);
       return service.isGenerative(name, version) ? generativeMetadata(base) : base;
     },
-    async infer(request: InferRequest): Promise<InferResponse> {
+    infer(request: InferRequest): Promise<InferResponse> {
+      // Every other request goes straight to the core, without a promise of its own on the way.
       if (!isGenerateRequest(request)) return core.infer(request);
-      const { req, shape } = generateRequestOf(request);
-      const g = service.start(req);
-      const r = await g.result;
-      return textResponse(g, request.id, shape, r.text, {
-        triton_final_response: true,
-        finish_reason: r.finishReason,
-        prompt_tokens: r.usage.promptTokens,
-        completion_tokens: r.usage.completionTokens,
-      });
+      return generate(request);
     },
     inferStream(request: InferRequest): AsyncIterable<InferResponse> {
       if (isGenerateRequest(request)) return streamGeneration(service, request);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { rtError } from '../errors/registry.ts';
 import type { LogControl, Logger } from './logger.ts';
 import type { ServerMetrics } from './metrics.ts';
-import { requestIdFrom, runWithRequestContext, stageTimingsUs, type RequestContext } from './request-context.ts';
+import { requestIdFrom, stageTimingsUs, type RequestContext } from './request-context.ts';
 import { formatTraceparent, traceFromHeaders } from './trace-context.ts';
 
 export interface HttpObservabilityOptions {
@@ -23,15 +23,9 @@ function header(raw: IncomingMessage, name: string): string | undefined {
 }
 
 /**
- * Runs `fn` (the handler's core call) inside the request's context, so the core's logs and timings join the
- * request. Without a context (observability not registered) it just runs `fn`.
+ * The context of an HTTP request, for the handler to pass to the core on its request (`InferRequest.context`), so
+ * the core's logs and timings join the request; undefined when observability is not registered.
  */
-export function runInRequestContext<T>(raw: IncomingMessage, fn: () => T): T {
-  const ctx = contexts.get(raw);
-  return ctx === undefined ? fn() : runWithRequestContext(ctx, fn);
-}
-
-/** The context of an HTTP request (for other HTTP front ends such as SSE). */
 export function requestContextOf(raw: IncomingMessage): RequestContext | undefined {
   return contexts.get(raw);
 }
@@ -62,7 +56,7 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
 
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    metrics?.httpRequests.inc({ route, code: String(reply.statusCode) });
+    metrics?.httpRequestDone(route, reply.statusCode);
     const ctx = contexts.get(req.raw);
     if (options.accessLog && ctx !== undefined) {
       logger.info(

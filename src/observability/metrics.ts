@@ -1,6 +1,7 @@
 import { cpus, freemem, totalmem } from 'node:os';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ModelStatsSnapshot } from '../core/stats.ts';
+import { LocalHistogram } from './local-histogram.ts';
 
 /** What the metrics read at scrape time; everything but statistics and pending is optional. */
 export interface MetricsSource {
@@ -109,11 +110,18 @@ export class ServerMetrics {
   private readonly failovers: Counter<ModelLabel | 'from' | 'to' | 'reason'>;
   private readonly recoveries: Counter<ModelLabel | 'from' | 'to'>;
   private readonly probes: Counter<ModelLabel | 'provider' | 'position' | 'result'>;
-  private readonly requestHist: Histogram<ModelLabel> | undefined;
-  private readonly queueHist: Histogram<ModelLabel> | undefined;
-  private readonly computeHist: Histogram<ModelLabel> | undefined;
-  private readonly firstResponseHist: Histogram<ModelLabel> | undefined;
-  private readonly batchHist: Histogram<ModelLabel> | undefined;
+  private readonly requestHist: LocalHistogram | undefined;
+  private readonly queueHist: LocalHistogram | undefined;
+  private readonly computeHist: LocalHistogram | undefined;
+  private readonly firstResponseHist: LocalHistogram | undefined;
+  private readonly batchHist: LocalHistogram | undefined;
+  /**
+   * Counts of the two per-request counters, kept here and added to the prom-client counters when they are read
+   * (their `collect`): a labelled `inc` hashes its labels on every call. protocol → [success, failure];
+   * route → status code → count.
+   */
+  private readonly inferCounts = new Map<string, [number, number]>();
+  private readonly httpCounts = new Map<string, Map<number, number>>();
   private source: MetricsSource;
 
   constructor(source: MetricsSource, options: MetricsOptions = {}) {
@@ -167,8 +175,7 @@ export class ServerMetrics {
     });
 
     if (options.histograms !== false) {
-      const hist = (name: string, help: string, buckets: number[]): Histogram<ModelLabel> =>
-        new Histogram({ name, help, labelNames: MODEL_LABELS, buckets, registers: [registry] });
+      const hist = (name: string, help: string, buckets: number[]): LocalHistogram => new LocalHistogram(name, help, MODEL_LABELS, buckets, registry);
       this.requestHist = hist('rtserve_inference_request_duration_seconds', 'Inference request duration from arrival to response (successful requests)', LATENCY_BUCKETS_S);
       this.queueHist = hist('rtserve_inference_queue_duration_seconds', 'Time a successful request waited in the queue before its batch was dispatched', LATENCY_BUCKETS_S);
       this.computeHist = hist('rtserve_inference_compute_duration_seconds', 'Duration of one batch execution: input preparation, engine run and output split', LATENCY_BUCKETS_S);
@@ -181,6 +188,14 @@ export class ServerMetrics {
       help: 'Inference requests by front-end protocol (http, grpc, ws, ...) and outcome (success, failure)',
       labelNames: ['protocol', 'outcome'],
       registers: [registry],
+      collect() {
+        for (const [protocol, counts] of self.inferCounts) {
+          if (counts[0] > 0) this.inc({ protocol, outcome: 'success' }, counts[0]);
+          if (counts[1] > 0) this.inc({ protocol, outcome: 'failure' }, counts[1]);
+          counts[0] = 0;
+          counts[1] = 0;
+        }
+      },
     });
     this.queueFull = new Counter({
       name: 'rtserve_queue_full_rejections_total',
@@ -199,6 +214,14 @@ export class ServerMetrics {
       help: 'HTTP requests by route pattern and status code (all endpoints, not only inference)',
       labelNames: ['route', 'code'],
       registers: [registry],
+      collect() {
+        for (const [route, codes] of self.httpCounts) {
+          for (const [code, n] of codes) {
+            if (n > 0) this.inc({ route, code: String(code) }, n);
+            codes.set(code, 0);
+          }
+        }
+      },
     });
     this.wsConnections = new Gauge({ name: 'rtserve_ws_connections', help: 'Open WebSocket connections', registers: [registry] });
     this.wsDroppedFrames = new Counter({
@@ -337,17 +360,27 @@ export class ServerMetrics {
     return this.registry.metrics();
   }
 
-  /** Histogram children for one model version (no-ops when histograms are off). */
+  /** One HTTP request answered, by route pattern and status code (rtserve_http_requests_total). */
+  httpRequestDone(route: string, statusCode: number): void {
+    let codes = this.httpCounts.get(route);
+    if (codes === undefined) {
+      codes = new Map();
+      this.httpCounts.set(route, codes);
+    }
+    codes.set(statusCode, (codes.get(statusCode) ?? 0) + 1);
+  }
+
+  /** Histogram series for one model version (no-ops when histograms are off). */
   observerFor(model: string, version: string): VersionObserver {
     const labels = { model, version };
     // Series exist from the load on, at 0, as in Triton: rate() and alerts see a model before its first failure.
     for (const reason of ['REJECTED', 'CANCELED', 'BACKEND', 'OTHER'] as const) this.failures.inc({ ...labels, reason }, 0);
     this.queueFull.inc(labels, 0);
-    const request = this.requestHist?.labels(labels);
-    const queue = this.queueHist?.labels(labels);
-    const compute = this.computeHist?.labels(labels);
-    const first = this.firstResponseHist?.labels(labels);
-    const batch = this.batchHist?.labels(labels);
+    const request = this.requestHist?.series(labels);
+    const queue = this.queueHist?.series(labels);
+    const compute = this.computeHist?.series(labels);
+    const first = this.firstResponseHist?.series(labels);
+    const batch = this.batchHist?.series(labels);
     return {
       success(totalSeconds, queueSeconds) {
         request?.observe(totalSeconds);
@@ -386,7 +419,12 @@ export class ServerMetrics {
    * failure its Triton reason (plus the queue-full counter for QUEUE_FULL).
    */
   inferDone(protocol: string, model: string, version: string, error?: { readonly code: string; readonly category: string }): void {
-    this.inferRequests.inc({ protocol, outcome: error === undefined ? 'success' : 'failure' });
+    let counts = this.inferCounts.get(protocol);
+    if (counts === undefined) {
+      counts = [0, 0];
+      this.inferCounts.set(protocol, counts);
+    }
+    counts[error === undefined ? 0 : 1] += 1;
     if (error === undefined) return;
     this.failures.inc({ model, version, reason: failureReasonOf(error.category) });
     if (error.code === 'QUEUE_FULL') this.queueFull.inc({ model, version });

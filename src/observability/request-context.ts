@@ -1,11 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { TraceContext } from './trace-context.ts';
 
 /**
  * What one request carries through the server for logs and traces: its id, its W3C trace context, and the
- * stage timings the core fills in. Front ends create it at the edge and run the core call inside it
- * (`runWithRequestContext`); the core reads it with `currentRequestContext()`, so no contract changes.
+ * stage timings the core fills in. Front ends create it at the edge and hand it to the core on the request
+ * (`InferRequest.context`). It travels explicitly rather than in an AsyncLocalStorage: enabling one makes Node run
+ * an async hook for every promise in the process, which cost the REST path a few µs of CPU per request
+ * (bench/results/hotpath-2026-11-30.md).
  */
 export interface RequestContext {
   readonly requestId: string;
@@ -25,16 +26,6 @@ export interface RequestContext {
   /** Microseconds the core spent validating, and waiting for the scheduler (queue + batch execution). */
   validateUs?: number;
   schedulerUs?: number;
-}
-
-const storage = new AsyncLocalStorage<RequestContext>();
-
-export function runWithRequestContext<T>(ctx: RequestContext, fn: () => T): T {
-  return storage.run(ctx, fn);
-}
-
-export function currentRequestContext(): RequestContext | undefined {
-  return storage.getStore();
 }
 
 const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;

@@ -14,8 +14,10 @@ type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
 
 export function withImageRequests<T extends InferenceApi>(core: T): T {
   const overrides: Record<string, unknown> = {
-    async infer(request: InferRequest): Promise<InferResponse> {
-      return (await inferImageRequest(core, request)) ?? core.infer(request);
+    infer(request: InferRequest): Promise<InferResponse> {
+      // Checked first, so that the common request goes straight to the core (no extra promise on the way).
+      if (!isImageRequest(core, request)) return core.infer(request);
+      return inferImageRequest(core, request).then((r) => r ?? core.infer(request));
     },
     inferStream(request: InferRequest): AsyncIterable<InferResponse> {
       const inner = (core as { inferStream?: StreamFn }).inferStream;

@@ -82,6 +82,7 @@ export async function inferImageRequest(api: InferenceApi, request: InferRequest
     ...(request.id === undefined ? {} : { id: request.id }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.protocol === undefined ? {} : { protocol: request.protocol }),
+    ...(request.context === undefined ? {} : { context: request.context }),
     ...(topK === undefined ? {} : { topK }),
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
     ...(iouThreshold === undefined ? {} : { iouThreshold }),

@@ -14,6 +14,7 @@ import type { BoxXyxy, ImageTransform } from '../postprocess/geometry.ts';
 import { numericValues } from '../postprocess/numeric.ts';
 import { decodeImage } from './decode.ts';
 import { requireImageSpec, type ImageSpec } from './image-spec.ts';
+import type { RequestContext } from '../observability/request-context.ts';
 import { convertPixels } from './pixel-pool.ts';
 
 export interface ImagePipelineOptions {
@@ -23,6 +24,8 @@ export interface ImagePipelineOptions {
   readonly signal?: AbortSignal;
   /** Which front end received it (http, grpc, ws), for metrics and logs. */
   readonly protocol?: string;
+  /** The edge's request context, handed on to the model's inference (InferRequest.context). */
+  readonly context?: RequestContext;
   /** Per-request overrides of the model's postprocess settings. */
   readonly topK?: number;
   readonly scoreThreshold?: number;
@@ -128,6 +131,7 @@ export async function runImagePipeline(api: InferenceApi, model: string, imageBy
     outputs: spec.outputs.map((name) => ({ name })),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     protocol: options.protocol ?? 'image',
+    ...(options.context === undefined ? {} : { context: options.context }),
   });
   const inferUs = microsSince(t1);
 

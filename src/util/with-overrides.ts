@@ -1,3 +1,5 @@
+import { boundMember } from './bound-member.ts';
+
 /**
  * `target` with some members replaced: a member named in `overrides` is the override, every other member is the
  * target's own (methods bound to the target). The layers around the core's InferenceApi (generation, image
@@ -7,8 +9,8 @@ export function withOverrides<T extends object>(target: T, overrides: Readonly<R
   return new Proxy(target, {
     get(t, prop) {
       if (typeof prop === 'string' && Object.hasOwn(overrides, prop)) return overrides[prop];
-      const value: unknown = Reflect.get(t, prop, t);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+      // Bound once per method and kept (util/bound-member.ts): these layers sit on every request's path.
+      return boundMember(t, prop);
     },
   });
 }

@@ -3,17 +3,19 @@
  * uses Triton's binary tensor data extension both ways (reference §2.3: inputs with binary_data_size, and
  * `binary_data_output: true` so outputs come back binary). Bodies are encoded once, before measuring.
  *
- * Two HTTP stacks: node:http with a keep-alive Agent (the default) and the global fetch (undici). The
- * http-client-overhead bench (bench/http-client-overhead.ts) measured node:http's per-request cost lower on Node 20;
+ * Three HTTP stacks: `net`, HTTP/1.1 written and parsed by the load generator itself over node:net keep-alive
+ * connections (http1-pool.ts; the default: the leanest, as a load generator sharing the server's CPUs must be),
+ * node:http with a keep-alive Agent, and the global fetch (undici). bench/http-client-overhead.ts compares them;
  * see docs/bench.md.
  */
 import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { encodeHttp1Post, Http1Pool } from './http1-pool.ts';
 import { decodeInferResponse, encodeInferRequest } from '../../transport/codec/kserve-client-codec.ts';
 import { BenchError, RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
 import { openSharedMemoryClient, type SharedMemoryRequest } from '../shared-memory.ts';
 
-export type HttpStack = 'node' | 'fetch';
+export type HttpStack = 'net' | 'node' | 'fetch';
 
 interface PreparedBody {
   readonly body: Buffer;
@@ -130,6 +132,42 @@ class NodeHttpClient implements LoadClient {
   }
 }
 
+/** HTTP/1.1 over node:net (http1-pool.ts): each prepared body is encoded once with its request head. */
+class NetHttpClient implements LoadClient {
+  private readonly pool: Http1Pool;
+  private readonly requests: readonly Buffer[];
+
+  constructor(
+    readonly protocol: string,
+    target: LoadTarget,
+    bodies: readonly PreparedBody[],
+  ) {
+    const url = new URL(target.url);
+    if (url.protocol !== 'http:') throw new BenchError(`${protocol}: only http:// URLs are supported, got ${target.url}`);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = url.port === '' ? 80 : Number(url.port);
+    const path = inferPath(target);
+    this.requests = bodies.map((b) => encodeHttp1Post(url.host, path, b.fetchHeaders, b.bytes));
+    // One connection per outstanding request, all kept alive: the measured path never opens a connection.
+    this.pool = new Http1Pool(host, port, target.concurrency, target.timeoutMs);
+  }
+
+  async send(seq: number): Promise<void> {
+    let res;
+    try {
+      res = await this.pool.request(this.requests[seq % this.requests.length] as Buffer);
+    } catch (err) {
+      throw transportFailure(err);
+    }
+    const body = res.body;
+    checkResponse(res.status, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), res.headers.get('inference-header-content-length'));
+  }
+
+  async close(): Promise<void> {
+    this.pool.close();
+  }
+}
+
 class FetchHttpClient implements LoadClient {
   private readonly url: string;
 
@@ -167,8 +205,10 @@ class FetchHttpClient implements LoadClient {
 
 function httpFactory(protocol: 'http-json' | 'http-binary', stack: HttpStack): LoadClientFactory {
   const binary = protocol === 'http-binary';
-  const open = (target: LoadTarget, bodies: PreparedBody[]): LoadClient =>
-    stack === 'node' ? new NodeHttpClient(protocol, target, bodies) : new FetchHttpClient(protocol, target, bodies, target.timeoutMs);
+  const open = (target: LoadTarget, bodies: PreparedBody[]): LoadClient => {
+    if (stack === 'net') return new NetHttpClient(protocol, target, bodies);
+    return stack === 'node' ? new NodeHttpClient(protocol, target, bodies) : new FetchHttpClient(protocol, target, bodies, target.timeoutMs);
+  };
   return {
     protocol,
     endpoint: 'http',
@@ -181,7 +221,7 @@ function httpFactory(protocol: 'http-json' | 'http-binary', stack: HttpStack): L
   };
 }
 
-/** The REST factories for one HTTP stack (node:http by default). */
-export function httpClientFactories(stack: HttpStack = 'node'): LoadClientFactory[] {
+/** The REST factories for one HTTP stack (`net` by default). */
+export function httpClientFactories(stack: HttpStack = 'net'): LoadClientFactory[] {
   return [httpFactory('http-json', stack), httpFactory('http-binary', stack)];
 }

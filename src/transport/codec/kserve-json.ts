@@ -14,6 +14,7 @@
  */
 import { BYTE_SIZE, elementCount } from '../../core/datatype.ts';
 import type { InferRequest, InferResponse, Parameters, RequestedOutput, SharedMemoryInput, Tensor, TensorMetadata } from '../../core/types.ts';
+import type { RequestContext } from '../../observability/request-context.ts';
 import { rtError } from '../../errors/registry.ts';
 import { classifyOutput } from './classification.ts';
 import { binaryToTensorData, describeValue, formatShape, parseJsonBytes, utf8Encode } from './tensor-data.ts';
@@ -37,7 +38,14 @@ export interface DecodedInferRequest {
  */
 export function toInferRequest(
   decoded: DecodedInferRequest,
-  target: { readonly model: string; readonly version: string | undefined; readonly signal: AbortSignal; readonly protocol: string; readonly id?: string },
+  target: {
+    readonly model: string;
+    readonly version: string | undefined;
+    readonly signal: AbortSignal;
+    readonly protocol: string;
+    readonly id?: string;
+    readonly context?: RequestContext | undefined;
+  },
 ): InferRequest {
   const id = target.id ?? decoded.id;
   return {
@@ -50,6 +58,7 @@ export function toInferRequest(
     ...(decoded.parameters === undefined ? {} : { parameters: decoded.parameters }),
     signal: target.signal,
     protocol: target.protocol,
+    ...(target.context === undefined ? {} : { context: target.context }),
   };
 }
 

@@ -144,14 +144,17 @@ async function resolve(manager: SharedMemoryManager | undefined, request: InferR
 export function withSharedMemory<T extends InferenceApi>(api: T, manager: SharedMemoryManager | undefined): T {
   const overrides: Record<string, unknown> = {
     systemSharedMemory: manager,
-    async infer(request: InferRequest): Promise<InferResponse> {
+    infer(request: InferRequest): Promise<InferResponse> {
+      // Not async itself: a request without regions goes straight to the core, with no extra promise on its path.
       if (!usesSharedMemory(request)) return api.infer(request);
-      const r = await resolve(manager, request);
-      try {
-        return await r.writeOutputs(await api.infer(r.request));
-      } finally {
-        r.release();
-      }
+      return (async (): Promise<InferResponse> => {
+        const r = await resolve(manager, request);
+        try {
+          return await r.writeOutputs(await api.infer(r.request));
+        } finally {
+          r.release();
+        }
+      })();
     },
   };
   const inner = (api as { inferStream?: StreamFn }).inferStream;

@@ -1,15 +1,18 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
+import type { Socket } from 'node:net';
+import type { ModelConfig } from '../../config/model-config.ts';
 import type { InferenceApi } from '../../core/api.ts';
 import { markExclusive } from '../../core/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { runInRequestContext } from '../../observability/http-observability.ts';
+import { requestContextOf } from '../../observability/http-observability.ts';
 import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
 import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { concatBytes } from '../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
-import { inferImageRequest } from '../../preprocess/image-infer.ts';
+import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
 import type { HttpSecurityHooks } from '../../security/http-guard.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
@@ -190,42 +193,41 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
     // HTTP disconnect until it writes; reference §5.10).
-    const controller = new AbortController();
-    const onClose = (): void => {
-      if (!reply.raw.writableFinished) controller.abort();
-    };
-    reply.raw.once('close', onClose);
-
-    const request = toInferRequest(decoded, { model, version, signal: controller.signal, protocol: 'http' });
+    const signal = connectionSignal(req.raw.socket);
+    // With the request's context (request id, trace, stage timings) from the observability hooks.
+    const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw) });
     // A reload may swap out the answering version before its answer is encoded (poll mode, explicit load): what
     // encoding needs is looked up before the call too, and used when the answering version is gone.
     const configBefore = api.modelConfig(model, version);
-    // Inside the request's context (request id, trace, stage timings) set by the observability hooks.
     // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
     // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
-    const response = await runInRequestContext(req.raw, async () => (await inferImageRequest(api, request)) ?? (await api.infer(request)));
-    const lookup = <T>(f: () => T, fallback: T): T => {
-      try {
-        return f();
-      } catch {
-        return fallback;
-      }
-    };
+    const response = isImageRequest(api, request) ? ((await inferImageRequest(api, request)) ?? (await api.infer(request))) : await api.infer(request);
 
     let labels: Map<string, readonly string[]> | undefined;
     for (const o of decoded.outputs ?? []) {
       if (o.parameters?.['classification'] === undefined) continue;
-      const l = lookup(() => api.outputLabels(response.model_name, response.model_version, o.name), undefined);
+      let l: readonly string[] | undefined;
+      try {
+        l = api.outputLabels(response.model_name, response.model_version, o.name);
+      } catch {
+        l = undefined;
+      }
       if (l !== undefined) (labels ??= new Map()).set(o.name, l);
     }
-    const batched = lookup(() => api.modelConfig(response.model_name, response.model_version), configBefore).max_batch_size > 0;
-    const opts = responseOptionsFor(decoded, { batched, ...(labels === undefined ? {} : { labels }) });
+    let config: ModelConfig;
+    try {
+      config = api.modelConfig(response.model_name, response.model_version);
+    } catch {
+      config = configBefore;
+    }
+    const opts = responseOptionsFor(decoded, { batched: config.max_batch_size > 0, ...(labels === undefined ? {} : { labels }) });
     const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);
     if (encoded.binary.length === 0) {
-      return reply.code(200).type('application/json').send(Buffer.from(encoded.json.buffer, encoded.json.byteOffset, encoded.json.byteLength));
+      return reply.type('application/json').send(Buffer.from(encoded.json.buffer, encoded.json.byteOffset, encoded.json.byteLength));
     }
     reply.header('inference-header-content-length', String(encoded.headerLength));
-    return reply.code(200).type('application/octet-stream').send(Buffer.concat([encoded.json, ...encoded.binary]));
+    // Fastify sends bytes as application/octet-stream (200 unless set): no content type to set and re-parse.
+    return reply.send(concatBytes([encoded.json, ...encoded.binary]));
   };
   app.post('/v2/models/:model/infer', infer);
   app.post('/v2/models/:model/versions/:version/infer', infer);
@@ -247,6 +249,25 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   if (options.extend !== undefined) await options.extend(app);
   return app;
+}
+
+/**
+ * The signal that aborts the requests of one connection when it closes. Per connection rather than per request:
+ * an HTTP/1.1 response cannot end early without its connection closing, so aborting every request still running
+ * on a closed connection is what a per-request signal did, and node's AbortSignal costs a few µs to create (one per
+ * request was the largest single cost in the REST path's profile, bench/results/hotpath-2026-11-30.md). A request
+ * that finished has already let go of the signal (the scheduler removes its listener when it answers).
+ */
+const connectionSignals = new WeakMap<Socket, AbortSignal>();
+function connectionSignal(socket: Socket): AbortSignal {
+  let signal = connectionSignals.get(socket);
+  if (signal === undefined) {
+    const controller = new AbortController();
+    signal = controller.signal;
+    connectionSignals.set(socket, signal);
+    socket.once('close', () => controller.abort());
+  }
+  return signal;
 }
 
 /** What a raw binary request (Inference-Header-Content-Length: 0) needs: inputs without the batch dimension. */

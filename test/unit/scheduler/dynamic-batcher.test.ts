@@ -553,6 +553,26 @@ describe('DynamicBatcher: ordering, cancellation, errors', () => {
     assert.equal(s.inFlightCount, 0);
   });
 
+  test('after a run is aborted, the next batch on that instance runs with a signal that is not aborted', async () => {
+    const session = new FakeSession();
+    const { s } = batcher({}, [session]);
+    const ac = new AbortController();
+    const p = s.enqueue(makeRequest({ base: 1, signal: ac.signal }));
+    await until(() => session.calls.length === 1, 'run');
+    const first = session.call(0).signal;
+    ac.abort();
+    await assert.rejects(p, isCode('CANCELLED'));
+    assert.equal(first?.aborted, true);
+    session.call(0).fail(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+    await s.drain();
+    // Batches of one instance share a signal until it is aborted; the aborted one must not carry over.
+    const next = s.enqueue(makeRequest({ base: 2, signal: new AbortController().signal }));
+    await until(() => session.calls.length === 2, 'second run');
+    assert.equal(session.call(1).signal?.aborted, false);
+    session.call(1).release();
+    await expectOwnAnswer(next, { base: 2 });
+  });
+
   test('an engine error fails only that batch and the batcher keeps serving', async () => {
     const session = new FakeSession();
     const { s, stats } = batcher({}, [session], 2);
