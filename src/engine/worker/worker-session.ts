@@ -63,6 +63,11 @@ export class WorkerSession implements EngineSession {
   readonly #pending = new Map<number, PendingRun>();
   #nextId = 1;
   #dead: RtError | undefined;
+  /**
+   * Set by the worker's 'error' event. Pending runs fail on 'exit', not here: results the worker posted before it
+   * crashed travel on another port than the error and may not have been delivered yet ('exit' comes after them).
+   */
+  #crash: string | undefined;
   #closing: Promise<void> | undefined;
   #drained: (() => void) | undefined;
   #closedByWorker: (() => void) | undefined;
@@ -74,12 +79,14 @@ export class WorkerSession implements EngineSession {
     this.attempts = attempts;
     this.#closeTimeoutMs = closeTimeoutMs;
     worker.on('message', (message: WorkerToHost) => this.#onMessage(message));
-    worker.on('error', (err: Error) => this.#die(`engine worker crashed: ${err.message}`));
+    worker.on('error', (err: Error) => {
+      this.#crash ??= `engine worker crashed: ${err.message}`;
+    });
     worker.on('messageerror', (err: Error) => {
       this.#die(`engine worker sent an unreadable message: ${err.message}`);
       void worker.terminate();
     });
-    worker.on('exit', (code: number) => this.#die(`engine worker exited with code ${code}`));
+    worker.on('exit', (code: number) => this.#die(this.#crash ?? `engine worker exited with code ${code}`));
     // An idle session must not keep the process alive; a pending run must (see #track).
     worker.unref();
   }
@@ -132,12 +139,12 @@ export class WorkerSession implements EngineSession {
 
   /** False once the worker has died; every later run fails at once with ENGINE_FAILED. */
   isAlive(): boolean {
-    return this.#dead === undefined && this.#closing === undefined;
+    return this.#dead === undefined && this.#crash === undefined && this.#closing === undefined;
   }
 
   /** Why the session died, if it did. */
   get deathReason(): string | undefined {
-    return this.#dead?.message;
+    return this.#dead?.message ?? this.#crash;
   }
 
   /** Runs posted to the worker and not yet answered by it (cancelled ones included). */
@@ -170,6 +177,9 @@ export class WorkerSession implements EngineSession {
 
   #post(wire: (transfer: TransferListItem[]) => WireFeed[], outputNames: readonly string[], signal: AbortSignal | undefined): Promise<Tensor[]> {
     if (this.#dead !== undefined) return Promise.reject(this.#dead);
+    if (this.#crash !== undefined) {
+      return Promise.reject(rtError('ENGINE_FAILED', `model ${this.modelLabel}: ${this.#crash}; the session is dead and must be reloaded`));
+    }
     if (this.#closing !== undefined) return Promise.reject(rtError('MODEL_NOT_READY', `model ${this.modelLabel} is unloading`));
     if (signal?.aborted === true) return Promise.reject(rtError('CANCELLED', 'request was cancelled before it ran'));
 
