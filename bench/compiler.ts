@@ -30,7 +30,7 @@ import { buildPlan, type BuildResult } from '../src/compiler/build.ts';
 import { holdOut, loadDataset } from '../src/compiler/data/dataset.ts';
 import { writeNpy } from '../src/compiler/data/npy.ts';
 import { DT } from '../src/compiler/ir/dtype.ts';
-import { mulberry32 } from '../src/util/random.ts';
+import { mulberry32, randn } from '../src/util/random.ts';
 import { loadModel } from '../src/compiler/ir/graph.ts';
 import type { HostTensor, RuntimeSession } from '../src/compiler/runtime.ts';
 import { createOfflineRunner } from '../src/engine/ort/offline-runner.ts';
@@ -82,12 +82,6 @@ const SPECS: Record<string, ModelSpec> = {
 
 const rng = mulberry32;
 
-function randn(n: number, seed: number): Float32Array {
-  const r = rng(seed);
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = Math.sqrt(-2 * Math.log(Math.max(r(), 1e-12))) * Math.cos(2 * Math.PI * r());
-  return out;
-}
 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -100,7 +94,7 @@ const pct = (xs: readonly number[], p: number): number => {
 
 function input(spec: ModelSpec, batch: number, seed: number): Record<string, HostTensor> {
   const n = batch * spec.sampleDims.reduce((a, b) => a * b, 1);
-  return { [spec.input]: { elemType: DT.FLOAT, dims: [batch, ...spec.sampleDims], data: randn(n, seed) } };
+  return { [spec.input]: { elemType: DT.FLOAT, dims: [batch, ...spec.sampleDims], data: randn(rng(seed), n) } };
 }
 
 async function latencyUs(s: RuntimeSession, spec: ModelSpec): Promise<number[]> {
@@ -147,7 +141,7 @@ try {
     if (spec === undefined) throw new Error(`unknown model ${name} (known: ${Object.keys(SPECS).join(', ')})`);
     const per = spec.sampleDims.reduce((a, b) => a * b, 1);
     const calibration = join(dir, `${name}-calib.npy`);
-    await writeFile(calibration, writeNpy({ elemType: DT.FLOAT, dims: [spec.calibrationSamples, ...spec.sampleDims], data: randn(spec.calibrationSamples * per, 42) }));
+    await writeFile(calibration, writeNpy({ elemType: DT.FLOAT, dims: [spec.calibrationSamples, ...spec.sampleDims], data: randn(rng(42), spec.calibrationSamples * per) }));
 
     const builds = new Map<PlanPrecision | 'source', { build?: BuildResult; payload: Uint8Array; buildMs: number }>();
     builds.set('source', { payload: new Uint8Array(await readFile(spec.path)), buildMs: 0 });

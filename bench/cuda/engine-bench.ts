@@ -21,6 +21,7 @@ import { loadCudaSession } from '../../src/engine/cuda/cuda-engine.ts';
 import { createCudaTuner, cudaAccuracyRuntime } from '../../src/engine/cuda/tuner.ts';
 import { createOfflineRunner } from '../../src/engine/ort/offline-runner.ts';
 import { readPlan } from '../../src/plan/format.ts';
+import { randn } from '../../src/util/random.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,18 +45,8 @@ const budgetMs = Number(values['budget-ms']);
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const pct = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
 
-function randomImages(n: number): Float32Array {
-  // Fresh each run (not seeded): normal-ish pixels like a normalized image batch.
-  const out = new Float32Array(n * 3 * 224 * 224);
-  for (let i = 0; i < out.length; i += 2) {
-    const u = Math.max(Math.random(), 1e-12);
-    const v = Math.random();
-    const r = Math.sqrt(-2 * Math.log(u));
-    out[i] = r * Math.cos(2 * Math.PI * v);
-    out[i + 1] = r * Math.sin(2 * Math.PI * v);
-  }
-  return out;
-}
+/** Fresh each run (not seeded): normal pixels like a normalized image batch. */
+const randomImages = (n: number): Float32Array => randn(Math.random, n * 3 * 224 * 224);
 
 async function main(): Promise<void> {
   const outDir = values['out-dir'];

@@ -25,7 +25,7 @@ import { loadCudaSession } from '../../src/engine/cuda/cuda-engine.ts';
 import { decodeCudaPayload } from '../../src/engine/cuda/payload.ts';
 import { createCudaTuner } from '../../src/engine/cuda/tuner.ts';
 import { readPlan } from '../../src/plan/format.ts';
-import { mulberry32 } from '../../src/util/random.ts';
+import { mulberry32, randn } from '../../src/util/random.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,18 +43,7 @@ const ref = Math.max(...batches);
 const threshold = Number(values.threshold);
 const ROW = 3 * 224 * 224;
 
-function images(n: number, seed: number): Float32Array {
-  const r = mulberry32(seed);
-  const out = new Float32Array(n * ROW);
-  for (let i = 0; i < out.length; i += 2) {
-    const u = Math.max(r(), 1e-12);
-    const v = r();
-    const m = Math.sqrt(-2 * Math.log(u));
-    out[i] = m * Math.cos(2 * Math.PI * v);
-    out[i + 1] = m * Math.sin(2 * Math.PI * v);
-  }
-  return out;
-}
+const images = (n: number, seed: number): Float32Array => randn(mulberry32(seed), n * ROW);
 
 /** The elements of a layer output as numbers: FP16 inside the engine, the output's own type after convert_out. */
 function decode(layer: CudaLayer, bytes: Uint8Array): Float64Array {

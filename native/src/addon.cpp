@@ -278,6 +278,13 @@ bool collectViews(napi_env env, napi_value arr, RunWork* w, bool isInput) {
   return true;
 }
 
+/** Gives up a run not yet queued: its references released, `msg` thrown. */
+napi_value dropRun(napi_env env, RunWork* w, const std::string& msg) {
+  for (auto r : w->refs) napi_delete_reference(env, r);
+  delete w;
+  return throwError(env, msg);
+}
+
 napi_value queueRun(napi_env env, RunWork* w, napi_value handle) {
   napi_ref hr;
   napi_create_reference(env, handle, 1, &hr);
@@ -303,9 +310,7 @@ napi_value Run(napi_env env, napi_callback_info info) {
   napi_get_value_int32(env, argv[1], &w->batch);
   napi_get_value_int32(env, argv[2], &w->rows);
   if (!collectViews(env, argv[3], w, true) || !collectViews(env, argv[4], w, false)) {
-    for (auto r : w->refs) napi_delete_reference(env, r);
-    delete w;
-    return throwError(env, "run: inputs must be typed arrays or arrays of them, outputs typed arrays");
+    return dropRun(env, w, "run: inputs must be typed arrays or arrays of them, outputs typed arrays");
   }
   return queueRun(env, w, argv[0]);
 }
@@ -332,9 +337,7 @@ napi_value Probe(napi_env env, napi_callback_info info) {
   napi_create_array_with_length(env, 1, &outs);
   napi_set_element(env, outs, 0, argv[6]);
   if (w->probeOff < 0 || !collectViews(env, argv[3], w, true) || !collectViews(env, outs, w, false)) {
-    for (auto r : w->refs) napi_delete_reference(env, r);
-    delete w;
-    return throwError(env, "probe: inputs must be typed arrays or arrays of them, out a typed array, the offset >= 0");
+    return dropRun(env, w, "probe: inputs must be typed arrays or arrays of them, out a typed array, the offset >= 0");
   }
   return queueRun(env, w, argv[0]);
 }

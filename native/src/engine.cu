@@ -1270,7 +1270,6 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
     for (const Json* lj : layerJson)
       if (lj->has("y")) maxY = std::max(maxY, (size_t)parseRef((*lj)["y"]).bytes);
     DeviceBuf saved(maxY), cmp(16);
-    bool grewWorkspace = false;
     at = 0;
     for (auto& p : e.programs) {
       for (size_t i = 0; i < p.layers.size(); i++, at++) {
@@ -1298,7 +1297,6 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
           if (e.workspace) CK(cudaFree(e.workspace));
           e.wsBytes = nl->workspace();
           CK(cudaMalloc(&e.workspace, e.wsBytes));
-          grewWorkspace = true;
           c = e.ctx();
           for (auto& q : e.programs)
             for (auto& ql : q.layers) ql->bind(c);
@@ -1313,7 +1311,6 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
         p.layers[i] = std::move(nl);
       }
     }
-    (void)grewWorkspace;
     c = e.ctx();
     for (auto& p : e.programs) {
       for (auto& l : p.layers) l->run(c);

@@ -8,7 +8,7 @@ import { numel } from '../ir/tensor.ts';
 import type { Feeds, HostTensor } from '../runtime.ts';
 import { readNpy } from './npy.ts';
 import { readNpz } from './npz.ts';
-import { mulberry32 } from '../../util/random.ts';
+import { mulberry32, normal } from '../../util/random.ts';
 
 /**
  * Calibration and validation data: per model input, one array whose leading dimension counts samples. Sources:
@@ -215,8 +215,7 @@ export function syntheticDataset(inputs: readonly ValueInfo[], samples: number, 
     const n = numel(dims);
     const data = allocData(i.type.elemType, n);
     for (let k = 0; k < n; k++) {
-      const u = Math.max(rand(), 1e-12);
-      const v = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+      const v = normal(rand);
       writeNumber(i.type.elemType, data, k, i.type.elemType === DT.BOOL ? (v > 0 ? 1 : 0) : [DT.FLOAT, DT.DOUBLE, DT.FLOAT16].includes(i.type.elemType as 1) ? v : Math.round(v * 4));
     }
     tensors.set(i.name, { elemType: i.type.elemType, dims, data });

@@ -8,22 +8,15 @@ import { DT } from '../../../src/compiler/ir/dtype.ts';
 import { saveModel, type Graph } from '../../../src/compiler/ir/graph.ts';
 import type { Feeds, HostTensor, Outputs } from '../../../src/compiler/runtime.ts';
 import { createOfflineRunner } from '../../../src/engine/ort/offline-runner.ts';
-import { mulberry32 } from '../../../src/util/random.ts';
+import { mulberry32, randn } from '../../../src/util/random.ts';
 
 export const runtime = createOfflineRunner();
 
 /** mulberry32: small, fast, seeded. */
 export const rng = mulberry32;
 
-export function randn(rand: () => number, n: number, scale = 1, offset = 0): Float32Array {
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const u = Math.max(rand(), 1e-12);
-    const v = rand();
-    out[i] = offset + scale * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-  return out;
-}
+/** Seeded normal samples (src/util/random.ts). */
+export { randn };
 
 export function floatT(data: Float32Array, dims: readonly number[]): HostTensor {
   return { elemType: DT.FLOAT, dims, data };
