@@ -4,11 +4,17 @@
  *
  *   node --import tsx bench/foundation.ts [--duration 2] [--max-trials 8] [--warmup 1] [--cpu-prof DIR] [--dist]
  *                                         [--intra-op-threads N] [--set MODEL.KEY=JSON ...] [--tag NAME]
+ *                                         [--server-cpus LIST --client-cpus LIST]
  *
  * The server serves a temporary repository holding copies of the two models with their shipped configs;
  * `--set resnet_tiny.max_batch_size=16` (repeatable, dotted keys, JSON values) changes a config for an experiment,
  * and `--intra-op-threads N` sets engine.intra_op_num_threads in both configs and for the raw engine alike. With
  * either, the results file name gets `--tag` (default `variant`) so the shipped-config results are not overwritten.
+ *
+ * `--server-cpus 0,1 --client-cpus 2-5` (Linux, taskset) runs the server on the first CPUs and this load generator on
+ * the others, and pins this process to the server's CPUs while it measures the raw engine, so served and raw run on
+ * the same cores and the client does not take CPU from the server. Without `--intra-op-threads`, onnxruntime then gets
+ * one intra-op thread per server CPU (its own default counts the whole machine's cores). Results get the tag `pinned`.
  *
  * Models: `mlp` at concurrency 1, 8, 64 and `resnet_tiny` at 1, 8, 16, 64. For every served level the average batch
  * the batcher formed is read from the statistics extension (inference_count / execution_count) and the raw engine is
@@ -32,6 +38,7 @@ import { computeUs } from '../src/bench/server-stats.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import { ownCpuUs, processCpuUs } from '../src/bench/process-cpu.ts';
 import type { LevelResult, MeasureOptions } from '../src/bench/types.ts';
+import { parseCpuList, pinProcess } from '../src/bench/cpu-affinity.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,10 +51,22 @@ const { values } = parseArgs({
     'intra-op-threads': { type: 'string' },
     set: { type: 'string', multiple: true, default: [] },
     tag: { type: 'string' },
+    'server-cpus': { type: 'string' },
+    'client-cpus': { type: 'string' },
   },
 });
-const intraOpThreads = values['intra-op-threads'] === undefined ? undefined : Number(values['intra-op-threads']);
-const variant = intraOpThreads !== undefined || values.set.length > 0;
+const serverCpus = values['server-cpus'];
+const clientCpus = values['client-cpus'];
+if ((serverCpus === undefined) !== (clientCpus === undefined)) throw new Error('--server-cpus and --client-cpus go together');
+const pinned = serverCpus !== undefined && clientCpus !== undefined;
+if (pinned && parseCpuList(serverCpus).some((c) => parseCpuList(clientCpus).includes(c))) throw new Error(`--server-cpus ${serverCpus} and --client-cpus ${clientCpus} overlap`);
+const intraOpThreads =
+  values['intra-op-threads'] !== undefined ? Number(values['intra-op-threads']) : pinned ? parseCpuList(serverCpus).length : undefined;
+const variant = intraOpThreads !== undefined || values.set.length > 0 || pinned;
+/** Where this process runs now: the client's CPUs while it loads the server, the server's while it runs the raw engine. */
+const pinSelf = (cpus: string | undefined): void => {
+  if (cpus !== undefined) pinProcess(cpus);
+};
 
 const MODELS = [
   { model: 'mlp', concurrency: [1, 8, 64] },
@@ -96,6 +115,7 @@ const repository = await prepareRepository();
 const server = await startServerProcess({
   useDist: values.dist,
   args: ['--model-repository', repository],
+  ...(serverCpus === undefined ? {} : { cpus: serverCpus }),
   ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
 });
 console.error(`server: ${server.commandLine} (pid ${server.pid}) at ${server.httpUrl}`);
@@ -122,6 +142,7 @@ const pairedRaw = new Map<LevelResult, LevelResult>();
 // The server's defaults for a config without an engine section (and the same thread count when a variant sets one).
 const engineOptions = serverDefaultEngineOptions(intraOpThreads === undefined ? {} : { intraOpNumThreads: intraOpThreads });
 async function measureRaw(model: string, kind: 'engine-inprocess' | 'engine-worker', batch: number, pairedWith?: string): Promise<Tagged> {
+  pinSelf(serverCpus);
   const cpu0 = ownCpuUs();
   const report = await runBench({
     model,
@@ -148,6 +169,7 @@ try {
   for (const { model, concurrency } of MODELS) {
     for (const protocol of PROTOCOLS) {
       for (const c of concurrency) {
+        pinSelf(clientCpus);
         const server0 = processCpuUs(server.pid);
         const client0 = ownCpuUs();
         const report = await runBench({
@@ -292,6 +314,7 @@ md.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} G
 md.push(`Command: \`${command}\``, '');
 md.push(`Server (separate process): \`${server.commandLine.replace(repository, '<tmp repository>')}\`, serving copies of \`models/mlp\` and \`models/resnet_tiny\`${variant ? ` with these config changes: ${[...(intraOpThreads === undefined ? [] : [`engine.intra_op_num_threads=${intraOpThreads} (server and raw engine)`]), ...values.set].join(', ')}` : ' with their shipped configs'}.`, '');
 md.push(`Method: perf_analyzer's (rtserve bench): ${measure.window.kind === 'time' ? `${measure.window.durationMs / 1000} s` : ''} windows after a ${measure.warmupMs / 1000} s warm-up, stable when the last 3 windows are within 10% (throughput and average latency), at most ${measure.maxTrials} windows; the last 3 windows are merged. Batch 1 per request; the batcher forms larger batches. Raw engine: onnxruntime-node in-process (openInProcessOrtSession), the same model file and session options as the server (${JSON.stringify(engineOptions)}), measured right after each served level at the batch size that level's batcher formed (the server idle meanwhile), then in a batch sweep per model.`, '');
+if (pinned) md.push(`CPUs (taskset): the server process on ${serverCpus}, the load generator on ${clientCpus}; the raw engine runs on the server's CPUs (${serverCpus}), so served and raw have the same cores and the client takes none of them.`, '');
 md.push('## Served path beside the raw engine', '');
 md.push('| model | protocol | c | infer/s | p50 | p99 | stable | srv batch | srv queue | srv compute | srv core overhead | outside core | raw @ batch | raw infer/s | served / raw | server CPU / req | client CPU / req | raw CPU / infer | load |');
 md.push('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -323,7 +346,7 @@ md.push('Column meanings: docs/bench.md. *srv* columns come from the statistics 
 
 const outDir = values['out-dir'];
 await mkdir(outDir, { recursive: true });
-const base = join(outDir, `foundation-${day}${variant ? `-${values.tag ?? 'variant'}` : ''}`);
+const base = join(outDir, `foundation-${day}${variant ? `-${values.tag ?? (pinned ? 'pinned' : 'variant')}` : ''}`);
 await writeFile(`${base}.json`, `${JSON.stringify({ benchmark: 'foundation', date, command, server: server.commandLine.replace(repository, '<tmp repository>'), machine, loadAvg1AtEnd: loadEnd, measure, rows, targets, served, raw }, roundNumbers, 2)}\n`);
 await writeFile(`${base}.md`, `${md.join('\n')}\n`);
 console.log(md.join('\n'));

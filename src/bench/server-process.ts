@@ -21,6 +21,12 @@ export interface ServerProcessOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** How long to wait for "rtserve ready" (ms). */
   readonly startTimeoutMs?: number;
+  /**
+   * Linux: run the server on these CPUs only (a taskset list such as "0,1" or "0-3"); its threads, the engine
+   * workers' and onnxruntime's included, inherit the mask. For measuring the server on dedicated cores with the load
+   * generator on others.
+   */
+  readonly cpus?: string;
 }
 
 export interface ServerProcess {
@@ -51,12 +57,13 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'warn',
     ...(options.args ?? []),
   ];
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const [file, argv] = options.cpus === undefined ? [process.execPath, args] : ['taskset', ['-c', options.cpus, process.execPath, ...args]];
+  const child: ChildProcess = spawn(file, argv, {
     cwd: root,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const commandLine = `node ${args.map((a) => (a.startsWith(root) ? a.slice(root.length + 1) : a)).join(' ')}`;
+  const commandLine = `${options.cpus === undefined ? '' : `taskset -c ${options.cpus} `}node ${args.map((a) => (a.startsWith(root) ? a.slice(root.length + 1) : a)).join(' ')}`;
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-4000);
