@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/foundation.ts [--duration 2] [--max-trials 8] [--warmup 1] [--cpu-prof DIR] [--dist]
  *                                         [--intra-op-threads N] [--set MODEL.KEY=JSON ...] [--tag NAME]
- *                                         [--server-cpus LIST --client-cpus LIST]
+ *                                         [--server-cpus LIST --client-cpus LIST] [--models mlp,resnet_tiny]
  *
  * The server serves a temporary repository holding copies of the two models with their shipped configs;
  * `--set resnet_tiny.max_batch_size=16` (repeatable, dotted keys, JSON values) changes a config for an experiment,
@@ -51,6 +51,7 @@ const { values } = parseArgs({
     'intra-op-threads': { type: 'string' },
     set: { type: 'string', multiple: true, default: [] },
     tag: { type: 'string' },
+    models: { type: 'string' },
     'server-cpus': { type: 'string' },
     'client-cpus': { type: 'string' },
   },
@@ -62,16 +63,18 @@ const pinned = serverCpus !== undefined && clientCpus !== undefined;
 if (pinned && parseCpuList(serverCpus).some((c) => parseCpuList(clientCpus).includes(c))) throw new Error(`--server-cpus ${serverCpus} and --client-cpus ${clientCpus} overlap`);
 const intraOpThreads =
   values['intra-op-threads'] !== undefined ? Number(values['intra-op-threads']) : pinned ? parseCpuList(serverCpus).length : undefined;
-const variant = intraOpThreads !== undefined || values.set.length > 0 || pinned;
+const variant = intraOpThreads !== undefined || values.set.length > 0 || pinned || values.models !== undefined;
 /** Where this process runs now: the client's CPUs while it loads the server, the server's while it runs the raw engine. */
 const pinSelf = (cpus: string | undefined): void => {
   if (cpus !== undefined) pinProcess(cpus);
 };
 
-const MODELS = [
+const ALL_MODELS = [
   { model: 'mlp', concurrency: [1, 8, 64] },
   { model: 'resnet_tiny', concurrency: [1, 8, 16, 64] },
 ] as const;
+const MODELS = values.models === undefined ? ALL_MODELS : ALL_MODELS.filter((m) => values.models?.split(',').includes(m.model));
+if (MODELS.length === 0) throw new Error(`--models ${values.models}: the benchmark's models are ${ALL_MODELS.map((m) => m.model).join(', ')}`);
 const PROTOCOLS = ['http-json', 'http-binary'] as const;
 const SWEEP = [1, 2, 4, 8, 16, 32, 64];
 
@@ -312,7 +315,7 @@ const md: string[] = [];
 md.push(`# Foundation benchmark, ${day}`, '');
 md.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; 1-minute load average ${machine.loadAvg1} at the start and ${loadEnd} at the end (the machine is shared: other work running beside the benchmark shows up in every number).`, '');
 md.push(`Command: \`${command}\``, '');
-md.push(`Server (separate process): \`${server.commandLine.replace(repository, '<tmp repository>')}\`, serving copies of \`models/mlp\` and \`models/resnet_tiny\`${variant ? ` with these config changes: ${[...(intraOpThreads === undefined ? [] : [`engine.intra_op_num_threads=${intraOpThreads} (server and raw engine)`]), ...values.set].join(', ')}` : ' with their shipped configs'}.`, '');
+md.push(`Server (separate process): \`${server.commandLine.replace(repository, '<tmp repository>')}\`, serving copies of ${MODELS.map((m) => `\`models/${m.model}\``).join(' and ')}${intraOpThreads !== undefined || values.set.length > 0 ? ` with these config changes: ${[...(intraOpThreads === undefined ? [] : [`engine.intra_op_num_threads=${intraOpThreads} (server and raw engine)`]), ...values.set].join(', ')}` : ' with their shipped configs'}.`, '');
 md.push(`Method: perf_analyzer's (rtserve bench): ${measure.window.kind === 'time' ? `${measure.window.durationMs / 1000} s` : ''} windows after a ${measure.warmupMs / 1000} s warm-up, stable when the last 3 windows are within 10% (throughput and average latency), at most ${measure.maxTrials} windows; the last 3 windows are merged. Batch 1 per request; the batcher forms larger batches. Raw engine: onnxruntime-node in-process (openInProcessOrtSession), the same model file and session options as the server (${JSON.stringify(engineOptions)}), measured right after each served level at the batch size that level's batcher formed (the server idle meanwhile), then in a batch sweep per model.`, '');
 if (pinned) md.push(`CPUs (taskset): the server process on ${serverCpus}, the load generator on ${clientCpus}; the raw engine runs on the server's CPUs (${serverCpus}), so served and raw have the same cores and the client takes none of them.`, '');
 md.push('## Served path beside the raw engine', '');

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The CUDA engine's whole GPU-machine run in one command (carry .device/cuda, packed by scripts/device/pack-cuda.sh):
 #   bench/cuda/run.sh [STEP ...]      default: every step, in priority order, within a time budget
-# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift summary
+# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation summary
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
+#   (foundation: bench/foundation.ts with the server on two CPUs of different physical cores and the load generator on
+#    four others (taskset), shipped configs, then FOUNDATION_VARIANT_ARGS if set; not in the default list)
 # Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
 # returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
 # steps that would not finish in time.
@@ -85,7 +87,20 @@ do_suite() {
 }
 
 export W OUT T0
-export -f el do_setup do_unit do_engine do_served do_webgpu do_suite
+# The server's CPUs: the first logical CPU of each of the first two physical cores; the client's: of the next four.
+do_foundation() {
+  local cpus; cpus=$(lscpu -p=CPU,CORE | grep -v '^#' | sort -t, -k2,2n -k1,1n -u | awk -F, '!seen[$2]++ {print $1}')
+  local server client
+  server=$(echo "$cpus" | sed -n 1,2p | paste -sd,)
+  client=$(echo "$cpus" | sed -n 3,6p | paste -sd,)
+  lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|MHz' ; echo "server CPUs $server, client CPUs $client"
+  mkdir -p "$W/foundation"
+  local common=(--server-cpus "$server" --client-cpus "$client" --out-dir "$W/foundation" --duration ${FOUNDATION_DURATION:-1.5} --max-trials ${FOUNDATION_TRIALS:-6})
+  node bench/foundation.ts "${common[@]}" || return 1
+  if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
+}
+
+export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation
 
 for s in $STEPS; do
   case $s in
@@ -102,6 +117,7 @@ for s in $STEPS; do
     served) step served ${SERVED_LIMIT_S:-240} do_served ;;
     webgpu) step webgpu 120 do_webgpu ;;
     suite) step suite ${SUITE_LIMIT_S:-480} do_suite ;;
+    foundation) step foundation ${FOUNDATION_LIMIT_S:-480} do_foundation ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
     *) echo "unknown step $s" ;;
   esac
