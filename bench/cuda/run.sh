@@ -5,7 +5,8 @@
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 #   (foundation: bench/foundation.ts with the server on two CPUs of different physical cores and the load generator on
-#    four others (taskset), shipped configs, then FOUNDATION_VARIANT_ARGS if set; not in the default list)
+#    four others (taskset), shipped configs unless FOUNDATION_SHIPPED=0, then FOUNDATION_VARIANT_ARGS if set; not in
+#    the default list)
 # Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
 # returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
 # steps that would not finish in time.
@@ -96,7 +97,7 @@ do_foundation() {
   lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|MHz' ; echo "server CPUs $server, client CPUs $client"
   mkdir -p "$W/foundation"
   local common=(--server-cpus "$server" --client-cpus "$client" --out-dir "$W/foundation" --duration ${FOUNDATION_DURATION:-1.5} --max-trials ${FOUNDATION_TRIALS:-6})
-  node bench/foundation.ts "${common[@]}" || return 1
+  if [ "${FOUNDATION_SHIPPED:-1}" = 1 ]; then node bench/foundation.ts "${common[@]}" || return 1; fi
   if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
 }
 

@@ -45,7 +45,7 @@ describe('classifyPrograms', () => {
 });
 
 describe('verifyPrograms with real sessions', () => {
-  test('runs the reference once and every program over the whole dataset, exactly its batch of rows at a time', async () => {
+  test('runs the reference once and every program over the whole dataset, exactly its batch of rows at a time, each smaller one after the largest', async () => {
     const bytes = tinyConvNet({ softmax: false });
     const g = loadModel(bytes);
     const rowsRun: number[] = [];
@@ -64,7 +64,7 @@ describe('verifyPrograms with real sessions', () => {
     const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
     const data = syntheticDataset(inputs, 16, 3);
     const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], data, [16, 1, 4]);
-    assert.deepEqual(rowsRun, [...new Array<number>(16).fill(1), 4, 4, 4, 4, 16]);
+    assert.deepEqual(rowsRun, [16, ...new Array<number>(16).fill(1), 16, 4, 4, 4, 4, 16]);
     assert.deepEqual(checks.map((c) => c.batch), [1, 4, 16]);
     for (const c of checks) {
       assert.ok(c.relMaxError < 1e-5, `batch ${c.batch}: the same model agrees with itself (${c.relMaxError})`);
@@ -86,6 +86,37 @@ describe('verifyPrograms with real sessions', () => {
     const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
     const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], syntheticDataset(inputs, 16, 3), [1, 4, 16]);
     assert.deepEqual(checks.map((c) => [c.batch, c.outlier, c.historyDependent === true]), [[1, false, false], [4, true, true], [16, false, false]]);
+  });
+
+  test('a program whose output depends on what a larger batch left behind is found by its error and dropped', async () => {
+    const bytes = tinyConvNet({ softmax: false });
+    const g = loadModel(bytes);
+    // The stand-in plan: batch 4 reads stale memory once a larger batch has run (its output is off by 5%), as
+    // ResNet-50's drifting programs did on the GPU; the engine's own load-time check does not flag it.
+    const asPlan: OfflineRuntime = {
+      ...runtime,
+      runnableTargets: [...runtime.runnableTargets, 'cuda'],
+      async createSession(model, options) {
+        const s = await runtime.createSession(model, { ...options, target: 'ort-cpu' });
+        if (options.target !== 'cuda') return s;
+        let largestRan = 0;
+        return { ...s, run: async (feeds, names) => {
+          const rows = Object.values(feeds)[0]?.dims[0] ?? 0;
+          const out = await s.run(feeds, names);
+          const logits = out['logits'];
+          if (rows === 4 && largestRan > rows && logits !== undefined) {
+            const data = logits.data as Float32Array;
+            for (let i = 0; i < data.length; i++) data[i] = (data[i] as number) * 1.05 + 0.05;
+          }
+          largestRan = Math.max(largestRan, rows);
+          return out;
+        } };
+      },
+    };
+    const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
+    const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], syntheticDataset(inputs, 16, 3), [1, 4, 16]);
+    assert.deepEqual(checks.map((c) => [c.batch, c.outlier]), [[1, false], [4, true], [16, false]]);
+    assert.ok((checks[1]?.relMaxError ?? 0) > 1e-2, `batch 4 error ${checks[1]?.relMaxError}`);
   });
 
   test('too few samples for the largest program is refused', async () => {
