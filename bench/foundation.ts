@@ -88,7 +88,9 @@ const measure: MeasureOptions = {
 };
 /** Results files keep one decimal (µs, infer/s): the noise is far larger, and the files stay small. */
 const roundNumbers = (_key: string, value: unknown): unknown => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value);
-const command = `node --import tsx bench/foundation.ts ${process.argv.slice(2).join(' ')}`.trim();
+// A Node that runs TypeScript itself (22.18+, or with --experimental-transform-types, as on the GPU machine) needs no tsx.
+const nativeTs = (process.features as { typescript?: string | false }).typescript === 'transform';
+const command = `node ${nativeTs ? '' : '--import tsx '}bench/foundation.ts ${process.argv.slice(2).join(' ')}`.trim();
 const machine = machineInfo();
 
 // ---- served path: the server in its own process, the load generator here

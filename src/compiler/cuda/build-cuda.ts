@@ -328,9 +328,9 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
       for (const c of bad) {
         const next = network.batches.find((b) => b > c.batch) ?? maxB;
         const why = c.historyDependent === true
-          ? `its output depends on what earlier runs left in device memory (found when the engine loaded it; relative error on the check's dataset ${c.relMaxError.toExponential(2)})`
-          : `disagreed with onnxruntime FP32 (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks.filter((x) => !x.outlier).map((x) => x.relMaxError.toExponential(1)).join(', ')})`;
-        warnings.push(`the batch-${c.batch} program ${why}: dropped; batch ${c.batch} runs on the batch-${next} program`);
+          ? `'s output depends on what earlier runs left in device memory (found when the engine loaded it; relative error on the check's dataset, run after the largest program, ${c.relMaxError.toExponential(2)})`
+          : ` disagreed with onnxruntime FP32 when run after the largest program (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks.filter((x) => !x.outlier).map((x) => x.relMaxError.toExponential(1)).join(', ')})`;
+        warnings.push(`the batch-${c.batch} program${why}: dropped; batch ${c.batch} runs on the batch-${next} program`);
       }
     }
     const maxDependent = programChecks.find((c) => c.batch === maxB && c.historyDependent === true);
