@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { classifyPrograms, verifyPrograms } from '../../../../src/compiler/cuda/verify-programs.ts';
 import { syntheticDataset } from '../../../../src/compiler/data/dataset.ts';
 import { loadModel } from '../../../../src/compiler/ir/graph.ts';
-import type { OfflineRuntime } from '../../../../src/compiler/runtime.ts';
+import type { OfflineRuntime, RuntimeSession } from '../../../../src/compiler/runtime.ts';
 import { runtime } from '../helpers.ts';
 import { tinyConvNet } from '../models.ts';
 
@@ -44,26 +44,35 @@ describe('classifyPrograms', () => {
   });
 });
 
+/** onnxruntime standing in for the CUDA runtime: a 'cuda' session is an onnxruntime one, passed through `wrap`. */
+function asPlan(wrap: (s: RuntimeSession) => RuntimeSession): OfflineRuntime {
+  return {
+    ...runtime,
+    runnableTargets: [...runtime.runnableTargets, 'cuda'],
+    async createSession(model, options) {
+      const s = await runtime.createSession(model, { ...options, target: 'ort-cpu' });
+      return options.target === 'cuda' ? wrap(s) : s;
+    },
+  };
+}
+
+/** The test model, and its inputs with fixed 1x3x8x8 shapes for a synthetic dataset. */
+function convNet() {
+  const bytes = tinyConvNet({ softmax: false });
+  const g = loadModel(bytes);
+  return { bytes, g, inputs: g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } })) };
+}
+
 describe('verifyPrograms with real sessions', () => {
   test('runs the reference once and every program over the whole dataset, exactly its batch of rows at a time, each smaller one after the largest', async () => {
-    const bytes = tinyConvNet({ softmax: false });
-    const g = loadModel(bytes);
+    const { bytes, g, inputs } = convNet();
     const rowsRun: number[] = [];
-    const asPlan: OfflineRuntime = {
-      ...runtime,
-      runnableTargets: [...runtime.runnableTargets, 'cuda'],
-      async createSession(model, options) {
-        const s = await runtime.createSession(model, { ...options, target: 'ort-cpu' });
-        if (options.target !== 'cuda') return s;
-        return { ...s, run: async (feeds, names) => {
-          rowsRun.push(Object.values(feeds)[0]?.dims[0] ?? -1);
-          return s.run(feeds, names);
-        } };
-      },
-    };
-    const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
+    const plan = asPlan((s) => ({ ...s, run: async (feeds, names) => {
+      rowsRun.push(Object.values(feeds)[0]?.dims[0] ?? -1);
+      return s.run(feeds, names);
+    } }));
     const data = syntheticDataset(inputs, 16, 3);
-    const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], data, [16, 1, 4]);
+    const checks = await verifyPrograms(plan, { bytes, inputs: g.inputs }, bytes, ['logits'], data, [16, 1, 4]);
     assert.deepEqual(rowsRun, [16, ...new Array<number>(16).fill(1), 16, 4, 4, 4, 4, 16]);
     assert.deepEqual(checks.map((c) => c.batch), [1, 4, 16]);
     for (const c of checks) {
@@ -73,56 +82,38 @@ describe('verifyPrograms with real sessions', () => {
   });
 
   test('the runtime\'s history-dependent programs are reported and dropped', async () => {
-    const bytes = tinyConvNet({ softmax: false });
-    const g = loadModel(bytes);
-    const asPlan: OfflineRuntime = {
-      ...runtime,
-      runnableTargets: [...runtime.runnableTargets, 'cuda'],
-      async createSession(model, options) {
-        const s = await runtime.createSession(model, { ...options, target: 'ort-cpu' });
-        return options.target === 'cuda' ? { ...s, historyDependentBatches: () => [4] } : s;
-      },
-    };
-    const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
-    const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], syntheticDataset(inputs, 16, 3), [1, 4, 16]);
+    const { bytes, g, inputs } = convNet();
+    const plan = asPlan((s) => ({ ...s, historyDependentBatches: () => [4] }));
+    const checks = await verifyPrograms(plan, { bytes, inputs: g.inputs }, bytes, ['logits'], syntheticDataset(inputs, 16, 3), [1, 4, 16]);
     assert.deepEqual(checks.map((c) => [c.batch, c.outlier, c.historyDependent === true]), [[1, false, false], [4, true, true], [16, false, false]]);
   });
 
   test('a program whose output depends on what a larger batch left behind is found by its error and dropped', async () => {
-    const bytes = tinyConvNet({ softmax: false });
-    const g = loadModel(bytes);
+    const { bytes, g, inputs } = convNet();
     // The stand-in plan: batch 4 reads stale memory once a larger batch has run (its output is off by 5%), as
     // ResNet-50's drifting programs did on the GPU; the engine's own load-time check does not flag it.
-    const asPlan: OfflineRuntime = {
-      ...runtime,
-      runnableTargets: [...runtime.runnableTargets, 'cuda'],
-      async createSession(model, options) {
-        const s = await runtime.createSession(model, { ...options, target: 'ort-cpu' });
-        if (options.target !== 'cuda') return s;
-        let largestRan = 0;
-        return { ...s, run: async (feeds, names) => {
-          const rows = Object.values(feeds)[0]?.dims[0] ?? 0;
-          const out = await s.run(feeds, names);
-          const logits = out['logits'];
-          if (rows === 4 && largestRan > rows && logits !== undefined) {
-            const data = logits.data as Float32Array;
-            for (let i = 0; i < data.length; i++) data[i] = (data[i] as number) * 1.05 + 0.05;
-          }
-          largestRan = Math.max(largestRan, rows);
-          return out;
-        } };
-      },
-    };
-    const inputs = g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } }));
-    const checks = await verifyPrograms(asPlan, { bytes, inputs: g.inputs }, bytes, ['logits'], syntheticDataset(inputs, 16, 3), [1, 4, 16]);
+    const plan = asPlan((s) => {
+      let largestRan = 0;
+      return { ...s, run: async (feeds, names) => {
+        const rows = Object.values(feeds)[0]?.dims[0] ?? 0;
+        const out = await s.run(feeds, names);
+        const logits = out['logits'];
+        if (rows === 4 && largestRan > rows && logits !== undefined) {
+          const data = logits.data as Float32Array;
+          for (let i = 0; i < data.length; i++) data[i] = (data[i] as number) * 1.05 + 0.05;
+        }
+        largestRan = Math.max(largestRan, rows);
+        return out;
+      } };
+    });
+    const checks = await verifyPrograms(plan, { bytes, inputs: g.inputs }, bytes, ['logits'], syntheticDataset(inputs, 16, 3), [1, 4, 16]);
     assert.deepEqual(checks.map((c) => [c.batch, c.outlier]), [[1, false], [4, true], [16, false]]);
     assert.ok((checks[1]?.relMaxError ?? 0) > 1e-2, `batch 4 error ${checks[1]?.relMaxError}`);
   });
 
   test('too few samples for the largest program is refused', async () => {
-    const bytes = tinyConvNet({ softmax: false });
-    const g = loadModel(bytes);
-    const data = syntheticDataset(g.inputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, 3, 8, 8] } })), 4, 3);
+    const { bytes, g, inputs } = convNet();
+    const data = syntheticDataset(inputs, 4, 3);
     await assert.rejects(verifyPrograms(runtime, { bytes, inputs: g.inputs }, bytes, ['logits'], data, [1, 8]), /4 samples for a batch-8 program/);
   });
 });
