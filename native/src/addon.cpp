@@ -298,16 +298,23 @@ napi_value queueRun(napi_env env, RunWork* w, napi_value handle) {
   return promise;
 }
 
+/** A run of the live engine behind `handle`, its batch read from `batchArg`; nullptr when `handle` is not a live engine. */
+RunWork* newRunWork(napi_env env, napi_value handle, napi_value batchArg) {
+  Holder* h = getHolder(env, handle);
+  if (h == nullptr || h->engine == nullptr) return nullptr;
+  auto* w = new RunWork();
+  w->holder = h;
+  napi_get_value_int32(env, batchArg, &w->batch);
+  return w;
+}
+
 napi_value Run(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   if (argc < 5) return throwError(env, "run(handle, batch, rows, inputs, outputs)");
-  Holder* h = getHolder(env, argv[0]);
-  if (h == nullptr || h->engine == nullptr) return throwError(env, "run: not a live engine handle");
-  auto* w = new RunWork();
-  w->holder = h;
-  napi_get_value_int32(env, argv[1], &w->batch);
+  auto* w = newRunWork(env, argv[0], argv[1]);
+  if (w == nullptr) return throwError(env, "run: not a live engine handle");
   napi_get_value_int32(env, argv[2], &w->rows);
   if (!collectViews(env, argv[3], w, true) || !collectViews(env, argv[4], w, false)) {
     return dropRun(env, w, "run: inputs must be typed arrays or arrays of them, outputs typed arrays");
@@ -320,11 +327,8 @@ napi_value Probe(napi_env env, napi_callback_info info) {
   napi_value argv[10];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   if (argc < 7) return throwError(env, "probe(handle, batch, rows, inputs, layers, arenaOffset, out[, fillOffset, fillBytes, fillByte])");
-  Holder* h = getHolder(env, argv[0]);
-  if (h == nullptr || h->engine == nullptr) return throwError(env, "probe: not a live engine handle");
-  auto* w = new RunWork();
-  w->holder = h;
-  napi_get_value_int32(env, argv[1], &w->batch);
+  auto* w = newRunWork(env, argv[0], argv[1]);
+  if (w == nullptr) return throwError(env, "probe: not a live engine handle");
   napi_get_value_int32(env, argv[2], &w->rows);
   napi_get_value_int32(env, argv[4], &w->layers);
   napi_get_value_int64(env, argv[5], &w->probeOff);
@@ -347,12 +351,9 @@ napi_value Bench(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   if (argc < 3) return throwError(env, "bench(handle, batch, iters)");
-  Holder* h = getHolder(env, argv[0]);
-  if (h == nullptr || h->engine == nullptr) return throwError(env, "bench: not a live engine handle");
-  auto* w = new RunWork();
-  w->holder = h;
+  auto* w = newRunWork(env, argv[0], argv[1]);
+  if (w == nullptr) return throwError(env, "bench: not a live engine handle");
   w->isBench = true;
-  napi_get_value_int32(env, argv[1], &w->batch);
   napi_get_value_int32(env, argv[2], &w->iters);
   return queueRun(env, w, argv[0]);
 }
