@@ -30,7 +30,7 @@ if (values.serve) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      Buffer.concat(chunks);
+      Buffer.concat(chunks); // the body joined, as a server that decodes it must; nothing reads it here
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': reply.length });
       res.end(reply);
     });

@@ -90,7 +90,7 @@ do_suite() {
 export W OUT T0
 # The server's CPUs: the first logical CPU of each of the first two physical cores; the client's: of the next four.
 do_foundation() {
-  local cpus; cpus=$(lscpu -p=CPU,CORE | grep -v '^#' | sort -t, -k2,2n -k1,1n -u | awk -F, '!seen[$2]++ {print $1}')
+  local cpus; cpus=$(lscpu -p=CPU,CORE | grep -v '^#' | sort -t, -k2,2n -k1,1n | awk -F, '!seen[$2]++ {print $1}')
   local server client
   server=$(echo "$cpus" | sed -n 1,2p | paste -sd,)
   client=$(echo "$cpus" | sed -n 3,6p | paste -sd,)
