@@ -4,11 +4,11 @@
  * data from a file.
  */
 import { readFile } from 'node:fs/promises';
-import { elementCount, type DataType, type TensorData } from '../core/datatype.ts';
-import type { Tensor, TensorMetadata } from '../core/types.ts';
-import { floatToBf16Bits, floatToHalfBits } from '../transport/codec/half.ts';
-import { decodeInferRequestJson } from '../transport/codec/kserve-json.ts';
-import { jsonToTensorData } from '../transport/codec/tensor-data.ts';
+import { elementCount, type DataType, type TensorData } from '../tensor/datatype.ts';
+import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
+import { floatToBf16Bits, floatToHalfBits } from '../tensor/half.ts';
+import { decodeInferRequestJson } from '../codec/kserve-json.ts';
+import { jsonToTensorData } from '../codec/tensor-data.ts';
 import { BenchError } from './errors.ts';
 import { mulberry32 } from '../util/random.ts';
 

@@ -5,10 +5,11 @@
  * runs in browsers and Node alike.
  */
 import type { ModelConfig } from '../config/model-config.ts';
-import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../core/api.ts';
-import type { Parameters, RequestedOutput, Tensor } from '../core/types.ts';
-import { decodeInferResponse, encodeInferRequest } from '../transport/codec/kserve-client-codec.ts';
-import { encodeWireTensor } from '../transport/codec/wire-tensor.ts';
+import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
+import type { Parameters, RequestedOutput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
+import { decodeInferResponse, encodeInferRequest } from '../codec/kserve-client-codec.ts';
+import { encodeWireTensor } from '../codec/wire-tensor.ts';
 import { errorFromHttp, RtserveError } from './errors.ts';
 import { readSse } from './sse-reader.ts';
 import { InferResult } from './tensors.ts';

@@ -8,8 +8,9 @@
  * src/client/node.ts, which injects the `ws` package.
  */
 import type { ModelConfig } from '../config/model-config.ts';
-import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../core/api.ts';
-import type { Parameters, RequestedOutput, Tensor } from '../core/types.ts';
+import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
+import type { Parameters, RequestedOutput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { RtserveError } from './errors.ts';
 import { RestTransport } from './rest-transport.ts';
 import { InferResult, toTensors, type Inputs } from './tensors.ts';

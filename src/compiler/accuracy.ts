@@ -1,9 +1,9 @@
 import { rtError } from '../errors/registry.ts';
 import type { PlanPrecision, PlanTarget } from '../plan/manifest.ts';
 import { batches, type Dataset } from './data/dataset.ts';
-import { DT, allocData, readNumber, writeNumber } from './ir/dtype.ts';
+import { DT, allocData, readNumber, writeNumber } from '../tensor/onnx-dtype.ts';
 import type { ValueInfo } from './ir/graph.ts';
-import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from './runtime.ts';
+import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from '../plan/runtime.ts';
 
 /**
  * The accuracy gate: the built plan and the FP32 original run on the same validation data, output by output.

@@ -4,10 +4,11 @@ import { RtError, toRtError } from '../errors/registry.ts';
 import { CALIBRATION_METHODS, PLAN_PRECISIONS, PLAN_TARGETS, type CalibrationMethod, type PlanPrecision, type PlanTarget } from '../plan/manifest.ts';
 import { parseGate, type AccuracyGate } from './accuracy.ts';
 import { AccuracyGateError, BUILD_STAGES, buildPlan, type BuildOptions, type BuildReport, type ProgressEvent } from './build.ts';
-import { buildCudaPlan, type CudaBuildDeps } from './cuda/build-cuda.ts';
+import { buildCudaPlan } from './cuda/build-cuda.ts';
+import { type CudaBuildDeps } from '../plan/cuda-tuning.ts';
 import { formatInspect, inspect } from './inspect.ts';
 import { parseProfile } from './profiles.ts';
-import type { OfflineRuntime, OptimizationLevel } from './runtime.ts';
+import type { OfflineRuntime, OptimizationLevel } from '../plan/runtime.ts';
 
 /** Exit codes of `rtserve build`: 0 built, 1 failed, 2 bad usage, 3 built but the accuracy gate failed. */
 export const EXIT_OK = 0;

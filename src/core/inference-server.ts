@@ -1,11 +1,11 @@
-import type { InferenceApi, LoadModelOptions, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from './api.ts';
-import type { InferRequest, InferResponse } from './types.ts';
+import type { InferenceApi, LoadModelOptions, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { ServerConfig } from '../config/server-config.ts';
-import type { ModelStatsSnapshot } from './stats.ts';
+import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
 import { validateRequest } from './validate.ts';
 import { checkProfiles } from '../repository/manager.ts';
-import { RTSERVE_VERSION, SERVER_NAME } from './version.ts';
+import { RTSERVE_VERSION, SERVER_NAME } from '../util/version.ts';
 import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { LoadedVersion, RepositoryManager } from '../repository/manager.ts';
@@ -49,7 +49,7 @@ export class InferenceServer implements InferenceApi {
 
   constructor(private readonly options: InferenceServerOptions) {
     // system_shared_memory: the regions and requests that use them are served by the layer the app wraps around
-    // this core (transport/codec/shared-memory-requests.ts); it is advertised only when switched on.
+    // this core (pipeline/shared-memory.ts); it is advertised only when switched on.
     this.extensions = options.config.systemSharedMemory ? [...EXTENSIONS, 'system_shared_memory'] : EXTENSIONS;
   }
 

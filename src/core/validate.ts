@@ -9,8 +9,9 @@
  * `timeout` (S:docs/protocol/extension_parameters.md) are non-negative integers, as are per-output
  * `classification` counts, and `binary_data` / `binary_data_output` flags are booleans (reference §2.3).
  */
-import { TYPED_ARRAY_OF, elementCount } from './datatype.ts';
-import type { InferRequest, Parameters, TensorMetadata } from './types.ts';
+import { TYPED_ARRAY_OF, elementCount } from '../tensor/datatype.ts';
+import type { InferRequest, Parameters } from '../api/types.ts';
+import type { TensorMetadata } from '../tensor/tensor.ts';
 import type { ValidatedRequest } from '../scheduler/scheduler.ts';
 import { rtError } from '../errors/registry.ts';
 

@@ -11,7 +11,7 @@
  * Every engine run goes through EngineSession.run (a worker thread); the loop itself only builds feeds, samples
  * (a few hundred floats per row) and moves events.
  */
-import type { Tensor } from '../core/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import type { EngineSession } from '../engine/engine.ts';
 import { rtError, toRtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';

@@ -1,6 +1,6 @@
 import { cpus, freemem, totalmem } from 'node:os';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ModelStatsSnapshot } from '../core/stats.ts';
+import type { ModelStatsSnapshot } from './model-stats.ts';
 import { LocalHistogram } from './local-histogram.ts';
 
 /** What the metrics read at scrape time; everything but statistics and pending is optional. */
@@ -22,7 +22,7 @@ export interface MetricsSource {
   cache?(): { bytes: number; capacityBytes: number; entries: number; evictions: number } | undefined;
 }
 
-/** One model version's engine chain as the metrics read it (src/repository/engine-chain.ts). */
+/** One model version's engine chain as the metrics read it (src/engine/engine-chain.ts). */
 export interface EngineChainSample {
   readonly model: string;
   readonly version: string;
@@ -395,7 +395,7 @@ export class ServerMetrics {
     };
   }
 
-  /** Engine chain events (src/repository/engine-chain.ts EngineChainEvents), counted per model version. */
+  /** Engine chain events (src/engine/engine-chain.ts EngineChainEvents), counted per model version. */
   engineChainEvents(): {
     failover(e: { model: string; version: string; from: EngineLinkLabel; to: EngineLinkLabel | undefined; reason: string }): void;
     recovered(e: { model: string; version: string; from: EngineLinkLabel | undefined; to: EngineLinkLabel }): void;

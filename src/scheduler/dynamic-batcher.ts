@@ -1,5 +1,5 @@
 import { rtError } from '../errors/registry.ts';
-import { batchKey } from './batch-tensors.ts';
+import { batchKey } from '../engine/batch-tensors.ts';
 import { QueueingScheduler } from './queueing-scheduler.ts';
 import type { BatchDecision, QueuedRequest } from './queueing-scheduler.ts';
 import type { SchedulerOptions, ValidatedRequest } from './scheduler.ts';

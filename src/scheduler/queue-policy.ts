@@ -1,5 +1,5 @@
 import type { ModelConfig, QueuePolicy } from '../config/model-config.ts';
-import type { Parameters } from '../core/types.ts';
+import type { Parameters } from '../api/types.ts';
 import { rtError } from '../errors/registry.ts';
 
 /**

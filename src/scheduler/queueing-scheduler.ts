@@ -1,6 +1,7 @@
-import type { InferResponse, Tensor } from '../core/types.ts';
+import type { InferResponse } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { RtError, rtError } from '../errors/registry.ts';
-import { concatBatch, planBatch, splitBatch } from './batch-tensors.ts';
+import { concatBatch, planBatch, splitBatch } from '../engine/batch-tensors.ts';
 import { LinkedList } from './linked-list.ts';
 import type { ListNode } from './linked-list.ts';
 import { priorityLevelOf, queueTimeoutUsOf, resolveSchedulingPolicy } from './queue-policy.ts';

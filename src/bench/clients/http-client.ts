@@ -10,7 +10,7 @@
  */
 import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { encodeHttp1Post, Http1Pool } from './http1-pool.ts';
-import { decodeInferResponse, encodeInferRequest } from '../../transport/codec/kserve-client-codec.ts';
+import { decodeInferResponse, encodeInferRequest } from '../../codec/kserve-client-codec.ts';
 import { BenchError, RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
 import { openSharedMemoryClient, type SharedMemoryRequest } from '../shared-memory.ts';

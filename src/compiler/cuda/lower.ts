@@ -1,9 +1,9 @@
 import { rtError } from '../../errors/registry.ts';
-import { DT } from '../ir/dtype.ts';
+import { DT } from '../../tensor/onnx-dtype.ts';
 import { attrFloat, attrInt, attrInts, attrString, type Graph, type Node } from '../ir/graph.ts';
 import { inferShapes } from '../ir/shape-inference.ts';
 import { toFloat32, type ConstTensor } from '../ir/tensor.ts';
-import { ACT, BINOP, NO_ACT, type ActSpec, type CudaLayer, type OperandRef } from './network.ts';
+import { ACT, BINOP, NO_ACT, type ActSpec, type CudaLayer, type OperandRef } from '../../plan/cuda-network.ts';
 import { WeightBlob, oihwToOhwi, transpose2d } from './weights.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { rtError } from '../../errors/registry.ts';
-import { floatToHalf, halfToFloat } from '../ir/dtype.ts';
-import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } from './network.ts';
+import { floatToHalf, halfToFloat } from '../../tensor/onnx-dtype.ts';
+import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } from '../../plan/cuda-network.ts';
 
 /**
  * A CPU interpreter of CUDA programs with the kernels' exact semantics: FP16 storage (every value written is

@@ -1,7 +1,7 @@
 import { rtError } from '../../errors/registry.ts';
-import { DT, allocData, elemSize, type ElemType, type NumericData } from '../ir/dtype.ts';
+import { DT, allocData, elemSize, type ElemType, type NumericData } from '../../tensor/onnx-dtype.ts';
 import { numel } from '../ir/tensor.ts';
-import type { HostTensor } from '../runtime.ts';
+import type { HostTensor } from '../../plan/runtime.ts';
 
 /**
  * NumPy .npy reader and writer (format spec: numpy/lib/format.py, "NPY format"): magic \x93NUMPY, version,

@@ -1,4 +1,4 @@
-import { DT, type ElemType } from './dtype.ts';
+import { DT, type ElemType } from '../../tensor/onnx-dtype.ts';
 import { Graph, makeNode, saveModel, type AttrValue, type Dim } from './graph.ts';
 import type { ConstTensor } from './tensor.ts';
 

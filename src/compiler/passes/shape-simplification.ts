@@ -1,4 +1,4 @@
-import { DT } from '../ir/dtype.ts';
+import { DT } from '../../tensor/onnx-dtype.ts';
 import { attrInt, attrInts, type Graph, type Node } from '../ir/graph.ts';
 import { int64Tensor, toIntArray } from '../ir/tensor.ts';
 import { ChangeLog, type Pass } from './pass.ts';

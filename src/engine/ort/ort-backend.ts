@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import type { DataType, NumericArray } from '../../core/datatype.ts';
-import type { TensorMetadata } from '../../core/types.ts';
+import type { DataType, NumericArray } from '../../tensor/datatype.ts';
+import type { TensorMetadata } from '../../tensor/tensor.ts';
 import { rtError, RtError } from '../../errors/registry.ts';
 import type { EngineLoadOptions, ExecutionProviderName, ExecutionProviderSpec, SessionDescription } from '../engine.ts';
 import type { ProviderAttempt, WorkerLoadRequest } from '../worker/protocol.ts';

@@ -30,14 +30,15 @@ import {
   type sendUnaryData,
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
-import type { InferenceApi } from '../../core/api.ts';
-import type { InferRequest, InferResponse, Tensor } from '../../core/types.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../../api/types.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
-import { markExclusive } from '../../core/exclusive-buffers.ts';
-import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../core/shared-memory.ts';
+import { markExclusive } from '../../tensor/exclusive-buffers.ts';
+import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
 import { RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { classifyOutput } from '../codec/classification.ts';
+import { classifyOutput } from '../../codec/classification.ts';
 import { toStatus } from './errors.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
@@ -48,7 +49,7 @@ import {
   encodeModelStreamInferResponse,
   type DecodedInferMessage,
   type GrpcInferRequest,
-} from './infer-codec.ts';
+} from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
 
 export interface GrpcServerOptions {
@@ -152,7 +153,7 @@ const passThrough = (buf: Buffer): Buffer => buf;
  * grpc-js hands each received message over as a view that skips the 5-byte gRPC frame prefix of a buffer it
  * allocated for that frame alone (stream-decoder.js Buffer.concat; small frames come from Node's shared pool and
  * are left unmarked by the size check), and keeps no reference to it: the engine may take the whole buffer
- * (core/exclusive-buffers.ts) instead of copying the tensors out of it.
+ * (tensor/exclusive-buffers.ts) instead of copying the tensors out of it.
  */
 function decodeOwnedMessage(buf: Buffer): DecodedInferMessage {
   markExclusive(buf, 5);

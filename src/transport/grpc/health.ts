@@ -13,7 +13,7 @@
  */
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js';
-import type { InferenceApi } from '../../core/api.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 
 export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'SERVICE_UNKNOWN';
 

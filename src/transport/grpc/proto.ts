@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { packageRoot } from '../../core/package-root.ts';
+import { packageRoot } from '../../util/package-root.ts';
 
 /** The folder of rtserve's .proto files, found from the package root so it works under src/ and dist/ alike. */
 export function protoDir(): string {

@@ -9,8 +9,8 @@
  * IPC. Errors use the registry like every other route (docs/errors.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { InferenceApi } from '../../core/api.ts';
-import { cudaSharedMemoryUnsupported, systemSharedMemoryOf } from '../../core/shared-memory.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import { cudaSharedMemoryUnsupported, systemSharedMemoryOf } from '../../shm/system-shared-memory.ts';
 import { parseBodyWith, systemSharedMemoryRegisterSchema } from './schemas.ts';
 
 type RegionRequest = FastifyRequest<{ Params: { region: string } }>;

@@ -4,8 +4,8 @@ import { connect } from 'node:net';
 import { postJson, request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import * as grpc from '@grpc/grpc-js';
-import { encodeInferRequest } from '../../../src/transport/codec/kserve-client-codec.ts';
-import { encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import { encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
+import { encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
 import { simpleRequest } from './helpers.ts';
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { makeRepository, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import { encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 
 const QUEUE_BOUND = 10_000;
 const FLOOD = 12_000;

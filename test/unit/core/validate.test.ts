@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { InferRequest, Tensor } from '../../../src/core/types.ts';
+import type { InferRequest } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { validateRequest } from '../../../src/core/validate.ts';
 import type { ModelIoMetadata } from '../../../src/core/validate.ts';
 import { RtError } from '../../../src/errors/registry.ts';

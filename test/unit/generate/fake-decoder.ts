@@ -10,7 +10,7 @@
  */
 import type { ModelConfig } from '../../../src/config/model-config.ts';
 import { modelConfigSchema } from '../../../src/config/model-config.ts';
-import type { Tensor } from '../../../src/core/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import type { EngineSession, SessionDescription } from '../../../src/engine/engine.ts';
 
 export const FAKE_VOCAB = 20;
