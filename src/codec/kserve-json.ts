@@ -161,7 +161,7 @@ export function parseBinaryBody(body: Uint8Array, headerLengthHeader: string | u
   };
 }
 
-/** What buildRawRequest needs to know about the model; core/validate.ts `ModelIoMetadata` satisfies it. */
+/** What buildRawRequest needs to know about the model; repository/model-metadata.ts `ModelIoMetadata` satisfies it. */
 export interface RawRequestModel {
   readonly name: string;
   /** 0 = no batching; otherwise input dims below exclude the batch dimension. */

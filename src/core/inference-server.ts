@@ -4,7 +4,7 @@ import type { ModelConfig } from '../config/model-config.ts';
 import type { ServerConfig } from '../config/server-config.ts';
 import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
 import { validateRequest } from './validate.ts';
-import { checkProfiles } from '../repository/manager.ts';
+import { checkInputsInProfiles } from '../plan/profiles.ts';
 import { RTSERVE_VERSION, SERVER_NAME } from '../util/version.ts';
 import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -178,7 +178,7 @@ export class InferenceServer implements InferenceApi {
     try {
       try {
         validated = validateRequest(request, loaded.validation, arrivalNs);
-        checkProfiles(loaded, request.inputs);
+        checkInputsInProfiles(loaded.profiles, request.inputs);
       } catch (err) {
         // Triton counts a request refused by validation as a failure of the model it addressed.
         loaded.stats.recordFailure(Number(process.hrtime.bigint() - arrivalNs));

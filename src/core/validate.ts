@@ -13,20 +13,8 @@ import { TYPED_ARRAY_OF, elementCount } from '../tensor/datatype.ts';
 import type { InferRequest, Parameters } from '../api/types.ts';
 import type { TensorMetadata } from '../tensor/tensor.ts';
 import type { ValidatedRequest } from '../scheduler/scheduler.ts';
+import type { ModelIoMetadata } from '../repository/model-metadata.ts';
 import { rtError } from '../errors/registry.ts';
-
-/** What validation needs to know about a model version. */
-export interface ModelIoMetadata {
-  readonly name: string;
-  readonly version: string;
-  /** 0 = no batching. Otherwise inputs' shapes below exclude the batch dimension. */
-  readonly maxBatchSize: number;
-  /** Config dims WITHOUT the batch dimension when maxBatchSize > 0; -1 for a dynamic dimension. */
-  readonly inputs: readonly TensorMetadata[];
-  readonly outputs: readonly TensorMetadata[];
-  /** Inputs the request may leave out (Triton's `optional: true`). */
-  readonly optionalInputs?: ReadonlySet<string>;
-}
 
 interface ModelIndex {
   readonly inputs: ReadonlyMap<string, TensorMetadata>;

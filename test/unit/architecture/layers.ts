@@ -18,7 +18,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   engine: ['plan', 'onnx', 'tensor', 'errors', 'util', 'observability', 'config', 'shm'],
   scheduler: ['engine', 'api', 'tensor', 'errors', 'config', 'observability', 'util'],
   repository: ['engine', 'scheduler', 'api', 'config', 'tensor', 'errors', 'observability', 'onnx', 'plan', 'util'],
-  core: ['repository', 'scheduler', 'engine', 'api', 'config', 'observability', 'tensor', 'errors', 'util', 'shm'],
+  core: ['repository', 'scheduler', 'engine', 'plan', 'api', 'config', 'observability', 'tensor', 'errors', 'util', 'shm'],
   postprocess: ['tensor', 'errors'],
   preprocess: ['postprocess', 'api', 'codec', 'config', 'tensor', 'errors', 'observability', 'util'],
   generate: ['engine', 'api', 'codec', 'config', 'tensor', 'errors', 'observability', 'util'],

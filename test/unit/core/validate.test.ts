@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { InferRequest } from '../../../src/api/types.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { validateRequest } from '../../../src/core/validate.ts';
-import type { ModelIoMetadata } from '../../../src/core/validate.ts';
+import type { ModelIoMetadata } from '../../../src/repository/model-metadata.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import type { ErrorCode } from '../../../src/errors/registry.ts';
 
@@ -28,6 +28,7 @@ const batching: ModelIoMetadata = {
     { name: 'OUT0', datatype: 'FP32', shape: [-1] },
     { name: 'OUT1', datatype: 'INT64', shape: [1] },
   ],
+  optionalInputs: new Set(),
 };
 
 const fixed: ModelIoMetadata = {
