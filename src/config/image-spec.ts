@@ -3,7 +3,7 @@
  * and checked against its input and outputs, so that a wrong section fails the model's load with a clear reason
  * instead of every request.
  */
-import type { ModelConfig, PostprocessSection, PreprocessSection, TensorConfig } from './model-config.ts';
+import type { InputConfig, ModelConfig, PostprocessSection, PreprocessSection } from './model-config.ts';
 import { rtError } from '../errors/registry.ts';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
@@ -49,7 +49,7 @@ function perChannel(config: ModelConfig, what: string, values: readonly number[]
   return bad(config, `preprocess.${what} has ${values.length} values; give 1 or ${channels} (one per channel)`);
 }
 
-function imageInput(config: ModelConfig, pre: PreprocessSection): TensorConfig {
+function imageInput(config: ModelConfig, pre: PreprocessSection): InputConfig {
   if (pre.input !== undefined) {
     const found = config.input.find((i) => i.name === pre.input);
     if (found === undefined) bad(config, `preprocess.input '${pre.input}' is not an input of the model (inputs: ${config.input.map((i) => i.name).join(', ')})`);

@@ -166,6 +166,13 @@ const engine: MessageDesc = {
     graph_optimization_level: enumOf(['disabled', 'basic', 'extended', 'all']),
     intra_op_num_threads: int,
     inter_op_num_threads: int,
+    allow_spinning: bool,
+    session_config: { type: { t: 'map', value: { t: 'string' } } },
+    failover: msg({
+      name: 'engine.failover',
+      fields: { enabled: bool, failure_threshold: int, probe_interval_ms: int, max_probe_interval_ms: int, retry_failed_batch: bool },
+      unsupported: [],
+    }),
   },
   unsupported: [],
 };
