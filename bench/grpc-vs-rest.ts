@@ -8,7 +8,7 @@
  *
  * Each mode is a closed loop with `concurrency` requests outstanding:
  *   rest-binary  node:http keep-alive agent (one socket per outstanding request), inputs and outputs as binary
- *                tensor data (reference §2.3); the client decodes every response.
+ *                tensor data (docs/protocol.md §2.3); the client decodes every response.
  *   grpc-unary   one ModelInfer call per request, all multiplexed on one HTTP/2 channel.
  *   grpc-stream  one ModelStreamInfer stream; a new request is written as each response arrives (matched by id),
  *                perf_analyzer's --streaming mode.

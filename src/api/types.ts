@@ -12,7 +12,7 @@ export interface RequestedOutput {
 }
 
 /**
- * A byte range of a registered system shared memory region (Triton's shared-memory extension, reference §2.2:
+ * A byte range of a registered system shared memory region (Triton's shared-memory extension, docs/protocol.md §2.2:
  * parameters `shared_memory_region`, `shared_memory_offset`, `shared_memory_byte_size`). `offset` is relative to
  * the region's start.
  */

@@ -1,5 +1,5 @@
 /**
- * The benchmark's control plane over KServe v2 REST (reference §2.1, §2.4): model metadata and config to build
+ * The benchmark's control plane over KServe v2 REST (docs/protocol.md §2.1, §2.4): model metadata and config to build
  * inputs, and the statistics extension for the server-side breakdown. Not on the measured path, so plain fetch.
  */
 import type { ModelStatsSnapshot } from '../observability/model-stats.ts';

@@ -106,7 +106,7 @@ function repeatRows(data: TensorData, rows: number): TensorData {
 
 /**
  * Input sets from a JSON file, in one of two forms:
- *  - a KServe v2 $inference_request body (`{"inputs": [...]}`, reference §2.2): sent as written, one set;
+ *  - a KServe v2 $inference_request body (`{"inputs": [...]}`, docs/protocol.md §2.2): sent as written, one set;
  *  - perf_analyzer's --input-data form (`{"data": [{"<input>": [values] | {"content": [...], "shape": [...]}}]}`):
  *    each entry is one sample (shape without the batch dimension); requests cycle through the entries and a
  *    batch of N repeats the sample N times.

@@ -1,6 +1,6 @@
 /**
  * The SDK's gRPC transport (Node only: it imports @grpc/grpc-js): inference.GRPCInferenceService ModelInfer and
- * ModelStreamInfer (reference §2.5; src/transport/grpc/proto/grpc_service.proto), with every input in
+ * ModelStreamInfer (docs/protocol.md §2.5; src/transport/grpc/proto/grpc_service.proto), with every input in
  * raw_input_contents through the byte-level codec of src/codec/grpc/infer-client-codec.ts. Errors carry the
  * registry code from the server's trailing metadata (`rtserve-error-code`, `retry-after-ms`).
  * createNodeClient plugs it in when given `grpcAddress`; browsers cannot speak gRPC and never load this file.

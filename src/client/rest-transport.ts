@@ -1,5 +1,5 @@
 /**
- * The SDK's REST transport: KServe v2 over HTTP with Triton's binary tensor data extension (reference §2.3) for
+ * The SDK's REST transport: KServe v2 over HTTP with Triton's binary tensor data extension (docs/protocol.md §2.3) for
  * inference, the metadata and health endpoints, and streaming over SSE (`generate_stream` in its KServe form,
  * with Last-Event-ID resume after a dropped connection; docs/ws-protocol.md "SSE"). Uses `fetch` only, so it
  * runs in browsers and Node alike.

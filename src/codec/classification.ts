@@ -1,5 +1,5 @@
 /**
- * Triton's classification extension (reference §2.2; S:docs/protocol/extension_classification.md): a requested
+ * Triton's classification extension (docs/protocol.md §2.2; S:docs/protocol/extension_classification.md): a requested
  * output with parameter `"classification": N` is answered with a BYTES tensor of the top-N entries as
  * `"value:index"` strings, or `"value:index:label"` when the output has labels.
  *

@@ -1,5 +1,5 @@
 /**
- * Client side of the KServe v2 REST codec (reference §2.2) with Triton's binary tensor data extension (reference
+ * Client side of the KServe v2 REST codec (docs/protocol.md §2.2) with Triton's binary tensor data extension (reference
  * §2.3): encode an $inference_request, decode an $inference_response. Used by tests, the benchmark tool and the
  * TypeScript SDK, in Node and in browsers, so it imports nothing Node-only (TextEncoder/TextDecoder, DataView and
  * Uint8Array instead of Buffer).

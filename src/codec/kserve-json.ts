@@ -1,6 +1,6 @@
 /**
- * Server side of the KServe v2 / Open Inference Protocol REST codec (reference §2.2 JSON shapes) with Triton's
- * binary tensor data extension (reference §2.3; S:docs/protocol/extension_binary_data.md) and classification
+ * Server side of the KServe v2 / Open Inference Protocol REST codec (docs/protocol.md §2.2 JSON shapes) with Triton's
+ * binary tensor data extension (docs/protocol.md §2.3; S:docs/protocol/extension_binary_data.md) and classification
  * extension (S:docs/protocol/extension_classification.md).
  *
  *   parseBinaryBody        body + Inference-Header-Content-Length → JSON header + binary section (or a raw body)
@@ -66,7 +66,7 @@ export function toInferRequest(
 /**
  * Decodes a parsed $inference_request. Inputs with `parameters.binary_data_size` take their bytes from
  * `binary.bytes` in order of appearance, and the binary section must be used up exactly. Inputs with the
- * shared-memory parameters (reference §2.2) carry no data and are returned in `sharedMemoryInputs`.
+ * shared-memory parameters (docs/protocol.md §2.2) carry no data and are returned in `sharedMemoryInputs`.
  */
 export function decodeInferRequestJson(json: unknown, binary?: { readonly bytes: Uint8Array }): DecodedInferRequest {
   if (!isPlainObject(json)) throw rtError('BAD_JSON', `the inference request must be a JSON object, got ${describeValue(json)}`);
@@ -136,7 +136,7 @@ export type ParsedBody =
 const HEADER_NAME = 'Inference-Header-Content-Length';
 
 /**
- * Splits a request body by the Inference-Header-Content-Length header (reference §2.3). Without the header the
+ * Splits a request body by the Inference-Header-Content-Length header (docs/protocol.md §2.3). Without the header the
  * whole body is JSON. The JSON header must be valid UTF-8 JSON; errors carry its position.
  */
 export function parseBinaryBody(body: Uint8Array, headerLengthHeader: string | undefined): ParsedBody {
@@ -170,7 +170,7 @@ export interface RawRequestModel {
 }
 
 /**
- * Turns a raw binary request body into a decoded request (reference §2.3 "Raw binary request", following
+ * Turns a raw binary request body into a decoded request (docs/protocol.md §2.3 "Raw binary request", following
  * Triton's InferenceRequest::Normalize): only for models with exactly one input whose shape has at most one
  * variable dimension, which is deduced from the byte count; a BYTES input must have shape [1] and the whole
  * body is its single element. A batching model gets batch 1. All outputs are returned as binary.
@@ -217,7 +217,7 @@ export function buildRawRequest(meta: RawRequestModel, bytes: Uint8Array): Decod
 // Response
 
 export interface EncodeResponseOptions {
-  /** Outputs to send as binary data (reference §2.3). */
+  /** Outputs to send as binary data (docs/protocol.md §2.3). */
   readonly binaryOutputs: ReadonlySet<string> | 'all' | 'none';
   /** Output name → top-N for the classification extension. */
   readonly classification?: ReadonlyMap<string, number>;
@@ -238,7 +238,7 @@ export interface EncodedResponse {
 
 /**
  * Response options from a request: `binary_data_output: true` makes every output binary, a requested output's
- * `binary_data` overrides it (reference §2.3); a requested output's `classification: N` (N > 0) asks for top-N.
+ * `binary_data` overrides it (docs/protocol.md §2.3); a requested output's `classification: N` (N > 0) asks for top-N.
  */
 export function responseOptionsFor(
   req: { readonly parameters?: Parameters | undefined; readonly outputs?: readonly RequestedOutput[] | undefined },

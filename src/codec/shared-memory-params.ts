@@ -1,5 +1,5 @@
 /**
- * The shared-memory tensor parameters of Triton's shared-memory extension (reference §2.2; S:docs/protocol/
+ * The shared-memory tensor parameters of Triton's shared-memory extension (docs/protocol.md §2.2; S:docs/protocol/
  * extension_shared_memory.md): on an input or a requested output, `shared_memory_region` (string, a registered
  * region) and `shared_memory_byte_size` (int64) go together, `shared_memory_offset` (int64, default 0) is
  * optional. Shared by the REST and gRPC codecs, server and client side; no Node-only imports.

@@ -3,7 +3,7 @@
  * (kserve-client-codec.ts): KServe v2 JSON `data` arrays ↔ typed arrays, Triton's binary tensor data layout ↔
  * typed arrays, and JSON body parsing with positioned error messages.
  *
- * Rules come from reference §2.2 (KServe v2 JSON: `data` row-major, nested or flat; datatype sizes) and §2.3
+ * Rules come from docs/protocol.md §2.2 (KServe v2 JSON: `data` row-major, nested or flat; datatype sizes) and §2.3
  * (binary tensor data extension: little-endian, row-major, no padding; BOOL one byte; BYTES elements are a 4-byte
  * little-endian unsigned length followed by the bytes).
  *
@@ -63,7 +63,7 @@ export function describeValue(value: unknown): string {
 // Shapes
 
 /**
- * Checks a wire shape: an array of non-negative safe integers (reference §2.2: `"shape": [uint64..]`). Returns
+ * Checks a wire shape: an array of non-negative safe integers (docs/protocol.md §2.2: `"shape": [uint64..]`). Returns
  * it as a fresh number array and its element count.
  */
 export function parseShape(role: TensorRole, name: string, raw: unknown): { shape: number[]; count: number } {
@@ -113,7 +113,7 @@ const MIN_SAFE_BIG = -MAX_SAFE_BIG;
 const DECIMAL_INTEGER = /^-?\d{1,20}$/;
 
 /**
- * Flattens row-major nested `data` (reference §2.2: "may be nested or flat") into one array. Flat data is
+ * Flattens row-major nested `data` (docs/protocol.md §2.2: "may be nested or flat") into one array. Flat data is
  * returned as is; nesting deeper than the tensor's rank is refused so that a hostile body cannot recurse
  * without bound.
  */
@@ -352,7 +352,7 @@ export function dataKind(data: unknown): string {
 }
 
 /**
- * The JSON text of a flat `data` array for a tensor (reference §2.2). INT64/UINT64 become numbers when within
+ * The JSON text of a flat `data` array for a tensor (docs/protocol.md §2.2). INT64/UINT64 become numbers when within
  * ±2^53 and decimal strings beyond; FP16/BF16 are decoded to numbers; BYTES become UTF-8 strings; non-finite
  * floats become "NaN" / "Infinity" / "-Infinity".
  */
@@ -385,7 +385,7 @@ export function tensorDataToJson(role: TensorRole, name: string, datatype: DataT
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Binary layout (reference §2.3)
+// Binary layout (docs/protocol.md §2.3)
 
 /** Total bytes of BYTES elements in the binary layout (4-byte length prefix each). */
 export function serializedBytesSize(elements: BytesArray): number {
@@ -394,7 +394,7 @@ export function serializedBytesSize(elements: BytesArray): number {
   return size;
 }
 
-/** Writes BYTES elements as `<uint32 LE length><bytes>` each (reference §2.3). */
+/** Writes BYTES elements as `<uint32 LE length><bytes>` each (docs/protocol.md §2.3). */
 export function serializeBytes(elements: BytesArray): Uint8Array {
   const out = new Uint8Array(serializedBytesSize(elements));
   const view = new DataView(out.buffer);

@@ -1,7 +1,7 @@
 /**
  * One KServe v2 tensor on the wire, in either direction: `{"name", "datatype", "shape", "parameters"?, "data"?}`
- * (reference §2.2 $request_input / $response_output) whose data is either the JSON `data` array or, with Triton's
- * binary tensor data extension (reference §2.3), `parameters.binary_data_size` bytes taken from the binary section
+ * (docs/protocol.md §2.2 $request_input / $response_output) whose data is either the JSON `data` array or, with Triton's
+ * binary tensor data extension (docs/protocol.md §2.3), `parameters.binary_data_size` bytes taken from the binary section
  * that follows the JSON, in the order the tensors appear.
  *
  * Shared by the server codec (request inputs in, response outputs out) and the client codec (the reverse).
@@ -30,7 +30,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Checks a KServe `$parameters` object (reference §2.2: values are strings, numbers or booleans). Returns the
+ * Checks a KServe `$parameters` object (docs/protocol.md §2.2: values are strings, numbers or booleans). Returns the
  * same object (JSON.parse made it fresh, so there is nothing to copy).
  */
 export function checkParameters(what: string, raw: unknown): Parameters | undefined {
@@ -76,7 +76,7 @@ export class BinarySection {
     return out;
   }
 
-  /** The section must be consumed exactly (reference §2.3): left-over bytes mean the header length is wrong. */
+  /** The section must be consumed exactly (docs/protocol.md §2.3): left-over bytes mean the header length is wrong. */
   finish(): void {
     const left = this.bytes.byteLength - this.offset;
     if (left !== 0) {
@@ -150,7 +150,7 @@ export function decodeWireTensor(role: TensorRole, index: number, raw: unknown, 
 
 /**
  * The JSON text of one tensor. With `binary`, the data goes to `chunks` and the JSON carries
- * `parameters.binary_data_size` and no `data` (reference §2.3); otherwise the JSON carries a flat `data` array.
+ * `parameters.binary_data_size` and no `data` (docs/protocol.md §2.3); otherwise the JSON carries a flat `data` array.
  */
 export function encodeWireTensor(role: TensorRole, tensor: Tensor, binary: boolean, chunks: Uint8Array[]): string {
   const { name, datatype, shape, data } = tensor;
@@ -168,7 +168,7 @@ export function encodeWireTensor(role: TensorRole, tensor: Tensor, binary: boole
 }
 
 /**
- * The JSON text of a tensor whose bytes are in a shared memory region (reference §2.2; Triton's shared-memory
+ * The JSON text of a tensor whose bytes are in a shared memory region (docs/protocol.md §2.2; Triton's shared-memory
  * extension): name, datatype, shape and the region parameters, no data.
  */
 export function encodeSharedMemoryWireTensor(tensor: { readonly name: string; readonly datatype: DataType; readonly shape: readonly number[] }, ref: SharedMemoryRef): string {

@@ -43,7 +43,7 @@ export interface BuildFlags {
 export interface CompilerCommandDeps {
   /**
    * Supplies the in-process runtime (src/engine/ort/offline-runner.ts `createOfflineRunner`). The compiler may
-   * not import onnxruntime itself (DESIGN.md layering), so the CLI wires it in. Without one, builds skip
+   * not import onnxruntime itself (docs/architecture.md, Layers), so the CLI wires it in. Without one, builds skip
    * calibration, onnxruntime optimization and the accuracy gate (INT8 then needs a calibration cache).
    */
   readonly createRuntime?: () => OfflineRuntime;

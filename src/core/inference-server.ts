@@ -18,7 +18,7 @@ export interface InferObserver {
   inferDone(protocol: string, model: string, version: string, error?: { readonly code: string; readonly category: string }): void;
 }
 
-/** Extensions advertised in server metadata: only those rtserve implements (Triton's names, reference §2.4). */
+/** Extensions advertised in server metadata: only those rtserve implements (Triton's names, docs/protocol.md §2.4). */
 const EXTENSIONS = ['binary_tensor_data', 'classification', 'model_configuration', 'model_repository', 'schedule_policy', 'statistics', 'parameters', 'logging'];
 
 export interface InferenceServerOptions {
@@ -54,7 +54,7 @@ export class InferenceServer implements InferenceApi {
   }
 
   /**
-   * Loads the models (Triton's model control modes, reference §1.4): none and poll load everything; explicit
+   * Loads the models (Triton's model control modes, docs/protocol.md §1.4): none and poll load everything; explicit
    * loads only --load-model names ('*' = everything). A model that fails to load is recorded (repository index,
    * readiness), not thrown.
    */

@@ -42,7 +42,7 @@ export interface EngineLinkLabel {
 const BREAKER_STATE_VALUE = { closed: 0, open: 1, half_open: 2 } as const;
 
 export interface MetricsOptions {
-  /** Latency and batch-size histograms (on by default; Triton has them off, reference §3). */
+  /** Latency and batch-size histograms (on by default; Triton has them off, docs/protocol.md §3). */
   readonly histograms?: boolean;
 }
 
@@ -86,7 +86,7 @@ type ModelLabel = (typeof MODEL_LABELS)[number];
 
 /**
  * The server's Prometheus metrics (prom-client). Triton's nv_inference_* families keep Triton's names, types
- * and {model, version} labels (reference §3) so existing dashboards work; rtserve adds latency and batch-size
+ * and {model, version} labels (docs/protocol.md §3) so existing dashboards work; rtserve adds latency and batch-size
  * histograms (on by default), per-protocol request counts, front-end counters and engine gauges under
  * rtserve_*. Counters that Triton derives from statistics are read from the models' statistics at scrape
  * time, so the hot path pays nothing for them.
@@ -329,7 +329,7 @@ export class ServerMetrics {
       },
     });
 
-    // Triton's CPU gauges (reference §3): the whole host, as Triton reports them.
+    // Triton's CPU gauges (docs/protocol.md §3): the whole host, as Triton reports them.
     let lastCpu = cpuTimes();
     new Gauge({
       name: 'nv_cpu_utilization',

@@ -1,5 +1,5 @@
 /**
- * Per-model-version statistics in Triton's statistics-extension shape (reference §2.4, InferStatistics).
+ * Per-model-version statistics in Triton's statistics-extension shape (docs/protocol.md §2.4, InferStatistics).
  * Durations are cumulative nanoseconds with counts. A request counts once in success/fail/queue; a batch
  * execution counts once in execution_count and in batch_stats[batch_size]; inference_count adds the batch size
  * of every request (so execution_count < inference_count shows that batching happened).

@@ -1,6 +1,6 @@
 /**
  * ONNX TensorProto.DataType ↔ KServe v2 datatypes. FLOAT16/BFLOAT16 travel as raw 16-bit patterns and STRING
- * as BYTES (reference §1.2: the wire name of TYPE_STRING is "BYTES").
+ * as BYTES (docs/protocol.md §1.2: the wire name of TYPE_STRING is "BYTES").
  */
 import type { DataType } from '../tensor/datatype.ts';
 import { elemTypeOfKserve, kserveDatatype } from '../tensor/onnx-dtype.ts';

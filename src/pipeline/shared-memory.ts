@@ -1,5 +1,5 @@
 /**
- * Inference through system shared memory regions (Triton's shared-memory extension, reference §2.2), for every
+ * Inference through system shared memory regions (Triton's shared-memory extension, docs/protocol.md §2.2), for every
  * front end at once: `withSharedMemory` wraps the InferenceApi the front ends receive, so REST (JSON and binary),
  * gRPC ModelInfer and ModelStreamInfer, WebSocket and SSE share one implementation.
  *

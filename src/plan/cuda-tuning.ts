@@ -37,7 +37,7 @@ export interface TuneOptions {
 }
 
 /**
- * Times tactics on the device. The compiler never loads the addon itself (DESIGN.md layering): the CLI passes
+ * Times tactics on the device. The compiler never loads the addon itself (docs/architecture.md, Layers): the CLI passes
  * the one from src/engine/cuda/addon.ts.
  */
 export interface CudaTuner {

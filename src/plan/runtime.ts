@@ -2,7 +2,7 @@ import type { PlanTarget } from './manifest.ts';
 import type { ElemType, NumericData } from '../tensor/onnx-dtype.ts';
 
 /**
- * The compiler never imports onnxruntime (DESIGN.md layering: only engine/ort does). It runs models for
+ * The compiler never imports onnxruntime (docs/architecture.md, Layers: only engine/ort does). It runs models for
  * calibration, onnxruntime's offline optimization and the accuracy gate through this interface, which
  * `src/engine/ort/offline-runner.ts` implements and the CLI passes in.
  */

@@ -1,5 +1,5 @@
 /**
- * Model repository scanning (reference §1.1, Triton's layout):
+ * Model repository scanning (docs/protocol.md §1.1, Triton's layout):
  *   <repo>/<model>/config.json | config.yaml | config.yml | config.pbtxt   (optional; the first found wins)
  *   <repo>/<model>/<version>/model.onnx | model.plan | <default_model_filename>
  * Version directories are numeric; names that are not, or that start with "0", are ignored (as Triton does).

@@ -1,5 +1,5 @@
 /**
- * System shared memory regions (Triton's shared-memory extension, reference §2.4/§2.5; S:docs/protocol/
+ * System shared memory regions (Triton's shared-memory extension, docs/protocol.md §2.4/§2.5; S:docs/protocol/
  * extension_shared_memory.md): a client creates a POSIX shared memory object (shm_open, i.e. a file under
  * /dev/shm on Linux), registers a byte range of it under a name, and then sends only references
  * (`shared_memory_region`, `shared_memory_offset`, `shared_memory_byte_size`) instead of tensor bytes.

@@ -1,5 +1,5 @@
 /**
- * KServe v2 datatypes (reference §2.2) and their in-memory representation.
+ * KServe v2 datatypes (docs/protocol.md §2.2) and their in-memory representation.
  * FP16 and BF16 are carried as raw 16-bit patterns in Uint16Array; BYTES as one Uint8Array per element.
  */
 export const DATA_TYPES = [

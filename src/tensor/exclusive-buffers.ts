@@ -1,6 +1,6 @@
 /**
  * ArrayBuffers that hold the bytes of exactly one request and that nothing reads once the request is handed to an
- * engine (DESIGN.md, performance rules: zero copies where the bytes allow). A transport marks the body it
+ * engine (docs/architecture.md, Performance rules: zero copies where the bytes allow). A transport marks the body it
  * received when it was allocated for that body alone (not a slice of a shared pool); an engine that moves tensors
  * to another thread may then transfer the whole buffer, a few header bytes included, instead of copying the tensor
  * out of it. Views over an unmarked buffer are copied as before.

@@ -1,7 +1,7 @@
 /**
  * IEEE 754 binary16 (FP16) and bfloat16 (BF16) conversions.
  *
- * KServe v2 (reference §2.2) carries FP16 and BF16 tensors as raw 16-bit patterns (tensor/datatype.ts keeps them in
+ * KServe v2 (docs/protocol.md §2.2) carries FP16 and BF16 tensors as raw 16-bit patterns (tensor/datatype.ts keeps them in
  * Uint16Array); JSON has only doubles, so the JSON codec converts numbers to bits here and back. Conversions from
  * a JS number round once, directly from the 64-bit double to the 16-bit format, with round-to-nearest-even
  * (IEEE 754 §4.3.1). Going through Math.fround first would round twice and can be off by one ulp at ties.

@@ -21,7 +21,7 @@ export function elemTypeName(t: ElemType): string {
   return NAMES[t] ?? `type#${t}`;
 }
 
-/** KServe v2 datatype for an ONNX element type (reference §2.2). */
+/** KServe v2 datatype for an ONNX element type (docs/protocol.md §2.2). */
 const KSERVE: Readonly<Record<number, DataType>> = {
   1: 'FP32', 2: 'UINT8', 3: 'INT8', 4: 'UINT16', 5: 'INT16', 6: 'INT32', 7: 'INT64', 8: 'BYTES', 9: 'BOOL', 10: 'FP16',
   11: 'FP64', 12: 'UINT32', 13: 'UINT64', 16: 'BF16',

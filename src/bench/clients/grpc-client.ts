@@ -1,5 +1,5 @@
 /**
- * gRPC load clients for inference.GRPCInferenceService (reference §2.5):
+ * gRPC load clients for inference.GRPCInferenceService (docs/protocol.md §2.5):
  *  - `grpc`: one unary ModelInfer per request, all over one HTTP/2 channel (grpc-js multiplexes the calls);
  *  - `grpc-stream`: one bidirectional ModelStreamInfer stream carrying every request; responses are matched to
  *    requests by the request id the server echoes (perf_analyzer's --streaming mode).

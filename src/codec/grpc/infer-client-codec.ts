@@ -1,5 +1,5 @@
 /**
- * Client side of the gRPC inference messages (reference §2.5; proto/grpc_service.proto): encode a
+ * Client side of the gRPC inference messages (docs/protocol.md §2.5; proto/grpc_service.proto): encode a
  * ModelInferRequest with every input in raw_input_contents, decode a ModelInferResponse (raw_output_contents or
  * typed contents, so it also reads servers that answer with typed contents) and a ModelStreamInferResponse.
  *

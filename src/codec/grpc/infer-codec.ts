@@ -1,5 +1,5 @@
 /**
- * Server side of the gRPC inference messages (reference §2.5; proto/grpc_service.proto):
+ * Server side of the gRPC inference messages (docs/protocol.md §2.5; proto/grpc_service.proto):
  *
  *   decodeModelInferRequest        ModelInferRequest bytes → a transport-neutral request, tensors as views
  *   encodeModelInferResponse       InferResponse → ModelInferResponse bytes, outputs in raw_output_contents

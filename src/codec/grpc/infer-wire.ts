@@ -1,5 +1,5 @@
 /**
- * The pieces of ModelInferRequest / ModelInferResponse that both directions share (reference §2.5, "Inference
+ * The pieces of ModelInferRequest / ModelInferResponse that both directions share (docs/protocol.md §2.5, "Inference
  * messages"; field numbers are those of proto/grpc_service.proto):
  *
  *   InferParameter            oneof { bool_param=1, int64_param=2, string_param=3, double_param=4, uint64_param=5 }
@@ -213,7 +213,7 @@ export function checkTensorHeader(t: TensorMessage, role: TensorRole, index: num
 }
 
 /**
- * Tensor data from one raw_input_contents / raw_output_contents entry (reference §2.5 "Rules for raw contents":
+ * Tensor data from one raw_input_contents / raw_output_contents entry (docs/protocol.md §2.5 "Rules for raw contents":
  * flattened row-major, little-endian, no padding; BYTES as 4-byte length-prefixed elements). Numeric data is a
  * typed-array view over the received message (a copy only when the bytes are misaligned for the element size).
  */

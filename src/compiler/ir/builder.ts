@@ -14,7 +14,7 @@ export const attr = {
 
 /**
  * Builds small graphs in code: tests, benchmarks and the compiler's own helper models (calibration probes)
- * use it, so no fixture is ever downloaded (DESIGN.md, habit 4).
+ * use it, so no fixture is ever downloaded (docs/architecture.md, Habits 4).
  */
 export class GraphBuilder {
   readonly graph: Graph;

@@ -1,7 +1,7 @@
 /**
  * The onnxruntime-node side of a session: provider selection, metadata, tensor conversion and run. It runs
  * inside the engine worker (ort-worker.ts); `in-process.ts` reuses it on the calling thread for benchmarks.
- * This directory is the only place in rtserve that imports onnxruntime-node (DESIGN.md, layering).
+ * This directory is the only place in rtserve that imports onnxruntime-node (docs/architecture.md, Layers).
  */
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';

@@ -1,5 +1,5 @@
 /**
- * KServe v2 datatypes (reference §2.2) ↔ onnxruntime-common tensor types. The in-memory layouts match
+ * KServe v2 datatypes (docs/protocol.md §2.2) ↔ onnxruntime-common tensor types. The in-memory layouts match
  * src/tensor/datatype.ts: BOOL is one byte per element (Uint8Array), FP16 is raw IEEE half bits (Uint16Array),
  * INT64/UINT64 are BigInt64Array/BigUint64Array, BYTES is onnxruntime's 'string' (UTF-8 decoded at the edge of
  * onnxruntime and encoded back on the way out).

@@ -1,5 +1,5 @@
 /**
- * The event-loop side of an engine session that lives in a worker thread (DESIGN.md, performance rules: never
+ * The event-loop side of an engine session that lives in a worker thread (docs/architecture.md, Performance rules: never
  * run inference on the event loop thread). One worker per session; one message each way per run; tensor bytes
  * cross as transferred buffers (see wire-tensor.ts).
  *

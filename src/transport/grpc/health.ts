@@ -1,5 +1,5 @@
 /**
- * grpc.health.v1.Health (https://github.com/grpc/grpc/blob/master/doc/health-checking.md; reference §2.5 HP) over
+ * grpc.health.v1.Health (https://github.com/grpc/grpc/blob/master/doc/health-checking.md; docs/protocol.md §2.5 HP) over
  * the InferenceApi, computed live rather than from a status table that could go stale:
  *
  *   ""  and "inference.GRPCInferenceService"  SERVING when the server is ready (api.isReady), else NOT_SERVING

@@ -1,6 +1,6 @@
 /**
  * The .proto files rtserve serves, loaded once with @grpc/proto-loader: `inference` (proto/grpc_service.proto and
- * proto/model_config.proto, reference §2.5) and `grpc.health.v1` (the health.proto that grpc-health-check ships).
+ * proto/model_config.proto, docs/protocol.md §2.5) and `grpc.health.v1` (the health.proto that grpc-health-check ships).
  * The package definitions drive grpc-js (service paths, the generic codec for the small RPCs) and server
  * reflection (@grpc/reflection reads their file descriptors).
  */

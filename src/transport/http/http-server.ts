@@ -53,7 +53,7 @@ interface ModelParams {
 }
 
 /**
- * KServe v2 REST (OIPR §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
+ * KServe v2 REST (docs/protocol.md §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
  * model repository, system shared memory), /openapi.json, /docs and the conventional /healthz and /readyz probe aliases.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
@@ -192,7 +192,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     if (limits !== undefined) checkTensorLimits(decoded.sharedMemoryInputs === undefined ? decoded.inputs : [...decoded.inputs, ...decoded.sharedMemoryInputs], limits);
 
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
-    // HTTP disconnect until it writes; reference §5.10).
+    // HTTP disconnect until it writes; docs/protocol.md §5, item 9).
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
     const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw) });

@@ -1,5 +1,5 @@
 /**
- * Triton's shared-memory extension over REST (reference §2.4; S:docs/protocol/extension_shared_memory.md):
+ * Triton's shared-memory extension over REST (docs/protocol.md §2.4; S:docs/protocol/extension_shared_memory.md):
  *
  *   GET  /v2/systemsharedmemory[/region/{r}]/status     → [{name, key, offset, byte_size}]
  *   POST /v2/systemsharedmemory/region/{r}/register     {key, offset?, byte_size} → 200, empty body

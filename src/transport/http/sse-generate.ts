@@ -1,5 +1,5 @@
 /**
- * Request and response bodies of Triton's generate extension (reference §2.4 "generate (provisional)";
+ * Request and response bodies of Triton's generate extension (docs/protocol.md §2.4 "generate (provisional)";
  * S:docs/protocol/extension_generate.md), served for any model, plus the SSE event framing
  * (WHATWG HTML §9.2 server-sent events: `id:`, `event:`, `data:` lines, a blank line ends an event).
  *

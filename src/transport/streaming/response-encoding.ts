@@ -1,6 +1,6 @@
 /**
  * How streaming front ends turn an InferResponse into KServe v2 response JSON: the same options as REST /infer
- * (binary outputs, classification with the model's labels; reference §2.3) computed from the request that
+ * (binary outputs, classification with the model's labels; docs/protocol.md §2.3) computed from the request that
  * produced it, and the same encoder (src/codec/kserve-json.ts `encodeInferResponse`).
  */
 import type { InferenceApi } from '../../api/inference-api.ts';

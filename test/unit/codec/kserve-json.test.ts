@@ -531,7 +531,7 @@ describe('encodeInferResponse', () => {
   });
 });
 
-describe('responseOptionsFor (reference §2.3 binary_data / binary_data_output)', () => {
+describe('responseOptionsFor (docs/protocol.md §2.3 binary_data / binary_data_output)', () => {
   test('defaults to JSON', () => {
     assert.deepEqual(responseOptionsFor({}), { binaryOutputs: 'none' });
   });
