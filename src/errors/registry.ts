@@ -1,7 +1,8 @@
 /**
  * The one error registry. Every error a client can see has a code here; each code belongs to a category, and
  * each category maps once to an HTTP status, a gRPC status code and a WebSocket close code. Transports never
- * pick statuses themselves: they call `httpStatusOf`, `grpcStatusOf` or `wsCloseCodeOf`.
+ * pick statuses themselves: they read an RtError's `httpStatus`, `grpcStatus` or `wsCloseCode` (after
+ * `toRtError` for anything else that was thrown).
  */
 
 /** Categories follow google.rpc.Code names (KServe v2 gRPC errors use google.rpc.Status). */
