@@ -13,7 +13,7 @@ import type { Parameters, RequestedOutput } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { RtserveError } from './errors.ts';
 import { RestTransport } from './rest-transport.ts';
-import { InferResult, toTensors, type Inputs } from './tensors.ts';
+import { type InferResult, toTensors, type Inputs } from './tensors.ts';
 import type { WebSocketFactory } from './websocket-like.ts';
 import { WsTransport, type WsRequestEvent, type WsRequestSpec, type WsTransportOptions } from './ws-transport.ts';
 

@@ -265,7 +265,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
 
   checkTarget(target);
 
-  const { sourceBytes, fileName, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
+  const { sourceBytes, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const needsCalibration = precision === 'int8' || precision === 'mixed';
   if (needsCalibration && options.calibration === undefined && options.calibrationCache === undefined) {
     throw rtError('BAD_CONFIG', `--precision ${precision} needs calibration data (--calibration FILE.npy|FILE.npz|DIR) or a --calibration-cache`);

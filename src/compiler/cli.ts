@@ -5,7 +5,7 @@ import { CALIBRATION_METHODS, PLAN_PRECISIONS, PLAN_TARGETS, type CalibrationMet
 import { parseGate, type AccuracyGate } from './accuracy.ts';
 import { AccuracyGateError, BUILD_STAGES, buildPlan, type BuildOptions, type BuildReport, type ProgressEvent } from './build.ts';
 import { buildCudaPlan } from './cuda/build-cuda.ts';
-import { type CudaBuildDeps } from '../plan/cuda-tuning.ts';
+import type { CudaBuildDeps } from '../plan/cuda-tuning.ts';
 import { formatInspect, inspect } from './inspect.ts';
 import { parseProfile } from './profiles.ts';
 import type { OfflineRuntime, OptimizationLevel } from '../plan/runtime.ts';

@@ -398,7 +398,7 @@ export class EngineChain implements EngineChainView {
     // The sessions a dead or abandoned link left behind are released before the fresh ones move in.
     for (let i = 0; i < this.#o.instances; i++) void this.#release(link, i);
     const slots = this.#slots[link];
-    if (slots !== undefined) fresh.forEach((s, i) => (slots[i] = track(Promise.resolve(s))));
+    if (slots !== undefined) for (const [i, s] of fresh.entries()) slots[i] = track(Promise.resolve(s));
     this.#description ??= fresh[0]?.describe();
     this.#active = link;
     this.#deviceErrors = 0;

@@ -165,7 +165,7 @@ export class ContinuousBatcher {
   private releaseFinished(): void {
     for (let r = 0; r < this.batch.rows; r++) {
       const owner = this.batch.owners[r];
-      if (owner !== undefined && owner.finished) this.batch.release(r);
+      if (owner?.finished) this.batch.release(r);
     }
     this.batch.compactIfWasteful();
   }

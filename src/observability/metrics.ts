@@ -104,7 +104,6 @@ export class ServerMetrics {
   readonly rateLimited: Counter<'protocol'>;
   /** Every HTTP request by route pattern (bounded cardinality) and status code. */
   readonly httpRequests: Counter<'route' | 'code'>;
-  private readonly inferRequests: Counter<'protocol' | 'outcome'>;
   private readonly failures: Counter<ModelLabel | 'reason'>;
   private readonly queueFull: Counter<ModelLabel>;
   private readonly failovers: Counter<ModelLabel | 'from' | 'to' | 'reason'>;
@@ -183,7 +182,8 @@ export class ServerMetrics {
       this.batchHist = hist('rtserve_inference_batch_size', 'Rows (batch size) of each model execution', BATCH_BUCKETS);
     }
 
-    this.inferRequests = new Counter({
+    // Registered with the registry and filled on each scrape from inferCounts: nothing else holds it.
+    new Counter({
       name: 'rtserve_inference_requests_total',
       help: 'Inference requests by front-end protocol (http, grpc, ws, ...) and outcome (success, failure)',
       labelNames: ['protocol', 'outcome'],

@@ -125,10 +125,8 @@ async function resolve(manager: SharedMemoryManager | undefined, request: InferR
     );
     // Back into the order the client sent them in.
     const inputs: Tensor[] = [...request.inputs];
-    shm
-      .map((t, i) => ({ index: t.index, tensor: read[i]! }))
-      .sort((a, b) => a.index - b.index)
-      .forEach(({ index, tensor }) => inputs.splice(Math.min(index, inputs.length), 0, tensor));
+    const placed = shm.map((t, i) => ({ index: t.index, tensor: read[i]! })).sort((a, b) => a.index - b.index);
+    for (const { index, tensor } of placed) inputs.splice(Math.min(index, inputs.length), 0, tensor);
     const { sharedMemoryInputs: _resolved, ...rest } = request;
     r.request = { ...rest, inputs, ...(outputs === undefined ? {} : { outputs }) };
     return r;

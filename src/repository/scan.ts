@@ -65,7 +65,7 @@ export function assertSafeModelName(name: string): void {
   else if (name.includes('/') || name.includes('\\')) problem = 'it contains a path separator';
   else if (name.includes('..')) problem = "it contains '..'";
   else if (name === '.') problem = "it is '.'";
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is for control characters.
   else if (/[\u0000-\u001f\u007f]/.test(name)) problem = 'it contains a control character';
   if (problem !== undefined) {
     throw rtError('BAD_CONFIG', `invalid model name ${JSON.stringify(name)}: ${problem}`);

@@ -279,6 +279,7 @@ export abstract class QueueingScheduler implements RtScheduler {
    */
   private clockNs(): bigint {
     const now = hrtimeNs();
+    // biome-ignore lint/complexity/useMathMinMax: bigints; Math.max takes numbers only.
     return now > this.clockFloorNs ? now : this.clockFloorNs;
   }
 
@@ -438,7 +439,7 @@ export abstract class QueueingScheduler implements RtScheduler {
         nsToNumber(doneNs - inferDoneNs),
       );
       this.noteBatch(nsToNumber(doneNs - startNs) / 1e6, entries.length);
-      entries.forEach((e, i) => this.finish(e, { ok: true, response: responses[i] as InferResponse }));
+      for (const [i, e] of entries.entries()) this.finish(e, { ok: true, response: responses[i] as InferResponse });
     } catch (err) {
       // The engine failed this batch: every request of it fails, the scheduler goes on with the next one.
       const error = this.engineError(err, entries.length);

@@ -1,4 +1,4 @@
-import { RtError, rtError } from '../errors/registry.ts';
+import { type RtError, rtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { BucketConfig, RateLimitConfig } from '../config/security-schema.ts';
 import { MemoryBucketStore, type BucketSpec, type BucketStore } from './bucket-store.ts';

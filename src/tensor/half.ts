@@ -21,7 +21,8 @@ const HIGH_WORD = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 const POW2_MIN = -1100;
 const POW2_MAX = 200;
 const POW2 = new Float64Array(POW2_MAX - POW2_MIN + 1);
-{
+fillPowersOfTwo();
+function fillPowersOfTwo(): void {
   POW2[-POW2_MIN] = 1;
   for (let k = 1; k <= POW2_MAX; k++) POW2[k - POW2_MIN] = POW2[k - 1 - POW2_MIN]! * 2;
   for (let k = -1; k >= POW2_MIN; k--) POW2[k - POW2_MIN] = POW2[k + 1 - POW2_MIN]! / 2;
@@ -51,7 +52,7 @@ function roundToSmallFloat(value: number, expBits: number, mantBits: number, qui
   // (exp - minExp) << mantBits + units is the encoding for normals and subnormals alike; a mantissa that
   // rounds up to 2^(mantBits+1) carries into the exponent by itself.
   const bits = (exp - minExp) * (1 << mantBits) + units;
-  return signBit | (bits >= infBits ? infBits : bits);
+  return signBit | (Math.min(bits, infBits));
 }
 
 /** Bits of the FP16 nearest to `value` (round-to-nearest-even; overflow gives ±Inf; NaN gives 0x7e00). */

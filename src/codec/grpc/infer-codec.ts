@@ -15,7 +15,7 @@
 import type { InferResponse, Parameters, RequestedOutput, SharedMemoryInput } from '../../api/types.ts';
 import type { Tensor } from '../../tensor/tensor.ts';
 import { sharedMemoryInput, sharedMemoryParameters, sharedMemoryRefOf } from '../shared-memory-params.ts';
-import { RtError, rtError, toRtError } from '../../errors/registry.ts';
+import { type RtError, rtError, toRtError } from '../../errors/registry.ts';
 import { utf8Length, lenFieldSize, WIRE_LEN, WireReader, WireWriter } from './proto-wire.ts';
 import {
   checkTensorHeader,

@@ -17,7 +17,7 @@ import type { Parameters } from '../../api/types.ts';
 import { rtError } from '../../errors/registry.ts';
 import { deserializeBytes, formatShape, parseShape, tensorLabel } from '../tensor-data.ts';
 import type { TensorRole } from '../tensor-data.ts';
-import { WIRE_FIXED32, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireReader, WireWriter, int64Size, lenFieldSize, utf8Length } from './proto-wire.ts';
+import { WIRE_FIXED32, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter, int64Size, lenFieldSize, utf8Length } from './proto-wire.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parameters

@@ -11,7 +11,7 @@
  */
 import { basename, dirname } from 'node:path';
 import type { TransferListItem, Worker } from 'node:worker_threads';
-import { rtError, RtError } from '../../errors/registry.ts';
+import { rtError, type RtError } from '../../errors/registry.ts';
 import type { BytesArray, NumericArray } from '../../tensor/datatype.ts';
 import type { Tensor } from '../../tensor/tensor.ts';
 import type { BatchFeed, EngineLoadOptions, EngineSession, SessionDescription } from '../engine.ts';

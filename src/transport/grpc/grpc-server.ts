@@ -36,7 +36,7 @@ import type { Tensor } from '../../tensor/tensor.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
 import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
-import { RtError, rtError } from '../../errors/registry.ts';
+import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { classifyOutput } from '../../codec/classification.ts';
 import { toStatus } from './errors.ts';

@@ -12,7 +12,7 @@ import { encodeOptionsFor, encodeResponseEvent } from '../streaming/response-enc
 import type { StreamEvent } from '../streaming/stream-registry.ts';
 import { wsError, wsErrorBody } from './ws-errors.ts';
 import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from '../../codec/ws-protocol.ts';
-import { WsSession, type WsRequestEntry, type WsSessionContext, type WsSessionSink } from './ws-session.ts';
+import type { WsSession, WsRequestEntry, WsSessionContext, WsSessionSink } from './ws-session.ts';
 import { MessageRateLimiter } from '../../security/limits.ts';
 import { rateLimited } from '../../security/rate-limiter.ts';
 

@@ -9,7 +9,7 @@ import { createOrtEngine, type OrtEngineSession } from '../../../../src/engine/o
 import { cleanOrtMessage, sessionOptionsFor } from '../../../../src/engine/ort/ort-backend.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
 import {
-  addModel, allTypesIdentityModel, ElemType, heavyMatMulModel, identityModel, makeModelDir, ORT_ELEM_TYPES,
+  addModel, allTypesIdentityModel, ElemType, heavyMatMulModel, identityModel, makeModelDir, type ORT_ELEM_TYPES,
   twoOutputModel, writeModel,
 } from '../../../fixtures/onnx-builders.ts';
 
