@@ -3,14 +3,15 @@ import { rtError } from '../../errors/registry.ts';
 import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../../plan/format.ts';
 import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
-import { AccuracyGateError, ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer, type BuildOptions, type BuildReport, type BuildResult, type BuildStage, type ProgressListener } from '../build.ts';
+import { AccuracyGateError, ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build.ts';
 import { syntheticDataset } from '../data/dataset.ts';
 import { DT } from '../../tensor/onnx-dtype.ts';
 import { Graph, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../passes/index.ts';
 import type { CudaBuildDeps, TuneOptions, TuneResult } from '../../plan/cuda-tuning.ts';
 import { toolVersion } from '../version.ts';
-import { lowerGraph, type Lowered } from './lower.ts';
+import { lowerGraph } from './lower.ts';
+import type { Lowered } from './lowering/types.ts';
 import { verifyPrograms, type ProgramCheck } from './verify-programs.ts';
 import { emitPrograms, planArena, tensorBytes } from './memory.ts';
 import {
@@ -145,7 +146,7 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   const warnings: string[] = [];
   const { stagesMs, start, done, skip } = stageTimer(progress);
 
-  const { sourceBytes, fileName, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
+  const { sourceBytes, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const batches = deps.batches !== undefined ? [...deps.batches].sort((a, b) => a - b) : profileBatches(g.inputs, profiles, warnings);
   const rows = rowShapes(g.inputs, profiles);
   if ((options.fp32Ops ?? []).length > 0 || (options.fp32Nodes ?? []).length > 0) warnings.push('--fp32-ops / --fp32-nodes are ignored by the CUDA target (every layer runs FP16 with FP32 accumulation)');

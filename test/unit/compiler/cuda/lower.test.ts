@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildCudaPlan, profileBatches } from '../../../../src/compiler/cuda/build-cuda.ts';
-import { type CudaTuner } from '../../../../src/plan/cuda-tuning.ts';
+import type { CudaTuner } from '../../../../src/plan/cuda-tuning.ts';
 import { lowerGraph } from '../../../../src/compiler/cuda/lower.ts';
 import { planArena } from '../../../../src/compiler/cuda/memory.ts';
 import type { ConvLayer, CudaNetwork } from '../../../../src/plan/cuda-network.ts';
