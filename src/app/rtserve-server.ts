@@ -18,21 +18,19 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
-import { GenerateService, registerGenerateMetrics, withGeneration } from '../generate/index.ts';
+import { GenerateService, registerGenerateMetrics } from '../generate/index.ts';
 import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
 import { rtError } from '../errors/registry.ts';
 import { registerWebDemo } from '../transport/http/web-demo.ts';
-import { withImageRequests } from '../pipeline/images.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
 import { Security } from '../security/security.ts';
-import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
 import { SharedMemoryManager, type RegionOpener } from '../shm/system-shared-memory.ts';
-import { withSharedMemory } from '../pipeline/shared-memory.ts';
+import { requestPipeline } from '../pipeline/request-pipeline.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -116,24 +114,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     metrics: registerGenerateMetrics(serverMetrics.registry),
     logger,
   });
-  // withImageRequests: an encoded image in a BYTES input runs through the model's image pipeline on every front
-  // end (REST /infer, gRPC, WebSocket frame streams; docs/image.md). withSharedMemory, outermost: inputs in
-  // system shared memory regions are read before anything else sees the request, outputs written before any front
-  // end encodes the response (docs/shared-memory.md).
+  // Every front end gets the same request pipeline around the core (src/pipeline/request-pipeline.ts): limits,
+  // system shared memory (docs/shared-memory.md), classification, images (docs/image.md), generation.
   const sharedMemory = config.systemSharedMemory
     ? new SharedMemoryManager({ logger, opener: options.sharedMemoryOpener ?? defaultRegionOpener })
     : undefined;
-  const core = withSharedMemory(
-    withImageRequests(
-      withGeneration(new InferenceServer({
-        config,
-        repository,
-        logger,
-        observer: serverMetrics,
-        ...(responseCache === undefined ? {} : { responseCache }),
-      }), generate),
-    ),
-    sharedMemory,
+  const core = requestPipeline(
+    new InferenceServer({ config, repository, logger, observer: serverMetrics, ...(responseCache === undefined ? {} : { responseCache }) }),
+    { generate, sharedMemory, limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor } },
   );
   await core.start();
   let poller: RepositoryPoller | undefined;
@@ -167,8 +155,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).
   const httpSecurity = createHttpSecurity(security);
-  // gRPC and the streaming front ends decode requests themselves: the same per-request limits as REST apply.
-  const limitedCore = withRequestLimits(core, { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor });
   const httpGuards = {
     ...(tls === undefined ? {} : { https: httpsServerOptions(tls) }),
     ...(httpSecurity === undefined ? {} : { security: httpSecurity }),
@@ -187,7 +173,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let streaming: StreamingFrontEnds | undefined;
   const wsHooks = createWsSecurityHooks(security);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
+    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -206,7 +192,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const httpPort = (http.server.address() as AddressInfo).port;
 
   const grpc = await startGrpcServer({
-    api: limitedCore,
+    api: core,
     logger,
     host: config.host,
     port: config.grpcPort,

@@ -20,7 +20,8 @@ import type { InferRequest, InferResponse, RequestedOutput, SharedMemoryRef } fr
 import type { Tensor } from '../tensor/tensor.ts';
 import { RtError, rtError } from '../errors/registry.ts';
 import { hasSharedMemoryParameters, SHM_BYTE_SIZE, SHM_OFFSET, SHM_REGION, sharedMemoryRefOf } from '../codec/shared-memory-params.ts';
-import { binaryToTensorData, formatShape, tensorDataToBinary, tensorLabel } from '../codec/tensor-data.ts';
+import { formatShape, tensorLabel } from '../codec/tensor-data.ts';
+import { binaryToTensorData, tensorDataToBinary } from '../codec/binary-data.ts';
 import { withOverrides } from '../util/with-overrides.ts';
 
 type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;

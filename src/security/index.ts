@@ -24,7 +24,7 @@ export { MemoryBucketStore } from './bucket-store.ts';
 export type { BucketSpec, BucketStore, TakeOutcome } from './bucket-store.ts';
 export { RedisBucketStore } from './redis-bucket-store.ts';
 export { WsTicketStore } from './ws-tickets.ts';
-export { checkJsonLimits, checkTensorLimits, MessageRateLimiter, withRequestLimits } from './limits.ts';
+export { checkJsonLimits, checkTensorLimits, MessageRateLimiter } from './limits.ts';
 export type { RequestLimits } from './limits.ts';
 export { loadTlsMaterial, httpsServerOptions, grpcServerCredentials } from './tls.ts';
 export type { TlsConfig, TlsMaterial } from './tls.ts';

@@ -32,13 +32,11 @@ import {
 import { ReflectionService } from '@grpc/reflection';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../../api/types.ts';
-import type { Tensor } from '../../tensor/tensor.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
 import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
 import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { classifyOutput } from '../../codec/classification.ts';
 import { toStatus } from './errors.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
@@ -433,7 +431,7 @@ class GrpcFront {
         call.removeListener('cancelled', onCancel);
         let out: Buffer;
         try {
-          out = this.checkSize(encodeModelInferResponse(this.classify(req, resp)), req.model);
+          out = this.checkSize(encodeModelInferResponse(resp), req.model);
         } catch (err) {
           callback(this.status(err));
           return;
@@ -487,28 +485,6 @@ class GrpcFront {
       throw rtError('PAYLOAD_TOO_LARGE', `the response of model '${model}' is ${out.length} bytes, over the gRPC message limit of ${max} bytes (grpcMaxMessageBytes); request fewer outputs or a smaller batch, or raise the limit`);
     }
     return out;
-  }
-
-  /**
-   * Triton's classification extension over gRPC: a requested output with parameter `classification: N` comes
-   * back as the top-N "value:index[:label]" strings (docs/protocol.md §2.2), exactly as over REST.
-   */
-  classify(req: GrpcInferRequest, resp: InferResponse): InferResponse {
-    if (req.outputs === undefined) return resp;
-    let counts: Map<string, number> | undefined;
-    for (const o of req.outputs) {
-      const n = o.parameters?.['classification'];
-      if (typeof n === 'number' && n > 0) (counts ??= new Map()).set(o.name, n);
-    }
-    if (counts === undefined) return resp;
-    const batched = this.api.modelConfig(resp.model_name, resp.model_version).max_batch_size > 0;
-    const outputs = resp.outputs.map((o): Tensor => {
-      const n = counts.get(o.name);
-      if (n === undefined) return o;
-      const labels = this.api.outputLabels(resp.model_name, resp.model_version, o.name);
-      return classifyOutput(o, { count: n, batched, ...(labels !== undefined && { labels }) });
-    });
-    return { ...resp, outputs };
   }
 
   close(timeoutMs: number): Promise<void> {
@@ -610,7 +586,7 @@ class InferStream {
     const run = async (): Promise<void> => {
       if (admission !== undefined) release = (await admission).release;
       for await (const resp of this.front.inferResponses(req, controller.signal)) {
-        this.write(this.front.checkSize(encodeModelStreamInferResponse(this.front.classify(req, resp)), req.model));
+        this.write(this.front.checkSize(encodeModelStreamInferResponse(resp), req.model));
       }
     };
     run()

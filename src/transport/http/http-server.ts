@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Socket } from 'node:net';
-import type { ModelConfig } from '../../config/model-config.ts';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
@@ -9,7 +8,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { requestContextOf } from '../../observability/http-observability.ts';
 import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../../codec/kserve-json.ts';
-import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 import { concatBytes } from '../../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
@@ -196,31 +195,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
     const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw) });
-    // A reload may swap out the answering version before its answer is encoded (poll mode, explicit load): what
-    // encoding needs is looked up before the call too, and used when the answering version is gone.
-    const configBefore = api.modelConfig(model, version);
     // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
     // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
     const response = isImageRequest(api, request) ? ((await inferImageRequest(api, request)) ?? (await api.infer(request))) : await api.infer(request);
 
-    let labels: Map<string, readonly string[]> | undefined;
-    for (const o of decoded.outputs ?? []) {
-      if (o.parameters?.['classification'] === undefined) continue;
-      let l: readonly string[] | undefined;
-      try {
-        l = api.outputLabels(response.model_name, response.model_version, o.name);
-      } catch {
-        l = undefined;
-      }
-      if (l !== undefined) (labels ??= new Map()).set(o.name, l);
-    }
-    let config: ModelConfig;
-    try {
-      config = api.modelConfig(response.model_name, response.model_version);
-    } catch {
-      config = configBefore;
-    }
-    const opts = responseOptionsFor(decoded, { batched: config.max_batch_size > 0, ...(labels === undefined ? {} : { labels }) });
+    const opts = responseOptionsFor(decoded);
     const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);
     if (encoded.binary.length === 0) {
       return reply.type('application/json').send(Buffer.from(encoded.json.buffer, encoded.json.byteOffset, encoded.json.byteLength));
