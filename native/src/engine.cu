@@ -77,10 +77,14 @@ struct Ctx {
   char* weights = nullptr;
   void* workspace = nullptr;
   size_t workspaceBytes = 0;
+  /** Diagnostics (RTCUDA_DEBUG=split-arena): every arena slot in its own allocation, by the slot's arena offset. */
+  const std::map<int64_t, char*>* slots = nullptr;
   template <typename T = __half>
   T* p(const Ref& r) const {
     if (!r.valid) return nullptr;
-    return reinterpret_cast<T*>((r.weight ? weights : arena) + r.off);
+    if (r.weight) return reinterpret_cast<T*>(weights + r.off);
+    if (slots != nullptr) return reinterpret_cast<T*>(slots->at(r.off));
+    return reinterpret_cast<T*>(arena + r.off);
   }
 };
 
@@ -1047,8 +1051,51 @@ struct Program {
   std::string captureError;
 };
 
+/**
+ * Diagnostics for compute-sanitizer and the history check (bench/cuda/history-check.ts), from the environment:
+ * RTCUDA_DEBUG=opt,opt,... with
+ *   split-arena      every arena slot (operand offset) in its own allocation: memcheck then sees a read past a
+ *                    tensor's slot, initcheck a read of a slot's rows this run has not written
+ *   no-warmup        no arena zeroing and no eager run per program at load (initcheck sees the first real run)
+ *   no-graphs        eager launches only;  no-memory-check  skip the load-time memory and history checks
+ *   layer-sync       synchronize the stream after every eager layer;  fence  a no-op kernel between layers
+ *                    (also inside CUDA graphs): together they rule races between consecutive kernels in or out
+ *   trace            operand addresses of every layer at load, each eager layer's name as it runs (stderr)
+ *   only-batch=N     build only the program for batch N
+ * Never set in serving; the engine prints the options it took at load.
+ */
+struct DebugOptions {
+  bool splitArena = false, noWarmup = false, noGraphs = false, noMemoryCheck = false, layerSync = false, fence = false, trace = false;
+  int onlyBatch = 0;
+  std::string text;
+  static DebugOptions fromEnv() {
+    DebugOptions d;
+    const char* v = getenv("RTCUDA_DEBUG");
+    if (v == nullptr || *v == 0) return d;
+    d.text = v;
+    std::stringstream ss(d.text);
+    std::string t;
+    while (std::getline(ss, t, ',')) {
+      if (t == "split-arena") d.splitArena = true;
+      else if (t == "no-warmup") d.noWarmup = true;
+      else if (t == "no-graphs") d.noGraphs = true;
+      else if (t == "no-memory-check") d.noMemoryCheck = true;
+      else if (t == "layer-sync") d.layerSync = true;
+      else if (t == "fence") d.fence = true;
+      else if (t == "trace") d.trace = true;
+      else if (t.rfind("only-batch=", 0) == 0) d.onlyBatch = atoi(t.c_str() + 11);
+      else if (!t.empty()) throw std::runtime_error("RTCUDA_DEBUG: unknown option '" + t + "'");
+    }
+    fprintf(stderr, "[rtcuda] diagnostics on: RTCUDA_DEBUG=%s\n", v);
+    return d;
+  }
+};
+
 struct EngineImpl {
   Handles h;
+  DebugOptions dbg;
+  /** split-arena: the slots' own allocations, by arena offset (the arena itself is then not allocated). */
+  std::map<int64_t, char*> slots;
   char* weights = nullptr;
   char* arena = nullptr;
   void* workspace = nullptr;
@@ -1059,8 +1106,22 @@ struct EngineImpl {
   Ctx ctx() const {
     Ctx c;
     c.dnn = h.dnn; c.lt = h.lt; c.stream = h.stream; c.arena = arena; c.weights = weights; c.workspace = workspace; c.workspaceBytes = wsBytes;
+    c.slots = dbg.splitArena ? &slots : nullptr;
     return c;
   }
+  /** Device address of an arena offset (an input's or output's binding). */
+  char* at(int64_t off) const { return dbg.splitArena ? slots.at(off) : arena + off; }
+  /** One layer, with the diagnostics' trace, fence and per-layer synchronization. */
+  void runLayer(Layer& l, const Ctx& c, int batch, size_t i) {
+    if (dbg.trace) fprintf(stderr, "[rtcuda-trace] batch %d layer %zu %s\n", batch, i, l.name.c_str());
+    l.run(c);
+    if (dbg.fence) launchNoop(c.stream);
+    if (dbg.layerSync && !capturing) {
+      cudaError_t err = cudaStreamSynchronize(c.stream);
+      if (err != cudaSuccess) throw std::runtime_error("batch " + std::to_string(batch) + " layer '" + l.name + "': " + cudaGetErrorString(err));
+    }
+  }
+  bool capturing = false;
   Program& program(int batch) {
     for (auto& p : programs)
       if (p.batch == batch) return p;
@@ -1071,7 +1132,7 @@ struct EngineImpl {
       CK(cudaGraphLaunch(p.exec, h.stream));
     } else {
       Ctx c = ctx();
-      for (auto& l : p.layers) l->run(c);
+      for (size_t i = 0; i < p.layers.size(); i++) runLayer(*p.layers[i], c, p.batch, i);
     }
   }
   ~EngineImpl() {
@@ -1085,6 +1146,7 @@ struct EngineImpl {
       for (auto& b : *io)
         if (b.pinned) cudaFreeHost(b.pinned);
     if (workspace) cudaFree(workspace);
+    for (auto& sl : slots) cudaFree(sl.second);
     if (arena) cudaFree(arena);
     if (weights) cudaFree(weights);
   }
@@ -1212,14 +1274,17 @@ static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, vo
 Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t weightBytes) : impl_(new EngineImpl()) {
   Json net = parseJson(networkJson);
   EngineImpl& e = *impl_;
+  e.dbg = DebugOptions::fromEnv();
   e.arenaBytes = (size_t)net.i64("arenaBytes");
   e.weightBytes = weightBytes;
   e.maxBatch = (int)net.i64("maxBatch");
   const size_t wsLimit = (size_t)net.i64("workspaceLimit", 256LL << 20);
   CK(cudaMalloc(&e.weights, std::max<size_t>(weightBytes, 256)));
   if (weightBytes > 0) CK(cudaMemcpy(e.weights, weightsHost, weightBytes, cudaMemcpyHostToDevice));
-  CK(cudaMalloc(&e.arena, std::max<size_t>(e.arenaBytes, 256)));
-  CK(cudaMemset(e.arena, 0, e.arenaBytes));
+  if (!e.dbg.splitArena) {
+    CK(cudaMalloc(&e.arena, std::max<size_t>(e.arenaBytes, 256)));
+    if (!e.dbg.noWarmup) CK(cudaMemset(e.arena, 0, e.arenaBytes));
+  }
   for (auto* spec : {&net["inputs"], &net["outputs"]}) {
     for (auto& io : spec->arr) {
       IoBinding b;
@@ -1235,6 +1300,7 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
   for (auto& pj : net["programs"].arr) {
     Program p;
     p.batch = (int)pj.i64("batch");
+    if (e.dbg.onlyBatch > 0 && p.batch != e.dbg.onlyBatch) continue;
     for (auto& lj : pj["layers"].arr) {
       p.layers.push_back(makeLayer(lj, e.h.dnn, e.h.lt, wsLimit));
       ws = std::max(ws, p.layers.back()->workspace());
@@ -1244,18 +1310,56 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
   }
   e.wsBytes = ws;
   if (ws > 0) CK(cudaMalloc(&e.workspace, ws));
+  if (e.dbg.splitArena) {
+    // Each operand offset of the programs built gets its own allocation, as large as its largest use there.
+    std::map<int64_t, int64_t> sizes;
+    auto note = [&](int64_t off, int64_t bytes) { sizes[off] = std::max(sizes[off], bytes); };
+    for (auto* io : {&e.inputs, &e.outputs})
+      for (auto& b : *io) note(b.off, b.rowBytes * e.maxBatch);
+    for (const Json* lj : layerJson)
+      for (auto& kv : lj->obj)
+        if (kv.second.kind == Json::Obj && kv.second.has("off") && !kv.second.has("woff")) note(kv.second.i64("off"), kv.second.i64("bytes", 0));
+    for (auto& sz : sizes) {
+      char* q = nullptr;
+      CK(cudaMalloc(&q, (size_t)std::max<int64_t>(sz.second, 256)));
+      if (!e.dbg.noWarmup) CK(cudaMemset(q, 0, (size_t)sz.second));
+      e.slots[sz.first] = q;
+      if (e.dbg.trace) fprintf(stderr, "[rtcuda-trace] slot off %lld bytes %lld at %p\n", (long long)sz.first, (long long)sz.second, (void*)q);
+    }
+  }
+  if (e.dbg.trace) {
+    fprintf(stderr, "[rtcuda-trace] arena %p (%zu bytes), weights %p (%zu bytes), workspace %p (%zu bytes)\n", (void*)e.arena, e.arenaBytes,
+            (void*)e.weights, weightBytes, e.workspace, e.wsBytes);
+    size_t at = 0;
+    for (auto& p : e.programs) {
+      for (size_t i = 0; i < p.layers.size(); i++, at++) {
+        std::string ops;
+        for (auto& kv : layerJson[at]->obj) {
+          if (kv.second.kind != Json::Obj || !kv.second.has("bytes")) continue;
+          bool w = kv.second.has("woff");
+          int64_t off = w ? kv.second.i64("woff") : kv.second.i64("off");
+          char buf[160];
+          snprintf(buf, sizeof buf, " %s=%p+%lld%s", kv.first.c_str(), (void*)(w ? e.weights + off : e.at(off)), (long long)kv.second.i64("bytes"), w ? "(w)" : "");
+          ops += buf;
+        }
+        fprintf(stderr, "[rtcuda-trace] batch %d layer %zu %s %s tactic %s:%s\n", p.batch, i, p.layers[i]->kind.c_str(), p.layers[i]->name.c_str(),
+                p.layers[i]->tacticJson().c_str(), ops.c_str());
+      }
+    }
+  }
   Ctx c = e.ctx();
   for (auto& p : e.programs)
     for (auto& l : p.layers) l->bind(c);
   // One eager run per program first: lazy module loading and cuDNN's first-use work stay out of the capture.
   for (auto& p : e.programs) {
-    for (auto& l : p.layers) l->run(c);
+    if (e.dbg.noWarmup) break;
+    for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], c, p.batch, i);
     CK(cudaStreamSynchronize(e.h.stream));
   }
 
   // The memory check (readsUngivenMemory) for every cuDNN-graph conv of every program; a layer that fails it gets
   // its recorded fallback tactic (legacy cuDNN / cuBLASLt), checked the same way.
-  if (net.i64("memoryCheck", 1) != 0) {
+  if (net.i64("memoryCheck", 1) != 0 && !e.dbg.noMemoryCheck && !e.dbg.splitArena && !e.dbg.noWarmup) {
     std::map<size_t, std::pair<int64_t, int64_t>> slots;  // layer index -> largest x and z bytes over programs
     size_t at = 0;
     for (auto& p : e.programs) {
@@ -1342,19 +1446,22 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
       CK(cudaStreamSynchronize(e.h.stream));
     }
   }
-  const bool useGraphs = net.i64("cudaGraphs", 1) != 0;
+  const bool useGraphs = net.i64("cudaGraphs", 1) != 0 && !e.dbg.noGraphs;
   for (auto& p : e.programs) {
     if (!useGraphs) break;
     try {
       CK(cudaStreamBeginCapture(e.h.stream, cudaStreamCaptureModeThreadLocal));
+      e.capturing = true;
       try {
-        for (auto& l : p.layers) l->run(c);
+        for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], c, p.batch, i);
       } catch (...) {
+        e.capturing = false;
         cudaGraph_t g = nullptr;
         cudaStreamEndCapture(e.h.stream, &g);
         if (g) cudaGraphDestroy(g);
         throw;
       }
+      e.capturing = false;
       CK(cudaStreamEndCapture(e.h.stream, &p.graph));
       CK(cudaGraphInstantiate(&p.exec, p.graph, 0));
       CK(cudaGraphLaunch(p.exec, e.h.stream));
@@ -1402,7 +1509,7 @@ static void copyInputs(EngineImpl& e, int rows, const std::vector<std::vector<Pi
   }
   parallelCopySegs(staged);
   for (size_t i = 0; i < in.size(); i++) {
-    for (const Up& u : ups[i]) CK(cudaMemcpyAsync(e.arena + e.inputs[i].off + u.at, u.src, u.bytes, cudaMemcpyHostToDevice, e.h.stream));
+    for (const Up& u : ups[i]) CK(cudaMemcpyAsync(e.at(e.inputs[i].off) + u.at, u.src, u.bytes, cudaMemcpyHostToDevice, e.h.stream));
   }
 }
 
@@ -1416,6 +1523,7 @@ void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& i
   if (layers < 0 || (size_t)layers > p.layers.size()) throw std::runtime_error("probe: layer count out of range");
   if (off + bytes > e.arenaBytes) throw std::runtime_error("probe: range outside the arena");
   if (fillOff >= 0 && (size_t)fillOff + fillBytes > e.arenaBytes) throw std::runtime_error("probe: fill range outside the arena");
+  if (e.dbg.splitArena) throw std::runtime_error("probe: not with RTCUDA_DEBUG=split-arena");
   CK(cudaSetDevice(0));
   copyInputs(e, rows, in);
   Ctx c = e.ctx();
@@ -1441,7 +1549,7 @@ void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in,
   for (size_t i = 0; i < out.size(); i++) {
     size_t n = (size_t)e.outputs[i].rowBytes * rows;
     if (outBytes[i] != n) throw std::runtime_error("output '" + e.outputs[i].name + "' buffer has the wrong size");
-    CK(cudaMemcpyAsync(e.outputs[i].pinned, e.arena + e.outputs[i].off, n, cudaMemcpyDeviceToHost, e.h.stream));
+    CK(cudaMemcpyAsync(e.outputs[i].pinned, e.at(e.outputs[i].off), n, cudaMemcpyDeviceToHost, e.h.stream));
   }
   CK(cudaStreamSynchronize(e.h.stream));
   for (size_t i = 0; i < out.size(); i++) parallelCopy(out[i], e.outputs[i].pinned, outBytes[i]);
