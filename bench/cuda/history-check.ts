@@ -17,7 +17,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildCudaPlan } from '../../src/compiler/cuda/build-cuda.ts';
-import { DT } from '../../src/compiler/ir/dtype.ts';
+import { DT } from '../../src/tensor/onnx-dtype.ts';
 import { loadCudaSession } from '../../src/engine/cuda/cuda-engine.ts';
 import { createCudaTuner } from '../../src/engine/cuda/tuner.ts';
 import { createOfflineRunner } from '../../src/engine/ort/offline-runner.ts';
