@@ -107,9 +107,17 @@ async function history(): Promise<void> {
       console.log(`served order: program ${b} vs onnxruntime FP32 ${err.toExponential(2)}`);
     }
   }
+  // GPU time per program (CUDA graph or eager launches, no copies): what a fix costs.
+  const gpu: { batch: number; latencyUs: number; imgPerS: number }[] = [];
+  for (const b of batches) {
+    const r = await session.bench(b, 200);
+    const lat = [...r.latencyUs].sort((x, y) => x - y)[Math.floor(r.latencyUs.length / 2)] ?? 0;
+    gpu.push({ batch: b, latencyUs: lat, imgPerS: (b * 1e6) / r.throughputUsPerBatch });
+  }
+  console.log(`gpu: ${gpu.map((g) => `b${g.batch} ${g.latencyUs.toFixed(0)} us ${g.imgPerS.toFixed(0)} img/s`).join(', ')}`);
   await session.close();
   const report = {
-    label: values.label, debug: process.env.RTCUDA_DEBUG ?? '', programs, served,
+    label: values.label, debug: process.env.RTCUDA_DEBUG ?? '', programs, served, gpu,
     loadCheck: native.programs.map((p) => ({ batch: p.batch, graph: p.graph, historyDependent: p.historyDependent, replaced: p.replaced.length })),
     tactics: native.programs.map((p) => ({ batch: p.batch, tactics: p.tactics.map((t) => t.tactic) })),
   };

@@ -107,6 +107,8 @@ static Dims6 dims6(const std::vector<int64_t>& v) {
 
 struct Layer {
   std::string name, kind;
+  /** Where this layer's workspace starts inside the engine's workspace (its own slice; see EngineImpl::layoutWorkspace). */
+  size_t wsOffset = 0;
   virtual ~Layer() {}
   /** Workspace this layer's tactic needs (known after construction). */
   virtual size_t workspace() const { return 0; }
@@ -1062,10 +1064,12 @@ struct Program {
  *                    (also inside CUDA graphs): together they rule races between consecutive kernels in or out
  *   trace            operand addresses of every layer at load, each eager layer's name as it runs (stderr)
  *   only-batch=N     build only the program for batch N
+ *   shared-workspace every layer of a program on one workspace (as before the fix of issue #20), not its own slice
  * Never set in serving; the engine prints the options it took at load.
  */
 struct DebugOptions {
   bool splitArena = false, noWarmup = false, noGraphs = false, noMemoryCheck = false, layerSync = false, fence = false, trace = false;
+  bool sharedWorkspace = false;
   int onlyBatch = 0;
   std::string text;
   static DebugOptions fromEnv() {
@@ -1083,6 +1087,7 @@ struct DebugOptions {
       else if (t == "layer-sync") d.layerSync = true;
       else if (t == "fence") d.fence = true;
       else if (t == "trace") d.trace = true;
+      else if (t == "shared-workspace") d.sharedWorkspace = true;
       else if (t.rfind("only-batch=", 0) == 0) d.onlyBatch = atoi(t.c_str() + 11);
       else if (!t.empty()) throw std::runtime_error("RTCUDA_DEBUG: unknown option '" + t + "'");
     }
@@ -1109,11 +1114,50 @@ struct EngineImpl {
     c.slots = dbg.splitArena ? &slots : nullptr;
     return c;
   }
+  /** The context one layer runs in: its own slice of the workspace. */
+  Ctx ctxFor(const Layer& l) const {
+    Ctx c = ctx();
+    if (!dbg.sharedWorkspace && workspace != nullptr) {
+      c.workspace = (char*)workspace + l.wsOffset;
+      c.workspaceBytes = l.workspace();
+    }
+    return c;
+  }
+  /**
+   * Gives every layer of a program its own workspace slice (programs run one at a time and share the slices), grows
+   * the allocation when needed and rebinds every layer (cuDNN graph plans bake the workspace pointer). Layers of one
+   * program never share workspace: consecutive cuDNN/cuBLASLt kernels on one stream may overlap on Hopper (the next
+   * one's prologue starts before the previous one ends), and with one shared workspace a layer's scratch was
+   * overwritten by the next layer while still in use: ResNet-50's batch-8/16/32 programs then gave different outputs
+   * for the same input depending on timing and on what earlier runs left behind (issue #20).
+   */
+  void layoutWorkspace() {
+    size_t need = 0;
+    for (auto& p : programs) {
+      size_t off = 0;
+      for (auto& l : p.layers) {
+        size_t w = l->workspace();
+        l->wsOffset = dbg.sharedWorkspace ? 0 : off;
+        off = dbg.sharedWorkspace ? std::max(off, w) : off + (w + 255) / 256 * 256;
+      }
+      need = std::max(need, off);
+    }
+    if (need > wsBytes || workspace == nullptr) {
+      CK(cudaStreamSynchronize(h.stream));
+      if (workspace) CK(cudaFree(workspace));
+      workspace = nullptr;
+      wsBytes = need;
+      if (need > 0) CK(cudaMalloc(&workspace, need));
+    }
+    for (auto& p : programs)
+      for (auto& l : p.layers) l->bind(ctxFor(*l));
+  }
   /** Device address of an arena offset (an input's or output's binding). */
   char* at(int64_t off) const { return dbg.splitArena ? slots.at(off) : arena + off; }
   /** One layer, with the diagnostics' trace, fence and per-layer synchronization. */
-  void runLayer(Layer& l, const Ctx& c, int batch, size_t i) {
+  void runLayer(Layer& l, int batch, size_t i) {
     if (dbg.trace) fprintf(stderr, "[rtcuda-trace] batch %d layer %zu %s\n", batch, i, l.name.c_str());
+    Ctx c = ctxFor(l);
     l.run(c);
     if (dbg.fence) launchNoop(c.stream);
     if (dbg.layerSync && !capturing) {
@@ -1131,8 +1175,7 @@ struct EngineImpl {
     if (p.exec != nullptr) {
       CK(cudaGraphLaunch(p.exec, h.stream));
     } else {
-      Ctx c = ctx();
-      for (size_t i = 0; i < p.layers.size(); i++) runLayer(*p.layers[i], c, p.batch, i);
+      for (size_t i = 0; i < p.layers.size(); i++) runLayer(*p.layers[i], p.batch, i);
     }
   }
   ~EngineImpl() {
@@ -1244,7 +1287,7 @@ struct LayerMemory {
  * the same output both times.
  */
 static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, void* saved, float* cmp, std::string* why) {
-  Ctx c = e.ctx();
+  Ctx c = e.ctxFor(l);
   cudaStream_t st = e.h.stream;
   char* a = e.arena;
   uint32_t seed = 4242;
@@ -1295,7 +1338,6 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
       (spec == &net["inputs"] ? e.inputs : e.outputs).push_back(b);
     }
   }
-  size_t ws = 0;
   std::vector<const Json*> layerJson;  // per program, per layer (programs in order, layers in order)
   for (auto& pj : net["programs"].arr) {
     Program p;
@@ -1303,13 +1345,10 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
     if (e.dbg.onlyBatch > 0 && p.batch != e.dbg.onlyBatch) continue;
     for (auto& lj : pj["layers"].arr) {
       p.layers.push_back(makeLayer(lj, e.h.dnn, e.h.lt, wsLimit));
-      ws = std::max(ws, p.layers.back()->workspace());
       layerJson.push_back(&lj);
     }
     e.programs.push_back(std::move(p));
   }
-  e.wsBytes = ws;
-  if (ws > 0) CK(cudaMalloc(&e.workspace, ws));
   if (e.dbg.splitArena) {
     // Each operand offset of the programs built gets its own allocation, as large as its largest use there.
     std::map<int64_t, int64_t> sizes;
@@ -1347,13 +1386,12 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
       }
     }
   }
-  Ctx c = e.ctx();
-  for (auto& p : e.programs)
-    for (auto& l : p.layers) l->bind(c);
+  e.layoutWorkspace();
+  if (e.dbg.trace) fprintf(stderr, "[rtcuda-trace] workspace %p (%zu bytes)\n", e.workspace, e.wsBytes);
   // One eager run per program first: lazy module loading and cuDNN's first-use work stay out of the capture.
   for (auto& p : e.programs) {
     if (e.dbg.noWarmup) break;
-    for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], c, p.batch, i);
+    for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
     CK(cudaStreamSynchronize(e.h.stream));
   }
 
@@ -1396,28 +1434,22 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
           continue;
         }
         std::unique_ptr<Layer> nl(new ConvLayer(lj, lj["fallback"], e.h.dnn, wsLimit));
-        if (nl->workspace() > e.wsBytes) {
-          CK(cudaStreamSynchronize(e.h.stream));
-          if (e.workspace) CK(cudaFree(e.workspace));
-          e.wsBytes = nl->workspace();
-          CK(cudaMalloc(&e.workspace, e.wsBytes));
-          c = e.ctx();
-          for (auto& q : e.programs)
-            for (auto& ql : q.layers) ql->bind(c);
-        }
-        nl->bind(e.ctx());
-        std::string still;
-        bool bad = readsUngivenMemory(e, *nl, m, saved.p, (float*)cmp.p, &still);
-        fprintf(stderr, "[rtcuda] batch %d layer '%s': tactic %s reads memory it was not given (%s); using the fallback %s%s\n", p.batch, l.name.c_str(),
-                from.c_str(), why.c_str(), nl->tacticJson().c_str(), bad ? (" (which also does: " + still + ")").c_str() : "");
-        p.replaced.push_back("{\"layer\":" + jsonStr(l.name) + ",\"from\":" + from + ",\"to\":" + nl->tacticJson() + ",\"why\":" + jsonStr(why) +
-                             ",\"fallbackAlsoFails\":" + (bad ? "true" : "false") + "}");
+        std::unique_ptr<Layer> old = std::move(p.layers[i]);
         p.layers[i] = std::move(nl);
+        e.layoutWorkspace();  // the fallback's workspace may differ: slices are laid out again, every layer rebound
+        Layer* fl = p.layers[i].get();
+        fl->name = old->name;
+        fl->kind = old->kind;
+        std::string still;
+        bool bad = readsUngivenMemory(e, *fl, m, saved.p, (float*)cmp.p, &still);
+        fprintf(stderr, "[rtcuda] batch %d layer '%s': tactic %s reads memory it was not given (%s); using the fallback %s%s\n", p.batch, old->name.c_str(),
+                from.c_str(), why.c_str(), fl->tacticJson().c_str(), bad ? (" (which also does: " + still + ")").c_str() : "");
+        p.replaced.push_back("{\"layer\":" + jsonStr(old->name) + ",\"from\":" + from + ",\"to\":" + fl->tacticJson() + ",\"why\":" + jsonStr(why) +
+                             ",\"fallbackAlsoFails\":" + (bad ? "true" : "false") + "}");
       }
     }
-    c = e.ctx();
     for (auto& p : e.programs) {
-      for (auto& l : p.layers) l->run(c);
+      for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
       CK(cudaStreamSynchronize(e.h.stream));
     }
     // Whole programs: the same input after the arena and workspace were left holding two different byte values.
@@ -1430,7 +1462,7 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
           CK(cudaMemsetAsync(e.arena, byte, e.arenaBytes, e.h.stream));
           if (e.workspace != nullptr && e.wsBytes > 0) CK(cudaMemsetAsync(e.workspace, byte, e.wsBytes, e.h.stream));
           for (auto& in : e.inputs) CK(cudaMemsetAsync(e.arena + in.off, 0x3e, (size_t)in.rowBytes * p.batch, e.h.stream));
-          for (auto& l : p.layers) l->run(c);
+          for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
         };
         runWith(0x00);
         CK(cudaMemcpyAsync(out0.p, e.arena + e.outputs[0].off, outBytes, cudaMemcpyDeviceToDevice, e.h.stream));
@@ -1453,7 +1485,7 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
       CK(cudaStreamBeginCapture(e.h.stream, cudaStreamCaptureModeThreadLocal));
       e.capturing = true;
       try {
-        for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], c, p.batch, i);
+        for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
       } catch (...) {
         e.capturing = false;
         cudaGraph_t g = nullptr;
@@ -1526,11 +1558,10 @@ void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& i
   if (e.dbg.splitArena) throw std::runtime_error("probe: not with RTCUDA_DEBUG=split-arena");
   CK(cudaSetDevice(0));
   copyInputs(e, rows, in);
-  Ctx c = e.ctx();
   for (int i = 0; i < layers; i++) {
     // The fill lands just before the last layer runs: what that layer reads of memory it has not been given shows.
     if (i == layers - 1 && fillOff >= 0) CK(cudaMemsetAsync(e.arena + fillOff, fillByte, fillBytes, e.h.stream));
-    p.layers[(size_t)i]->run(c);
+    p.layers[(size_t)i]->run(e.ctxFor(*p.layers[(size_t)i]));
   }
   CK(cudaStreamSynchronize(e.h.stream));
   CK(cudaMemcpy(out, e.arena + off, bytes, cudaMemcpyDeviceToHost));
