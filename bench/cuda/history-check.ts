@@ -62,6 +62,7 @@ async function history(): Promise<void> {
   const batches = [...session.batches].sort((a, b) => a - b);
   const maxB = batches[batches.length - 1] as number;
   const native = session.nativeDescription();
+  console.log(`programmatic (PDL) edges made full dependencies per program: ${native.programs.map((p) => `b${p.batch} ${p.pdlEdges ?? '?'}`).join(', ')}`);
   const a = images(maxB, 1001);
   const bData = images(maxB, 2002);
   const run = async (n: number, x: Float32Array): Promise<Float32Array> => {
@@ -118,7 +119,7 @@ async function history(): Promise<void> {
   await session.close();
   const report = {
     label: values.label, debug: process.env.RTCUDA_DEBUG ?? '', programs, served, gpu,
-    loadCheck: native.programs.map((p) => ({ batch: p.batch, graph: p.graph, historyDependent: p.historyDependent, replaced: p.replaced.length })),
+    loadCheck: native.programs.map((p) => ({ batch: p.batch, graph: p.graph, historyDependent: p.historyDependent, replaced: p.replaced.length, pdlEdges: p.pdlEdges })),
     tactics: native.programs.map((p) => ({ batch: p.batch, tactics: p.tactics.map((t) => t.tactic) })),
   };
   await writeFile(values.out, `${JSON.stringify(report, null, 1)}\n`);

@@ -9,6 +9,8 @@
 #   (foundation: bench/foundation.ts with the server on two CPUs of different physical cores and the load generator on
 #    four others (taskset), shipped configs unless FOUNDATION_SHIPPED=0, then FOUNDATION_VARIANT_ARGS if set; not in
 #    the default list)
+# The script fails (exit 1) when the addon does not build (it then stops) or when the GPU unit tests fail or skip
+# (step unit; their summary with the commit is gpu-tests.json in the results).
 # Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
 # returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
 # steps that would not finish in time.
@@ -18,8 +20,9 @@ OUT=${OUT:-/tmp/rtcuda-out}
 W=${WORK:-/tmp/rtcuda-work}
 mkdir -p "$OUT" "$W" "$W/models" "$W/dump"
 BUDGET_S=${BUDGET_S:-570}
+FAILED=""
 T0=$(date +%s)
-STEPS=${*:-setup addon unit models engine50 correct torch50 engine18 correct torch18 served webgpu summary}
+STEPS=${*:-setup addon models unit engine50 correct torch50 engine18 correct torch18 served webgpu summary}
 el() { echo $(( $(date +%s) - T0 )); }
 pack() { tar czf "$OUT/results.tgz" -C "$W" --exclude=dump --exclude=models . 2>/dev/null || true; }
 step() {
@@ -34,15 +37,19 @@ step() {
   echo "[$(el)s] $name rc=$rc" | tee -a "$W/steps.txt"
   tail -n "${TAIL:-12}" "$W/$name.log" | sed "s/^/  $name| /" | cut -c1-300
   pack
+  return $rc
 }
 
 do_setup() {
   scripts/device/unpack-cuda.sh && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv &&
     python3 -c 'import torch, onnxruntime; print("torch", torch.__version__, "cudnn", torch.backends.cudnn.version(), "ort", onnxruntime.__version__)'
 }
+# The GPU unit tests, recorded (bench/cuda/gpu-tests.ts): $W/gpu-tests.json with the commit; fails when a test failed
+# or skipped (a missing onnxruntime or addon shows as skips) or none ran. Copy it into bench/results/ with the run.
 do_unit() {
-  if [ ! -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ]; then echo "onnxruntime-node not carried: GPU unit tests need it as the reference"; return 0; fi
-  node --test test/unit/engine/cuda/cuda-engine.test.ts
+  [ -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ] || echo "onnxruntime-node not carried: the GPU unit tests that need it as the reference will skip (and fail this step)"
+  RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
+    test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts
 }
 do_engine() { node bench/cuda/engine-bench.ts --model "$1" --models-dir "$W/models" --out-dir "$W" --dump-dir "$W/dump" --plan-dir /tmp/rtcuda-plans --budget-ms 1000 "${@:2}"; }
 do_served() {
@@ -141,8 +148,9 @@ export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundati
 for s in $STEPS; do
   case $s in
     setup) step setup 90 do_setup; [ -f .device/cuda/env.sh ] && source .device/cuda/env.sh ;;
-    addon) step addon 240 native/build.sh ;;
-    unit) step unit 60 do_unit ;;
+    # Without the addon nothing below means anything: stop, and fail the script.
+    addon) step addon 240 native/build.sh || { FAILED="$FAILED addon"; break; } ;;
+    unit) step unit 240 do_unit || FAILED="$FAILED unit" ;;
     models) step models 150 python3 bench/cuda/make_resnets.py $W/models ;;
     engine50) step engine50 240 do_engine resnet50 --tune-budget-s 70 ;;
     engine18) step engine18 150 do_engine resnet18 --tune-budget-s 35 ;;
@@ -162,3 +170,4 @@ for s in $STEPS; do
 done
 pack
 echo "[$(el)s] done; steps:"; cat "$W/steps.txt"
+if [ -n "${FAILED:-}" ]; then echo "FAILED:$FAILED"; exit 1; fi

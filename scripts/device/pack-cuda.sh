@@ -22,6 +22,9 @@ cp .device/node-include.tar.xz "$out/"
 # WITH_GL=0 leaves the Vulkan/GL packages out (only the webgpu step needs them): room for onnxruntime in the carry.
 if [ "${WITH_GL:-1}" = 1 ]; then [ -d "$out/gl" ] || cp -r .device/gl "$out/gl"; else rm -rf "$out/gl"; fi
 
+# The commit the run is of (bench/cuda/gpu-tests.ts records it with the GPU test summary), "-dirty" with local changes.
+echo "$(git rev-parse HEAD)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" > "$out/commit.txt"
+
 stub=/tmp/rtserve-cuda-pack/stub/node_modules/sharp
 mkdir -p "$stub"
 echo '{"name":"sharp","version":"0.0.0-stub","main":"index.js"}' > "$stub/package.json"
