@@ -1287,10 +1287,9 @@ struct LayerMemory {
 
 /**
  * Whether a layer's output depends on memory the layer was not given: its output range before it writes it, the rest
- * of its inputs' slots past this batch's rows (slots are planned at the largest batch), or the shared workspace. Some cuDNN
- * engine configurations read there at some batch sizes (found with bench/cuda/localize-drift.ts on ResNet-50: the
- * output then depends on whatever an earlier run left in the arena, and the program drifts on some inputs). The
- * layer runs twice on the same random inputs with that memory set to two different byte values; a safe layer gives
+ * of its inputs' slots past this batch's rows (slots are planned at the largest batch), or the workspace. A safeguard:
+ * the ResNet-50 drift it was written for turned out to be a race between consecutive layers (see
+ * serializeProgrammaticEdges), not such a read. The layer runs twice on the same random inputs with that memory set to two different byte values; a safe layer gives
  * the same output both times.
  */
 static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, void* saved, float* cmp, std::string* why) {
