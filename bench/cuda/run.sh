@@ -10,7 +10,7 @@
 #    four others (taskset), shipped configs unless FOUNDATION_SHIPPED=0, then FOUNDATION_VARIANT_ARGS if set; not in
 #    the default list)
 # The script fails (exit 1) when the addon does not build (it then stops) or when the GPU unit tests fail or skip
-# (step unit; their summary with the commit is gpu-tests.json in the results).
+# (step unit; their summary with the commit is $OUT/gpu-tests.json: copy it into bench/results/ with the run's numbers).
 # Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
 # returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
 # steps that would not finish in time.
@@ -48,8 +48,11 @@ do_setup() {
 # or skipped (a missing onnxruntime or addon shows as skips) or none ran. Copy it into bench/results/ with the run.
 do_unit() {
   [ -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ] || echo "onnxruntime-node not carried: the GPU unit tests that need it as the reference will skip (and fail this step)"
+  local rc=0
   RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
-    test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts
+    test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts || rc=$?
+  cp "$W/gpu-tests.json" "$OUT/gpu-tests.json" 2>/dev/null  # comes back on its own: copy it to bench/results/
+  return $rc
 }
 do_engine() { node bench/cuda/engine-bench.ts --model "$1" --models-dir "$W/models" --out-dir "$W" --dump-dir "$W/dump" --plan-dir /tmp/rtcuda-plans --budget-ms 1000 "${@:2}"; }
 do_served() {

@@ -1597,7 +1597,7 @@ void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& i
   for (int i = 0; i < layers; i++) {
     // The fill lands just before the last layer runs: what that layer reads of memory it has not been given shows.
     if (i == layers - 1 && fillOff >= 0) CK(cudaMemsetAsync(e.arena + fillOff, fillByte, fillBytes, e.h.stream));
-    p.layers[(size_t)i]->run(e.ctxFor(*p.layers[(size_t)i]));
+    e.runLayer(*p.layers[(size_t)i], batch, (size_t)i);
   }
   CK(cudaStreamSynchronize(e.h.stream));
   CK(cudaMemcpy(out, e.arena + off, bytes, cudaMemcpyDeviceToHost));
