@@ -1330,23 +1330,37 @@ static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, vo
  * A synchronization or a plain kernel between layers removed it; a private workspace per layer and a separate
  * allocation per arena slot did not, and compute-sanitizer memcheck found no access outside any allocation.
  */
+#if CUDART_VERSION >= 13000
+#define RT_GRAPH_GET_EDGES cudaGraphGetEdges
+#define RT_GRAPH_REMOVE_DEPS cudaGraphRemoveDependencies
+#define RT_GRAPH_ADD_DEPS cudaGraphAddDependencies
+#elif CUDART_VERSION >= 12030
+#define RT_GRAPH_GET_EDGES cudaGraphGetEdges_v2
+#define RT_GRAPH_REMOVE_DEPS cudaGraphRemoveDependencies_v2
+#define RT_GRAPH_ADD_DEPS cudaGraphAddDependencies_v2
+#endif
 static int serializeProgrammaticEdges(cudaGraph_t g) {
+#ifdef RT_GRAPH_GET_EDGES
   size_t n = 0;
-  CK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &n));
+  CK(RT_GRAPH_GET_EDGES(g, nullptr, nullptr, nullptr, &n));
   if (n == 0) return 0;
   std::vector<cudaGraphNode_t> from(n), to(n);
   std::vector<cudaGraphEdgeData> data(n);
-  CK(cudaGraphGetEdges(g, from.data(), to.data(), data.data(), &n));
+  CK(RT_GRAPH_GET_EDGES(g, from.data(), to.data(), data.data(), &n));
   int changed = 0;
   for (size_t i = 0; i < n; i++) {
     if (data[i].type == cudaGraphDependencyTypeDefault && data[i].from_port == 0) continue;
-    CK(cudaGraphRemoveDependencies(g, &from[i], &to[i], &data[i], 1));
+    CK(RT_GRAPH_REMOVE_DEPS(g, &from[i], &to[i], &data[i], 1));
     cudaGraphEdgeData full;
     memset(&full, 0, sizeof full);  // default type, port 0: full completion with memory visibility
-    if (cudaGraphAddDependencies(g, &from[i], &to[i], &full, 1) != cudaSuccess) cudaGetLastError();  // already there
+    if (RT_GRAPH_ADD_DEPS(g, &from[i], &to[i], &full, 1) != cudaSuccess) cudaGetLastError();  // already there
     changed++;
   }
   return changed;
+#else
+  (void)g;  // before CUDA 12.3 graphs carry no edge types to rewrite
+  return 0;
+#endif
 }
 
 Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t weightBytes) : impl_(new EngineImpl()) {
