@@ -24,7 +24,7 @@ function commitOf(given: string | undefined): string {
 
 function main(): void {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string', default: 'gpu-tests.json' }, commit: { type: 'string' } } });
-  const tapFile = values.out.replace(/\.json$/, '') + '.tap';
+  const tapFile = `${values.out.replace(/\.json$/, '')}.tap`;
   const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...positionals], { stdio: 'inherit', env: process.env });
   const summary = parseTap(existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '');
