@@ -10,7 +10,7 @@
  * Every error is an RtError whose message names the tensor ("input 'x'" / "output 'y'") and says what was
  * expected and what came. No Node-only imports: this module runs in browsers too (TextEncoder, DataView).
  */
-import { TYPED_ARRAY_OF, elementCount, } from '../tensor/datatype.ts';
+import { TYPED_ARRAY_OF, elementCount } from '../tensor/datatype.ts';
 import type { DataType, NumericArray, TensorData } from '../tensor/datatype.ts';
 import { rtError } from '../errors/registry.ts';
 

@@ -1,8 +1,6 @@
 
-import { RtError, } from '../errors/registry.ts';
-import type {CalibrationMethod, NodePrecision, PlanManifest, PlanPrecision,
-  PlanTarget, ShapeProfile,
-} from '../plan/manifest.ts';
+import { RtError } from '../errors/registry.ts';
+import type { CalibrationMethod, NodePrecision, PlanManifest, PlanPrecision, PlanTarget, ShapeProfile } from '../plan/manifest.ts';
 import type { AccuracyGate, AccuracyReport } from './accuracy.ts';
 import type { PassReport } from './passes/index.ts';
 import type { OfflineRuntime, OptimizationLevel } from '../plan/runtime.ts';

@@ -1,12 +1,9 @@
-import { readFile, } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { rtError } from '../errors/registry.ts';
-import { isPlanBytes, readPlan, sha256Hex, } from '../plan/format.ts';
-import {
-  calibrationTableSchema, type CalibrationTable, type NodePrecision, type PlanManifest, 
-  type PlanTarget, type ShapeProfile,
-} from '../plan/manifest.ts';
+import { isPlanBytes, readPlan, sha256Hex } from '../plan/format.ts';
+import { calibrationTableSchema, type CalibrationTable, type NodePrecision, type PlanManifest, type PlanTarget, type ShapeProfile } from '../plan/manifest.ts';
 import type { AccuracyReport } from './accuracy.ts';
 import { kserveDatatype } from '../tensor/onnx-dtype.ts';
 import { loadModel, type Graph, type ValueInfo } from './ir/graph.ts';
@@ -14,7 +11,7 @@ import { inferShapes } from './ir/shape-inference.ts';
 import { validateGraph } from './ir/validate.ts';
 import { checkProfiles } from './profiles.ts';
 
-import type { BuildStage, ProgressListener, BuildOptions, } from './build-options.ts';
+import type { BuildStage, ProgressListener, BuildOptions } from './build-options.ts';
 
 /** The stages both builds share (the ONNX plan build in build.ts, the CUDA build in cuda/build-cuda.ts): loading and
  * validating the source, stage timing, the manifest's I/O and accuracy sections. */

@@ -2,13 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { rtError } from '../errors/registry.ts';
 import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../plan/format.ts';
-import type {CalibrationTable, NodePrecision, PlanManifest, 
-} from '../plan/manifest.ts';
+import type { CalibrationTable, NodePrecision, PlanManifest } from '../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from './accuracy.ts';
 import { holdOut, loadDataset, syntheticDataset, type Dataset } from './data/dataset.ts';
-import { DT, elemSize, elemTypeName, } from '../tensor/onnx-dtype.ts';
-import { loadModel, saveModel, type Graph, } from './ir/graph.ts';
-import { DEFAULT_PASSES, deadNodeElimination, runPasses, } from './passes/index.ts';
+import { DT, elemSize, elemTypeName } from '../tensor/onnx-dtype.ts';
+import { loadModel, saveModel, type Graph } from './ir/graph.ts';
+import { DEFAULT_PASSES, deadNodeElimination, runPasses } from './passes/index.ts';
 import { calibrate } from './precision/calibration.ts';
 import { DEFAULT_FP16_BLOCK_LIST, convertToFp16 } from './precision/fp16.ts';
 import { quantizeInt8 } from './precision/int8.ts';

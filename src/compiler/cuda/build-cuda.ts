@@ -15,10 +15,7 @@ import { lowerGraph } from './lower.ts';
 import type { Lowered } from './lowering/types.ts';
 import { verifyPrograms, type ProgramCheck } from './verify-programs.ts';
 import { emitPrograms, planArena, tensorBytes } from './memory.ts';
-import {
-  CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding,
-  type CudaLayer, type CudaNetwork, type GemmLayer, type Tactic,
-} from '../../plan/cuda-network.ts';
+import { CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding, type CudaLayer, type CudaNetwork, type GemmLayer, type Tactic } from '../../plan/cuda-network.ts';
 
 export const DEFAULT_TUNE_OPTIONS: TuneOptions = { workspaceLimit: 256 * 1024 * 1024, graphCandidates: 4, iters: 10, verify: true };
 

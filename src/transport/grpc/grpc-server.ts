@@ -15,20 +15,7 @@
  * reading while it has `maxInflightPerStream` requests in flight or its writes are backed up (HTTP/2 flow control
  * then holds the client back).
  */
-import {
-  Server,
-  ServerCredentials,
-  status as GrpcStatus,
-  type Metadata,
-  type MethodDefinition,
-  type ServerDuplexStream,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type ServiceDefinition,
-  type UntypedHandleCall,
-  type UntypedServiceImplementation,
-  type sendUnaryData,
-} from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as GrpcStatus, type Metadata, type MethodDefinition, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../../api/types.ts';
@@ -40,14 +27,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { toStatus } from './errors.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
-import {
-  decodeModelInferRequest,
-  encodeModelInferResponse,
-  encodeModelStreamInferError,
-  encodeModelStreamInferResponse,
-  type DecodedInferMessage,
-  type GrpcInferRequest,
-} from '../../codec/grpc/infer-codec.ts';
+import { decodeModelInferRequest, encodeModelInferResponse, encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
 
 export interface GrpcServerOptions {

@@ -16,15 +16,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { toInferRequest } from '../../codec/kserve-json.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
-import {
-  decodeGenerateBody,
-  encodeGenerateResponse,
-  parseLastEventId,
-  sseErrorData,
-  sseEvent,
-  sseEventId,
-  type DecodedGenerate,
-} from './sse-generate.ts';
+import { decodeGenerateBody, encodeGenerateResponse, parseLastEventId, sseErrorData, sseEvent, sseEventId, type DecodedGenerate } from './sse-generate.ts';
 
 export interface SseOptions {
   readonly api: InferenceApi;

@@ -2,14 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InferResponse } from '../../../src/api/types.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
-import {
-  buildRawRequest,
-  decodeInferRequestJson,
-  encodeInferResponse,
-  parseBinaryBody,
-  responseOptionsFor,
-} from '../../../src/codec/kserve-json.ts';
-import type { DecodedInferRequest, } from '../../../src/codec/kserve-json.ts';
+import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor } from '../../../src/codec/kserve-json.ts';
+import type { DecodedInferRequest } from '../../../src/codec/kserve-json.ts';
 import { decodeInferResponse, encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
 import { concatBytes } from '../../../src/codec/wire-tensor.ts';
 import { assertRtError, assertTensorEqual, enc, sampleTensors } from './tensor-assert.ts';
