@@ -120,7 +120,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // end (REST /infer, gRPC, WebSocket frame streams; docs/image.md). withSharedMemory, outermost: inputs in
   // system shared memory regions are read before anything else sees the request, outputs written before any front
   // end encodes the response (docs/shared-memory.md).
-  const sharedMemory = config.systemSharedMemory
+  const sharedMemory = config.allowClientShm
     ? new SharedMemoryManager({ logger, opener: options.sharedMemoryOpener ?? defaultRegionOpener })
     : undefined;
   const core = withSharedMemory(
@@ -181,6 +181,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     maxHeaderBytes: config.maxHeaderBytes,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+    disabledApis: config.disabledApis,
   };
   // WebSocket /v2/ws and SSE generate_stream share the HTTP port (docs/ws-protocol.md), with the same auth and
   // rate limits as REST (docs/security.md).
@@ -198,7 +199,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger,
     maxBodyBytes: config.maxBodyBytes,
     metrics,
-    observe: (app) => registerHttpObservability(app, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) }),
+    observe: (app) =>
+      registerHttpObservability(app, {
+        logger,
+        metrics: serverMetrics,
+        accessLog: config.accessLog,
+        logControl: logControlOf(logger),
+        ...(config.logDirectory === undefined ? {} : { logDirectory: config.logDirectory }),
+      }),
   });
   // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
   registerOpenAiRoutes(http, { generate, api: core, logger });
@@ -216,6 +224,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
     maxInflightPerStream: config.grpcMaxInflightPerStream,
     flowControlWindowBytes: config.grpcFlowControlWindowBytes,
+    disabledApis: config.disabledApis,
     // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive
