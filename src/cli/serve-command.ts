@@ -65,9 +65,12 @@ export function registerServeCommand(program: Command): void {
       // they die young (bench/results/hotpath-2026-11-30.md). Set before the server allocates; it is process-wide,
       // so it also covers the engine workers.
       setFlagsFromString('--no-allocation-site-pretenuring');
+      // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
+      const configWarnings: string[] = [];
       const sources = {
         ...(flags.config === undefined ? {} : { file: flags.config }),
         env: process.env,
+        warn: (message: string) => configWarnings.push(message),
         flags: {
           modelRepository: flags.modelRepository,
           host: flags.host,
@@ -93,6 +96,7 @@ export function registerServeCommand(program: Command): void {
       };
       const config = await loadServerConfig(sources);
       const logger = createLogger(config.logLevel);
+      for (const message of configWarnings.splice(0)) logger.warn(message);
       const server = await startServer({ config, logger });
       const parts = [`http=${server.httpUrl}`];
       if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
