@@ -18,6 +18,7 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
+import { installHttpDrain, type HttpDrain } from '../transport/http/http-drain.ts';
 import { GenerateService, registerGenerateMetrics, withGeneration } from '../generate/index.ts';
 import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
 import { rtError } from '../errors/registry.ts';
@@ -186,6 +187,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // WebSocket /v2/ws and SSE generate_stream share the HTTP port (docs/ws-protocol.md), with the same auth and
   // rate limits as REST (docs/security.md).
   let streaming: StreamingFrontEnds | undefined;
+  let httpDrain: HttpDrain | undefined;
   const wsHooks = createWsSecurityHooks(security);
   const extend = (app: FastifyInstance): void => {
     streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
@@ -199,14 +201,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger,
     maxBodyBytes: config.maxBodyBytes,
     metrics,
-    observe: (app) =>
+    observe: (app) => {
+      // First of the hooks: while draining, every answer (401s and 404s included) closes its connection.
+      httpDrain = installHttpDrain(app);
       registerHttpObservability(app, {
         logger,
         metrics: serverMetrics,
         accessLog: config.accessLog,
         logControl: logControlOf(logger),
         ...(config.logDirectory === undefined ? {} : { logDirectory: config.logDirectory }),
-      }),
+      });
+    },
   });
   // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
   registerOpenAiRoutes(http, { generate, api: core, logger });
@@ -255,21 +260,27 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      await poller?.stop();
-      // gRPC stops taking new calls at once and lets in-flight ones finish, then cuts what is left at the timeout.
+      const deadlineMs = Date.now() + config.exitTimeoutSecs * 1000;
+      // At once, before anything awaits: not ready, new inference answered SERVER_DRAINING (503, Retry-After), every
+      // REST answer closes its connection. The ports stay open: a request that reaches the server gets an answer.
+      const drained = core.drain(config.exitTimeoutSecs * 1000);
+      httpDrain?.begin();
+      // gRPC: GOAWAY, in-flight calls finish, then what is left is cut at the timeout.
       const grpcClosed = grpc.close(config.exitTimeoutSecs * 1000);
       // Generations are not the core's in-flight requests: they drain alongside, within the same timeout.
       const generationsDrained = generate.drain(config.exitTimeoutSecs * 1000);
-      const drained = await core.drain(config.exitTimeoutSecs * 1000);
-      if (!drained) {
+      await poller?.stop();
+      if (!(await drained)) {
         logger.warn({ inFlight: core.inFlightCount }, 'exit timeout reached with requests still in flight: answering queued ones SERVER_DRAINING');
         repository.rejectQueued();
       }
       if (!(await generationsDrained)) logger.warn('exit timeout reached with generations still running: ending them SERVER_DRAINING');
       generate.close();
       await grpcClosed;
-      // After the drain: sockets close with 1001 (going away), open SSE responses end.
+      // After the drain: sockets close with 1001 (going away) behind their last results, open SSE responses end.
       await streaming?.close();
+      // The listener closes last, once clients stopped arriving (http-drain.ts), so none is reset mid-request.
+      await httpDrain?.quiet(config.drainQuietMs, Math.max(deadlineMs, Date.now() + config.drainQuietMs));
       await http.close();
       if (metricsServer !== undefined) {
         const s = metricsServer;

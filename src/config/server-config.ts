@@ -83,6 +83,11 @@ export const serverConfigSchema = z.strictObject({
   maxQueueSizeDefault: z.coerce.number().int().min(1).default(4096),
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
   exitTimeoutSecs: z.coerce.number().min(0).default(30),
+  /**
+   * On SIGTERM the REST port closes only once no request or connection arrived for this long after the in-flight
+   * work drained (capped by exitTimeoutSecs), so a client's request in the accept queue is answered, not reset.
+   */
+  drainQuietMs: z.coerce.number().int().min(0).default(1000),
   /** Ready only when every model is ready (Triton's --strict-readiness). */
   // Not z.coerce.boolean(): that turns the string "false" (RTSERVE_STRICT_READINESS=false) into true.
   strictReadiness: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),

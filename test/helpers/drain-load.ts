@@ -1,0 +1,134 @@
+/**
+ * Load clients for the SIGTERM drain tests and bench/drain.ts: REST clients of two kinds (a new connection per
+ * request, like Python's urllib; or one keep-alive connection each), each sending requests back to back until the
+ * server answers 503 SERVER_DRAINING, or the connection fails. Every request is classified:
+ *   answered: an HTTP response came back (200, or 503 SERVER_DRAINING with Retry-After and Connection: close);
+ *   refused: the TCP connection was never established (ECONNREFUSED: nothing reached the server);
+ *   lost: the request was written on an established connection and no response came back (reset, hang up).
+ */
+import { Agent, request as httpRequest } from 'node:http';
+
+export type RestClientKind = 'per-request' | 'keep-alive';
+
+export interface DrainTally {
+  sent: number;
+  answered: number;
+  ok: number;
+  draining: number;
+  /** 503 SERVER_DRAINING answers that lacked Retry-After or Connection: close. */
+  badDraining: number;
+  otherStatus: number;
+  refused: number;
+  lost: number;
+  /** 200 answers received after `markSignal()`: requests admitted before the signal and finished in the drain. */
+  okAfterSignal: number;
+  lostErrors: string[];
+}
+
+export function emptyTally(): DrainTally {
+  return { sent: 0, answered: 0, ok: 0, draining: 0, badDraining: 0, otherStatus: 0, refused: 0, lost: 0, okAfterSignal: 0, lostErrors: [] };
+}
+
+interface Outcome {
+  kind: 'answered' | 'refused' | 'lost';
+  status?: number;
+  code?: string;
+  retryAfter?: string;
+  connection?: string;
+  error?: string;
+}
+
+function once(url: URL, body: Buffer, agent: Agent | false): Promise<Outcome> {
+  return new Promise((resolve) => {
+    let connected = false;
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': body.length, ...(agent === false ? { connection: 'close' } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', (err) => resolve({ kind: 'lost', error: `response: ${err.message}` }));
+        res.on('end', () => {
+          let code: string | undefined;
+          try {
+            code = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: string }).code;
+          } catch {
+            code = undefined;
+          }
+          resolve({
+            kind: 'answered',
+            status: res.statusCode ?? 0,
+            ...(code === undefined ? {} : { code }),
+            ...(res.headers['retry-after'] === undefined ? {} : { retryAfter: res.headers['retry-after'] }),
+            ...(res.headers['connection'] === undefined ? {} : { connection: res.headers['connection'] }),
+          });
+        });
+      },
+    );
+    req.on('socket', (socket) => {
+      // A reused keep-alive socket is connected already.
+      if (!socket.connecting) connected = true;
+      else socket.once('connect', () => (connected = true));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (!connected && (err.code === 'ECONNREFUSED' || err.code === 'ECONNRESET')) resolve({ kind: 'refused', error: err.code });
+      else resolve({ kind: 'lost', error: `${err.code ?? ''} ${err.message}` });
+    });
+    req.end(body);
+  });
+}
+
+export interface RestLoad {
+  readonly tally: DrainTally;
+  /** Marks the moment the signal was sent (for okAfterSignal). */
+  markSignal(): void;
+  /** Resolves when every client stopped. */
+  readonly done: Promise<void>;
+}
+
+/** Starts `clients` clients of `kind` posting `body` to `url` until each is told to go away. */
+export function startRestLoad(url: string, body: unknown, clients: number, kind: RestClientKind): RestLoad {
+  const tally = emptyTally();
+  const target = new URL(url);
+  const bytes = Buffer.from(JSON.stringify(body));
+  let signalled = false;
+  const client = async (): Promise<void> => {
+    const agent = kind === 'keep-alive' ? new Agent({ keepAlive: true, maxSockets: 1 }) : false;
+    try {
+      for (;;) {
+        const o = await once(target, bytes, agent);
+        if (o.kind === 'refused') {
+          tally.refused++;
+          return;
+        }
+        tally.sent++;
+        if (o.kind === 'lost') {
+          tally.lost++;
+          tally.lostErrors.push(o.error ?? '');
+          return;
+        }
+        tally.answered++;
+        if (o.status === 200) {
+          tally.ok++;
+          if (signalled) tally.okAfterSignal++;
+          continue;
+        }
+        if (o.status === 503 && o.code === 'SERVER_DRAINING') {
+          tally.draining++;
+          if (o.retryAfter === undefined || o.connection !== 'close') tally.badDraining++;
+        } else {
+          tally.otherStatus++;
+        }
+        return;
+      }
+    } finally {
+      if (agent !== false) agent.destroy();
+    }
+  };
+  const done = Promise.all(Array.from({ length: clients }, () => client())).then(() => undefined);
+  return { tally, markSignal: () => (signalled = true), done };
+}
