@@ -132,3 +132,52 @@ export function startRestLoad(url: string, body: unknown, clients: number, kind:
   const done = Promise.all(Array.from({ length: clients }, () => client())).then(() => undefined);
   return { tally, markSignal: () => (signalled = true), done };
 }
+
+export interface GrpcLoadTally {
+  sent: number;
+  ok: number;
+  /** UNAVAILABLE SERVER_DRAINING from the server. */
+  draining: number;
+  /** UNAVAILABLE from the client's channel after GOAWAY, with no connection to send on (nothing reached the server). */
+  refused: number;
+  lost: number;
+  okAfterSignal: number;
+  lostErrors: string[];
+}
+
+/**
+ * gRPC clients (one channel each) calling ModelInfer back to back until the server says SERVER_DRAINING or the
+ * channel can no longer connect. `call` runs one RPC and resolves with its status code and details.
+ */
+export function startGrpcLoad(
+  clients: number,
+  call: (client: number) => Promise<{ code: number; details: string }>,
+): { tally: GrpcLoadTally; markSignal: () => void; done: Promise<void> } {
+  const tally: GrpcLoadTally = { sent: 0, ok: 0, draining: 0, refused: 0, lost: 0, okAfterSignal: 0, lostErrors: [] };
+  let signalled = false;
+  const one = async (i: number): Promise<void> => {
+    for (;;) {
+      const r = await call(i);
+      if (r.code === 0) {
+        tally.sent++;
+        tally.ok++;
+        if (signalled) tally.okAfterSignal++;
+        continue;
+      }
+      // 14 = UNAVAILABLE
+      if (r.code === 14 && /shutting down|SERVER_DRAINING/.test(r.details)) {
+        tally.sent++;
+        tally.draining++;
+      } else if (r.code === 14 && /No connection established|ECONNREFUSED|connect/i.test(r.details)) {
+        tally.refused++;
+      } else {
+        tally.sent++;
+        tally.lost++;
+        tally.lostErrors.push(`${r.code} ${r.details}`);
+      }
+      return;
+    }
+  };
+  const done = Promise.all(Array.from({ length: clients }, (_, i) => one(i))).then(() => undefined);
+  return { tally, markSignal: () => (signalled = true), done };
+}
