@@ -19,6 +19,7 @@ import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { installHttpDrain, type HttpDrain } from '../transport/http/http-drain.ts';
+import { countSlowClients } from '../transport/http/slow-clients.ts';
 import { GenerateService, registerGenerateMetrics, withGeneration } from '../generate/index.ts';
 import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
 import { rtError } from '../errors/registry.ts';
@@ -213,6 +214,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       });
     },
   });
+  // Slowloris heads and dribbled bodies that node's headersTimeout / requestTimeout cut off, counted on /metrics.
+  countSlowClients(http.server, (kind) => serverMetrics.slowClients.inc({ kind }));
   // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
   registerOpenAiRoutes(http, { generate, api: core, logger });
   await http.listen({ host: config.host, port: config.httpPort });

@@ -35,6 +35,8 @@ export interface WsMetrics {
   readonly wsConnections: { inc(): void; dec(): void };
   /** Reasons: superseded (frame stream drop), too_large (1009), malformed (unparsable event). */
   readonly wsDroppedFrames: { inc(labels: { reason: string }): void };
+  /** Clients too slow to read their results (kind ws_refused / ws_closed). */
+  readonly slowClients?: { inc(labels: { kind: string }): void };
 }
 
 export interface WsFrontEndOptions {
@@ -84,7 +86,12 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     store,
     maxMessagesPerSec: options.config.wsMaxMessagesPerSec ?? 0,
     ...(options.admit === undefined ? {} : { admit: options.admit }),
-    ...(options.metrics === undefined ? {} : { onDrop: (reason: string) => options.metrics?.wsDroppedFrames.inc({ reason }) }),
+    ...(options.metrics === undefined
+      ? {}
+      : {
+          onDrop: (reason: string) => options.metrics?.wsDroppedFrames.inc({ reason }),
+          onSlowClient: (kind: string) => options.metrics?.slowClients?.inc({ kind }),
+        }),
   };
   const connections = new Set<WsConnection>();
   let closing = false;
