@@ -32,6 +32,7 @@ import { Security } from '../security/security.ts';
 import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
+import { clientAddressResolver } from '../security/client-address.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
 import { SharedMemoryManager, type RegionOpener } from '../core/shared-memory.ts';
 import { withSharedMemory } from '../transport/codec/shared-memory-requests.ts';
@@ -184,14 +185,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
     disabledApis: config.disabledApis,
+    trustedProxies: config.trustedProxies,
   };
   // WebSocket /v2/ws and SSE generate_stream share the HTTP port (docs/ws-protocol.md), with the same auth and
   // rate limits as REST (docs/security.md).
   let streaming: StreamingFrontEnds | undefined;
   let httpDrain: HttpDrain | undefined;
   const wsHooks = createWsSecurityHooks(security);
+  // Per-IP limits and logs see the client behind a trusted proxy (X-Forwarded-For), on every front end.
+  const clientAddress = clientAddressResolver(config.trustedProxies);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
+    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, clientAddress, ...(wsHooks === undefined ? {} : wsHooks) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -237,7 +241,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive
       ? {}
-      : { admit: (ctx) => security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ipFromGrpcPeer(ctx.peer), 'grpc') }),
+      : {
+          admit: (ctx) => {
+            const forwarded = ctx.metadata.get('x-forwarded-for').map(String);
+            const ip = clientAddress(ipFromGrpcPeer(ctx.peer), forwarded.length === 0 ? undefined : forwarded);
+            return security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ip, 'grpc');
+          },
+        }),
   });
 
   let metricsServer: Server | undefined;

@@ -60,6 +60,14 @@ export const serverConfigSchema = z.strictObject({
    * refused). Unset: log_file cannot be changed over the network, as in Triton.
    */
   logDirectory: z.string().min(1).optional(),
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDR ranges, `loopback`, `uniquelocal`): per-IP rate limits
+   * and logs then use the client address they forward. Empty: the socket's peer address, X-Forwarded-For ignored.
+   */
+  trustedProxies: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
+    z.array(z.string().min(1)),
+  ).default([]),
   /** Messages per second a WebSocket client may send (token bucket, burst = 2 s worth); 0 = unlimited. */
   wsMaxMessagesPerSec: z.coerce.number().min(0).default(0),
   // ---- gRPC front end (docs/grpc.md); keepalive defaults are Triton's --grpc-keepalive-* defaults

@@ -48,6 +48,8 @@ export interface HttpServerOptions {
   readonly requestTimeoutMs?: number;
   /** API groups turned off (server setting disabledApis; src/security/route-table.ts). */
   readonly disabledApis?: readonly ApiGroup[];
+  /** Proxies whose X-Forwarded-For sets `req.ip` (fastify trustProxy; src/security/client-address.ts). */
+  readonly trustedProxies?: readonly string[];
 }
 
 interface ModelParams {
@@ -79,6 +81,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // bodies and lets the codec produce errors that name tensors.
     logger: false,
     return503OnClosing: true,
+    ...(options.trustedProxies === undefined || options.trustedProxies.length === 0 ? {} : { trustProxy: [...options.trustedProxies] }),
     forceCloseConnections: false,
     routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
   });

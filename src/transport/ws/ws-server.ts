@@ -48,6 +48,8 @@ export interface WsFrontEndOptions {
   /** Per-request admission (authorization, rate limits); see ws-auth.ts. */
   readonly admit?: WsAdmit;
   readonly metrics?: WsMetrics;
+  /** The client's address from the upgrade's peer and X-Forwarded-For (src/security/client-address.ts). */
+  readonly clientAddress?: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string | undefined;
 }
 
 export interface WsFrontEnd {
@@ -77,6 +79,7 @@ export function wsLimitsOf(config: WsFrontEndConfig): WsLimits {
 export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOptions): WsFrontEnd {
   const { logger } = options;
   const authenticate = options.authenticate ?? allowAllWs;
+  const clientAddress = options.clientAddress ?? ((peer: string | undefined) => peer);
   const store = new WsSessionStore();
   const ctx: WsSessionContext = {
     api: options.api,
@@ -134,7 +137,7 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
       .then(
         (principal) => {
           if (socket.destroyed) return;
-          wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, principal, req.socket.remoteAddress));
+          wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, principal, clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'])));
         },
         (err: unknown) => {
           const e = toRtError(err);
