@@ -290,10 +290,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       if (!(await generationsDrained)) logger.warn('exit timeout reached with generations still running: ending them SERVER_DRAINING');
       generate.close();
       await grpcClosed;
-      // After the drain: sockets close with 1001 (going away) behind their last results, open SSE responses end.
+      // Clients are told SERVER_DRAINING until they stop sending (http-drain.ts); then WebSocket sockets close with
+      // 1001 (going away) behind their last answers, open SSE responses end, and the listener closes last, once
+      // nothing arrived for the quiet period again, so no request that reached the server is reset.
+      const quietDeadlineMs = Math.max(deadlineMs, Date.now() + config.drainQuietMs);
+      await httpDrain?.quiet(config.drainQuietMs, quietDeadlineMs);
       await streaming?.close();
-      // The listener closes last, once clients stopped arriving (http-drain.ts), so none is reset mid-request.
-      await httpDrain?.quiet(config.drainQuietMs, Math.max(deadlineMs, Date.now() + config.drainQuietMs));
+      await httpDrain?.quiet(config.drainQuietMs, quietDeadlineMs);
       await http.close();
       if (metricsServer !== undefined) {
         const s = metricsServer;

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -6,8 +7,9 @@ import type { FastifyInstance } from 'fastify';
  * thinks idle, including one whose next request is on the wire: either way a client whose request reached the
  * host gets a reset instead of an answer. So, while draining, the port stays open and every answer carries
  * `Connection: close` (clients leave after the answer instead of sending the next request into a closing socket);
- * new inference requests are answered 503 SERVER_DRAINING by the core; and the listener is closed only once
- * nothing has arrived for a quiet period after the in-flight work drained.
+ * new inference requests are answered 503 SERVER_DRAINING by the core (and WebSocket ones get SERVER_DRAINING error
+ * events); and WebSocket sockets, then the listener, are closed only once nothing has arrived for a quiet period after
+ * the in-flight work drained.
  */
 export interface HttpDrain {
   /** From now on every response closes its connection and arrivals are timed. */
@@ -31,25 +33,42 @@ export function installHttpDrain(app: FastifyInstance): HttpDrain {
   app.server.on('connection', () => {
     if (draining) lastArrival = Date.now();
   });
-  // WebSocket upgrades count as arrivals too (they are answered, then closed with 1001 by the WebSocket front end).
-  app.server.on('upgrade', () => {
+  // WebSocket upgrades count as arrivals too, and so do messages on upgraded sockets: a request a client sends
+  // after our close frame could not be answered (RFC 6455 §5.5.1), so sockets close only once clients went quiet.
+  // Their traffic is read from the sockets' byte counters, leaving the sockets' data to the WebSocket front end.
+  const upgraded = new Set<Socket>();
+  app.server.on('upgrade', (_req, socket: Socket) => {
     if (draining) lastArrival = Date.now();
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
   });
+  let bytesSeen = 0;
+  const noteUpgradedTraffic = (): void => {
+    let total = 0;
+    for (const s of upgraded) total += s.bytesRead;
+    if (total !== bytesSeen) {
+      bytesSeen = total;
+      lastArrival = Date.now();
+    }
+  };
   return {
     begin() {
       if (draining) return;
       draining = true;
       lastArrival = Date.now();
+      for (const s of upgraded) bytesSeen += s.bytesRead;
     },
     get draining() {
       return draining;
     },
     async quiet(quietMs, deadlineMs) {
       for (;;) {
+        noteUpgradedTraffic();
         const now = Date.now();
         const wait = Math.min(lastArrival + quietMs, deadlineMs) - now;
         if (wait <= 0) return;
-        await new Promise<void>((resolve) => setTimeout(resolve, wait));
+        // Poll the WebSocket byte counters a few times per quiet period.
+        await new Promise<void>((resolve) => setTimeout(resolve, upgraded.size === 0 ? wait : Math.min(wait, Math.max(10, quietMs / 4))));
       }
     },
   };
