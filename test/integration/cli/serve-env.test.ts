@@ -26,9 +26,10 @@ async function refused(env: Record<string, string>): Promise<{ code: number | nu
 }
 
 describe('rtserve serve under a Kubernetes-style environment (the installed CLI)', { skip: built ? false : 'dist/ not built (npm ci builds it)' }, () => {
-  test("a Service's injected RTSERVE_* names are warned about and ignored; RTSERVE_CUDA_ADDON and a JSON RTSERVE_AUTH work", async () => {
+  test("a Service's injected RTSERVE_* names are warned about and ignored; RTSERVE_CUDA_ADDON, a JSON RTSERVE_AUTH and the hardening flags work", async () => {
     const sha256 = createHash('sha256').update('k8s-key').digest('hex');
-    const { child, urls, exited, stderr } = await startCli(CLI_FROM_BIN, PORTS, {
+    // Triton's flag form, and a restricted API, from the command line alongside.
+    const { child, urls, exited, stderr } = await startCli(CLI_FROM_BIN, [...PORTS, '--allow-client-shm=true', '--disable-api', 'demo,logging'], {
       env: cleanEnv({
         // What Kubernetes injects into every pod of a namespace with a Service named "rtserve".
         RTSERVE_PORT: 'tcp://10.0.0.1:8000',
@@ -51,6 +52,10 @@ describe('rtserve serve under a Kubernetes-style environment (the installed CLI)
       // RTSERVE_AUTH took effect: no key 401, the key 200.
       assert.equal((await fetch(`${http}/v2/models/mlp`)).status, 401);
       assert.equal((await fetch(`${http}/v2/models/mlp`, { headers: { authorization: 'Bearer k8s-key' } })).status, 200);
+      const auth = { headers: { authorization: 'Bearer k8s-key' } };
+      const meta = (await (await fetch(`${http}/v2`, auth)).json()) as { extensions: string[] };
+      assert.ok(meta.extensions.includes('system_shared_memory'), '--allow-client-shm=true turned client shared memory on');
+      assert.equal((await fetch(`${http}/`)).status, 404, '--disable-api demo');
       const warning = stderr().split('\n').find((l) => l.includes('ignoring environment variables'));
       assert.ok(warning !== undefined, stderr());
       for (const name of ['RTSERVE_PORT', 'RTSERVE_SERVICE_HOST', 'RTSERVE_PORT_8000_TCP_ADDR']) assert.ok(warning.includes(name), `${name} in ${warning}`);
