@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
 import { z } from 'zod';
-import { rtError } from '../errors/registry.ts';
+import { RtError, rtError } from '../errors/registry.ts';
 
 export type { Logger };
 
@@ -127,7 +127,10 @@ export function logFileInside(file: string, logDirectory: string | undefined): s
       if (real !== root && !inside(real)) throw rtError('PERMISSION_DENIED', `log_file '${file}' resolves outside the log directory ${root}`);
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (err instanceof RtError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // Not there yet (or under a file): the switch itself reports what cannot be created.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw rtError('BAD_PARAMETER', `log_file '${file}' cannot be used: ${(err as Error).message}`);
       existing = dirname(existing);
     }
   }
