@@ -98,8 +98,7 @@ const NOT_FOUND: RouteRule = rule('metadata');
 /** The rule of a route: `method` as sent, `url` as fastify's route pattern (`req.routeOptions.url`). */
 export function routeRule(method: string, url: string | undefined): RouteRule {
   if (url === undefined) return NOT_FOUND;
-  const m = method === 'HEAD' ? 'GET' : method;
-  return HTTP_ROUTES.get(`${m} ${url}`) ?? HTTP_ROUTES.get(`${method} ${url}`) ?? UNMAPPED;
+  return HTTP_ROUTES.get(`${method === 'HEAD' ? 'GET' : method} ${url}`) ?? UNMAPPED;
 }
 
 const tracked = new WeakMap<FastifyInstance, string[]>();
