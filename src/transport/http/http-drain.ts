@@ -30,22 +30,24 @@ export function installHttpDrain(app: FastifyInstance): HttpDrain {
     }
     done();
   });
-  app.server.on('connection', () => {
+  // Open connections, for their byte counters: a WebSocket message (or an upgrade, or a request head still arriving)
+  // reads bytes on one. A request a client sends after our WebSocket close frame could not be answered (RFC 6455
+  // §5.5.1), so sockets close only once clients went quiet. The counters are read, never the sockets' data, and no
+  // 'upgrade' listener is added (the WebSocket front end answers 404 to upgrades only when it is the only one).
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
     if (draining) lastArrival = Date.now();
-  });
-  // WebSocket upgrades count as arrivals too, and so do messages on upgraded sockets: a request a client sends
-  // after our close frame could not be answered (RFC 6455 §5.5.1), so sockets close only once clients went quiet.
-  // Their traffic is read from the sockets' byte counters, leaving the sockets' data to the WebSocket front end.
-  const upgraded = new Set<Socket>();
-  app.server.on('upgrade', (_req, socket: Socket) => {
-    if (draining) lastArrival = Date.now();
-    upgraded.add(socket);
-    socket.once('close', () => upgraded.delete(socket));
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   let bytesSeen = 0;
-  const noteUpgradedTraffic = (): void => {
+  const bytesRead = (): number => {
     let total = 0;
-    for (const s of upgraded) total += s.bytesRead;
+    for (const s of sockets) total += s.bytesRead;
+    return total;
+  };
+  const noteTraffic = (): void => {
+    const total = bytesRead();
     if (total !== bytesSeen) {
       bytesSeen = total;
       lastArrival = Date.now();
@@ -56,19 +58,19 @@ export function installHttpDrain(app: FastifyInstance): HttpDrain {
       if (draining) return;
       draining = true;
       lastArrival = Date.now();
-      for (const s of upgraded) bytesSeen += s.bytesRead;
+      bytesSeen = bytesRead();
     },
     get draining() {
       return draining;
     },
     async quiet(quietMs, deadlineMs) {
       for (;;) {
-        noteUpgradedTraffic();
+        noteTraffic();
         const now = Date.now();
         const wait = Math.min(lastArrival + quietMs, deadlineMs) - now;
         if (wait <= 0) return;
-        // Poll the WebSocket byte counters a few times per quiet period.
-        await new Promise<void>((resolve) => setTimeout(resolve, upgraded.size === 0 ? wait : Math.min(wait, Math.max(10, quietMs / 4))));
+        // Poll the byte counters a few times per quiet period.
+        await new Promise<void>((resolve) => setTimeout(resolve, sockets.size === 0 ? wait : Math.min(wait, Math.max(10, quietMs / 4))));
       }
     },
   };
