@@ -66,7 +66,7 @@ do_served() {
  "dynamic_batching": {"preferred_batch_size": [64, 128, 256], "max_queue_delay_microseconds": 1000},
  "instance_group": [{"count": 2, "kind": "KIND_GPU"}]}
 EOC
-  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn > "$W/server.log" 2>&1 &
+  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn --allow-client-shm=true > "$W/server.log" 2>&1 &
   local pid=$!
   local ok=0
   for _ in $(seq 1 120); do

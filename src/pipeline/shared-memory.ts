@@ -88,7 +88,7 @@ class Resolution {
 /** Leases the regions of `request`, reads its shared-memory inputs and plans its outputs; releases on failure. */
 async function resolve(manager: SharedMemoryManager | undefined, request: InferRequest): Promise<Resolution> {
   if (manager === undefined) {
-    throw rtError('UNSUPPORTED', 'system shared memory is turned off on this server (server setting systemSharedMemory); send the tensors in the request');
+    throw rtError('UNSUPPORTED', 'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm), or send the tensors in the request');
   }
   const r = new Resolution(manager);
   try {

@@ -28,7 +28,9 @@ export { checkJsonLimits, checkTensorLimits, MessageRateLimiter } from './limits
 export type { RequestLimits } from './limits.ts';
 export { loadTlsMaterial, httpsServerOptions, grpcServerCredentials } from './tls.ts';
 export type { TlsConfig, TlsMaterial } from './tls.ts';
-export { createHttpSecurity, operationOfRoute, principalOf, WS_TICKET_ROUTE } from './http-guard.ts';
+export { createHttpSecurity, principalOf, WS_TICKET_ROUTE } from './http-guard.ts';
+export { API_GROUPS, GRPC_METHODS, HTTP_ROUTES, apiSwitchHook, registeredRoutes, routeRule, trackRoutes } from './route-table.ts';
+export type { ApiGroup, RouteAccess, RouteRule } from './route-table.ts';
 export type { HttpSecurityHooks } from './http-guard.ts';
 export { watchConfig } from './reload.ts';
 export type { ConfigWatcher } from './reload.ts';

@@ -14,6 +14,7 @@ import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
 import type { HttpSecurityHooks } from '../../security/http-guard.ts';
+import { apiSwitchHook, trackRoutes, type ApiGroup } from '../../security/route-table.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
@@ -44,6 +45,10 @@ export interface HttpServerOptions {
   readonly maxHeaderBytes?: number;
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** API groups turned off (server setting disabledApis; src/security/route-table.ts). */
+  readonly disabledApis?: readonly ApiGroup[];
+  /** Proxies whose X-Forwarded-For sets `req.ip` (fastify trustProxy; src/security/client-address.ts). */
+  readonly trustedProxies?: readonly string[];
 }
 
 interface ModelParams {
@@ -75,9 +80,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // bodies and lets the codec produce errors that name tensors.
     logger: false,
     return503OnClosing: true,
+    ...(options.trustedProxies === undefined || options.trustedProxies.length === 0 ? {} : { trustProxy: [...options.trustedProxies] }),
     forceCloseConnections: false,
     routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
   });
+  // Every route must have an entry in the one route table (operation, scope, API group): one without is refused here.
+  trackRoutes(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (req, body, done) => {
     // Image and form bodies (POST .../image) are never parsed as JSON; scanning their bytes for brackets would refuse
@@ -105,6 +113,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     app.addHook('onRequest', options.security.onRequest);
     options.security.register(app);
   }
+  // After the security hook: a turned-off API answers UNSUPPORTED only to those who could otherwise call it.
+  const apiSwitch = apiSwitchHook(options.disabledApis ?? []);
+  if (apiSwitch !== undefined) app.addHook('onRequest', apiSwitch);
   app.setNotFoundHandler((req, reply) =>
     sendError(reply, rtError('ROUTE_NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0] ?? ''}`), logger),
   );

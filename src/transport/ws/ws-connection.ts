@@ -288,6 +288,7 @@ export class WsConnection implements WsSessionSink {
         break;
     }
     if (this.ws.bufferedAmount > HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) {
+      this.ctx.onSlowClient?.('ws_closed');
       this.fail(rtError('SLOW_CONSUMER', `the client reads too slowly: ${this.ws.bufferedAmount} bytes are queued on the socket (limit ${HARD_BUFFER_FACTOR} × max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); resume the session to get the rest`));
     }
   }
