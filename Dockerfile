@@ -24,10 +24,11 @@ COPY models models
 COPY scripts/build-web.mjs scripts/build-web.mjs
 COPY web web
 # dist/ (the server) and dist/web/app.js (the demo bundle: esbuild is a dev dependency, gone at runtime), then
-# the dev dependencies are dropped.
+# the dev dependencies are dropped, and onnxruntime-node's binaries for other systems (about 200 MB).
 RUN npm run build \
  && node scripts/build-web.mjs \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && node -e "const fs=require('fs'),p=require('path');for(const v of fs.readdirSync('node_modules/onnxruntime-node/bin')){const d=p.join('node_modules/onnxruntime-node/bin',v);for(const os of fs.readdirSync(d)){if(os!==process.platform){fs.rmSync(p.join(d,os),{recursive:true});continue}for(const a of fs.readdirSync(p.join(d,os)))if(a!==process.arch)fs.rmSync(p.join(d,os,a),{recursive:true})}}" \
  && rm -rf dist/models
 
 FROM ${NODE_IMAGE}

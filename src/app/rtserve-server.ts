@@ -26,6 +26,7 @@ import { withImageRequests } from '../preprocess/image-api.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
+import { createSharedState, type SharedState } from '../state/shared-state.ts';
 import { Security } from '../security/security.ts';
 import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
@@ -45,6 +46,8 @@ export interface StartOptions {
    * on /dev/shm (core/shared-memory.ts `openFileRegion`).
    */
   readonly sharedMemoryOpener?: RegionOpener;
+  /** State shared with other servers (tests run two servers on one in-memory journal); default from config.sharedState. */
+  readonly sharedState?: SharedState;
 }
 
 export interface RunningServer {
@@ -80,7 +83,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config, logger } = options;
   // TLS files and auth keys are read first, so a bad path fails the start before any model is loaded.
   const tls = loadTlsMaterial(config);
-  const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger });
+  // State replicas share (docs/scaling.md): SSE resume journal and WebSocket tickets in Redis, or nothing shared.
+  const shared = options.sharedState ?? (await createSharedState(config.sharedState, { ticketTtlMs: config.auth.wsTicketTtlSecs * 1000, resumeWindowMs: config.wsResumeWindowMs, logger }));
+  const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger, ...(shared.tickets === undefined ? {} : { tickets: shared.tickets }) });
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
   // Metrics first: each loaded version's statistics feed its histograms (the source is wired below).
   const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
@@ -187,7 +192,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let streaming: StreamingFrontEnds | undefined;
   const wsHooks = createWsSecurityHooks(security);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
+    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks), ...(shared.journal === undefined ? {} : { journal: shared.journal, replicaId: shared.replicaId }) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -216,6 +221,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
     maxInflightPerStream: config.grpcMaxInflightPerStream,
     flowControlWindowBytes: config.grpcFlowControlWindowBytes,
+    maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
+    maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
     // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive
@@ -270,6 +277,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await sharedMemory?.unregister();
       await core.stop();
       await security.close();
+      if (options.sharedState === undefined) await shared.close();
     })();
     return closing;
   };

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../../config/server-config.ts';
 import type { InferenceApi } from '../../core/api.ts';
 import type { Logger } from '../../observability/logger.ts';
+import type { StreamJournal } from '../../state/stream-journal.ts';
 import { registerSseRoutes, type SseFrontEnd } from '../http/sse-routes.ts';
 import type { WsAdmit, WsAuthenticate } from './ws-auth.ts';
 import { attachWsFrontEnd, type WsFrontEnd, type WsMetrics } from './ws-server.ts';
@@ -19,6 +20,9 @@ export interface StreamingFrontEndsOptions {
   /** The security layer's hooks: who may connect (at the upgrade), and which requests may run. */
   readonly authenticate?: WsAuthenticate;
   readonly admit?: WsAdmit;
+  /** Shared SSE stream journal (replicas resume each other's streams) and this replica's id in it. */
+  readonly journal?: StreamJournal;
+  readonly replicaId?: string;
 }
 
 export interface StreamingFrontEnds {
@@ -45,6 +49,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     resumeWindowMs: config.wsResumeWindowMs,
     maxRetainedBytes: config.sseMaxRetainedBytes,
     maxBufferedBytes: config.wsMaxBufferedBytes,
+    ...(options.journal === undefined ? {} : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: config.sharedState.streamLeaseMs }),
   });
   return {
     ws,
