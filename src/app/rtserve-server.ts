@@ -27,6 +27,8 @@ import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
 import { createSharedState, type SharedState } from '../state/shared-state.ts';
+import { NatsQueueTransport } from '../queue/nats-transport.ts';
+import { startQueueWorker, type QueueWorker } from '../queue/queue-worker.ts';
 import { Security } from '../security/security.ts';
 import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
@@ -250,9 +252,26 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     metricsUrl = urlOf(config.host, (metricsServer.address() as AddressInfo).port);
   }
 
+  // The async inference queue: this replica consumes the broker's work queue through the same API as the front ends.
+  let queueWorker: QueueWorker | undefined;
+  if (config.asyncQueue.transport === 'nats') {
+    const q = config.asyncQueue;
+    queueWorker = startQueueWorker({
+      api: limitedCore,
+      transport: await NatsQueueTransport.connect(q),
+      maxInFlight: q.maxInFlight,
+      ackWaitMs: q.ackWaitMs,
+      maxDeliveries: q.maxDeliveries,
+      replicaId: shared.replicaId,
+      logger,
+    });
+  }
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // No new queued work; what this replica holds finishes within the drain below.
+      const queueClosed = queueWorker?.close();
       await poller?.stop();
       // gRPC stops taking new calls at once and lets in-flight ones finish, then cuts what is left at the timeout.
       const grpcClosed = grpc.close(config.exitTimeoutSecs * 1000);
@@ -264,6 +283,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         repository.rejectQueued();
       }
       if (!(await generationsDrained)) logger.warn('exit timeout reached with generations still running: ending them SERVER_DRAINING');
+      await queueClosed;
       generate.close();
       await grpcClosed;
       // After the drain: sockets close with 1001 (going away), open SSE responses end.

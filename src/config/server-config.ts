@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authConfigSchema, rateLimitConfigSchema } from '../security/config-schema.ts';
 import { sharedStateConfigSchema } from '../state/config-schema.ts';
+import { asyncQueueConfigSchema } from '../queue/config-schema.ts';
 
 /**
  * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by
@@ -101,6 +102,8 @@ export const serverConfigSchema = z.strictObject({
   sseMaxRetainedBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   /** State shared between replicas: SSE resume journal and WebSocket tickets (docs/scaling.md). */
   sharedState: sharedStateConfigSchema.prefault({}),
+  /** Async inference queue consumed by every replica (NATS JetStream; docs/scaling.md). */
+  asyncQueue: asyncQueueConfigSchema.prefault({}),
   // ---- generation: continuous batching of generative models (docs/generate.md)
   /** Sequences decoded together per model version (rows of one decode step). */
   generateMaxSequences: z.coerce.number().int().min(1).default(32),

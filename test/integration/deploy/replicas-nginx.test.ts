@@ -9,11 +9,10 @@
  * socket on another. Counts: sent, answered, resumed, lost.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -21,6 +20,7 @@ import { hashApiKey } from '../../../src/security/authenticator.ts';
 import { makeRepository } from '../../helpers/server.ts';
 import { inferenceClient, unary } from '../grpc/grpc-test-client.ts';
 import { freePort, needTool, waitFor } from '../ops/helpers.ts';
+import { startProcess, stopProcess } from './processes.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const KEY = 'k-replicas';
@@ -33,34 +33,6 @@ interface Replica {
   readonly grpc: number;
   readonly metrics: number;
   proc: ChildProcess;
-}
-
-function startProcess(cmd: string, args: string[], readyLine: RegExp | undefined, what: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    proc.stderr?.on('data', (c: Buffer) => {
-      err = (err + c.toString()).slice(-4000);
-    });
-    proc.once('error', reject);
-    proc.once('exit', (code, signal) => reject(new Error(`${what} exited (${code ?? signal}) before it was ready: ${err}`)));
-    if (readyLine === undefined) {
-      resolve(proc);
-      return;
-    }
-    const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
-    lines.on('line', (line) => {
-      if (readyLine.test(line)) resolve(proc);
-    });
-  });
-}
-
-function stop(proc: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill(signal);
-  });
 }
 
 interface SseEvent {
@@ -223,9 +195,9 @@ describe(
     });
 
     after(async () => {
-      await stop(nginx, 'SIGQUIT');
-      await Promise.all(replicas.map((r) => stop(r.proc)));
-      await stop(redis);
+      await stopProcess(nginx, 'SIGQUIT');
+      await Promise.all(replicas.map((r) => stopProcess(r.proc)));
+      await stopProcess(redis);
       await repo?.cleanup();
       await rm(tmp, { recursive: true, force: true });
     });
