@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
 import { makeRepository } from '../../helpers/server.ts';
-import { inferenceClient, unary } from '../grpc/grpc-test-client.ts';
+import * as grpc from '@grpc/grpc-js';
+import { inferenceClient, unary, type InferenceClient } from '../grpc/grpc-test-client.ts';
 import { freePort, needTool, waitFor } from '../ops/helpers.ts';
 import { startProcess, stopProcess } from './processes.ts';
 
@@ -107,6 +108,93 @@ async function streamThrough(base: string, body: unknown, onFirstEvents: (upstre
     if (res.status !== 200) assert.fail(`resume after ${last.id}: ${res.status} ${await res.text()}`);
   }
   throw new Error('the stream did not finish within 10 resumes');
+}
+
+type WsEvent = { type: string; id?: string; seq?: number; session?: { id: string }; error?: { code: string } };
+
+/** A WebSocket client over nginx with an event queue; resolves once the socket is open. */
+function openWs(url: string): Promise<{ ws: WebSocket; next: () => Promise<WsEvent | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, ['rtserve.v1', `rtserve.bearer.${KEY}`]);
+    const queue: (WsEvent | undefined)[] = [];
+    const waiters: ((e: WsEvent | undefined) => void)[] = [];
+    const push = (e: WsEvent | undefined): void => {
+      const w = waiters.shift();
+      if (w !== undefined) w(e);
+      else queue.push(e);
+    };
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) push(JSON.parse(data.toString()) as WsEvent);
+    });
+    // undefined = the socket closed (its replica died, or the server closed it).
+    ws.on('close', () => push(undefined));
+    ws.once('open', () => resolve({ ws, next: () => new Promise((r) => (queue.length > 0 ? r(queue.shift()) : waiters.push(r))) }));
+    ws.once('error', reject);
+  });
+}
+
+/**
+ * One WebSocket token stream through nginx; when its socket drops before `done` it resumes its session over a new
+ * socket (which nginx sends to a live replica). Returns how it ended.
+ */
+async function wsStream(url: string): Promise<{ outcome: 'done' | 'resumed-done' | 'resume-expired' | 'other'; seqs: number[] }> {
+  const a = await openWs(url);
+  const created = await a.next();
+  const session = created?.session?.id as string;
+  a.ws.send(JSON.stringify({ type: 'infer', id: 'r1', model: 'charlm', inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }], parameters: { max_tokens: 400, temperature: 0 }, stream: true }));
+  const seqs: number[] = [];
+  for (;;) {
+    const e = await a.next();
+    if (e === undefined) break;
+    if (e.id !== 'r1') continue;
+    seqs.push(e.seq ?? -1);
+    if (e.type !== 'delta') {
+      a.ws.close();
+      return { outcome: e.type === 'done' ? 'done' : 'other', seqs };
+    }
+  }
+  const b = await openWs(url);
+  await b.next(); // session.created
+  b.ws.send(JSON.stringify({ type: 'resume', session, after: { r1: seqs.at(-1) ?? 0 } }));
+  for (;;) {
+    const e = await b.next();
+    if (e === undefined) return { outcome: 'other', seqs };
+    if (e.type === 'error' && e.error?.code === 'RESUME_EXPIRED') {
+      b.ws.close();
+      return { outcome: 'resume-expired', seqs };
+    }
+    if (e.id !== 'r1') continue;
+    seqs.push(e.seq ?? -1);
+    if (e.type !== 'delta') {
+      b.ws.close();
+      return { outcome: e.type === 'done' ? 'resumed-done' : 'other', seqs };
+    }
+  }
+}
+
+/** One gRPC ModelStreamInfer generation through nginx: 'final' when its last response came, else the status code. */
+function grpcStream(client: InferenceClient, md: grpc.Metadata): Promise<string> {
+  return new Promise((resolve) => {
+    const call = client.ModelStreamInfer(md);
+    let final = false;
+    call.on('data', (r: { error_message?: string; infer_response?: { parameters?: Record<string, { bool_param?: boolean }> } }) => {
+      if (r.error_message) resolve(`error ${r.error_message}`);
+      if (r.infer_response?.parameters?.['triton_final_response']?.bool_param === true) {
+        final = true;
+        call.end();
+      }
+    });
+    call.on('error', (err: grpc.ServiceError) => resolve(grpc.status[err.code] ?? String(err.code)));
+    call.on('end', () => resolve(final ? 'final' : 'ended without final'));
+    call.write({
+      model_name: 'charlm',
+      id: 'g',
+      parameters: { max_tokens: { int64_param: 400 }, temperature: { double_param: 0 } },
+      inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], contents: { bytes_contents: [Buffer.from(PROMPT)] } }],
+      outputs: [],
+      raw_input_contents: [],
+    });
+  });
 }
 
 describe(
@@ -259,18 +347,27 @@ describe(
       // with a status (200, or 502 from nginx for the dead replica's), never hang.
       const unaryBody = JSON.stringify({ text_input: PROMPT, parameters: { max_tokens: 400, temperature: 0 } });
       const unaries: Promise<number>[] = [];
-      // The victim: the replica serving stream 0, killed the moment stream 0 has its first events (so with 400
-      // tokens to go, it dies mid-stream).
+      // The victim: the replica serving stream 0, killed the moment every SSE stream has its first events (all have
+      // started, none can have finished its 400 tokens, so the victim dies mid-stream).
       let victim: Replica | undefined;
-      const killVictim = (upstream: string): void => {
-        victim = replicas.find((r) => upstream === `127.0.0.1:${r.http}`);
-        assert.ok(victim !== undefined, `stream 0's upstream ${upstream} is a replica`);
+      let started = 0;
+      let stream0Upstream = '';
+      const onStarted = (i: number, upstream: string): void => {
+        if (i === 0) stream0Upstream = upstream;
+        if (++started < STREAMS) return;
+        victim = replicas.find((r) => stream0Upstream === `127.0.0.1:${r.http}`);
+        assert.ok(victim !== undefined, `stream 0's upstream ${stream0Upstream} is a replica`);
         victim.proc.kill('SIGKILL');
       };
+      // WebSocket and gRPC token streams through nginx alongside (they are not journaled: see the counts below).
+      const wsUrl = `${httpBase.replace(/^http/, 'ws')}/v2/ws`;
+      const wsStreams = Array.from({ length: 3 }, () => wsStream(wsUrl));
+      const grpcClient = inferenceClient(grpcAddress);
+      const md = new grpc.Metadata();
+      md.set('authorization', `Bearer ${KEY}`);
+      const grpcStreams = Array.from({ length: 3 }, () => grpcStream(grpcClient, md));
       const streams = Array.from({ length: STREAMS }, (_, i) =>
-        streamThrough(httpBase, { text_input: PROMPT, parameters: params(i) }, (upstream) => {
-          if (i === 0) killVictim(upstream);
-        }),
+        streamThrough(httpBase, { text_input: PROMPT, parameters: params(i) }, (upstream) => onStarted(i, upstream)),
       );
       for (let i = 0; i < 6; i++) {
         unaries.push(
@@ -282,6 +379,9 @@ describe(
       }
       const results = await Promise.all(streams);
       const statuses = await Promise.all(unaries);
+      const wsResults = await Promise.all(wsStreams);
+      const grpcResults = await Promise.all(grpcStreams);
+      grpcClient.close();
       assert.ok(victim !== undefined);
       assert.ok((results[0]?.resumes ?? 0) >= 1, 'stream 0 lost its replica and resumed');
 
@@ -300,11 +400,25 @@ describe(
         answered++;
         if (r.resumes > 0) resumed++;
       }
-      const counts = { sent: STREAMS, answered, resumed, lost, unary: { sent: unaries.length, ok: statuses.filter((s) => s === 200).length, failed: statuses.filter((s) => s !== 200).length } };
+      const tally = (xs: string[]): Record<string, number> => xs.reduce<Record<string, number>>((m, x) => ({ ...m, [x]: (m[x] ?? 0) + 1 }), {});
+      const counts = {
+        sse: { sent: STREAMS, answered, resumed, lost },
+        unary: { sent: unaries.length, ok: statuses.filter((s) => s === 200).length, failed: statuses.filter((s) => s !== 200).length },
+        ws: { sent: wsResults.length, ...tally(wsResults.map((r) => r.outcome)) },
+        grpc: { sent: grpcResults.length, ...tally(grpcResults) },
+      };
       process.stdout.write(`# replicas-nginx counts: ${JSON.stringify(counts)}\n`);
       assert.equal(lost, 0);
       assert.equal(answered, STREAMS);
       assert.ok(resumed >= 1, `at least one stream was on the killed replica and resumed (${JSON.stringify(counts)})`);
+      // WebSocket sessions live on their replica: one whose replica died is told RESUME_EXPIRED on another (clean,
+      // never a hang or a silent gap); the others finish with gap-free sequence numbers.
+      for (const r of wsResults) {
+        assert.ok(['done', 'resumed-done', 'resume-expired'].includes(r.outcome), `ws outcome ${r.outcome}`);
+        assert.deepEqual(r.seqs, r.seqs.map((_, k) => k + 1));
+      }
+      // gRPC streams on the dead replica end with a status; the others get their final response.
+      for (const g of grpcResults) assert.ok(g === 'final' || g === 'UNAVAILABLE' || g === 'INTERNAL', `grpc outcome ${g}`);
       // Unary requests on the dead replica fail with a gateway status; the others succeed.
       for (const s of statuses) assert.ok(s === 200 || s === 502, `unary status ${s}`);
     });
