@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
-import { ConfigMap, Container, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
-import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import { ConfigMap, Container, PersistentVolumeClaim, Service, type IConfigMap, type IContainer, type IService } from 'kubernetes-models/v1';
+import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { PrometheusRule, ServiceMonitor, type IPrometheusRule, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
@@ -28,8 +28,35 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const k8s = join(root, 'deploy', 'k8s');
 
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [k: string]: unknown };
-/* eslint-disable @typescript-eslint/no-explicit-any -- rendered manifests are walked as plain JSON */
-type Json = any;
+
+/** The KServe ServingRuntimeSpec fields this test reads. */
+interface IClusterServingRuntime {
+  metadata: { name: string };
+  spec: {
+    supportedModelFormats: { name: string; version?: string; autoSelect?: boolean; priority?: number }[];
+    protocolVersions: string[];
+    containers: IContainer[];
+    [k: string]: unknown;
+  };
+}
+
+/** Rendered objects by kind, typed by the kubernetes-models interfaces (the schemas validated them first). */
+interface Kinds {
+  Deployment: IDeployment;
+  Service: IService;
+  ConfigMap: IConfigMap;
+  PodDisruptionBudget: IPodDisruptionBudget;
+  HorizontalPodAutoscaler: IHorizontalPodAutoscaler;
+  ServiceMonitor: IServiceMonitor;
+  PrometheusRule: IPrometheusRule;
+  ClusterServingRuntime: IClusterServingRuntime;
+}
+
+/** `v`, asserted present. */
+function must<T>(v: T | null | undefined, what: string): T {
+  assert.ok(v !== undefined && v !== null, `${what} is missing`);
+  return v;
+}
 
 function render(dir: string): Obj[] {
   const r = spawnSync('kubectl', ['kustomize', join(k8s, dir)], { encoding: 'utf8' });
@@ -73,7 +100,7 @@ const KSERVE_PROTOCOLS = new Set(['v1', 'v2', 'grpc-v1', 'grpc-v2']);
 const MODEL_FORMAT_FIELDS = new Set(['name', 'version', 'autoSelect', 'priority']);
 
 function validateServingRuntime(o: Obj): void {
-  const spec = o['spec'] as Json;
+  const spec = o['spec'] as IClusterServingRuntime['spec'];
   assert.equal(typeof spec, 'object');
   for (const k of Object.keys(spec)) assert.ok(SERVING_RUNTIME_SPEC_FIELDS.has(k), `unknown ServingRuntimeSpec field ${k}`);
   for (const p of spec.protocolVersions ?? []) assert.ok(KSERVE_PROTOCOLS.has(p), `unknown protocol version ${p}`);
@@ -85,16 +112,23 @@ function validateServingRuntime(o: Obj): void {
   for (const c of spec.containers) new Container(c).validate();
 }
 
-function byKind(objs: Obj[], kind: string): Obj[] {
-  return objs.filter((o) => o.kind === kind);
+function byKind<K extends keyof Kinds>(objs: Obj[], kind: K): Kinds[K][] {
+  return objs.filter((o) => o.kind === kind) as unknown as Kinds[K][];
 }
-function one(objs: Obj[], kind: string): Json {
+function one<K extends keyof Kinds>(objs: Obj[], kind: K): Kinds[K] {
   const hits = byKind(objs, kind);
   assert.equal(hits.length, 1, `expected one ${kind}, got ${hits.length}`);
-  return hits[0];
+  return hits[0] as Kinds[K];
 }
-function matches(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
-  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+function matches(selector: Record<string, string> | undefined, labels: Record<string, string> | undefined): boolean {
+  return Object.entries(must(selector, 'selector')).every(([k, v]) => labels?.[k] === v);
+}
+/** The Deployment's pod template and its one container. */
+function podOf(objs: Obj[]): { dep: IDeployment; pod: NonNullable<IDeployment['spec']>['template']; spec: NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>; c: IContainer } {
+  const dep = one(objs, 'Deployment');
+  const pod = must(dep.spec, 'Deployment spec').template;
+  const spec = must(pod.spec, 'pod spec');
+  return { dep, pod, spec, c: must(spec.containers[0], 'container') };
 }
 
 /** The rtserve CLI's own check of a container's args: `serve` options that commander knows. */
@@ -133,57 +167,54 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
   });
 
   it('a broken object fails validation (the check can fail)', () => {
-    const d = structuredClone(one(rendered.get('overlays/cpu') ?? [], 'Deployment'));
-    d.spec.replicas = 'two';
+    const d = structuredClone(rendered.get('overlays/cpu')?.find((o) => o.kind === 'Deployment')) as Obj;
+    (d['spec'] as Record<string, unknown>)['replicas'] = 'two';
     assert.throws(() => validateObject(d), /replicas must be integer/);
-    const rt = structuredClone(one(rendered.get('kserve') ?? [], 'ClusterServingRuntime'));
-    rt.spec.protocolVersion = ['v2'];
+    const rt = structuredClone(rendered.get('kserve')?.find((o) => o.kind === 'ClusterServingRuntime')) as Obj;
+    (rt['spec'] as Record<string, unknown>)['protocolVersion'] = ['v2'];
     assert.throws(() => validateObject(rt), /unknown ServingRuntimeSpec field protocolVersion/);
   });
 
   for (const overlay of overlays) {
     it(`${overlay}: objects reference each other consistently`, () => {
       const objs = rendered.get(overlay) ?? [];
-      const dep = one(objs, 'Deployment');
-      const pod = dep.spec.template;
-      assert.equal(pod.spec.enableServiceLinks, false, 'service links would inject RTSERVE_* variables that rtserve rejects');
-      assert.ok(matches(dep.spec.selector.matchLabels, pod.metadata.labels), 'Deployment selector matches its pods');
-      const c = pod.spec.containers[0];
-      assertServeArgs(c.args);
-      const portNames = new Set(c.ports.map((p: Json) => p.name));
-      for (const s of byKind(objs, 'Service') as Json[]) {
-        assert.ok(matches(s.spec.selector, pod.metadata.labels), `Service ${s.metadata.name} selects the pods`);
-        for (const p of s.spec.ports) assert.ok(portNames.has(p.targetPort), `Service ${s.metadata.name} targets port ${p.targetPort}`);
+      const { dep, pod, spec, c } = podOf(objs);
+      assert.equal(spec.enableServiceLinks, false, 'service links would inject RTSERVE_* variables that rtserve rejects');
+      assert.ok(matches(dep.spec?.selector.matchLabels, pod.metadata?.labels), 'Deployment selector matches its pods');
+      assertServeArgs(must(c.args, 'args'));
+      const portNames = new Set((c.ports ?? []).map((p) => p.name));
+      for (const svc of byKind(objs, 'Service')) {
+        assert.ok(matches(svc.spec?.selector, pod.metadata?.labels), `Service ${svc.metadata?.name} selects the pods`);
+        for (const p of svc.spec?.ports ?? []) assert.ok(portNames.has(String(p.targetPort)), `Service ${svc.metadata?.name} targets port ${p.targetPort}`);
       }
-      const services = new Set(byKind(objs, 'Service').map((s) => s.metadata.name));
-      assert.deepEqual([...services].sort(), ['rtserve-grpc', 'rtserve-http', 'rtserve-metrics']);
+      const services = byKind(objs, 'Service').map((svc) => svc.metadata?.name);
+      assert.deepEqual(services.sort(), ['rtserve-grpc', 'rtserve-http', 'rtserve-metrics']);
       const pdb = one(objs, 'PodDisruptionBudget');
-      assert.ok(matches(pdb.spec.selector.matchLabels, pod.metadata.labels), 'PDB selects the pods');
+      assert.ok(matches(pdb.spec?.selector?.matchLabels, pod.metadata?.labels), 'PDB selects the pods');
       const hpa = one(objs, 'HorizontalPodAutoscaler');
-      assert.equal(hpa.spec.scaleTargetRef.name, dep.metadata.name);
-      assert.equal(hpa.spec.scaleTargetRef.kind, 'Deployment');
+      assert.equal(hpa.spec?.scaleTargetRef.name, dep.metadata?.name);
+      assert.equal(hpa.spec?.scaleTargetRef.kind, 'Deployment');
       const sm = one(objs, 'ServiceMonitor');
-      const metricsSvc = (byKind(objs, 'Service') as Json[]).filter((s) => matches(sm.spec.selector.matchLabels, s.metadata.labels));
-      assert.deepEqual(metricsSvc.map((s) => s.metadata.name), ['rtserve-metrics'], 'ServiceMonitor selects the metrics Service only');
-      assert.ok(metricsSvc[0].spec.ports.some((p: Json) => p.name === sm.spec.endpoints[0].port));
+      const metricsSvc = byKind(objs, 'Service').filter((svc) => matches(sm.spec.selector.matchLabels, svc.metadata?.labels));
+      assert.deepEqual(metricsSvc.map((svc) => svc.metadata?.name), ['rtserve-metrics'], 'ServiceMonitor selects the metrics Service only');
+      assert.ok(metricsSvc[0]?.spec?.ports?.some((p) => p.name === sm.spec.endpoints?.[0]?.port));
       // Volumes name objects that exist in the same rendering.
-      const names = (kind: string): Set<string> => new Set(byKind(objs, kind).map((o) => o.metadata.name));
-      for (const v of pod.spec.volumes) {
-        if (v.configMap !== undefined) assert.ok(names('ConfigMap').has(v.configMap.name), `ConfigMap ${v.configMap.name}`);
+      const names = (kind: string): Set<string> => new Set(objs.filter((o) => o.kind === kind).map((o) => o.metadata.name));
+      for (const v of spec.volumes ?? []) {
+        if (v.configMap !== undefined) assert.ok(names('ConfigMap').has(must(v.configMap.name, 'configMap name')), `ConfigMap ${v.configMap.name}`);
         if (v.persistentVolumeClaim !== undefined) assert.ok(names('PersistentVolumeClaim').has(v.persistentVolumeClaim.claimName));
       }
-      for (const m of c.volumeMounts) assert.ok(pod.spec.volumes.some((v: Json) => v.name === m.name), `volume ${m.name}`);
+      for (const m of c.volumeMounts ?? []) assert.ok((spec.volumes ?? []).some((v) => v.name === m.name), `volume ${m.name}`);
     });
 
     it(`${overlay}: the probes hit endpoints a real rtserve answers with 200`, async () => {
-      const c = one(rendered.get(overlay) ?? [], 'Deployment').spec.template.spec.containers[0];
-      for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
-        const get = c[probe]?.httpGet;
-        assert.ok(get !== undefined, `${probe} is an httpGet probe`);
-        const port = c.ports.find((p: Json) => p.name === get.port || p.containerPort === get.port);
-        assert.equal(port?.containerPort, 8000, `${probe} probes the HTTP port`);
+      const { c } = podOf(rendered.get(overlay) ?? []);
+      for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
+        const get = must(probe?.httpGet, 'an httpGet probe');
+        const port = (c.ports ?? []).find((p) => p.name === get.port || p.containerPort === get.port);
+        assert.equal(port?.containerPort, 8000, `${get.path} probes the HTTP port`);
         const r = await fetch(`${server.httpUrl}${get.path}`);
-        assert.equal(r.status, 200, `${probe} ${get.path}`);
+        assert.equal(r.status, 200, `probe ${get.path}`);
       }
     });
 
@@ -191,35 +222,34 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
       const objs = rendered.get(overlay) ?? [];
       const cm = one(objs, 'ConfigMap');
       const file = join(tmp, 'rtserve.yaml');
-      await writeFile(file, cm.data['rtserve.yaml']);
+      await writeFile(file, must(cm.data?.['rtserve.yaml'], 'rtserve.yaml in the ConfigMap'));
       const config = await loadServerConfig({ file });
-      const c = one(objs, 'Deployment').spec.template.spec.containers[0];
-      const ports = Object.fromEntries(c.ports.map((p: Json) => [p.name, p.containerPort]));
+      const { spec, c } = podOf(objs);
+      const ports = Object.fromEntries((c.ports ?? []).map((p) => [p.name, p.containerPort]));
       assert.deepEqual([config.httpPort, config.grpcPort, config.metricsPort], [ports['http'], ports['grpc'], ports['metrics']]);
       assert.equal(config.host, '0.0.0.0');
-      const mount = c.volumeMounts.find((m: Json) => m.name === 'model-repository');
+      const mount = must((c.volumeMounts ?? []).find((m) => m.name === 'model-repository'), 'model-repository mount');
       assert.deepEqual(config.modelRepository, [mount.mountPath]);
-      const grace = one(objs, 'Deployment').spec.template.spec.terminationGracePeriodSeconds;
-      assert.ok(config.exitTimeoutSecs < grace, 'rtserve drains before the kubelet sends SIGKILL');
+      assert.ok(config.exitTimeoutSecs < must(spec.terminationGracePeriodSeconds, 'grace period'), 'rtserve drains before the kubelet sends SIGKILL');
     });
   }
 
   it('overlays/cuda requests a GPU; overlays/cpu does not', () => {
-    const gpu = (overlay: string): unknown => one(rendered.get(overlay) ?? [], 'Deployment').spec.template.spec.containers[0].resources;
-    assert.equal((gpu('overlays/cuda') as Json).requests['nvidia.com/gpu'], '1');
-    assert.equal((gpu('overlays/cuda') as Json).limits['nvidia.com/gpu'], '1');
-    assert.equal((gpu('overlays/cpu') as Json).requests['nvidia.com/gpu'], undefined);
-    assert.match(one(rendered.get('overlays/cuda') ?? [], 'Deployment').spec.template.spec.containers[0].image, /:cuda$/);
+    const resources = (overlay: string): NonNullable<IContainer['resources']> => must(podOf(rendered.get(overlay) ?? []).c.resources, 'resources');
+    assert.equal(resources('overlays/cuda').requests?.['nvidia.com/gpu'], '1');
+    assert.equal(resources('overlays/cuda').limits?.['nvidia.com/gpu'], '1');
+    assert.equal(resources('overlays/cpu').requests?.['nvidia.com/gpu'], undefined);
+    assert.match(must(podOf(rendered.get('overlays/cuda') ?? []).c.image, 'image'), /:cuda$/);
   });
 
   it("the HPA scales on the prometheus-adapter rule's metric, computed from nv_inference_queue_duration_us", () => {
     const cm = one(rendered.get('prometheus-adapter') ?? [], 'ConfigMap');
-    const rules = (parseYaml(cm.data['config.yaml']) as Json).rules as Json[];
-    const rule = rules.find((r) => String(r.seriesQuery).includes('nv_inference_queue_duration_us'));
-    assert.ok(rule !== undefined);
+    type AdapterRule = { seriesQuery: string; name: { as: string }; metricsQuery: string };
+    const rules = (parseYaml(must(cm.data?.['config.yaml'], 'config.yaml')) as { rules: AdapterRule[] }).rules;
+    const rule = must(rules.find((r) => r.seriesQuery.includes('nv_inference_queue_duration_us')), 'the queue-time rule');
     for (const overlay of overlays) {
       const hpa = one(rendered.get(overlay) ?? [], 'HorizontalPodAutoscaler');
-      const names = hpa.spec.metrics.filter((m: Json) => m.type === 'Pods').map((m: Json) => m.pods.metric.name);
+      const names = (hpa.spec?.metrics ?? []).filter((m) => m.type === 'Pods').map((m) => m.pods?.metric.name);
       assert.deepEqual(names, [rule.name.as]);
     }
     // The metrics the rule and the alerts read are ones rtserve exports.
@@ -229,7 +259,7 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
   it('the metrics the alerts and the adapter use are on a real /metrics', async () => {
     const text = await (await fetch(`${server.metricsUrl ?? server.httpUrl}/metrics`)).text();
     const rule = one(rendered.get('overlays/cpu') ?? [], 'PrometheusRule');
-    const exprs: string[] = rule.spec.groups.flatMap((g: Json) => g.rules.map((r: Json) => r.expr as string));
+    const exprs = (rule.spec.groups ?? []).flatMap((g) => (g.rules ?? []).map((r) => String(r.expr)));
     const used = new Set(exprs.flatMap((e) => [...e.matchAll(/\b((?:nv|rtserve)_[a-z_]+?)(?:_bucket)?\{/g)].map((m) => m[1] ?? '')));
     assert.ok(used.size >= 4);
     for (const name of used) assert.match(text, new RegExp(`^# TYPE ${name} `, 'm'), `${name} is exported`);
@@ -245,12 +275,13 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
 
   it('the KServe runtime serves onnx over protocol v2 REST and gRPC with valid rtserve arguments', () => {
     const rt = one(rendered.get('kserve') ?? [], 'ClusterServingRuntime');
-    assert.ok(rt.spec.supportedModelFormats.some((f: Json) => f.name === 'onnx' && f.autoSelect === true));
+    assert.ok(rt.spec.supportedModelFormats.some((f) => f.name === 'onnx' && f.autoSelect === true));
     assert.deepEqual([...rt.spec.protocolVersions].sort(), ['grpc-v2', 'v2']);
-    const c = rt.spec.containers[0];
+    const c = must(rt.spec.containers[0], 'container');
     assert.equal(c.name, 'kserve-container');
-    assertServeArgs(c.args);
-    assert.ok(c.args.includes('--model-repository=/mnt/models'), 'KServe mounts the model at /mnt/models');
-    assert.ok(c.args.includes('--http-port=8080') && c.ports[0].containerPort === 8080, 'KServe sends REST to 8080');
+    const args = must(c.args, 'args');
+    assertServeArgs(args);
+    assert.ok(args.includes('--model-repository=/mnt/models'), 'KServe mounts the model at /mnt/models');
+    assert.ok(args.includes('--http-port=8080') && c.ports?.[0]?.containerPort === 8080, 'KServe sends REST to 8080');
   });
 });
