@@ -5,8 +5,9 @@
  * SSE token streams whose replica died resume through nginx on another replica with no event lost or repeated
  * (Last-Event-ID; the stream journal in Redis; the taking-over replica re-runs the request with its pinned seed
  * and sends only what the client lacks), unary requests in flight on the dead replica fail cleanly (a status, no
- * hang), and gRPC and WebSocket upgrades pass through nginx. A WebSocket ticket issued by one replica opens a
- * socket on another. Counts: sent, answered, resumed, lost.
+ * hang), WebSocket sessions of the dead replica are told RESUME_EXPIRED on another (WebSocket sessions are not
+ * journaled), gRPC streams on it end with a status, and the others finish. gRPC and WebSocket upgrades pass through
+ * nginx; a WebSocket ticket issued by one replica opens a socket on another. Counts: sent, answered, resumed, lost.
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -290,7 +291,7 @@ describe(
       await rm(tmp, { recursive: true, force: true });
     });
 
-    it('spreads REST requests over the replicas and passes X-Forwarded-For', async () => {
+    it('spreads REST requests over the replicas', async () => {
       const body = { inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(1) }, { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(2) }] };
       for (let i = 0; i < 9; i++) {
         const r = await fetch(`${httpBase}/v2/models/simple/infer`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
