@@ -25,11 +25,21 @@ function camelFromEnv(name: string): string {
 
 const LIST_KEYS = new Set(['modelRepository', 'providers']);
 
+/**
+ * Kubernetes injects `<SERVICE>_SERVICE_HOST`, `<SERVICE>_PORT=tcp://…` and `<SERVICE>_PORT_<n>_TCP…` for every
+ * Service of the namespace (docker links, the same): a Service named `rtserve` or `rtserve-http` yields RTSERVE_*
+ * names that are no config keys (or, `RTSERVE_HTTP_PORT=tcp://10.0.0.1:8000`, a wrong value for one). They are
+ * skipped rather than refused, so a pod starts whatever its neighbours are called (docs/deploy.md).
+ */
+export function isServiceLinkVariable(name: string, value: string): boolean {
+  return /_SERVICE_(HOST|PORT)(_[A-Z0-9_]+)?$/.test(name) || /_PORT_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?$/.test(name) || (/_PORT$/.test(name) && /^(tcp|udp|sctp):\/\//.test(value));
+}
+
 /** Reads RTSERVE_* variables; unknown names are reported like unknown file keys (with a hint). */
 function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (!k.startsWith(ENV_PREFIX) || v === undefined) continue;
+    if (!k.startsWith(ENV_PREFIX) || v === undefined || isServiceLinkVariable(k, v)) continue;
     const key = camelFromEnv(k);
     out[key] = LIST_KEYS.has(key) ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v;
   }
