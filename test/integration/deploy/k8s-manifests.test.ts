@@ -179,7 +179,7 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
     it(`${overlay}: objects reference each other consistently`, () => {
       const objs = rendered.get(overlay) ?? [];
       const { dep, pod, spec, c } = podOf(objs);
-      assert.equal(spec.enableServiceLinks, false, 'service links would inject RTSERVE_* variables that rtserve rejects');
+      assert.equal(spec.enableServiceLinks, false, 'no service-link variables (RTSERVE_HTTP_PORT=tcp://…) in the pod');
       assert.ok(matches(dep.spec?.selector.matchLabels, pod.metadata?.labels), 'Deployment selector matches its pods');
       assertServeArgs(must(c.args, 'args'));
       const portNames = new Set((c.ports ?? []).map((p) => p.name));
