@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { authConfigSchema, rateLimitConfigSchema } from '../security/config-schema.ts';
-import { sharedStateConfigSchema } from '../state/config-schema.ts';
-import { asyncQueueConfigSchema } from '../queue/config-schema.ts';
+import { asyncQueueConfigSchema } from './async-queue-schema.ts';
+import { authConfigSchema, rateLimitConfigSchema } from './security-schema.ts';
+import { sharedStateConfigSchema } from './shared-state-schema.ts';
 
 /**
  * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by

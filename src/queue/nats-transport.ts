@@ -23,7 +23,7 @@ import {
   type JsMsg,
   type NatsConnection,
 } from 'nats';
-import type { AsyncQueueConfig } from './config-schema.ts';
+import type { AsyncQueueConfig } from '../config/async-queue-schema.ts';
 import type { QueueAnswer, QueuedRequest, QueueTransport } from './queue-transport.ts';
 
 /** Headers of the queue's messages. */

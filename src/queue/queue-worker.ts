@@ -5,11 +5,11 @@
  * answer is already recorded is acknowledged without running; overload (QUEUE_FULL, a model not ready) is not an
  * answer: the request goes back to the queue for another try, up to maxDeliveries.
  */
-import type { InferenceApi } from '../core/api.ts';
+import type { InferenceApi } from '../api/inference-api.ts';
 import { toRtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
-import { decodeInferRequestJson, encodeInferResponse, responseOptionsFor, toInferRequest } from '../transport/codec/kserve-json.ts';
-import { parseJsonBytes } from '../transport/codec/tensor-data.ts';
+import { decodeInferRequestJson, encodeInferResponse, responseOptionsFor, toInferRequest } from '../codec/kserve-json.ts';
+import { parseJsonBytes } from '../codec/tensor-data.ts';
 import type { QueueAnswer, QueuedRequest, QueueTransport } from './queue-transport.ts';
 
 export interface QueueWorkerOptions {

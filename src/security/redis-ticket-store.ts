@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Operation } from './config-schema.ts';
+import type { Operation } from '../config/security-schema.ts';
 import type { Principal } from './principal.ts';
 import { newTicket, type IssuedTicket, type TicketStore } from './ws-tickets.ts';
 

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../observability/logger.ts';
 import { RedisTicketStore } from '../security/redis-ticket-store.ts';
 import type { TicketStore } from '../security/ws-tickets.ts';
-import type { SharedStateConfig } from './config-schema.ts';
+import type { SharedStateConfig } from '../config/shared-state-schema.ts';
 import { closeRedis, connectRedis } from './redis-connection.ts';
 import { RedisStreamJournal } from './redis-stream-journal.ts';
 import type { StreamJournal } from './stream-journal.ts';

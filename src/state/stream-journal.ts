@@ -1,7 +1,7 @@
 /**
  * A stream journal keeps what a streaming client may come back for on any replica (docs/scaling.md): the stream's
  * request (to re-run it where its producer died), its events as sent on the wire (to replay them), and which
- * replica produces it (a lease the producer renews). The in-process replay buffers (src/transport/ws/
+ * replica produces it (a lease the producer renews). The in-process replay buffers (src/transport/streaming/
  * stream-registry.ts) serve resumes on the replica that holds the stream; a journal serves them on the others:
  * replay what was journaled, follow the producer while it lives, and take the stream over when its lease lapses.
  *

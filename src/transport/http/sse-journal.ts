@@ -8,10 +8,10 @@
  */
 import { randomInt } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { InferenceApi } from '../../core/api.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { JournalEntry, JournalMeta, StreamJournal } from '../../state/stream-journal.ts';
-import type { ReplayStream, StreamEvent } from '../ws/stream-registry.ts';
+import type { ReplayStream, StreamEvent } from '../streaming/stream-registry.ts';
 
 export interface SseJournalOptions {
   readonly journal: StreamJournal;
@@ -75,10 +75,8 @@ export function journalStream(
   };
 }
 
-export interface TakeOver {
-  /** Continue the stream here: re-run `meta`'s request, sending events after `sentThrough` on `raw`. */
-  (raw: ServerResponse, meta: JournalMeta, sentThrough: number, journaledThrough: number): void;
-}
+/** Continue the stream here: re-run `meta`'s request, sending events after `sentThrough` on `raw`. */
+export type TakeOver = (raw: ServerResponse, meta: JournalMeta, sentThrough: number, journaledThrough: number) => void;
 
 /**
  * Serves a resume of a stream this replica does not hold from the journal: replays, follows, and takes over when

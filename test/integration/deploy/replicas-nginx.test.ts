@@ -401,7 +401,11 @@ describe(
         answered++;
         if (r.resumes > 0) resumed++;
       }
-      const tally = (xs: string[]): Record<string, number> => xs.reduce<Record<string, number>>((m, x) => ({ ...m, [x]: (m[x] ?? 0) + 1 }), {});
+      const tally = (xs: string[]): Record<string, number> => {
+        const m: Record<string, number> = {};
+        for (const x of xs) m[x] = (m[x] ?? 0) + 1;
+        return m;
+      };
       const counts = {
         sse: { sent: STREAMS, answered, resumed, lost },
         unary: { sent: unaries.length, ok: statuses.filter((s) => s === 200).length, failed: statuses.filter((s) => s !== 200).length },
