@@ -9,7 +9,7 @@ import type { InferenceApi } from '../api/inference-api.ts';
 import { toRtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import { decodeInferRequestJson, encodeInferResponse, responseOptionsFor, toInferRequest } from '../codec/kserve-json.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { parseJsonBytes } from '../codec/json-body.ts';
 import type { QueueAnswer, QueuedRequest, QueueTransport } from './queue-transport.ts';
 
 export interface QueueWorkerOptions {
@@ -38,8 +38,7 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
     try {
       const decoded = decodeInferRequestJson(parseJsonBytes(req.body, 'the queued request'));
       const response = await api.infer(toInferRequest(decoded, { model: req.model, version: req.version, signal: new AbortController().signal, protocol: 'queue' }));
-      const batched = api.modelConfig(response.model_name, response.model_version).max_batch_size > 0;
-      const encoded = encodeInferResponse(response, { ...responseOptionsFor(decoded, { batched }), binaryOutputs: 'none' });
+      const encoded = encodeInferResponse(response, { ...responseOptionsFor(decoded), binaryOutputs: 'none' });
       return { body: encoded.json, status: 'ok' };
     } catch (err) {
       const e = toRtError(err);

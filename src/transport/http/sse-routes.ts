@@ -14,19 +14,11 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { toInferRequest } from '../../codec/kserve-json.ts';
-import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 import type { StreamJournal } from '../../state/stream-journal.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
 import { journalStream, pinSeed, resumeFromJournal, sseHead, type SseJournalOptions } from './sse-journal.ts';
-import {
-  decodeGenerateBody,
-  encodeGenerateResponse,
-  parseLastEventId,
-  sseErrorData,
-  sseEvent,
-  sseEventId,
-  type DecodedGenerate,
-} from './sse-generate.ts';
+import { decodeGenerateBody, encodeGenerateResponse, parseLastEventId, sseErrorData, sseEvent, sseEventId, type DecodedGenerate } from './sse-generate.ts';
 
 export interface SseOptions {
   readonly api: InferenceApi;
@@ -73,7 +65,6 @@ class SseSink {
   readonly listener: StreamListener = (event) => this.onEvent(event);
 
   constructor(
-    private readonly api: InferenceApi,
     private readonly stream: ReplayStream,
     private readonly options: SseOptions,
     private readonly active: Set<SseSink>,
@@ -99,7 +90,7 @@ class SseSink {
   }
 
   private format(event: StreamEvent): string {
-    return formatSseEvent(this.api, this.stream, event);
+    return formatSseEvent(this.stream, event);
   }
 
   /**
@@ -166,13 +157,13 @@ class SseSink {
 }
 
 /** One stream event as SSE text (`id: <stream>:<seq>`), the same on the wire and in the journal. */
-function formatSseEvent(api: InferenceApi, stream: ReplayStream, event: StreamEvent): string {
+function formatSseEvent(stream: ReplayStream, event: StreamEvent): string {
   const id = sseEventId(stream.key, event.seq);
   const ctx = stream.context as StreamContext;
   switch (event.kind) {
     case 'data':
       try {
-        return sseEvent(id, undefined, encodeGenerateResponse(api, ctx.generate.form, ctx.generate.decoded, event.response));
+        return sseEvent(id, undefined, encodeGenerateResponse(ctx.generate.form, ctx.generate.decoded, event.response));
       } catch (err) {
         return sseEvent(id, 'error', sseErrorData(rtError('INTERNAL', 'the response could not be encoded', { cause: err })));
       }
@@ -193,7 +184,7 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
     options.journal === undefined
       ? undefined
       : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: options.leaseMs ?? 3000, logger: options.logger };
-  const format = (stream: ReplayStream) => (event: StreamEvent): string => formatSseEvent(api, stream, event);
+  const format = (stream: ReplayStream) => (event: StreamEvent): string => formatSseEvent(stream, event);
 
   /** Continues a stream whose producer died, on this replica (sse-journal.ts). */
   const takeOver = (model: string, streamId: string) => (raw: ServerResponse, meta: { version?: string; body: string }, sentThrough: number, journaledThrough: number): void => {
@@ -224,13 +215,13 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       if (!reply.raw.writableFinished) controller.abort();
     });
     const response = await api.infer(toInferRequest(generateBody.decoded, { model, version, signal: controller.signal, protocol: 'sse' }));
-    return reply.code(200).type('application/json').send(encodeGenerateResponse(api, generateBody.form, generateBody.decoded, response));
+    return reply.code(200).type('application/json').send(encodeGenerateResponse(generateBody.form, generateBody.decoded, response));
   };
 
   const attachSink = (stream: ReplayStream, after: number): SseSink | undefined => {
     const ctx = stream.context as StreamContext;
     ctx.sink?.end();
-    const sink = new SseSink(api, stream, options, active);
+    const sink = new SseSink(stream, options, active);
     ctx.sink = sink;
     return stream.attach(sink.listener, after) ? sink : undefined;
   };

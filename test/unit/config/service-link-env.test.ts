@@ -1,7 +1,8 @@
 /**
  * Kubernetes service-link variables (`<SVC>_SERVICE_HOST`, `<SVC>_PORT=tcp://…`, `<SVC>_PORT_<n>_TCP…`) of Services
- * whose names start with `rtserve` do not break the config: they are skipped, while real RTSERVE_* keys still load
- * and unknown ones are still refused.
+ * whose names start with `rtserve` do not break the config: they are never taken as settings (only warned about,
+ * like other unknown names), so `RTSERVE_HTTP_PORT=tcp://…` (a Service named rtserve-http) is not taken for the HTTP
+ * port, and real RTSERVE_* keys still load.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -22,15 +23,21 @@ const LINKS = {
 };
 
 describe('service-link environment variables', () => {
-  it('are skipped; the real keys still load', async () => {
-    const config = await loadServerConfig({ env: { ...LINKS, RTSERVE_GRPC_PORT: '9001' } });
+  it('are not taken as settings; the real keys still load', async () => {
+    const warnings: string[] = [];
+    const config = await loadServerConfig({ env: { ...LINKS, RTSERVE_GRPC_PORT: '9001' }, warn: (m) => warnings.push(m) });
     assert.equal(config.httpPort, 8000, 'RTSERVE_HTTP_PORT=tcp://… is a service link, not the HTTP port');
     assert.equal(config.grpcPort, 9001);
+    assert.equal(warnings.length, 1, 'one warning line');
+    for (const name of Object.keys(LINKS)) assert.ok(warnings[0]?.includes(name), `${name} is named in the warning`);
+    assert.ok(!warnings[0]?.includes('RTSERVE_GRPC_PORT'));
   });
 
-  it('a real port value is not mistaken for a link, and unknown keys are still refused', async () => {
+  it('a real port value is not mistaken for a link; other unknown names are warned about too', async () => {
     assert.equal((await loadServerConfig({ env: { RTSERVE_HTTP_PORT: '9000' } })).httpPort, 9000);
     assert.equal(isServiceLinkVariable('RTSERVE_HTTP_PORT', '9000'), false);
-    await assert.rejects(loadServerConfig({ env: { RTSERVE_HTTP_PROT: '9000' } }), /RTSERVE_HTTP_PROT|httpProt/);
+    const warnings: string[] = [];
+    await loadServerConfig({ env: { RTSERVE_HTTP_PROT: '9000' }, warn: (m) => warnings.push(m) });
+    assert.match(warnings.join('\n'), /RTSERVE_HTTP_PROT/);
   });
 });

@@ -1,16 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  bf16ArrayToFloat32,
-  bf16BitsToFloat,
-  floatArrayToBf16,
-  floatArrayToHalf,
-  floatToBf16Bits,
-  floatToHalfBits,
-  halfArrayToFloat32,
-  halfBitsToFloat,
-} from '../../../src/tensor/half.ts';
+import { bf16ArrayToFloat32, bf16BitsToFloat, floatArrayToBf16, floatArrayToHalf, floatToBf16Bits, floatToHalfBits, halfArrayToFloat32, halfBitsToFloat } from '../../../src/tensor/half.ts';
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(4, '0')}`;
 
