@@ -21,7 +21,7 @@ import { renderHtmlReport } from '../../../src/bench/report-html.ts';
 import { runBench, type BenchOptions } from '../../../src/bench/runner.ts';
 import type { BenchReport, LevelResult, MeasureOptions } from '../../../src/bench/types.ts';
 import { startTestServer } from '../../helpers/server.ts';
-import * as rtserve from '../../../src/index.ts';
+import * as rtserve from '../../../src/experimental.ts';
 
 const MEASURE: MeasureOptions = {
   window: { kind: 'count', requests: 40 },
@@ -110,7 +110,7 @@ describe('rtserve bench against a real server', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(report)), report);
   });
 
-  test('the package entry exports the benchmark library that produced these results', () => {
+  test('the experimental entry (rtserve/experimental) exports the benchmark library that produced these results', () => {
     assert.equal(rtserve.runBench, runBench);
     assert.equal(rtserve.renderHtmlReport, renderHtmlReport);
   });
