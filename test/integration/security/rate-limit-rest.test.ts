@@ -7,6 +7,7 @@ import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
 import type { Operation } from '../../../src/security/config-schema.ts';
 import { simpleRequest } from './helpers.ts';
+import { assertPresent, skipUnlessPresent } from '../../helpers/tools.ts';
 
 const apiKeys: { id: string; sha256: string; scopes: Operation[]; models?: string[] }[] = [
   { id: 'a', sha256: hashApiKey('key-a'), scopes: ['admin'] },
@@ -98,11 +99,12 @@ async function freePort(): Promise<number> {
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 
-describe('rate limits shared across replicas through Redis', { skip: hasRedis ? false : 'redis-server is not installed (apt-get install redis-server; .ci/run does)' }, () => {
+describe('rate limits shared across replicas through Redis', { skip: skipUnlessPresent(hasRedis, 'redis-server', 'apt-get install redis-server') }, () => {
   let redis: ChildProcess;
   let port: number;
   let replicas: RunningServer[] = [];
   before(async () => {
+    assertPresent(hasRedis, 'redis-server', 'apt-get install redis-server');
     port = await freePort();
     redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     // Wait until it accepts connections.
