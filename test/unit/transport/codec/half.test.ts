@@ -11,6 +11,7 @@ import {
   halfArrayToFloat32,
   halfBitsToFloat,
 } from '../../../../src/transport/codec/half.ts';
+import { fuzzParams } from '../../../helpers/fuzz.ts';
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(4, '0')}`;
 
@@ -83,7 +84,7 @@ describe('FP16', () => {
     }
   });
 
-  test('conversion picks the nearest FP16 (property)', () => {
+  test('conversion picks the nearest FP16 (property)', (t) => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 65504, noNaN: true }), (x) => {
         const bits = floatToHalfBits(x);
@@ -96,7 +97,7 @@ describe('FP16', () => {
         }
         assert.equal(floatToHalfBits(-x), bits | 0x8000);
       }),
-      { numRuns: 2000 },
+      fuzzParams(t, { numRuns: 2000 }),
     );
   });
 
@@ -157,7 +158,7 @@ describe('BF16', () => {
     }
   });
 
-  test('conversion picks the nearest BF16 (property)', () => {
+  test('conversion picks the nearest BF16 (property)', (t) => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 3.3e38, noNaN: true }), (x) => {
         const bits = floatToBf16Bits(x);
@@ -168,7 +169,7 @@ describe('BF16', () => {
           assert.ok(err < other || (err === other && (bits & 1) === 0), `${x} → ${hex(bits)}; ${hex(n)} is nearer`);
         }
       }),
-      { numRuns: 2000 },
+      fuzzParams(t, { numRuns: 2000 }),
     );
   });
 
