@@ -77,12 +77,19 @@ export interface GrpcServerOptions {
    * Authentication, authorization and rate limits (src/security `Security.admit`), asked before every RPC and
    * before every request of a stream. Rejects with an RtError (UNAUTHENTICATED, PERMISSION_DENIED, RATE_LIMITED),
    * which becomes the call's status (or that stream request's error_message). Absent: every call is admitted.
+   * The admitted principal's id scopes shared-memory regions to it.
    */
-  readonly admit?: (ctx: GrpcAdmitContext) => Promise<{ readonly release: () => void }>;
+  readonly admit?: (ctx: GrpcAdmitContext) => Promise<GrpcAdmission>;
 }
 
 /** The operation groups of docs/security.md, as the gRPC RPCs map onto them (the same split as the REST routes). */
 export type GrpcOperation = 'infer' | 'metadata' | 'repository' | 'metrics' | 'health' | 'admin';
+
+/** What `admit` resolves with: the release of the call's slot, and who was admitted. */
+export interface GrpcAdmission {
+  readonly release: () => void;
+  readonly principal?: { readonly id: string };
+}
 
 export interface GrpcAdmitContext {
   readonly op: GrpcOperation;
@@ -249,7 +256,7 @@ class GrpcFront {
   }
 
   /** Runs `admit` for a call (when configured); resolves with the release function. */
-  admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<{ readonly release: () => void }> | undefined {
+  admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<GrpcAdmission> | undefined {
     const admit = this.options.admit;
     if (admit === undefined) return undefined;
     return admit({ op, model: model === '' ? undefined : model, metadata: call.metadata, peer: call.getPeer() });
@@ -257,13 +264,13 @@ class GrpcFront {
 
   /**
    * A unary handler whose work may throw or reject; either becomes the registry's status. `op` and `modelOf` say
-   * what the admission hook checks.
+   * what the admission hook checks; `fn` gets the admitted principal's id (undefined without an admission hook).
    */
-  private unary<Req, Res>(op: GrpcOperation, modelOf: (request: Req) => string | undefined, fn: (request: Req) => Res | Promise<Res>) {
-    const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+  private unary<Req, Res>(op: GrpcOperation, modelOf: (request: Req) => string | undefined, fn: (request: Req, principal: string | undefined) => Res | Promise<Res>) {
+    const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>, principal?: string): void => {
       let result: Res | Promise<Res>;
       try {
-        result = fn(call.request);
+        result = fn(call.request, principal);
       } catch (err) {
         callback(this.status(err));
         return;
@@ -281,7 +288,7 @@ class GrpcFront {
         (a) => run(call, (err, value) => {
           a.release();
           callback(err, value);
-        }),
+        }, a.principal?.id),
         (err: unknown) => callback(this.status(err)),
       );
     };
@@ -364,17 +371,18 @@ class GrpcFront {
       // Triton's system shared memory extension (reference §2.5; docs/shared-memory.md). Regions carry inference
       // inputs and outputs, so they are the 'infer' operation for the admission hook. An empty name means every
       // region, as in Triton.
-      SystemSharedMemoryStatus: this.unary('infer', none, (r: { name: string }) => {
+      // Each principal sees and changes only the regions it registered (core/shared-memory.ts).
+      SystemSharedMemoryStatus: this.unary('infer', none, (r: { name: string }, principal) => {
         const regions: Record<string, SharedMemoryRegionStatus> = {};
-        for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name)) regions[s.name] = s;
+        for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
         return { regions };
       }),
-      SystemSharedMemoryRegister: this.unary('infer', none, async (r: { name: string; key: string; offset: number; byte_size: number }) => {
-        await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size);
+      SystemSharedMemoryRegister: this.unary('infer', none, async (r: { name: string; key: string; offset: number; byte_size: number }, principal) => {
+        await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size, principal);
         return {};
       }),
-      SystemSharedMemoryUnregister: this.unary('infer', none, async (r: { name: string }) => {
-        await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name);
+      SystemSharedMemoryUnregister: this.unary('infer', none, async (r: { name: string }, principal) => {
+        await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name, principal);
         return {};
       }),
       CudaSharedMemoryStatus: this.unary('infer', none, cudaSharedMemoryUnsupported),
@@ -406,12 +414,12 @@ class GrpcFront {
       (a) => this.runInfer(call, (err, value) => {
         a.release();
         callback(err, value);
-      }),
+      }, a.principal?.id),
       (err: unknown) => callback(this.status(err)),
     );
   }
 
-  private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>): void {
+  private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>, principal?: string): void {
     const msg = call.request;
     if (!msg.ok) {
       callback(this.status(msg.error));
@@ -426,7 +434,7 @@ class GrpcFront {
     }
     const onCancel = (): void => controller.abort();
     call.once('cancelled', onCancel);
-    this.api.infer(this.inferRequest(req, controller.signal)).then(
+    this.api.infer(this.inferRequest(req, controller.signal, principal)).then(
       (resp) => {
         deadline.dispose();
         call.removeListener('cancelled', onCancel);
@@ -447,22 +455,22 @@ class GrpcFront {
     );
   }
 
-  inferRequest(req: GrpcInferRequest, signal: AbortSignal): InferRequest {
-    return { ...req, signal, protocol: 'grpc' };
+  inferRequest(req: GrpcInferRequest, signal: AbortSignal, principal?: string): InferRequest {
+    return { ...req, signal, protocol: 'grpc', ...(principal === undefined ? {} : { principal }) };
   }
 
-  infer(req: GrpcInferRequest, signal: AbortSignal): Promise<InferResponse> {
-    return this.api.infer(this.inferRequest(req, signal));
+  infer(req: GrpcInferRequest, signal: AbortSignal, principal?: string): Promise<InferResponse> {
+    return this.api.infer(this.inferRequest(req, signal, principal));
   }
 
   /**
    * The responses of one streamed request: several for decoupled (generative) models, each carrying
    * `triton_final_response` as Triton's decoupled protocol does, one for every other model.
    */
-  inferResponses(req: GrpcInferRequest, signal: AbortSignal): AsyncIterable<InferResponse> {
+  inferResponses(req: GrpcInferRequest, signal: AbortSignal, principal?: string): AsyncIterable<InferResponse> {
     const api = this.api;
-    if (api.inferStream !== undefined) return api.inferStream(this.inferRequest(req, signal));
-    const one = this.infer(req, signal);
+    if (api.inferStream !== undefined) return api.inferStream(this.inferRequest(req, signal, principal));
+    const one = this.infer(req, signal, principal);
     return (async function* single() {
       yield await one;
     })();
@@ -607,8 +615,13 @@ class InferStream {
     const admission = this.front.admitCall('infer', req.model, this.call);
     let release: (() => void) | undefined;
     const run = async (): Promise<void> => {
-      if (admission !== undefined) release = (await admission).release;
-      for await (const resp of this.front.inferResponses(req, controller.signal)) {
+      let principal: string | undefined;
+      if (admission !== undefined) {
+        const a = await admission;
+        release = a.release;
+        principal = a.principal?.id;
+      }
+      for await (const resp of this.front.inferResponses(req, controller.signal, principal)) {
         this.write(this.front.checkSize(encodeModelStreamInferResponse(this.front.classify(req, resp)), req.model));
       }
     };

@@ -14,7 +14,7 @@ import { concatBytes } from '../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
-import type { HttpSecurityHooks } from '../../security/http-guard.ts';
+import { principalOf, type HttpSecurityHooks } from '../../security/http-guard.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
@@ -195,7 +195,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // HTTP disconnect until it writes; reference §5.10).
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
-    const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw) });
+    const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw), principal: principalOf(req)?.id });
     // A reload may swap out the answering version before its answer is encoded (poll mode, explicit load): what
     // encoding needs is looked up before the call too, and used when the answering version is gone.
     const configBefore = api.modelConfig(model, version);
