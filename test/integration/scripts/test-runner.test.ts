@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,5 +79,17 @@ describe('scripts/test.mjs summary', () => {
     const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--dir', 'test/fixtures/runner', 'no-such-file'], { cwd: root, encoding: 'utf8' });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /no test files found/);
+  });
+
+  test('every known GPU-only skip names a test file and a suite or test title in it', async () => {
+    // @ts-expect-error: a plain .mjs module without type declarations
+    const { GPU_ONLY_SKIPS } = (await import('../../../scripts/test-runner/known-skips.mjs')) as { GPU_ONLY_SKIPS: { file: string; suite: string; why: string }[] };
+    assert.ok(GPU_ONLY_SKIPS.length > 0);
+    for (const k of GPU_ONLY_SKIPS) {
+      assert.match(k.file, /^test\/.*\.test\.ts$/);
+      const text = readFileSync(join(root, k.file), 'utf8');
+      assert.ok(text.includes(`describe('${k.suite}'`) || text.includes(`test('${k.suite}'`), `${k.file} has no suite or test '${k.suite}'`);
+      assert.ok(k.why.length > 0);
+    }
   });
 });
