@@ -29,10 +29,10 @@ import { evaluateAccuracy, type AccuracyReport } from '../src/compiler/accuracy.
 import { buildPlan, type BuildResult } from '../src/compiler/build.ts';
 import { holdOut, loadDataset } from '../src/compiler/data/dataset.ts';
 import { writeNpy } from '../src/compiler/data/npy.ts';
-import { DT } from '../src/compiler/ir/dtype.ts';
+import { DT } from '../src/tensor/onnx-dtype.ts';
 import { mulberry32, randn } from '../src/util/random.ts';
 import { loadModel } from '../src/compiler/ir/graph.ts';
-import type { HostTensor, RuntimeSession } from '../src/compiler/runtime.ts';
+import type { HostTensor, RuntimeSession } from '../src/plan/runtime.ts';
 import { createOfflineRunner } from '../src/engine/ort/offline-runner.ts';
 import { readPlan } from '../src/plan/format.ts';
 import type { PlanPrecision, ShapeProfile } from '../src/plan/manifest.ts';

@@ -19,8 +19,8 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildCudaPlan } from '../../src/compiler/cuda/build-cuda.ts';
-import type { CudaLayer, CudaNetwork, OperandRef } from '../../src/compiler/cuda/network.ts';
-import { halfToFloat } from '../../src/compiler/ir/dtype.ts';
+import type { CudaLayer, CudaNetwork, OperandRef } from '../../src/plan/cuda-network.ts';
+import { halfToFloat } from '../../src/tensor/onnx-dtype.ts';
 import { loadCudaSession } from '../../src/engine/cuda/cuda-engine.ts';
 import { decodeCudaPayload } from '../../src/engine/cuda/payload.ts';
 import { createCudaTuner } from '../../src/engine/cuda/tuner.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config/server-config.ts';
 import { InferenceServer } from '../core/inference-server.ts';
-import { bundledModelRepository } from '../core/package-root.ts';
+import { bundledModelRepository } from '../util/package-root.ts';
 import { createOrtEngine } from '../engine/ort/index.ts';
 import { createCudaEngine } from '../engine/cuda/cuda-engine.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
@@ -22,17 +22,17 @@ import { GenerateService, registerGenerateMetrics, withGeneration } from '../gen
 import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
 import { rtError } from '../errors/registry.ts';
 import { registerWebDemo } from '../transport/http/web-demo.ts';
-import { withImageRequests } from '../preprocess/image-api.ts';
+import { withImageRequests } from '../pipeline/images.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
-import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
+import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
 import { Security } from '../security/security.ts';
 import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
-import { SharedMemoryManager, type RegionOpener } from '../core/shared-memory.ts';
-import { withSharedMemory } from '../transport/codec/shared-memory-requests.ts';
+import { SharedMemoryManager, type RegionOpener } from '../shm/system-shared-memory.ts';
+import { withSharedMemory } from '../pipeline/shared-memory.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -42,7 +42,7 @@ export interface StartOptions {
   /**
    * How registered system shared memory regions are opened (docs/shared-memory.md); defaults to mapping them
    * through the CUDA addon where it loads (engine/cuda/shm-opener.ts: zero-copy, DMA to the GPU), else file handles
-   * on /dev/shm (core/shared-memory.ts `openFileRegion`).
+   * on /dev/shm (shm/system-shared-memory.ts `openFileRegion`).
    */
   readonly sharedMemoryOpener?: RegionOpener;
 }

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { bundledModelRepository } from '../core/package-root.ts';
+import { bundledModelRepository } from '../util/package-root.ts';
 import { ENGINE_KINDS, type EngineKind } from './clients/engine-client.ts';
 import type { HttpStack } from './clients/http-client.ts';
 import { serverDefaultEngineOptions } from './engine-defaults.ts';

@@ -9,7 +9,7 @@ import {
 } from '../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyGate, type AccuracyReport } from './accuracy.ts';
 import { holdOut, loadDataset, syntheticDataset, type Dataset } from './data/dataset.ts';
-import { DT, elemSize, elemTypeName, kserveDatatype } from './ir/dtype.ts';
+import { DT, elemSize, elemTypeName, kserveDatatype } from '../tensor/onnx-dtype.ts';
 import { loadModel, saveModel, type Graph, type ValueInfo } from './ir/graph.ts';
 import { inferShapes } from './ir/shape-inference.ts';
 import { validateGraph } from './ir/validate.ts';
@@ -19,7 +19,7 @@ import { DEFAULT_FP16_BLOCK_LIST, convertToFp16 } from './precision/fp16.ts';
 import { quantizeInt8 } from './precision/int8.ts';
 import { planQuantization, type QuantPlan } from './precision/quant-plan.ts';
 import { checkProfiles } from './profiles.ts';
-import type { HostTensor, OfflineRuntime, OptimizationLevel } from './runtime.ts';
+import type { HostTensor, OfflineRuntime, OptimizationLevel } from '../plan/runtime.ts';
 import { toolVersion } from './version.ts';
 
 export const BUILD_STAGES = ['load', 'validate', 'passes', 'calibrate', 'precision', 'ort-optimize', 'profiles', 'accuracy', 'write'] as const;
@@ -265,7 +265,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
 
   checkTarget(target);
 
-  const { sourceBytes, fileName, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
+  const { sourceBytes, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const needsCalibration = precision === 'int8' || precision === 'mixed';
   if (needsCalibration && options.calibration === undefined && options.calibrationCache === undefined) {
     throw rtError('BAD_CONFIG', `--precision ${precision} needs calibration data (--calibration FILE.npy|FILE.npz|DIR) or a --calibration-cache`);

@@ -10,8 +10,8 @@ export type { InspectResult, ModelSummary } from './inspect.ts';
 export { GATE_METRICS, defaultGates, parseGate } from './accuracy.ts';
 export type { AccuracyGate, AccuracyReport, GateMetric, GateResult, OutputMetrics } from './accuracy.ts';
 export { parseProfile } from './profiles.ts';
-export { runModelWith } from './runtime.ts';
-export type { Feeds, HostTensor, OfflineRuntime, OptimizationLevel, Outputs, RunModel, RuntimeSession, RuntimeSessionOptions } from './runtime.ts';
+export { runModelWith } from '../plan/runtime.ts';
+export type { Feeds, HostTensor, OfflineRuntime, OptimizationLevel, Outputs, RunModel, RuntimeSession, RuntimeSessionOptions } from '../plan/runtime.ts';
 export {
   EXIT_ACCURACY_GATE, EXIT_ERROR, EXIT_OK, EXIT_USAGE, registerCompilerCommands, runBuildCommand, runInspectCommand,
 } from './cli.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfigSchema, rateLimitConfigSchema } from '../security/config-schema.ts';
+import { authConfigSchema, rateLimitConfigSchema } from './security-schema.ts';
 
 /**
  * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by

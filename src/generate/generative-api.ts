@@ -15,9 +15,10 @@
  * - A request to a generative model without `text_input` (its raw `input_ids` / cache tensors) goes to the model
  *   itself: one step, as any ONNX model.
  */
-import type { InferenceApi, ModelMetadata } from '../core/api.ts';
-import type { DataType } from '../core/datatype.ts';
-import type { InferRequest, InferResponse, Parameters, Tensor, TensorMetadata } from '../core/types.ts';
+import type { InferenceApi, ModelMetadata } from '../api/inference-api.ts';
+import type { DataType } from '../tensor/datatype.ts';
+import type { InferRequest, InferResponse, Parameters } from '../api/types.ts';
+import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
 import type { Generation, GenerateService } from './generate-service.ts';
 import type { GenerateRequest } from './types.ts';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RtError, rtError } from '../errors/registry.ts';
 import { WWW_AUTHENTICATE } from './authenticator.ts';
-import type { Operation } from './config-schema.ts';
+import type { Operation } from '../config/security-schema.ts';
 import { credentialsFromHeaders } from './credentials.ts';
 import type { Principal } from './principal.ts';
 import type { Security } from './security.ts';

@@ -145,6 +145,7 @@ export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<R
         checkTensorLimits(requestInputs(request), limits);
       } catch (err) {
         // Errors of a stream surface from its iterator (the InferenceApi contract), never from the call itself.
+        // biome-ignore lint/correctness/useYield: a stream that fails on its first pull yields nothing.
         return (async function* refused(): AsyncGenerator<never> {
           throw err;
         })();

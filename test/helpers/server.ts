@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadServerConfig } from '../../src/config/load-server-config.ts';
 import type { ServerConfigInput } from '../../src/config/server-config.ts';
 import { startServer, type RunningServer } from '../../src/app/rtserve-server.ts';
-import { bundledModelRepository } from '../../src/core/package-root.ts';
+import { bundledModelRepository } from '../../src/util/package-root.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 
 /** A real rtserve on port 0 (HTTP, gRPC and metrics), serving the bundled models unless told otherwise. */

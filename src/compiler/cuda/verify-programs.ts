@@ -24,8 +24,8 @@
 import { rtError } from '../../errors/registry.ts';
 import { batches as datasetBatches, type Dataset } from '../data/dataset.ts';
 import type { ValueInfo } from '../ir/graph.ts';
-import { readNumber } from '../ir/dtype.ts';
-import type { HostTensor, OfflineRuntime } from '../runtime.ts';
+import { readNumber } from '../../tensor/onnx-dtype.ts';
+import type { HostTensor, OfflineRuntime } from '../../plan/runtime.ts';
 
 export interface ProgramCheck {
   readonly batch: number;

@@ -1,7 +1,7 @@
-import type { CudaDeviceInfo, CudaIoBinding } from '../../compiler/cuda/network.ts';
-import type { Tensor, TensorMetadata } from '../../core/types.ts';
+import type { CudaDeviceInfo, CudaIoBinding } from '../../plan/cuda-network.ts';
+import type { Tensor, TensorMetadata } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
-import type { NumericArray } from '../../core/datatype.ts';
+import type { NumericArray } from '../../tensor/datatype.ts';
 import { BatchScratch } from '../batch-scratch.ts';
 import type { BatchFeed, EngineSession, SessionDescription } from '../engine.ts';
 import type { CudaAddon, NativeEngineHandle } from './addon.ts';

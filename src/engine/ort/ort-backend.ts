@@ -1,12 +1,12 @@
 /**
  * The onnxruntime-node side of a session: provider selection, metadata, tensor conversion and run. It runs
  * inside the engine worker (ort-worker.ts); `in-process.ts` reuses it on the calling thread for benchmarks.
- * This directory is the only place in rtserve that imports onnxruntime-node (DESIGN.md, layering).
+ * This directory is the only place in rtserve that imports onnxruntime-node (docs/architecture.md, Layers).
  */
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import type { DataType, NumericArray } from '../../core/datatype.ts';
-import type { TensorMetadata } from '../../core/types.ts';
+import type { DataType, NumericArray } from '../../tensor/datatype.ts';
+import type { TensorMetadata } from '../../tensor/tensor.ts';
 import { rtError, RtError } from '../../errors/registry.ts';
 import type { EngineLoadOptions, ExecutionProviderName, ExecutionProviderSpec, SessionDescription } from '../engine.ts';
 import type { ProviderAttempt, WorkerLoadRequest } from '../worker/protocol.ts';

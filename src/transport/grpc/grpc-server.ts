@@ -1,5 +1,5 @@
 /**
- * The gRPC front end: inference.GRPCInferenceService (reference §2.5, byte-compatible with Triton's and KServe's
+ * The gRPC front end: inference.GRPCInferenceService (docs/protocol.md §2.5, byte-compatible with Triton's and KServe's
  * generated clients), grpc.health.v1.Health and server reflection, on @grpc/grpc-js.
  *
  * ModelInfer and ModelStreamInfer use rtserve's own codec (infer-codec.ts): requests decode straight into tensors
@@ -8,10 +8,10 @@
  *
  * Deadlines: a call's deadline aborts its requests' signal when it passes, so a request still queued leaves the
  * queue, and the call is answered DEADLINE_EXCEEDED. The scheduler's own `timeout` parameter (µs) applies only
- * when the model allows overrides (reference §1.3), so the transport enforces the call deadline itself.
+ * when the model allows overrides (docs/protocol.md §1.3), so the transport enforces the call deadline itself.
  * Cancellation: a cancelled call aborts its requests the same way.
  * Streams: each ModelStreamInfer request is answered once, with its id; a failed request is answered with
- * `error_message` and the stream stays open (Triton's default, reference §2.5 "gRPC options"). A stream stops
+ * `error_message` and the stream stays open (Triton's default, docs/protocol.md §2.5 "gRPC options"). A stream stops
  * reading while it has `maxInflightPerStream` requests in flight or its writes are backed up (HTTP/2 flow control
  * then holds the client back).
  */
@@ -30,14 +30,15 @@ import {
   type sendUnaryData,
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
-import type { InferenceApi } from '../../core/api.ts';
-import type { InferRequest, InferResponse, Tensor } from '../../core/types.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../../api/types.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
-import { markExclusive } from '../../core/exclusive-buffers.ts';
-import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../core/shared-memory.ts';
-import { RtError, rtError } from '../../errors/registry.ts';
+import { markExclusive } from '../../tensor/exclusive-buffers.ts';
+import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
+import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { classifyOutput } from '../codec/classification.ts';
+import { classifyOutput } from '../../codec/classification.ts';
 import { toStatus } from './errors.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
@@ -48,7 +49,7 @@ import {
   encodeModelStreamInferResponse,
   type DecodedInferMessage,
   type GrpcInferRequest,
-} from './infer-codec.ts';
+} from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
 
 export interface GrpcServerOptions {
@@ -159,7 +160,7 @@ const passThrough = (buf: Buffer): Buffer => buf;
  * grpc-js hands each received message over as a view that skips the 5-byte gRPC frame prefix of a buffer it
  * allocated for that frame alone (stream-decoder.js Buffer.concat; small frames come from Node's shared pool and
  * are left unmarked by the size check), and keeps no reference to it: the engine may take the whole buffer
- * (core/exclusive-buffers.ts) instead of copying the tensors out of it.
+ * (tensor/exclusive-buffers.ts) instead of copying the tensors out of it.
  */
 function decodeOwnedMessage(buf: Buffer): DecodedInferMessage {
   markExclusive(buf, 5);
@@ -368,10 +369,10 @@ class GrpcFront {
         }
         return {};
       }),
-      // Triton's system shared memory extension (reference §2.5; docs/shared-memory.md). Regions carry inference
+      // Triton's system shared memory extension (docs/protocol.md §2.5; docs/shared-memory.md). Regions carry inference
       // inputs and outputs, so they are the 'infer' operation for the admission hook. An empty name means every
       // region, as in Triton.
-      // Each principal sees and changes only the regions it registered (core/shared-memory.ts).
+      // Each principal sees and changes only the regions it registered (shm/system-shared-memory.ts).
       SystemSharedMemoryStatus: this.unary('infer', none, (r: { name: string }, principal) => {
         const regions: Record<string, SharedMemoryRegionStatus> = {};
         for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
@@ -498,7 +499,7 @@ class GrpcFront {
 
   /**
    * Triton's classification extension over gRPC: a requested output with parameter `classification: N` comes
-   * back as the top-N "value:index[:label]" strings (reference §2.2), exactly as over REST.
+   * back as the top-N "value:index[:label]" strings (docs/protocol.md §2.2), exactly as over REST.
    */
   classify(req: GrpcInferRequest, resp: InferResponse): InferResponse {
     if (req.outputs === undefined) return resp;
@@ -543,7 +544,7 @@ function checkRepositoryName(name: string): void {
   if (name !== '') throw rtError('UNSUPPORTED', `repository_name '${name}': rtserve serves its repositories as one; leave repository_name empty`);
 }
 
-/** The load request's `config` parameter (a JSON ModelConfig, reference §1.4 "Load params"). */
+/** The load request's `config` parameter (a JSON ModelConfig, docs/protocol.md §1.4 "Load params"). */
 function loadConfigParameter(params: Record<string, RepositoryParameter>): string | undefined {
   let config: string | undefined;
   for (const [key, p] of Object.entries(params)) {

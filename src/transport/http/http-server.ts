@@ -2,15 +2,15 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import type { ModelConfig } from '../../config/model-config.ts';
-import type { InferenceApi } from '../../core/api.ts';
-import { markExclusive } from '../../core/exclusive-buffers.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { requestContextOf } from '../../observability/http-observability.ts';
-import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../codec/kserve-json.ts';
-import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
-import { concatBytes } from '../codec/wire-tensor.ts';
+import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../../codec/kserve-json.ts';
+import type { DecodedInferRequest, RawRequestModel } from '../../codec/kserve-json.ts';
+import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { concatBytes } from '../../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
@@ -53,7 +53,7 @@ interface ModelParams {
 }
 
 /**
- * KServe v2 REST (OIPR §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
+ * KServe v2 REST (docs/protocol.md §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
  * model repository, system shared memory), /openapi.json, /docs and the conventional /healthz and /readyz probe aliases.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
@@ -171,7 +171,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const { model, version } = req.params;
     const body = req.body instanceof Buffer ? req.body : Buffer.alloc(0);
     // Fastify allocates a large body for this request alone (small ones share Node's pool and stay unmarked): the
-    // engine may take its buffer instead of copying the tensors out (core/exclusive-buffers.ts).
+    // engine may take its buffer instead of copying the tensors out (tensor/exclusive-buffers.ts).
     markExclusive(body);
     const headerLength = req.headers['inference-header-content-length'];
     const hdr = Array.isArray(headerLength) ? headerLength[0] : headerLength;
@@ -192,7 +192,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     if (limits !== undefined) checkTensorLimits(decoded.sharedMemoryInputs === undefined ? decoded.inputs : [...decoded.inputs, ...decoded.sharedMemoryInputs], limits);
 
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
-    // HTTP disconnect until it writes; reference §5.10).
+    // HTTP disconnect until it writes; docs/protocol.md §5, item 9).
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
     const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw), principal: principalOf(req)?.id });

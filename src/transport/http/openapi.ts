@@ -4,7 +4,7 @@ import {
   repositoryIndexRequestSchema, repositoryIndexResponseSchema, serverMetadataSchema, statisticsSchema, systemSharedMemoryRegisterSchema,
   systemSharedMemoryStatusSchema, unloadRequestSchema,
 } from './schemas.ts';
-import { RTSERVE_VERSION } from '../../core/version.ts';
+import { RTSERVE_VERSION } from '../../util/version.ts';
 
 type JsonObject = Record<string, unknown>;
 

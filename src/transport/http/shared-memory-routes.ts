@@ -1,17 +1,17 @@
 /**
- * Triton's shared-memory extension over REST (reference §2.4; S:docs/protocol/extension_shared_memory.md):
+ * Triton's shared-memory extension over REST (docs/protocol.md §2.4; S:docs/protocol/extension_shared_memory.md):
  *
  *   GET  /v2/systemsharedmemory[/region/{r}]/status     → [{name, key, offset, byte_size}]
  *   POST /v2/systemsharedmemory/region/{r}/register     {key, offset?, byte_size} → 200, empty body
  *   POST /v2/systemsharedmemory[/region/{r}]/unregister → 200, empty body (one region, or all)
  *
- * Regions belong to the principal that registered them: every call acts on the caller's own (core/shared-memory.ts).
+ * Regions belong to the principal that registered them: every call acts on the caller's own (shm/system-shared-memory.ts).
  * The CUDA shared-memory paths (/v2/cudasharedmemory/...) answer UNSUPPORTED (501): this server has no CUDA
  * IPC. Errors use the registry like every other route (docs/errors.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { InferenceApi } from '../../core/api.ts';
-import { cudaSharedMemoryUnsupported, systemSharedMemoryOf } from '../../core/shared-memory.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import { cudaSharedMemoryUnsupported, systemSharedMemoryOf } from '../../shm/system-shared-memory.ts';
 import { principalOf } from '../../security/http-guard.ts';
 import { parseBodyWith, systemSharedMemoryRegisterSchema } from './schemas.ts';
 

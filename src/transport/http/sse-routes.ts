@@ -1,7 +1,7 @@
 /**
  * POST /v2/models/{m}[/versions/{v}]/generate and /generate_stream (Triton's generate extension, reference
  * §2.4; docs/ws-protocol.md "SSE") for any model. generate_stream runs the request into a ReplayStream
- * (src/transport/ws/stream-registry.ts) — the same event source the WebSocket front end uses — and writes its
+ * (src/transport/streaming/stream-registry.ts) — the same event source the WebSocket front end uses — and writes its
  * events as SSE with `id: <stream id>:<seq>`, so Last-Event-ID resumes a dropped stream exactly where it broke.
  *
  * The HTTP status is decided by the first event (as in Triton): a request that fails before producing anything
@@ -10,12 +10,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { InferenceApi } from '../../core/api.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { toInferRequest } from '../codec/kserve-json.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
-import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../ws/stream-registry.ts';
+import { toInferRequest } from '../../codec/kserve-json.ts';
+import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
 import {
   decodeGenerateBody,
   encodeGenerateResponse,

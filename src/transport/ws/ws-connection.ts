@@ -6,13 +6,13 @@
  */
 import type { WebSocket } from 'ws';
 import { rtError, type RtError } from '../../errors/registry.ts';
-import { describeValue, parseJsonBytes } from '../codec/tensor-data.ts';
-import { isPlainObject } from '../codec/wire-tensor.ts';
-import { encodeOptionsFor, encodeResponseEvent } from './response-encoding.ts';
-import type { StreamEvent } from './stream-registry.ts';
+import { describeValue, parseJsonBytes } from '../../codec/tensor-data.ts';
+import { isPlainObject } from '../../codec/wire-tensor.ts';
+import { encodeOptionsFor, encodeResponseEvent } from '../streaming/response-encoding.ts';
+import type { StreamEvent } from '../streaming/stream-registry.ts';
 import { wsError, wsErrorBody } from './ws-errors.ts';
-import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from './ws-protocol.ts';
-import { WsSession, type WsRequestEntry, type WsSessionContext, type WsSessionSink } from './ws-session.ts';
+import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from '../../codec/ws-protocol.ts';
+import type { WsSession, WsRequestEntry, WsSessionContext, WsSessionSink } from './ws-session.ts';
 import { MessageRateLimiter } from '../../security/limits.ts';
 import { rateLimited } from '../../security/rate-limiter.ts';
 

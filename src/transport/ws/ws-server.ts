@@ -8,12 +8,12 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { InferenceApi } from '../../core/api.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { allowAllWs, extractWsCredentials, type WsAdmit, type WsAuthenticate, type WsPrincipal } from './ws-auth.ts';
 import { WsConnection } from './ws-connection.ts';
-import { WS_PATH, WS_SUBPROTOCOL, type WsLimits } from './ws-protocol.ts';
+import { WS_PATH, WS_SUBPROTOCOL, type WsLimits } from '../../codec/ws-protocol.ts';
 import { WsSession, WsSessionStore, type WsSessionContext } from './ws-session.ts';
 
 /** The server config keys this front end reads (src/config/server-config.ts). */

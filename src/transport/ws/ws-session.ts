@@ -9,16 +9,16 @@
  * frame wins) with a `frame.dropped` terminal event.
  */
 import { randomUUID } from 'node:crypto';
-import type { InferenceApi } from '../../core/api.ts';
-import type { InferRequest } from '../../core/types.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import type { InferRequest } from '../../api/types.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { decodeInferRequestJson, toInferRequest } from '../codec/kserve-json.ts';
-import { describeValue } from '../codec/tensor-data.ts';
-import type { ResponseEncodingContext } from './response-encoding.ts';
-import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from './stream-registry.ts';
+import { decodeInferRequestJson, toInferRequest } from '../../codec/kserve-json.ts';
+import { describeValue } from '../../codec/tensor-data.ts';
+import type { ResponseEncodingContext } from '../streaming/response-encoding.ts';
+import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from '../streaming/stream-registry.ts';
 import type { WsAdmission, WsAdmit, WsPrincipal } from './ws-auth.ts';
-import { WS_MAX_ID_LENGTH, WS_SUBPROTOCOL, type WsLimits, type WsSessionInfo } from './ws-protocol.ts';
+import { WS_MAX_ID_LENGTH, WS_SUBPROTOCOL, type WsLimits, type WsSessionInfo } from '../../codec/ws-protocol.ts';
 
 /** What a session needs from the front end. */
 export interface WsSessionContext {

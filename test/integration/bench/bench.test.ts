@@ -10,7 +10,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { packageRoot } from '../../../src/core/package-root.ts';
+import { packageRoot } from '../../../src/util/package-root.ts';
 import { httpClientFactories } from '../../../src/bench/clients/http-client.ts';
 import { RestControl } from '../../../src/bench/control.ts';
 import { BenchError } from '../../../src/bench/errors.ts';

@@ -5,9 +5,9 @@ import { makeRepository, request, startTestServer, slowMlpConfig } from '../../h
 import { pendingCount, until } from '../../helpers/until.ts';
 import { Gate, startGatedServer } from '../ws/gated-engine.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { bundledModelRepository } from '../../../src/core/package-root.ts';
+import { bundledModelRepository } from '../../../src/util/package-root.ts';
 import { openInProcessOrtSession } from '../../../src/engine/ort/index.ts';
-import { decodeInferResponse, encodeInferRequest } from '../../../src/transport/codec/kserve-client-codec.ts';
+import { decodeInferResponse, encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
 
 /** Seeded inputs so each request is distinguishable and the test is reproducible. */
 function inputFor(i: number): Float32Array {

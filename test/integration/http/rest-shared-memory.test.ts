@@ -13,7 +13,7 @@ import { Gate, startGatedServer } from '../ws/gated-engine.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
 import { startServer } from '../../../src/app/rtserve-server.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
-import { openFileRegion, type RegionOpener } from '../../../src/core/shared-memory.ts';
+import { openFileRegion, type RegionOpener } from '../../../src/shm/system-shared-memory.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 
 const A = Array.from({ length: 16 }, (_, i) => i * 3 - 7);

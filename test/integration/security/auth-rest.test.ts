@@ -4,8 +4,8 @@ import { SignJWT } from 'jose';
 import { request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
-import type { Operation } from '../../../src/security/config-schema.ts';
-import { authConfigSchema } from '../../../src/security/config-schema.ts';
+import type { Operation } from '../../../src/config/security-schema.ts';
+import { authConfigSchema } from '../../../src/config/security-schema.ts';
 import { simpleRequest } from './helpers.ts';
 
 const SECRET = 'integration-test-secret-of-32-chars!!';

@@ -4,8 +4,8 @@ import { connect } from 'node:net';
 import { postJson, request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import * as grpc from '@grpc/grpc-js';
-import { encodeInferRequest } from '../../../src/transport/codec/kserve-client-codec.ts';
-import { encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import { encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
+import { encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
 import { simpleRequest } from './helpers.ts';
 
@@ -58,11 +58,11 @@ describe('request limits on the REST port', () => {
   };
 
   test('JSON nested deeper than maxJsonDepth is refused before parsing, naming the setting', async () => {
-    const deep = { inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: JSON.parse('['.repeat(9) + '1' + ']'.repeat(9)) as unknown }] };
+    const deep = { inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: JSON.parse(`${'['.repeat(9)}1${']'.repeat(9)}`) as unknown }] };
     await expect413(await postJson(infer, deep), /maxJsonDepth/);
     // the same limit applies to a binary request's JSON header
     const header = JSON.stringify({ inputs: [{ name: 'x', parameters: { a: JSON.parse('['.repeat(10) + ']'.repeat(10)) as unknown } }] });
-    const r = await request(infer, { method: 'POST', headers: { 'inference-header-content-length': String(header.length) }, body: header + '\0\0\0\0' });
+    const r = await request(infer, { method: 'POST', headers: { 'inference-header-content-length': String(header.length) }, body: `${header}\0\0\0\0` });
     await expect413(r, /maxJsonDepth/);
   });
 

@@ -3,7 +3,7 @@
  * the front end's handle (sessions, connection counts) or a custom authentication hook use it.
  */
 import type { AddressInfo } from 'node:net';
-import type { InferenceApi } from '../../../src/core/api.ts';
+import type { InferenceApi } from '../../../src/api/inference-api.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { createHttpServer } from '../../../src/transport/http/http-server.ts';
 import type { WsAdmit, WsAuthenticate } from '../../../src/transport/ws/ws-auth.ts';

@@ -7,7 +7,7 @@ import { AccuracyGateError, buildPlan, type BuildOptions } from '../../../src/co
 import { writeNpz } from '../../../src/compiler/data/npz.ts';
 import { GraphBuilder } from '../../../src/compiler/ir/builder.ts';
 import { summarizeModel } from '../../../src/compiler/inspect.ts';
-import { DT } from '../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../src/tensor/onnx-dtype.ts';
 import { loadModel } from '../../../src/compiler/ir/graph.ts';
 import { inferShapes } from '../../../src/compiler/ir/shape-inference.ts';
 import { RtError } from '../../../src/errors/registry.ts';

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import type { InferenceApi, ModelMetadata } from '../../../src/core/api.ts';
-import type { InferRequest, InferResponse, Tensor } from '../../../src/core/types.ts';
+import type { InferenceApi, ModelMetadata } from '../../../src/api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { GenerateService } from '../../../src/generate/generate-service.ts';
 import { generateRequestOf, withGeneration } from '../../../src/generate/generative-api.ts';

@@ -3,7 +3,7 @@ import { afterEach, describe, mock, test } from 'node:test';
 import { RtError, rtError } from '../../../src/errors/registry.ts';
 import { createScheduler, DirectScheduler, DynamicBatcher } from '../../../src/scheduler/index.ts';
 import type { RtScheduler } from '../../../src/scheduler/index.ts';
-import type { InferResponse } from '../../../src/core/types.ts';
+import type { InferResponse } from '../../../src/api/types.ts';
 import {
   advance,
   expectedOutput,

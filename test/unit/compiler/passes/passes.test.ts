@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { GraphBuilder, attr } from '../../../../src/compiler/ir/builder.ts';
-import { DT } from '../../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import { loadModel } from '../../../../src/compiler/ir/graph.ts';
 import { int64Tensor } from '../../../../src/compiler/ir/tensor.ts';
 import {

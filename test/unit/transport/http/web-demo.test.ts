@@ -10,7 +10,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { packageRoot } from '../../../../src/core/package-root.ts';
+import { packageRoot } from '../../../../src/util/package-root.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
 import { demoBundle, registerWebDemo } from '../../../../src/transport/http/web-demo.ts';
 
