@@ -1,5 +1,6 @@
 /**
- * System shared memory regions belong to the principal that registered them, with auth on, over REST and gRPC:
+ * System shared memory regions belong to the principal that registered them, with auth on, over REST and gRPC
+ * (and WebSocket inference):
  * another principal can neither see a region (status), nor use it in an inference, nor unregister it (one region
  * or "all"), and may register its own region under the same name. Region names are no longer global (before
  * 2026-12-01 principal b could read, overwrite and unregister principal a's regions by name).
@@ -13,6 +14,7 @@ import { hashApiKey } from '../../../src/security/authenticator.ts';
 import { request, startTestServer, type FetchResult } from '../../helpers/server.ts';
 import { ShmObjects, int32Bytes, int32Values, shmInferParameters, type ShmObject } from '../../helpers/shm.ts';
 import { inferenceClient, rejectsWith, unary, type InferenceClient, type ModelInferResponse } from '../grpc/grpc-test-client.ts';
+import { TestWs, outputData } from '../ws/ws-test-client.ts';
 
 const KEY_A = 'sk-owner-a';
 const KEY_B = 'sk-owner-b';
@@ -184,5 +186,34 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
     assert.deepEqual((await a.status()).regions, {});
     assert.deepEqual(Object.keys((await b.status()).regions), ['g']);
     assert.deepEqual(await b.unregister(), {});
+  });
+
+  test('WebSocket inference reads only the sending principal\'s regions', async () => {
+    assert.equal((await rest(KEY_A).register('w', ofA)).status, 200);
+    const event = (id: string) => ({
+      type: 'infer',
+      id,
+      model: 'simple',
+      inputs: [
+        { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: 'w', shared_memory_byte_size: 64 } },
+        { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: 'w', shared_memory_byte_size: 64, shared_memory_offset: 64 } },
+      ],
+      outputs: [{ name: 'OUTPUT0' }],
+    });
+    const asA = await TestWs.open(server.httpUrl, { headers: { authorization: `Bearer ${KEY_A}` } });
+    const asB = await TestWs.open(server.httpUrl, { headers: { authorization: `Bearer ${KEY_B}` } });
+    try {
+      asA.send(event('a1'));
+      assert.deepEqual(outputData(await asA.terminal('a1'), 'OUTPUT0'), sum(A, B));
+      asB.send(event('b1'));
+      const e = (await asB.terminal('b1')) as unknown as { type: string; error: { code: string; message: string } };
+      assert.equal(e.type, 'error');
+      assert.equal(e.error.code, 'SHM_REGION_NOT_FOUND');
+      assert.match(e.error.message, /'w'/);
+    } finally {
+      asA.close();
+      asB.close();
+      assert.equal((await rest(KEY_A).unregister('w')).status, 200);
+    }
   });
 });
