@@ -59,7 +59,8 @@ export type { ImageResult, ClassificationResult, DetectionResult, TensorsResult,
 export { classify, postprocessDetections, nonMaxSuppression, meanAveragePrecision } from './postprocess/index.ts';
 export type { Detection, ClassScore, ImageTransform } from './postprocess/index.ts';
 // Generation (docs/generate.md): continuous batching, token streams, the API wrapper and the OpenAI routes.
-export { GenerateService, withGeneration, registerGenerateMetrics, renderChat } from './generate/index.ts';
+export { GenerateService, registerGenerateMetrics, renderChat } from './generate/index.ts';
+export { withGeneration } from './pipeline/generation.ts';
 export type { Generation, GenerateRequest, GenerationEvent, GenerationResult, FinishReason, Usage, SamplingOptions, BatcherLimits, DecoderSpec } from './generate/index.ts';
 export { registerOpenAiRoutes } from './transport/http/openai-routes.ts';
 // Benchmarking (docs/bench.md): `rtserve bench` as a library, its report types and the HTML report.

@@ -71,7 +71,7 @@ export interface InferenceApi {
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined;
   /**
    * Triton's system shared memory extension (register / unregister / status of regions; docs/shared-memory.md).
-   * Undefined when the server has it turned off (server setting `systemSharedMemory`).
+   * Undefined when the server has it turned off (server setting `allowClientShm`, off by default).
    */
   readonly systemSharedMemory?: SystemSharedMemoryApi;
 }

@@ -19,6 +19,8 @@ export interface StreamingFrontEndsOptions {
   /** The security layer's hooks: who may connect (at the upgrade), and which requests may run. */
   readonly authenticate?: WsAuthenticate;
   readonly admit?: WsAdmit;
+  /** The client's address behind trusted proxies (src/security/client-address.ts). */
+  readonly clientAddress?: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string | undefined;
 }
 
 export interface StreamingFrontEnds {
@@ -37,6 +39,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
     ...(options.admit === undefined ? {} : { admit: options.admit }),
+    ...(options.clientAddress === undefined ? {} : { clientAddress: options.clientAddress }),
   });
   const sse = registerSseRoutes(app, {
     api: options.api,

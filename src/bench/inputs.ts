@@ -8,7 +8,7 @@ import { elementCount, type DataType, type TensorData } from '../tensor/datatype
 import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import { floatToBf16Bits, floatToHalfBits } from '../tensor/half.ts';
 import { decodeInferRequestJson } from '../codec/kserve-json.ts';
-import { jsonToTensorData } from '../codec/tensor-data.ts';
+import { jsonToTensorData } from '../codec/json-data-decode.ts';
 import { BenchError } from './errors.ts';
 import { mulberry32 } from '../util/random.ts';
 

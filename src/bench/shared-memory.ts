@@ -21,7 +21,7 @@ import type { RequestedOutput, SharedMemoryInput } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { decodeInferResponse, encodeInferRequest } from '../codec/kserve-client-codec.ts';
 import { sharedMemoryParameters } from '../codec/shared-memory-params.ts';
-import { tensorDataToBinary } from '../codec/tensor-data.ts';
+import { tensorDataToBinary } from '../codec/binary-data.ts';
 import { BenchError } from './errors.ts';
 import type { LoadClient, LoadTarget } from './clients/load-client.ts';
 

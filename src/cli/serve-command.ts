@@ -25,6 +25,9 @@ interface ServeFlags {
   tlsCert?: string;
   tlsKey?: string;
   tlsCa?: string;
+  allowClientShm?: boolean | string;
+  disableApi?: string;
+  logDirectory?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -52,6 +55,9 @@ export function registerServeCommand(program: Command): void {
     .option('--tls-cert <file>', 'PEM certificate chain: HTTPS/WSS on the HTTP port and TLS on the gRPC port')
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)')
+    .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
+    .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo')
+    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)')
     .action(async (flags: ServeFlags) => {
       // V8's allocation-site pretenuring sees a request's objects survive a minor GC while the request waits in a
       // queue, and from then on allocates every request's objects of those sites in the old generation: the main
@@ -59,9 +65,12 @@ export function registerServeCommand(program: Command): void {
       // they die young (bench/results/hotpath-2026-11-30.md). Set before the server allocates; it is process-wide,
       // so it also covers the engine workers.
       setFlagsFromString('--no-allocation-site-pretenuring');
+      // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
+      const configWarnings: string[] = [];
       const sources = {
         ...(flags.config === undefined ? {} : { file: flags.config }),
         env: process.env,
+        warn: (message: string) => configWarnings.push(message),
         flags: {
           modelRepository: flags.modelRepository,
           host: flags.host,
@@ -80,10 +89,14 @@ export function registerServeCommand(program: Command): void {
           tlsCert: flags.tlsCert,
           tlsKey: flags.tlsKey,
           tlsCa: flags.tlsCa,
+          allowClientShm: flags.allowClientShm,
+          disabledApis: flags.disableApi,
+          logDirectory: flags.logDirectory,
         },
       };
       const config = await loadServerConfig(sources);
       const logger = createLogger(config.logLevel);
+      for (const message of configWarnings.splice(0)) logger.warn(message);
       const server = await startServer({ config, logger });
       const parts = [`http=${server.httpUrl}`];
       if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);

@@ -8,7 +8,8 @@ import { allocate } from '../tensor/datatype.ts';
 import type { InferResponse, Parameters, RequestedOutput, SharedMemoryInput, SharedMemoryRef } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
-import { describeValue, parseJsonBytes, utf8Encode } from './tensor-data.ts';
+import { describeValue, utf8Encode } from './tensor-data.ts';
+import { parseJsonBytes } from './json-body.ts';
 import { sharedMemoryRefOf } from './shared-memory-params.ts';
 import { BinarySection, checkParameters, concatBytes, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
 

@@ -1,12 +1,12 @@
 /**
  * Server side of the KServe v2 / Open Inference Protocol REST codec (docs/protocol.md §2.2 JSON shapes) with Triton's
- * binary tensor data extension (docs/protocol.md §2.3; S:docs/protocol/extension_binary_data.md) and classification
- * extension (S:docs/protocol/extension_classification.md).
+ * binary tensor data extension (docs/protocol.md §2.3). Classification is a layer of the request pipeline
+ * (src/pipeline/classification.ts), done before a response reaches any encoder.
  *
  *   parseBinaryBody        body + Inference-Header-Content-Length → JSON header + binary section (or a raw body)
  *   decodeInferRequestJson $inference_request JSON (+ binary section) → tensors (zero-copy views where aligned)
  *   buildRawRequest        a raw binary request (header length 0) → a decoded request for a one-input model
- *   responseOptionsFor     request parameters → which outputs go binary, which are classified
+ *   responseOptionsFor     request parameters → which outputs go binary
  *   encodeInferResponse    InferResponse → JSON header bytes + binary chunks, kept separate for a gathered write
  *
  * Model-dependent checks (input names, datatypes and shapes against the model) live in core/validate.ts so that
@@ -17,8 +17,9 @@ import type { InferRequest, InferResponse, Parameters, RequestedOutput, SharedMe
 import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import type { RequestContext } from '../observability/request-context.ts';
 import { rtError } from '../errors/registry.ts';
-import { classifyOutput } from './classification.ts';
-import { binaryToTensorData, describeValue, formatShape, parseJsonBytes, utf8Encode } from './tensor-data.ts';
+import { describeValue, formatShape, utf8Encode } from './tensor-data.ts';
+import { parseJsonBytes } from './json-body.ts';
+import { binaryToTensorData } from './binary-data.ts';
 import { sharedMemoryInput, sharedMemoryRefOf } from './shared-memory-params.ts';
 import { BinarySection, checkParameters, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
 
@@ -222,12 +223,6 @@ export function buildRawRequest(meta: RawRequestModel, bytes: Uint8Array): Decod
 export interface EncodeResponseOptions {
   /** Outputs to send as binary data (docs/protocol.md §2.3). */
   readonly binaryOutputs: ReadonlySet<string> | 'all' | 'none';
-  /** Output name → top-N for the classification extension. */
-  readonly classification?: ReadonlyMap<string, number>;
-  /** Output name → class labels by index (Triton's label_filename). */
-  readonly labels?: ReadonlyMap<string, readonly string[]>;
-  /** True when outputs' first dimension is the batch dimension (max_batch_size > 0); classification is per item. */
-  readonly batched?: boolean;
 }
 
 export interface EncodedResponse {
@@ -241,31 +236,21 @@ export interface EncodedResponse {
 
 /**
  * Response options from a request: `binary_data_output: true` makes every output binary, a requested output's
- * `binary_data` overrides it (docs/protocol.md §2.3); a requested output's `classification: N` (N > 0) asks for top-N.
+ * `binary_data` overrides it (docs/protocol.md §2.3). Classification (`classification: N`) is done before encoding,
+ * by the request pipeline (src/pipeline/classification.ts).
  */
-export function responseOptionsFor(
-  req: { readonly parameters?: Parameters | undefined; readonly outputs?: readonly RequestedOutput[] | undefined },
-  extra: { readonly labels?: ReadonlyMap<string, readonly string[]>; readonly batched?: boolean } = {},
-): EncodeResponseOptions {
+export function responseOptionsFor(req: { readonly parameters?: Parameters | undefined; readonly outputs?: readonly RequestedOutput[] | undefined }): EncodeResponseOptions {
   const binaryDefault = req.parameters?.['binary_data_output'] === true;
   let binaryOutputs: ReadonlySet<string> | 'all' | 'none' = binaryDefault ? 'all' : 'none';
-  let classification: Map<string, number> | undefined;
   if (req.outputs !== undefined && req.outputs.length > 0) {
     const set = new Set<string>();
     for (const o of req.outputs) {
       const flag = o.parameters?.['binary_data'];
       if (typeof flag === 'boolean' ? flag : binaryDefault) set.add(o.name);
-      const n = o.parameters?.['classification'];
-      if (typeof n === 'number' && n > 0) (classification ??= new Map()).set(o.name, n);
     }
     binaryOutputs = set;
   }
-  return {
-    binaryOutputs,
-    ...(classification !== undefined && { classification }),
-    ...(extra.labels !== undefined && { labels: extra.labels }),
-    ...(extra.batched !== undefined && { batched: extra.batched }),
-  };
+  return { binaryOutputs };
 }
 
 /**
@@ -281,17 +266,12 @@ export function encodeInferResponse(resp: InferResponse, opts: EncodeResponseOpt
   const parts = new Array<string>(resp.outputs.length);
   const { binaryOutputs } = opts;
   for (let i = 0; i < resp.outputs.length; i++) {
-    let output = resp.outputs[i]!;
+    const output = resp.outputs[i]!;
     const shm = resp.sharedMemoryOutputs?.get(output.name);
     if (shm !== undefined) {
       // Written into a region: no data (S:docs/protocol/extension_shared_memory.md; see docs/shared-memory.md).
       parts[i] = encodeSharedMemoryWireTensor(output, shm);
       continue;
-    }
-    const n = opts.classification?.get(output.name);
-    if (n !== undefined && n > 0) {
-      const labels = opts.labels?.get(output.name);
-      output = classifyOutput(output, { count: n, batched: opts.batched ?? false, ...(labels !== undefined && { labels }) });
     }
     const asBinary = binaryOutputs === 'all' || (binaryOutputs !== 'none' && binaryOutputs.has(output.name));
     parts[i] = encodeWireTensor('output', output, asBinary, binary);

@@ -12,17 +12,10 @@ import type { Parameters, SharedMemoryRef } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { sharedMemoryParameters } from './shared-memory-params.ts';
 import { rtError } from '../errors/registry.ts';
-import {
-  binaryToTensorData,
-  describeValue,
-  formatShape,
-  jsonToTensorData,
-  parseShape,
-  tensorDataToBinary,
-  tensorDataToJson,
-  tensorLabel,
-  utf8Encode,
-} from './tensor-data.ts';
+import { describeValue, formatShape, parseShape, tensorLabel, utf8Encode } from './tensor-data.ts';
+import { binaryToTensorData, tensorDataToBinary } from './binary-data.ts';
+import { tensorDataToJson } from './json-data-encode.ts';
+import { jsonToTensorData } from './json-data-decode.ts';
 import type { TensorRole } from './tensor-data.ts';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,10 +1,11 @@
 /**
  * The offline compiler (`rtserve build` / `rtserve inspect`). It imports only plan/, errors/ and small
- * utilities; onnxruntime reaches it through the OfflineRuntime interface (runtime.ts), which the CLI wires in
+ * utilities; onnxruntime reaches it through the OfflineRuntime interface (src/plan/runtime.ts), which the CLI wires in
  * from src/engine/ort/offline-runner.ts.
  */
-export { AccuracyGateError, BUILD_STAGES, buildPlan } from './build.ts';
-export type { BuildOptions, BuildReport, BuildResult, BuildStage, PrecisionReport, ProgressEvent, ProgressListener } from './build.ts';
+export { buildPlan } from './build.ts';
+export { AccuracyGateError, BUILD_STAGES } from './build-options.ts';
+export type { BuildOptions, BuildReport, BuildResult, BuildStage, PrecisionReport, ProgressEvent, ProgressListener } from './build-options.ts';
 export { inspect, formatInspect, summarizeModel } from './inspect.ts';
 export type { InspectResult, ModelSummary } from './inspect.ts';
 export { GATE_METRICS, defaultGates, parseGate } from './accuracy.ts';

@@ -7,6 +7,8 @@ import { authConfigSchema, rateLimitConfigSchema } from './security-schema.ts';
  * (RTSERVE_*) < command-line flags. The result is deeply frozen.
  */
 const port = z.coerce.number().int().min(0).max(65535);
+/** A boolean that also takes the strings an environment variable or a `--flag=value` holds ('true', '1', 'false', '0'). */
+const bool = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
 
 export const serverConfigSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
@@ -40,6 +42,32 @@ export const serverConfigSchema = z.strictObject({
   headersTimeoutMs: z.coerce.number().int().min(100).default(15000),
   /** ...and its whole request, body included, within this time (node's requestTimeout). */
   requestTimeoutMs: z.coerce.number().int().min(100).default(120000),
+  // ---- running exposed (docs/security.md "Running exposed"); each off or closed by default
+  /**
+   * Triton's system shared memory extension (docs/shared-memory.md): clients on this host register regions of
+   * POSIX shared memory objects (/dev/shm) and send references instead of tensor bytes. The server then reads and
+   * writes any shm object a client names that its own user may open, so it is off unless turned on, as in Triton
+   * (--allow-client-shm=true).
+   */
+  allowClientShm: bool.default(false),
+  /** API groups answered UNSUPPORTED (the demo pages 404) on every front end; Triton's restricted APIs, but off. */
+  disabledApis: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
+    z.array(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
+  ).default([]),
+  /**
+   * The only directory POST /v2/logging may point log_file into (relative names resolve inside it; escapes are
+   * refused). Unset: log_file cannot be changed over the network, as in Triton.
+   */
+  logDirectory: z.string().min(1).optional(),
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDR ranges, `loopback`, `uniquelocal`): per-IP rate limits
+   * and logs then use the client address they forward. Empty: the socket's peer address, X-Forwarded-For ignored.
+   */
+  trustedProxies: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
+    z.array(z.string().min(1)),
+  ).default([]),
   /** Messages per second a WebSocket client may send (token bucket, burst = 2 s worth); 0 = unlimited. */
   wsMaxMessagesPerSec: z.coerce.number().min(0).default(0),
   // ---- gRPC front end (docs/grpc.md); keepalive defaults are Triton's --grpc-keepalive-* defaults
@@ -63,6 +91,11 @@ export const serverConfigSchema = z.strictObject({
   maxQueueSizeDefault: z.coerce.number().int().min(1).default(4096),
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
   exitTimeoutSecs: z.coerce.number().min(0).default(30),
+  /**
+   * On SIGTERM the REST port closes only once no request or connection arrived for this long after the in-flight
+   * work drained (capped by exitTimeoutSecs), so a client's request in the accept queue is answered, not reset.
+   */
+  drainQuietMs: z.coerce.number().int().min(0).default(1000),
   /** Ready only when every model is ready (Triton's --strict-readiness). */
   // Not z.coerce.boolean(): that turns the string "false" (RTSERVE_STRICT_READINESS=false) into true.
   strictReadiness: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
@@ -105,13 +138,6 @@ export const serverConfigSchema = z.strictObject({
   loadModel: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v), z.array(z.string().min(1))).default([]),
   /** poll mode: seconds between repository scans (0 = no polling); Triton's --repository-poll-secs (default 15). */
   repositoryPollSecs: z.coerce.number().min(0).default(15),
-  /**
-   * Triton's system shared memory extension (docs/shared-memory.md): clients on this host register regions of
-   * POSIX shared memory objects (/dev/shm) and send references instead of tensor bytes. The server then reads and
-   * writes any shm object a client names that its own user may open; turn it off where clients on the host must
-   * not reach each other's shared memory (Triton has it off unless started with --allow-client-shm=true).
-   */
-  systemSharedMemory: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
   /** Response cache capacity in bytes (0 = no cache); models opt in with response_cache { enable: true }. */
   cacheSizeBytes: z.coerce.number().int().min(0).default(0),
   /** One info log line per HTTP request with request id, trace id, status and stage timings. */

@@ -50,7 +50,7 @@ export class InferenceServer implements InferenceApi {
   constructor(private readonly options: InferenceServerOptions) {
     // system_shared_memory: the regions and requests that use them are served by the layer the app wraps around
     // this core (pipeline/shared-memory.ts); it is advertised only when switched on.
-    this.extensions = options.config.systemSharedMemory ? [...EXTENSIONS, 'system_shared_memory'] : EXTENSIONS;
+    this.extensions = options.config.allowClientShm ? [...EXTENSIONS, 'system_shared_memory'] : EXTENSIONS;
   }
 
   /**

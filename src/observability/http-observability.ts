@@ -13,6 +13,8 @@ export interface HttpObservabilityOptions {
   readonly accessLog: boolean;
   /** Serves Triton's logging extension (GET/POST /v2/logging) when given. */
   readonly logControl?: LogControl;
+  /** The only directory POST /v2/logging may move log_file into; unset, log_file cannot be changed (Triton). */
+  readonly logDirectory?: string;
 }
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();
@@ -94,7 +96,7 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
         throw rtError('BAD_JSON', 'the logging settings body is not valid JSON');
       }
       const before = control.settings();
-      const after = control.update(patch);
+      const after = control.update(patch, options.logDirectory);
       logger.info({ before, after }, 'log settings changed');
       return after;
     });

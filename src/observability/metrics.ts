@@ -100,6 +100,12 @@ export class ServerMetrics {
   readonly wsConnections: Gauge;
   /** WebSocket frames dropped (backpressure, oversize, malformed): `inc({ reason })`. */
   readonly wsDroppedFrames: Counter<'reason'>;
+  /**
+   * Clients bounded for being too slow: `http_head` (request head not complete within headersTimeoutMs: slowloris),
+   * `http_body` (body not complete within requestTimeoutMs), `ws_refused` (a WebSocket request refused because
+   * results wait unread past wsMaxBufferedBytes), `ws_closed` (a socket closed at 4 × that).
+   */
+  readonly slowClients: Counter<'kind'>;
   /** Requests refused by a rate limit or concurrency cap: `inc({ protocol })`. */
   readonly rateLimited: Counter<'protocol'>;
   /** Every HTTP request by route pattern (bounded cardinality) and status code. */
@@ -224,6 +230,12 @@ export class ServerMetrics {
       },
     });
     this.wsConnections = new Gauge({ name: 'rtserve_ws_connections', help: 'Open WebSocket connections', registers: [registry] });
+    this.slowClients = new Counter({
+      name: 'rtserve_slow_clients_total',
+      help: 'Clients bounded for being too slow: http_head (headersTimeoutMs), http_body (requestTimeoutMs), ws_refused / ws_closed (wsMaxBufferedBytes)',
+      labelNames: ['kind'],
+      registers: [registry],
+    });
     this.wsDroppedFrames = new Counter({
       name: 'rtserve_ws_dropped_frames_total',
       help: 'WebSocket frames dropped, by reason (backpressure, too_large, malformed, ...)',

@@ -20,7 +20,8 @@ import type { InferRequest, InferResponse, RequestedOutput, SharedMemoryRef } fr
 import type { Tensor } from '../tensor/tensor.ts';
 import { RtError, rtError } from '../errors/registry.ts';
 import { hasSharedMemoryParameters, SHM_BYTE_SIZE, SHM_OFFSET, SHM_REGION, sharedMemoryRefOf } from '../codec/shared-memory-params.ts';
-import { binaryToTensorData, formatShape, tensorDataToBinary, tensorLabel } from '../codec/tensor-data.ts';
+import { formatShape, tensorLabel } from '../codec/tensor-data.ts';
+import { binaryToTensorData, tensorDataToBinary } from '../codec/binary-data.ts';
 import { withOverrides } from '../util/with-overrides.ts';
 
 type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
@@ -91,7 +92,7 @@ class Resolution {
 /** Leases the regions of `request`, reads its shared-memory inputs and plans its outputs; releases on failure. */
 async function resolve(manager: SharedMemoryManager | undefined, request: InferRequest): Promise<Resolution> {
   if (manager === undefined) {
-    throw rtError('UNSUPPORTED', 'system shared memory is turned off on this server (server setting systemSharedMemory); send the tensors in the request');
+    throw rtError('UNSUPPORTED', 'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm), or send the tensors in the request');
   }
   const r = new Resolution(manager, request.principal);
   try {

@@ -60,7 +60,7 @@ export interface SystemSharedMemoryApi {
 /** The regions of an InferenceApi, or UNSUPPORTED when the server has the extension turned off. */
 export function systemSharedMemoryOf(api: { readonly systemSharedMemory?: SystemSharedMemoryApi | undefined }): SystemSharedMemoryApi {
   const shm = api.systemSharedMemory;
-  if (shm === undefined) throw rtError('UNSUPPORTED', 'system shared memory is turned off on this server (server setting systemSharedMemory)');
+  if (shm === undefined) throw rtError('UNSUPPORTED', 'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm)');
   return shm;
 }
 

@@ -12,20 +12,7 @@ import type { Tensor } from '../../tensor/tensor.ts';
 import { sharedMemoryParameters, sharedMemoryRefOf } from '../shared-memory-params.ts';
 import { rtError } from '../../errors/registry.ts';
 import { WIRE_LEN, WireReader, WireWriter, lenFieldSize, utf8Length } from './proto-wire.ts';
-import {
-  checkTensorHeader,
-  contentsToTensorData,
-  parametersSize,
-  planParameters,
-  planSharedMemoryTensor,
-  planTensor,
-  rawToTensorData,
-  readParameterEntry,
-  readTensorMessage,
-  writeParameters,
-  writeRaw,
-  writeTensorHeader,
-} from './infer-wire.ts';
+import { checkTensorHeader, contentsToTensorData, parametersSize, planParameters, planSharedMemoryTensor, planTensor, rawToTensorData, readParameterEntry, readTensorMessage, writeParameters, writeRaw, writeTensorHeader } from './infer-wire.ts';
 import type { TensorMessage, TensorPlan } from './infer-wire.ts';
 
 export interface GrpcClientRequest {

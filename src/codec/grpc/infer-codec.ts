@@ -17,20 +17,7 @@ import type { Tensor } from '../../tensor/tensor.ts';
 import { sharedMemoryInput, sharedMemoryParameters, sharedMemoryRefOf } from '../shared-memory-params.ts';
 import { type RtError, rtError, toRtError } from '../../errors/registry.ts';
 import { utf8Length, lenFieldSize, WIRE_LEN, WireReader, WireWriter } from './proto-wire.ts';
-import {
-  checkTensorHeader,
-  contentsToTensorData,
-  parametersSize,
-  planParameters,
-  planSharedMemoryTensor,
-  planTensor,
-  rawToTensorData,
-  readParameterEntry,
-  readTensorMessage,
-  writeParameters,
-  writeRaw,
-  writeTensorHeader,
-} from './infer-wire.ts';
+import { checkTensorHeader, contentsToTensorData, parametersSize, planParameters, planSharedMemoryTensor, planTensor, rawToTensorData, readParameterEntry, readTensorMessage, writeParameters, writeRaw, writeTensorHeader } from './infer-wire.ts';
 import type { TensorMessage, TensorPlan } from './infer-wire.ts';
 
 /** A ModelInferRequest decoded from the wire, before the transport adds the signal and protocol. */

@@ -15,7 +15,8 @@ import { BYTE_SIZE, DATA_TYPES, isDataType, viewAs } from '../../tensor/datatype
 import type { DataType, NumericArray, TensorData } from '../../tensor/datatype.ts';
 import type { Parameters } from '../../api/types.ts';
 import { rtError } from '../../errors/registry.ts';
-import { deserializeBytes, formatShape, parseShape, tensorLabel } from '../tensor-data.ts';
+import { formatShape, parseShape, tensorLabel } from '../tensor-data.ts';
+import { deserializeBytes } from '../binary-data.ts';
 import type { TensorRole } from '../tensor-data.ts';
 import { WIRE_FIXED32, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter, int64Size, lenFieldSize, utf8Length } from './proto-wire.ts';
 

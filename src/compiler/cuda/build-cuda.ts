@@ -3,7 +3,8 @@ import { rtError } from '../../errors/registry.ts';
 import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../../plan/format.ts';
 import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
-import { AccuracyGateError, ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build.ts';
+import { ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer } from '../build-steps.ts';
+import { AccuracyGateError, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build-options.ts';
 import { syntheticDataset } from '../data/dataset.ts';
 import { DT } from '../../tensor/onnx-dtype.ts';
 import { Graph, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
@@ -14,10 +15,7 @@ import { lowerGraph } from './lower.ts';
 import type { Lowered } from './lowering/types.ts';
 import { verifyPrograms, type ProgramCheck } from './verify-programs.ts';
 import { emitPrograms, planArena, tensorBytes } from './memory.ts';
-import {
-  CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding,
-  type CudaLayer, type CudaNetwork, type GemmLayer, type Tactic,
-} from '../../plan/cuda-network.ts';
+import { CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding, type CudaLayer, type CudaNetwork, type GemmLayer, type Tactic } from '../../plan/cuda-network.ts';
 
 export const DEFAULT_TUNE_OPTIONS: TuneOptions = { workspaceLimit: 256 * 1024 * 1024, graphCandidates: 4, iters: 10, verify: true };
 

@@ -15,42 +15,21 @@
  * reading while it has `maxInflightPerStream` requests in flight or its writes are backed up (HTTP/2 flow control
  * then holds the client back).
  */
-import {
-  Server,
-  ServerCredentials,
-  status as GrpcStatus,
-  type Metadata,
-  type MethodDefinition,
-  type ServerDuplexStream,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type ServiceDefinition,
-  type UntypedHandleCall,
-  type UntypedServiceImplementation,
-  type sendUnaryData,
-} from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as GrpcStatus, type Metadata, type MethodDefinition, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../../api/types.ts';
-import type { Tensor } from '../../tensor/tensor.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
 import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
 import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { classifyOutput } from '../../codec/classification.ts';
 import { toStatus } from './errors.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
-import {
-  decodeModelInferRequest,
-  encodeModelInferResponse,
-  encodeModelStreamInferError,
-  encodeModelStreamInferResponse,
-  type DecodedInferMessage,
-  type GrpcInferRequest,
-} from '../../codec/grpc/infer-codec.ts';
+import { decodeModelInferRequest, encodeModelInferResponse, encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
+import { GRPC_METHODS, type ApiGroup } from '../../security/route-table.ts';
 
 export interface GrpcServerOptions {
   readonly api: InferenceApi;
@@ -81,6 +60,8 @@ export interface GrpcServerOptions {
    * The admitted principal's id scopes shared-memory regions to it.
    */
   readonly admit?: (ctx: GrpcAdmitContext) => Promise<GrpcAdmission>;
+  /** API groups turned off (server setting disabledApis): their methods answer UNSUPPORTED. */
+  readonly disabledApis?: readonly ApiGroup[];
 }
 
 /** The operation groups of docs/security.md, as the gRPC RPCs map onto them (the same split as the REST routes). */
@@ -256,6 +237,22 @@ class GrpcFront {
     return toStatus(err, this.log);
   }
 
+  /** The method's operation from the one route table (src/security/route-table.ts); a method it lacks is refused. */
+  operationOf(method: string): GrpcOperation {
+    const op = GRPC_METHODS[method]?.op;
+    if (op === undefined || op === 'any' || op === 'public') {
+      throw new Error(`gRPC method ${method} has no operation in the route table (src/security/route-table.ts)`);
+    }
+    return op;
+  }
+
+  /** The UNSUPPORTED error for a method of a turned-off API group (disabledApis), else undefined. */
+  switchedOff(method: string): RtError | undefined {
+    const api = GRPC_METHODS[method]?.api;
+    if (api === undefined || !(this.options.disabledApis ?? []).includes(api)) return undefined;
+    return rtError('UNSUPPORTED', `the ${api} API is turned off on this server (server setting disabledApis / --disable-api)`);
+  }
+
   /** Runs `admit` for a call (when configured); resolves with the release function. */
   admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<GrpcAdmission> | undefined {
     const admit = this.options.admit;
@@ -267,10 +264,13 @@ class GrpcFront {
    * A unary handler whose work may throw or reject; either becomes the registry's status. `op` and `modelOf` say
    * what the admission hook checks; `fn` gets the admitted principal's id (undefined without an admission hook).
    */
-  private unary<Req, Res>(op: GrpcOperation, modelOf: (request: Req) => string | undefined, fn: (request: Req, principal: string | undefined) => Res | Promise<Res>) {
+  private unary<Req, Res>(method: string, modelOf: (request: Req) => string | undefined, fn: (request: Req, principal: string | undefined) => Res | Promise<Res>) {
+    const op = this.operationOf(method);
+    const off = this.switchedOff(method);
     const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>, principal?: string): void => {
       let result: Res | Promise<Res>;
       try {
+        if (off !== undefined) throw off;
         result = fn(call.request, principal);
       } catch (err) {
         callback(this.status(err));
@@ -334,23 +334,23 @@ class GrpcFront {
     const named = (r: ModelRef): string => r.name;
     const target = (r: RepositoryModelRequest): string => r.model_name;
     const impl: UntypedServiceImplementation = {
-      ServerLive: this.unary('health', none, () => ({ live: api.isLive() })),
-      ServerReady: this.unary('health', none, () => ({ ready: api.isReady() })),
-      ModelReady: this.unary('metadata', named, (r: ModelRef) => ({ ready: api.modelReady(r.name, version(r.version)) })),
-      ServerMetadata: this.unary('metadata', none, () => api.serverMetadata()),
-      ModelMetadata: this.unary('metadata', named, (r: ModelRef) => {
+      ServerLive: this.unary('ServerLive', none, () => ({ live: api.isLive() })),
+      ServerReady: this.unary('ServerReady', none, () => ({ ready: api.isReady() })),
+      ModelReady: this.unary('ModelReady', named, (r: ModelRef) => ({ ready: api.modelReady(r.name, version(r.version)) })),
+      ServerMetadata: this.unary('ServerMetadata', none, () => api.serverMetadata()),
+      ModelMetadata: this.unary('ModelMetadata', named, (r: ModelRef) => {
         const m = api.modelMetadata(r.name, version(r.version));
         return { name: m.name, versions: m.versions, platform: m.platform, inputs: m.inputs, outputs: m.outputs };
       }),
-      ModelConfig: this.unary('metadata', named, (r: ModelRef) => ({ config: configMessage(api.modelConfig(r.name, version(r.version))) })),
-      ModelStatistics: this.unary('metrics', named, (r: ModelRef) => ({
+      ModelConfig: this.unary('ModelConfig', named, (r: ModelRef) => ({ config: configMessage(api.modelConfig(r.name, version(r.version))) })),
+      ModelStatistics: this.unary('ModelStatistics', named, (r: ModelRef) => ({
         model_stats: api.modelStatistics(r.name === '' ? undefined : r.name, version(r.version)),
       })),
-      RepositoryIndex: this.unary('repository', none, (r: { repository_name: string; ready: boolean }) => {
+      RepositoryIndex: this.unary('RepositoryIndex', none, (r: { repository_name: string; ready: boolean }) => {
         checkRepositoryName(r.repository_name);
         return { models: api.repositoryIndex(r.ready).map((e) => ({ name: e.name, version: e.version ?? '', state: e.state, reason: e.reason })) };
       }),
-      RepositoryModelLoad: this.unary('repository', target, async (r: RepositoryModelRequest) => {
+      RepositoryModelLoad: this.unary('RepositoryModelLoad', target, async (r: RepositoryModelRequest) => {
         checkRepositoryName(r.repository_name);
         const config = loadConfigParameter(r.parameters);
         try {
@@ -360,7 +360,7 @@ class GrpcFront {
         }
         return {};
       }),
-      RepositoryModelUnload: this.unary('repository', target, async (r: RepositoryModelRequest) => {
+      RepositoryModelUnload: this.unary('RepositoryModelUnload', target, async (r: RepositoryModelRequest) => {
         checkRepositoryName(r.repository_name);
         try {
           await api.unloadModel(r.model_name);
@@ -373,22 +373,22 @@ class GrpcFront {
       // inputs and outputs, so they are the 'infer' operation for the admission hook. An empty name means every
       // region, as in Triton.
       // Each principal sees and changes only the regions it registered (shm/system-shared-memory.ts).
-      SystemSharedMemoryStatus: this.unary('infer', none, (r: { name: string }, principal) => {
+      SystemSharedMemoryStatus: this.unary('SystemSharedMemoryStatus', none, (r: { name: string }, principal) => {
         const regions: Record<string, SharedMemoryRegionStatus> = {};
         for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
         return { regions };
       }),
-      SystemSharedMemoryRegister: this.unary('infer', none, async (r: { name: string; key: string; offset: number; byte_size: number }, principal) => {
+      SystemSharedMemoryRegister: this.unary('SystemSharedMemoryRegister', none, async (r: { name: string; key: string; offset: number; byte_size: number }, principal) => {
         await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size, principal);
         return {};
       }),
-      SystemSharedMemoryUnregister: this.unary('infer', none, async (r: { name: string }, principal) => {
+      SystemSharedMemoryUnregister: this.unary('SystemSharedMemoryUnregister', none, async (r: { name: string }, principal) => {
         await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name, principal);
         return {};
       }),
-      CudaSharedMemoryStatus: this.unary('infer', none, cudaSharedMemoryUnsupported),
-      CudaSharedMemoryRegister: this.unary('infer', none, cudaSharedMemoryUnsupported),
-      CudaSharedMemoryUnregister: this.unary('infer', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryStatus: this.unary('CudaSharedMemoryStatus', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryRegister: this.unary('CudaSharedMemoryRegister', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryUnregister: this.unary('CudaSharedMemoryUnregister', none, cudaSharedMemoryUnsupported),
       ModelInfer: (call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>) => this.modelInfer(call, callback),
       ModelStreamInfer: (call: ServerDuplexStream<DecodedInferMessage, Buffer>) => {
         const stream = new InferStream(call, this);
@@ -397,7 +397,7 @@ class GrpcFront {
       },
     };
     for (const [rpc, what] of Object.entries(UNSUPPORTED_RPCS)) {
-      impl[rpc] = this.unary('admin', none, () => {
+      impl[rpc] = this.unary(rpc, none, () => {
         throw rtError('UNSUPPORTED', `${rpc}: rtserve does not implement ${what}`);
       });
     }
@@ -441,7 +441,7 @@ class GrpcFront {
         call.removeListener('cancelled', onCancel);
         let out: Buffer;
         try {
-          out = this.checkSize(encodeModelInferResponse(this.classify(req, resp)), req.model);
+          out = this.checkSize(encodeModelInferResponse(resp), req.model);
         } catch (err) {
           callback(this.status(err));
           return;
@@ -495,28 +495,6 @@ class GrpcFront {
       throw rtError('PAYLOAD_TOO_LARGE', `the response of model '${model}' is ${out.length} bytes, over the gRPC message limit of ${max} bytes (grpcMaxMessageBytes); request fewer outputs or a smaller batch, or raise the limit`);
     }
     return out;
-  }
-
-  /**
-   * Triton's classification extension over gRPC: a requested output with parameter `classification: N` comes
-   * back as the top-N "value:index[:label]" strings (docs/protocol.md §2.2), exactly as over REST.
-   */
-  classify(req: GrpcInferRequest, resp: InferResponse): InferResponse {
-    if (req.outputs === undefined) return resp;
-    let counts: Map<string, number> | undefined;
-    for (const o of req.outputs) {
-      const n = o.parameters?.['classification'];
-      if (typeof n === 'number' && n > 0) (counts ??= new Map()).set(o.name, n);
-    }
-    if (counts === undefined) return resp;
-    const batched = this.api.modelConfig(resp.model_name, resp.model_version).max_batch_size > 0;
-    const outputs = resp.outputs.map((o): Tensor => {
-      const n = counts.get(o.name);
-      if (n === undefined) return o;
-      const labels = this.api.outputLabels(resp.model_name, resp.model_version, o.name);
-      return classifyOutput(o, { count: n, batched, ...(labels !== undefined && { labels }) });
-    });
-    return { ...resp, outputs };
   }
 
   close(timeoutMs: number): Promise<void> {
@@ -623,7 +601,7 @@ class InferStream {
         principal = a.principal?.id;
       }
       for await (const resp of this.front.inferResponses(req, controller.signal, principal)) {
-        this.write(this.front.checkSize(encodeModelStreamInferResponse(this.front.classify(req, resp)), req.model));
+        this.write(this.front.checkSize(encodeModelStreamInferResponse(resp), req.model));
       }
     };
     run()

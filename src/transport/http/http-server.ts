@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Socket } from 'node:net';
-import type { ModelConfig } from '../../config/model-config.ts';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
@@ -9,12 +8,13 @@ import type { Logger } from '../../observability/logger.ts';
 import { requestContextOf } from '../../observability/http-observability.ts';
 import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../../codec/kserve-json.ts';
-import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 import { concatBytes } from '../../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
 import { principalOf, type HttpSecurityHooks } from '../../security/http-guard.ts';
+import { apiSwitchHook, trackRoutes, type ApiGroup } from '../../security/route-table.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
@@ -45,6 +45,10 @@ export interface HttpServerOptions {
   readonly maxHeaderBytes?: number;
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** API groups turned off (server setting disabledApis; src/security/route-table.ts). */
+  readonly disabledApis?: readonly ApiGroup[];
+  /** Proxies whose X-Forwarded-For sets `req.ip` (fastify trustProxy; src/security/client-address.ts). */
+  readonly trustedProxies?: readonly string[];
 }
 
 interface ModelParams {
@@ -76,9 +80,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // bodies and lets the codec produce errors that name tensors.
     logger: false,
     return503OnClosing: true,
+    ...(options.trustedProxies === undefined || options.trustedProxies.length === 0 ? {} : { trustProxy: [...options.trustedProxies] }),
     forceCloseConnections: false,
     routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
   });
+  // Every route must have an entry in the one route table (operation, scope, API group): one without is refused here.
+  trackRoutes(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (req, body, done) => {
     // Image and form bodies (POST .../image) are never parsed as JSON; scanning their bytes for brackets would refuse
@@ -106,6 +113,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     app.addHook('onRequest', options.security.onRequest);
     options.security.register(app);
   }
+  // After the security hook: a turned-off API answers UNSUPPORTED only to those who could otherwise call it.
+  const apiSwitch = apiSwitchHook(options.disabledApis ?? []);
+  if (apiSwitch !== undefined) app.addHook('onRequest', apiSwitch);
   app.setNotFoundHandler((req, reply) =>
     sendError(reply, rtError('ROUTE_NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0] ?? ''}`), logger),
   );
@@ -196,31 +206,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
     const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw), principal: principalOf(req)?.id });
-    // A reload may swap out the answering version before its answer is encoded (poll mode, explicit load): what
-    // encoding needs is looked up before the call too, and used when the answering version is gone.
-    const configBefore = api.modelConfig(model, version);
     // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
     // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
     const response = isImageRequest(api, request) ? ((await inferImageRequest(api, request)) ?? (await api.infer(request))) : await api.infer(request);
 
-    let labels: Map<string, readonly string[]> | undefined;
-    for (const o of decoded.outputs ?? []) {
-      if (o.parameters?.['classification'] === undefined) continue;
-      let l: readonly string[] | undefined;
-      try {
-        l = api.outputLabels(response.model_name, response.model_version, o.name);
-      } catch {
-        l = undefined;
-      }
-      if (l !== undefined) (labels ??= new Map()).set(o.name, l);
-    }
-    let config: ModelConfig;
-    try {
-      config = api.modelConfig(response.model_name, response.model_version);
-    } catch {
-      config = configBefore;
-    }
-    const opts = responseOptionsFor(decoded, { batched: config.max_batch_size > 0, ...(labels === undefined ? {} : { labels }) });
+    const opts = responseOptionsFor(decoded);
     const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);
     if (encoded.binary.length === 0) {
       return reply.type('application/json').send(Buffer.from(encoded.json.buffer, encoded.json.byteOffset, encoded.json.byteLength));

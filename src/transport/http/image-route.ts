@@ -11,7 +11,7 @@ import type { Tensor } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { runImagePipeline, type ImagePipelineOptions, type ImageResult } from '../../preprocess/image-pipeline.ts';
-import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface ImageRouteOptions {
   readonly api: InferenceApi;

@@ -27,7 +27,7 @@ import type { Logger } from '../../observability/logger.ts';
 import { renderChat, type ChatMessage, type GenerateService, type Generation } from '../../generate/generate-service.ts';
 import type { FinishReason, GenerateRequest, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
-import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface OpenAiRoutesOptions {
   readonly generate: GenerateService;

@@ -15,7 +15,9 @@ import type { InferResponse, Parameters } from '../../api/types.ts';
 import type { Tensor } from '../../tensor/tensor.ts';
 import { rtError, type RtError } from '../../errors/registry.ts';
 import { decodeInferRequestJson, encodeInferResponse, type DecodedInferRequest } from '../../codec/kserve-json.ts';
-import { describeValue, formatShape, jsonToTensorData, tensorDataToJson } from '../../codec/tensor-data.ts';
+import { describeValue, formatShape } from '../../codec/tensor-data.ts';
+import { tensorDataToJson } from '../../codec/json-data-encode.ts';
+import { jsonToTensorData } from '../../codec/json-data-decode.ts';
 import { checkParameters, isPlainObject } from '../../codec/wire-tensor.ts';
 import { encodeOptionsFor } from '../streaming/response-encoding.ts';
 
@@ -82,13 +84,12 @@ function deduceShape(name: string, dims: readonly number[], count: number): numb
 
 /** A response body in the request's form (JSON text, no binary data). */
 export function encodeGenerateResponse(
-  api: InferenceApi,
   form: GenerateForm,
   decoded: { readonly parameters?: Parameters | undefined; readonly outputs?: DecodedInferRequest['outputs'] },
   response: InferResponse,
 ): string {
   if (form === 'kserve') {
-    const opts = encodeOptionsFor(api, { parameters: decoded.parameters, outputs: decoded.outputs, jsonOnly: true }, response);
+    const opts = encodeOptionsFor({ parameters: decoded.parameters, outputs: decoded.outputs, jsonOnly: true });
     return new TextDecoder().decode(encodeInferResponse(response, opts).json);
   }
   let text = '{';

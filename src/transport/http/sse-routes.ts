@@ -14,17 +14,9 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { toInferRequest } from '../../codec/kserve-json.ts';
-import { parseJsonBytes } from '../../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
-import {
-  decodeGenerateBody,
-  encodeGenerateResponse,
-  parseLastEventId,
-  sseErrorData,
-  sseEvent,
-  sseEventId,
-  type DecodedGenerate,
-} from './sse-generate.ts';
+import { decodeGenerateBody, encodeGenerateResponse, parseLastEventId, sseErrorData, sseEvent, sseEventId, type DecodedGenerate } from './sse-generate.ts';
 
 export interface SseOptions {
   readonly api: InferenceApi;
@@ -67,7 +59,6 @@ class SseSink {
   readonly listener: StreamListener = (event) => this.onEvent(event);
 
   constructor(
-    private readonly api: InferenceApi,
     private readonly stream: ReplayStream,
     private readonly options: SseOptions,
     private readonly active: Set<SseSink>,
@@ -95,7 +86,7 @@ class SseSink {
     switch (event.kind) {
       case 'data':
         try {
-          return sseEvent(id, undefined, encodeGenerateResponse(this.api, ctx.generate.form, ctx.generate.decoded, event.response));
+          return sseEvent(id, undefined, encodeGenerateResponse(ctx.generate.form, ctx.generate.decoded, event.response));
         } catch (err) {
           return sseEvent(id, 'error', sseErrorData(rtError('INTERNAL', 'the response could not be encoded', { cause: err })));
         }
@@ -188,13 +179,13 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       if (!reply.raw.writableFinished) controller.abort();
     });
     const response = await api.infer(toInferRequest(generateBody.decoded, { model, version, signal: controller.signal, protocol: 'sse' }));
-    return reply.code(200).type('application/json').send(encodeGenerateResponse(api, generateBody.form, generateBody.decoded, response));
+    return reply.code(200).type('application/json').send(encodeGenerateResponse(generateBody.form, generateBody.decoded, response));
   };
 
   const attachSink = (stream: ReplayStream, after: number): SseSink | undefined => {
     const ctx = stream.context as StreamContext;
     ctx.sink?.end();
-    const sink = new SseSink(api, stream, options, active);
+    const sink = new SseSink(stream, options, active);
     ctx.sink = sink;
     return stream.attach(sink.listener, after) ? sink : undefined;
   };

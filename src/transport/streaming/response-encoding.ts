@@ -1,9 +1,4 @@
-/**
- * How streaming front ends turn an InferResponse into KServe v2 response JSON: the same options as REST /infer
- * (binary outputs, classification with the model's labels; docs/protocol.md §2.3) computed from the request that
- * produced it, and the same encoder (src/codec/kserve-json.ts `encodeInferResponse`).
- */
-import type { InferenceApi } from '../../api/inference-api.ts';
+
 import type { InferResponse, Parameters, RequestedOutput } from '../../api/types.ts';
 import { encodeInferResponse, responseOptionsFor, type EncodeResponseOptions, type EncodedResponse } from '../../codec/kserve-json.ts';
 import { utf8Encode } from '../../codec/tensor-data.ts';
@@ -18,7 +13,7 @@ export interface ResponseEncodingContext {
   readonly jsonOnly?: boolean;
 }
 
-export function encodeOptionsFor(api: InferenceApi, ctx: ResponseEncodingContext, response: InferResponse): EncodeResponseOptions {
+export function encodeOptionsFor(ctx: ResponseEncodingContext): EncodeResponseOptions {
   let parameters = ctx.parameters;
   if (ctx.jsonOnly === true) {
     parameters = { ...parameters, binary_data_output: false };
@@ -29,19 +24,7 @@ export function encodeOptionsFor(api: InferenceApi, ctx: ResponseEncodingContext
   if (ctx.jsonOnly === true && outputs !== undefined) {
     outputs = outputs.map((o) => (o.parameters?.['binary_data'] === undefined ? o : { ...o, parameters: { ...o.parameters, binary_data: false } }));
   }
-  let labels: Map<string, readonly string[]> | undefined;
-  for (const o of outputs ?? []) {
-    if (o.parameters?.['classification'] === undefined) continue;
-    const l = api.outputLabels(response.model_name, response.model_version, o.name);
-    if (l !== undefined) (labels ??= new Map()).set(o.name, l);
-  }
-  let batched = false;
-  try {
-    batched = api.modelConfig(response.model_name, response.model_version).max_batch_size > 0;
-  } catch {
-    // The model was unloaded between the answer and its encoding: only classification needs this flag.
-  }
-  return responseOptionsFor({ parameters, outputs }, { batched, ...(labels === undefined ? {} : { labels }) });
+  return responseOptionsFor({ parameters, outputs });
 }
 
 /**

@@ -35,6 +35,8 @@ export interface WsMetrics {
   readonly wsConnections: { inc(): void; dec(): void };
   /** Reasons: superseded (frame stream drop), too_large (1009), malformed (unparsable event). */
   readonly wsDroppedFrames: { inc(labels: { reason: string }): void };
+  /** Clients too slow to read their results (kind ws_refused / ws_closed). */
+  readonly slowClients?: { inc(labels: { kind: string }): void };
 }
 
 export interface WsFrontEndOptions {
@@ -46,6 +48,8 @@ export interface WsFrontEndOptions {
   /** Per-request admission (authorization, rate limits); see ws-auth.ts. */
   readonly admit?: WsAdmit;
   readonly metrics?: WsMetrics;
+  /** The client's address from the upgrade's peer and X-Forwarded-For (src/security/client-address.ts). */
+  readonly clientAddress?: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string | undefined;
 }
 
 export interface WsFrontEnd {
@@ -75,6 +79,7 @@ export function wsLimitsOf(config: WsFrontEndConfig): WsLimits {
 export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOptions): WsFrontEnd {
   const { logger } = options;
   const authenticate = options.authenticate ?? allowAllWs;
+  const clientAddress = options.clientAddress ?? ((peer: string | undefined) => peer);
   const store = new WsSessionStore();
   const ctx: WsSessionContext = {
     api: options.api,
@@ -84,7 +89,12 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     store,
     maxMessagesPerSec: options.config.wsMaxMessagesPerSec ?? 0,
     ...(options.admit === undefined ? {} : { admit: options.admit }),
-    ...(options.metrics === undefined ? {} : { onDrop: (reason: string) => options.metrics?.wsDroppedFrames.inc({ reason }) }),
+    ...(options.metrics === undefined
+      ? {}
+      : {
+          onDrop: (reason: string) => options.metrics?.wsDroppedFrames.inc({ reason }),
+          onSlowClient: (kind: string) => options.metrics?.slowClients?.inc({ kind }),
+        }),
   };
   const connections = new Set<WsConnection>();
   let closing = false;
@@ -127,7 +137,7 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
       .then(
         (principal) => {
           if (socket.destroyed) return;
-          wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, principal, req.socket.remoteAddress));
+          wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, principal, clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'])));
         },
         (err: unknown) => {
           const e = toRtError(err);

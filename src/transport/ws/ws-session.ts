@@ -34,6 +34,8 @@ export interface WsSessionContext {
   readonly maxMessagesPerSec?: number;
   /** Counts a dropped frame or refused message by reason (metrics). */
   readonly onDrop?: (reason: 'superseded' | 'too_large' | 'malformed') => void;
+  /** A client too slow to read its results: a request refused (`ws_refused`) or the socket closed (`ws_closed`). */
+  readonly onSlowClient?: (kind: 'ws_refused' | 'ws_closed') => void;
 }
 
 /** The socket side, as the session sees it. */
@@ -213,6 +215,7 @@ export class WsSession {
       }
       const buffered = sink.bufferedAmount;
       if (buffered > this.ctx.limits.max_buffered_bytes) {
+        this.ctx.onSlowClient?.('ws_refused');
         throw rtError('SLOW_CONSUMER', `${buffered} bytes of results are waiting to be read on this socket (max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); read them before sending more requests`, { retryAfterMs: LIMIT_RETRY_AFTER_MS });
       }
 

@@ -71,7 +71,7 @@ describe('rtserve bench against a real server', () => {
   let report: BenchReport;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ allowClientShm: true });
     report = await runBench({
       url: server.httpUrl,
       model: 'simple',
@@ -300,7 +300,7 @@ describe('rtserve bench CLI', () => {
   let server: RunningServer;
   let dir: string;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ allowClientShm: true });
     dir = await mkdtemp(join(tmpdir(), 'rtserve-bench-'));
   });
   after(async () => {

@@ -3,7 +3,7 @@
  * process.env and --config to loadServerConfig): a flag that is not given must not hide the environment or the
  * file, the environment overrides the file, a flag overrides both. Observed from outside: which repository the
  * server serves (GET /v2/repository/index lists its one model). The per-key table is
- * test/unit/config/load-server-config.test.ts.
+ * test/unit/config/config-layering.test.ts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -35,7 +35,7 @@ describe('REST authentication and authorization', () => {
   let server: RunningServer;
   let base: string;
   before(async () => {
-    server = await startTestServer({ auth: { enabled: true, apiKeys, jwt: { secret: SECRET, algorithms: ['HS256'] } } });
+    server = await startTestServer({ allowClientShm: true, auth: { enabled: true, apiKeys, jwt: { secret: SECRET, algorithms: ['HS256'] } } });
     base = server.httpUrl;
   });
   after(async () => {

@@ -8,6 +8,7 @@ import { encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
 import { encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
 import { simpleRequest } from './helpers.ts';
+import { parseSamples, scrape, valueOf } from '../ops/helpers.ts';
 
 /** Writes raw bytes on a fresh connection and collects everything the server sends until it closes (or 10 s). */
 function rawExchange(url: string, chunks: string[]): Promise<{ text: string; closed: boolean }> {
@@ -129,5 +130,9 @@ describe('request limits on the REST port', () => {
     assert.ok(body.closed, 'the server closes a connection whose body never ends');
     assert.match(body.text, /^HTTP\/1\.1 408 /);
     assert.equal((await request(`${server.httpUrl}/v2/health/live`)).status, 200);
+    // Each is counted on /metrics by the guard that fired.
+    const metrics = parseSamples(await scrape(`${server.metricsUrl ?? ''}/metrics`));
+    assert.equal(valueOf(metrics, 'rtserve_slow_clients_total', { kind: 'http_head' }), 1);
+    assert.equal(valueOf(metrics, 'rtserve_slow_clients_total', { kind: 'http_body' }), 1);
   });
 });

@@ -19,11 +19,9 @@ import { TestWs, outputData } from '../ws/ws-test-client.ts';
 const KEY_A = 'sk-owner-a';
 const KEY_B = 'sk-owner-b';
 
-/**
- * The server every test here starts. Options that shared memory may need later (e.g. an opt-in for client
- * shared memory) go here, once.
- */
+/** The server every test here starts: client shared memory is opt-in (`--allow-client-shm`). */
 const SERVER_OPTIONS: Partial<ServerConfigInput> = {
+  allowClientShm: true,
   modelControlMode: 'explicit',
   loadModel: ['simple'],
   auth: {

@@ -2,14 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InferResponse } from '../../../src/api/types.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
-import {
-  buildRawRequest,
-  decodeInferRequestJson,
-  encodeInferResponse,
-  parseBinaryBody,
-  responseOptionsFor,
-} from '../../../src/codec/kserve-json.ts';
-import type { DecodedInferRequest, EncodeResponseOptions } from '../../../src/codec/kserve-json.ts';
+import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor } from '../../../src/codec/kserve-json.ts';
+import type { DecodedInferRequest } from '../../../src/codec/kserve-json.ts';
 import { decodeInferResponse, encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
 import { concatBytes } from '../../../src/codec/wire-tensor.ts';
 import { assertRtError, assertTensorEqual, enc, sampleTensors } from './tensor-assert.ts';
@@ -547,39 +541,5 @@ describe('responseOptionsFor (docs/protocol.md §2.3 binary_data / binary_data_o
     });
     assert.deepEqual([...(o2.binaryOutputs as Set<string>)], ['b']);
   });
-  test('classification and labels', () => {
-    const labels = new Map([['a', ['x', 'y']]]);
-    const o = responseOptionsFor({ outputs: [{ name: 'a', parameters: { classification: 2 } }, { name: 'b', parameters: { classification: 0 } }] }, { labels, batched: true });
-    assert.deepEqual([...(o.classification ?? new Map())], [['a', 2]]);
-    assert.equal(o.labels, labels);
-    assert.equal(o.batched, true);
-  });
 });
 
-describe('classification in encodeInferResponse', () => {
-  const probs: Tensor = { name: 'probs', datatype: 'FP32', shape: [2, 4], data: new Float32Array([0.1, 0.6, 0.25, 0.05, 0.7, 0.1, 0.1, 0.1]) };
-  const resp: InferResponse = { model_name: 'm', model_version: '1', outputs: [probs] };
-  const opts = (extra: Partial<EncodeResponseOptions>): EncodeResponseOptions => ({ binaryOutputs: 'none', classification: new Map([['probs', 2]]), batched: true, ...extra });
-
-  test('top-N per batch item as "value:index[:label]" BYTES in JSON', () => {
-    const e = encodeInferResponse(resp, opts({ labels: new Map([['probs', ['cat', 'dog', 'bird']]]) }));
-    const j = JSON.parse(new TextDecoder().decode(e.json)) as { outputs: Array<Record<string, unknown>> };
-    assert.deepEqual(j.outputs[0], {
-      name: 'probs',
-      datatype: 'BYTES',
-      shape: [2, 2],
-      // Index 3 has no label; ties keep the lower index first.
-      data: ['0.600000:1:dog', '0.250000:2:bird', '0.700000:0:cat', '0.100000:1:dog'],
-    });
-  });
-
-  test('classification output as binary data round-trips through the client decoder', () => {
-    const e = encodeInferResponse(resp, opts({ binaryOutputs: 'all', batched: false }));
-    const decoded = decodeInferResponse(concatBytes([e.json, ...e.binary]), e.headerLength);
-    const out = decoded.outputs[0]!;
-    assert.equal(out.datatype, 'BYTES');
-    // Not batched: the whole tensor is one item.
-    assert.deepEqual(out.shape, [2]);
-    assert.deepEqual((out.data as Uint8Array[]).map((b) => new TextDecoder().decode(b)), ['0.700000:4', '0.600000:1']);
-  });
-});

@@ -8,14 +8,7 @@ import { basename, join } from 'node:path';
 import { Root, Writer, type Type } from 'protobufjs';
 import type { Tensor } from '../../../../src/tensor/tensor.ts';
 import { protoDir } from '../../../../src/transport/grpc/proto.ts';
-import {
-  decodeModelInferRequest,
-  encodeModelInferResponse,
-  encodeModelStreamInferError,
-  encodeModelStreamInferResponse,
-  type DecodedInferMessage,
-  type GrpcInferRequest,
-} from '../../../../src/codec/grpc/infer-codec.ts';
+import { decodeModelInferRequest, encodeModelInferResponse, encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../../../src/codec/grpc/infer-codec.ts';
 import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../../../../src/codec/grpc/infer-client-codec.ts';
 import { shmInferParameters as shm } from '../../../helpers/shm.ts';
 

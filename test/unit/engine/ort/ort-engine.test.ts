@@ -8,10 +8,7 @@ import type { EngineLoadOptions } from '../../../../src/engine/engine.ts';
 import { createOrtEngine, type OrtEngineSession } from '../../../../src/engine/ort/index.ts';
 import { cleanOrtMessage, sessionOptionsFor } from '../../../../src/engine/ort/ort-backend.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
-import {
-  addModel, allTypesIdentityModel, ElemType, heavyMatMulModel, identityModel, makeModelDir, type ORT_ELEM_TYPES,
-  twoOutputModel, writeModel,
-} from '../../../fixtures/onnx-builders.ts';
+import { addModel, allTypesIdentityModel, ElemType, heavyMatMulModel, identityModel, makeModelDir, type ORT_ELEM_TYPES, twoOutputModel, writeModel } from '../../../fixtures/onnx-builders.ts';
 
 // One intra-op thread: these tests share a small machine and check behaviour, not speed.
 const CPU: EngineLoadOptions = { providers: [{ name: 'cpu' }], intraOpNumThreads: 1, interOpNumThreads: 1 };

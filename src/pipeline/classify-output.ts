@@ -14,7 +14,7 @@ import type { NumericArray } from '../tensor/datatype.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
 import { bf16ArrayToFloat32, halfArrayToFloat32 } from '../tensor/half.ts';
-import { utf8Encode } from './tensor-data.ts';
+import { utf8Encode } from '../codec/tensor-data.ts';
 
 export interface ClassificationOptions {
   /** Top-N to return. */

@@ -6,9 +6,9 @@ import type { InferRequest, InferResponse } from '../../../src/api/types.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { GenerateService } from '../../../src/generate/generate-service.ts';
-import { generateRequestOf, withGeneration } from '../../../src/generate/generative-api.ts';
+import { generateRequestOf, withGeneration } from '../../../src/pipeline/generation.ts';
 import { registerGenerateMetrics } from '../../../src/generate/metrics.ts';
-import { FakeDecoderSession, fakeConfig, fakeReference } from './fake-decoder.ts';
+import { FakeDecoderSession, fakeConfig, fakeReference } from '../generate/fake-decoder.ts';
 
 const enc = new TextEncoder();
 const bytesT = (name: string, values: string[], shape = [1, values.length]): Tensor => ({ name, datatype: 'BYTES', shape, data: values.map((v) => enc.encode(v)) });

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
-import { classifyOutput } from '../../../src/codec/classification.ts';
-import { assertRtError } from './tensor-assert.ts';
+import { classifyOutput } from '../../../src/pipeline/classify-output.ts';
+import { assertRtError } from '../codec/tensor-assert.ts';
 
 const strings = (t: Tensor): string[] => (t.data as Uint8Array[]).map((b) => new TextDecoder().decode(b));
 

@@ -20,8 +20,8 @@ import type { DataType } from '../tensor/datatype.ts';
 import type { InferRequest, InferResponse, Parameters } from '../api/types.ts';
 import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
-import type { Generation, GenerateService } from './generate-service.ts';
-import type { GenerateRequest } from './types.ts';
+import type { Generation, GenerateService } from '../generate/generate-service.ts';
+import type { GenerateRequest } from '../generate/types.ts';
 import { withOverrides } from '../util/with-overrides.ts';
 
 export const TEXT_INPUT = 'text_input';
