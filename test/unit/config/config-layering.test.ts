@@ -115,7 +115,7 @@ describe('server config layering: defaults < file < environment < flags', () => 
   test('a bad value is refused naming its layer, even where a higher layer sets the key', async () => {
     const file = await writeConfig('httpPort: 70000\n');
     await rejectsNaming(loadServerConfig({ file, flags: { httpPort: '8080' } }), /config file .*config-\d+\.yaml/, /httpPort/);
-    await rejectsNaming(loadServerConfig({ env: { RTSERVE_HTTP_PORT: 'eighty' }, flags: { httpPort: '8080' } }), /environment \(RTSERVE_\*\)/, /httpPort/);
+    await rejectsNaming(loadServerConfig({ env: { RTSERVE_HTTP_PORT: 'eighty' }, flags: { httpPort: '8080' } }), /environment variable RTSERVE_HTTP_PORT/, /httpPort/);
     await rejectsNaming(loadServerConfig({ flags: { logLevel: 'loud' } }), /command-line flags/, /logLevel/);
     await rejectsNaming(loadServerConfig({ file: await writeConfig('[1, 2]') }), /must hold an object/);
     await rejectsNaming(loadServerConfig({ file: await writeConfig('{"httpPort": ', '.json') }), /is not valid JSON/);
