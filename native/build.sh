@@ -41,14 +41,20 @@ flags=(-std=c++17 -O3 -Xcompiler -fPIC,-fvisibility=hidden -gencode "arch=comput
 echo "nvcc: $nvcc ($("$nvcc" --version | tail -1))"
 echo "cudnn: $cudnn_h, $cudnn_lib; cublasLt: $lt_h, $lt_lib; node headers: $node_inc"
 t0=$(date +%s)
-"$nvcc" "${flags[@]}" -c src/kernels.cu -o "$out/kernels.o" &
-p1=$!
-"$nvcc" "${flags[@]}" -c src/engine.cu -o "$out/engine.o" &
-p2=$!
+# One object per source file (src/*.cu and the N-API glue), built in parallel.
+objs=()
+pids=()
+for src in src/*.cu; do
+  o="$out/$(basename "${src%.cu}").o"
+  "$nvcc" "${flags[@]}" -c "$src" -o "$o" &
+  pids+=($!)
+  objs+=("$o")
+done
 "$nvcc" "${flags[@]}" -x cu -c src/addon.cpp -o "$out/addon.o" &
-p3=$!
-wait $p1 && wait $p2 && wait $p3
-"$nvcc" -shared -o "$out/rtcuda.node" "$out/kernels.o" "$out/engine.o" "$out/addon.o" \
+pids+=($!)
+objs+=("$out/addon.o")
+for p in "${pids[@]}"; do wait "$p"; done
+"$nvcc" -shared -o "$out/rtcuda.node" "${objs[@]}" \
   -L"$(dirname "$cudnn_lib")" -L"$(dirname "$lt_lib")" -l:"$(basename "$cudnn_lib")" -l:"$(basename "$lt_lib")" \
   -Xlinker -rpath,"$(dirname "$cudnn_lib")":"$(dirname "$lt_lib")" -cudart static
 echo "built native/$out/rtcuda.node in $(( $(date +%s) - t0 )) s"

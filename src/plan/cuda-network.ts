@@ -1,6 +1,6 @@
 /**
  * The CUDA engine's network description: what `rtserve build --target cuda` writes into the plan payload and
- * what the native addon (native/src/engine.cu) executes. One *program* per batch size of the profile: every
+ * what the native addon (native/src/*.cu) executes. One *program* per batch size of the profile: every
  * layer in it is fully concrete (dimensions, arena offsets, chosen tactic), so the addon does no shape logic.
  * Tensors are FP16 inside (FP32 arithmetic in every kernel and library call); graph inputs and outputs keep
  * their model types and are converted by the first and last layers.

@@ -15,11 +15,10 @@
  * reading while it has `maxInflightPerStream` requests in flight or its writes are backed up (HTTP/2 flow control
  * then holds the client back).
  */
-import { Server, ServerCredentials, status as GrpcStatus, type Metadata, type MethodDefinition, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
+import { Server, ServerCredentials, type Metadata, type MethodDefinition, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../../api/types.ts';
-import type { ModelConfig } from '../../config/model-config.ts';
 import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
 import { type RtError, rtError } from '../../errors/registry.ts';
@@ -27,9 +26,12 @@ import type { Logger } from '../../observability/logger.ts';
 import { toStatus } from './errors.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
-import { decodeModelInferRequest, encodeModelInferResponse, encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
+import { decodeModelInferRequest, encodeModelInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
 import { GRPC_METHODS, type ApiGroup } from '../../security/route-table.ts';
+import { Deadline, deadlineError, deadlineMsOf } from './deadline.ts';
+import { InferStream } from './infer-stream.ts';
+import { checkRepositoryName, configMessage, loadConfigParameter, type ModelRef, type RepositoryModelRequest } from './repository-messages.ts';
 
 export interface GrpcServerOptions {
   readonly api: InferenceApi;
@@ -95,47 +97,8 @@ export interface GrpcFrontEnd {
   close(timeoutMs: number): Promise<void>;
 }
 
-/** Deadline of a call in epoch milliseconds (Infinity when the client set none). */
-function deadlineMsOf(call: { getDeadline(): Date | number }): number {
-  const d = call.getDeadline();
-  return d instanceof Date ? d.getTime() : d;
-}
-
-/**
- * Aborts a request when its call's deadline passes, and remembers that it did, so the transport can answer
- * DEADLINE_EXCEEDED instead of the scheduler's CANCELLED.
- */
-class Deadline {
-  expired = false;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    readonly deadlineMs: number,
-    onExpire: () => void,
-  ) {
-    if (!Number.isFinite(deadlineMs)) return;
-    const left = deadlineMs - Date.now();
-    if (left <= 0) {
-      this.expired = true;
-      return;
-    }
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      onExpire();
-    }, left);
-  }
-
-  dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-}
-
-function deadlineError(model: string): RtError {
-  return rtError('QUEUE_TIMEOUT', `the call's deadline passed before model '${model}' answered; the request was withdrawn from the queue`);
-}
-
 const passThrough = (buf: Buffer): Buffer => buf;
+const noRelease = (): void => {};
 
 /**
  * grpc-js hands each received message over as a view that skips the 5-byte gRPC frame prefix of a buffer it
@@ -153,25 +116,6 @@ const UNSUPPORTED_RPCS: Readonly<Record<string, string>> = {
   TraceSetting: 'trace settings',
   LogSettings: 'log settings over gRPC',
 };
-
-interface ModelRef {
-  name: string;
-  version: string;
-}
-
-interface RepositoryParameter {
-  parameter_choice?: string;
-  bool_param?: boolean;
-  int64_param?: number;
-  string_param?: string;
-  bytes_param?: Uint8Array;
-}
-
-interface RepositoryModelRequest {
-  repository_name: string;
-  model_name: string;
-  parameters: Record<string, RepositoryParameter>;
-}
 
 /** Starts the gRPC front end on host:port and resolves once it listens. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcFrontEnd> {
@@ -193,7 +137,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcF
   };
 }
 
-class GrpcFront {
+export class GrpcFront {
   readonly server: Server;
   private readonly api: InferenceApi;
   private readonly log: Logger;
@@ -254,10 +198,35 @@ class GrpcFront {
   }
 
   /** Runs `admit` for a call (when configured); resolves with the release function. */
-  admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<GrpcAdmission> | undefined {
+  private admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<GrpcAdmission> | undefined {
     const admit = this.options.admit;
     if (admit === undefined) return undefined;
     return admit({ op, model: model === '' ? undefined : model, metadata: call.metadata, peer: call.getPeer() });
+  }
+
+  /**
+   * The one admission wrapper of every handler: `run` goes once the admission hook let the call in (at once
+   * without a hook) and gets the release to call when its work is done and the admitted principal's id (it scopes
+   * shared-memory regions); a refusal goes to `refuse` as a status.
+   */
+  admitted(
+    op: GrpcOperation,
+    model: string | undefined,
+    call: { readonly metadata: Metadata; getPeer(): string },
+    run: (release: () => void, principal: string | undefined) => void,
+    refuse: (status: ReturnType<typeof toStatus>) => void,
+  ): void {
+    const admission = this.admitCall(op, model, call);
+    if (admission === undefined) run(noRelease, undefined);
+    else admission.then((a) => run(a.release, a.principal?.id), (err: unknown) => refuse(this.status(err)));
+  }
+
+  /** A unary handler's callback that releases the admission before it answers. */
+  private releasing<Res>(release: () => void, callback: sendUnaryData<Res>): sendUnaryData<Res> {
+    return (err, value) => {
+      release();
+      callback(err, value);
+    };
   }
 
   /**
@@ -279,20 +248,8 @@ class GrpcFront {
       if (result instanceof Promise) result.then((v) => callback(null, v), (err: unknown) => callback(this.status(err)));
       else callback(null, result);
     };
-    return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
-      const admission = this.admitCall(op, modelOf(call.request), call);
-      if (admission === undefined) {
-        run(call, callback);
-        return;
-      }
-      admission.then(
-        (a) => run(call, (err, value) => {
-          a.release();
-          callback(err, value);
-        }, a.principal?.id),
-        (err: unknown) => callback(this.status(err)),
-      );
-    };
+    return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void =>
+      this.admitted(op, modelOf(call.request), call, (release, principal) => run(call, this.releasing(release, callback), principal), (status) => callback(status));
   }
 
   /** grpc.health.v1 behind the admission hook as the `health` operation. */
@@ -300,28 +257,21 @@ class GrpcFront {
     if (this.options.admit === undefined) return impl;
     const guarded: UntypedServiceImplementation = {};
     for (const [name, handler] of Object.entries(impl)) {
+      // A health check holds nothing while it runs: the admission is released before the handler.
       if (name === 'Watch') {
         const watch = handler as (call: ServerWritableStream<unknown, unknown>) => void;
-        guarded[name] = ((call: ServerWritableStream<unknown, unknown>) => {
-          this.admitCall('health', undefined, call)?.then(
-            (a) => {
-              a.release();
-              watch(call);
-            },
-            (err: unknown) => call.emit('error', this.status(err)),
-          );
-        }) as UntypedHandleCall;
+        guarded[name] = ((call: ServerWritableStream<unknown, unknown>) =>
+          this.admitted('health', undefined, call, (release) => {
+            release();
+            watch(call);
+          }, (status) => call.emit('error', status))) as UntypedHandleCall;
       } else {
         const unaryHandler = handler as (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => void;
-        guarded[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => {
-          this.admitCall('health', undefined, call)?.then(
-            (a) => {
-              a.release();
-              unaryHandler(call, cb);
-            },
-            (err: unknown) => cb(this.status(err)),
-          );
-        }) as UntypedHandleCall;
+        guarded[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) =>
+          this.admitted('health', undefined, call, (release) => {
+            release();
+            unaryHandler(call, cb);
+          }, (status) => cb(status))) as UntypedHandleCall;
       }
     }
     return guarded;
@@ -406,18 +356,7 @@ class GrpcFront {
 
   private modelInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>): void {
     const msg = call.request;
-    const admission = this.admitCall('infer', msg.ok ? msg.request.model : msg.model, call);
-    if (admission === undefined) {
-      this.runInfer(call, callback);
-      return;
-    }
-    admission.then(
-      (a) => this.runInfer(call, (err, value) => {
-        a.release();
-        callback(err, value);
-      }, a.principal?.id),
-      (err: unknown) => callback(this.status(err)),
-    );
+    this.admitted('infer', msg.ok ? msg.request.model : msg.model, call, (release, principal) => this.runInfer(call, this.releasing(release, callback), principal), (status) => callback(status));
   }
 
   private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>, principal?: string): void {
@@ -515,155 +454,5 @@ class GrpcFront {
       }
     })();
     return this.closing;
-  }
-}
-
-function checkRepositoryName(name: string): void {
-  if (name !== '') throw rtError('UNSUPPORTED', `repository_name '${name}': rtserve serves its repositories as one; leave repository_name empty`);
-}
-
-/** The load request's `config` parameter (a JSON ModelConfig, docs/protocol.md §1.4 "Load params"). */
-function loadConfigParameter(params: Record<string, RepositoryParameter>): string | undefined {
-  let config: string | undefined;
-  for (const [key, p] of Object.entries(params)) {
-    if (key.startsWith('file:')) {
-      throw rtError('UNSUPPORTED', `load parameter '${key}': loading model files sent with the request is not supported; put the model in the repository`);
-    }
-    if (key === 'config') {
-      if (p.parameter_choice !== 'string_param' || typeof p.string_param !== 'string') {
-        throw rtError('BAD_PARAMETER', "load parameter 'config' must be a string_param holding a JSON ModelConfig");
-      }
-      config = p.string_param;
-    }
-  }
-  return config;
-}
-
-/**
- * The model configuration as the ModelConfig message (proto/model_config.proto keeps Triton's names, so the
- * JSON spelling maps field for field). rtserve's own `engine` section has no Triton field and is left out.
- */
-function configMessage(config: ModelConfig): Record<string, unknown> {
-  const { engine: _engine, ...triton } = config;
-  return triton;
-}
-
-/** One ModelStreamInfer call. */
-class InferStream {
-  onDone: (() => void) | undefined;
-  private readonly pending = new Set<AbortController>();
-  private readonly deadline: Deadline;
-  private readEnded = false;
-  private draining = false;
-  private closed = false;
-  private pausedForInflight = false;
-  private pausedForWrites = false;
-
-  constructor(
-    private readonly call: ServerDuplexStream<DecodedInferMessage, Buffer>,
-    private readonly front: GrpcFront,
-  ) {
-    this.deadline = new Deadline(deadlineMsOf(call), () => this.abortAll());
-    call.on('data', (msg: DecodedInferMessage) => this.onMessage(msg));
-    call.on('end', () => {
-      this.readEnded = true;
-      this.maybeFinish();
-    });
-    call.on('cancelled', () => this.abortAll());
-    // A write or read error on the HTTP/2 stream: grpc-js ends the call; nothing is left to answer.
-    call.on('error', () => this.abortAll());
-    // Already past its deadline on arrival: grpc-js answers DEADLINE_EXCEEDED; run nothing for it.
-    if (this.deadline.expired) this.abortAll();
-    else if (front.draining) this.drain();
-  }
-
-  private onMessage(msg: DecodedInferMessage): void {
-    if (this.closed) return;
-    if (!msg.ok) {
-      this.write(encodeModelStreamInferError(this.front.statusOf(msg.error).details, msg));
-      return;
-    }
-    const req = msg.request;
-    const ids = { model: req.model, version: req.version ?? '', id: req.id ?? '' };
-    const controller = new AbortController();
-    this.pending.add(controller);
-    if (this.pending.size >= this.front.inflightLimit && !this.pausedForInflight) {
-      this.pausedForInflight = true;
-      this.call.pause();
-    }
-    const admission = this.front.admitCall('infer', req.model, this.call);
-    let release: (() => void) | undefined;
-    const run = async (): Promise<void> => {
-      let principal: string | undefined;
-      if (admission !== undefined) {
-        const a = await admission;
-        release = a.release;
-        principal = a.principal?.id;
-      }
-      for await (const resp of this.front.inferResponses(req, controller.signal, principal)) {
-        this.write(this.front.checkSize(encodeModelStreamInferResponse(resp), req.model));
-      }
-    };
-    run()
-      .finally(() => release?.())
-      .catch((err: unknown) => {
-        const e = this.deadline.expired ? deadlineError(req.model) : err;
-        this.write(encodeModelStreamInferError(this.front.statusOf(e).details, ids));
-      })
-      .then(() => {
-        this.pending.delete(controller);
-        if (this.pausedForInflight && this.pending.size < this.front.inflightLimit) {
-          this.pausedForInflight = false;
-          this.maybeResume();
-        }
-        this.maybeFinish();
-      });
-  }
-
-  private write(buf: Buffer): void {
-    if (this.closed) return;
-    if (!this.call.write(buf) && !this.pausedForWrites) {
-      // The client reads slower than we answer: stop reading requests until the writes drain.
-      this.pausedForWrites = true;
-      this.call.pause();
-      this.call.once('drain', () => {
-        this.pausedForWrites = false;
-        this.maybeResume();
-      });
-    }
-  }
-
-  private maybeResume(): void {
-    if (!this.pausedForInflight && !this.pausedForWrites && !this.closed) this.call.resume();
-  }
-
-  /** The server is draining: answer what is in flight, then end the stream with UNAVAILABLE. */
-  drain(): void {
-    this.draining = true;
-    this.maybeFinish();
-  }
-
-  private maybeFinish(): void {
-    if (this.closed || this.pending.size > 0) return;
-    if (this.readEnded) {
-      this.finish();
-      this.call.end();
-    } else if (this.draining) {
-      this.finish();
-      this.call.emit('error', { code: GrpcStatus.UNAVAILABLE, details: 'the server is shutting down; open a new stream to another instance' });
-    }
-  }
-
-  private abortAll(): void {
-    if (this.closed) return;
-    this.finish();
-    for (const c of this.pending) c.abort();
-    this.pending.clear();
-  }
-
-  private finish(): void {
-    this.closed = true;
-    this.deadline.dispose();
-    this.onDone?.();
   }
 }
