@@ -58,8 +58,8 @@ export function rejectsWith(p: Promise<unknown>, code: grpc.status, ...includes:
 }
 
 /** Writes every request on one ModelStreamInfer stream, ends it, and resolves with every answer. */
-export function streamAll(client: InferenceClient, requests: readonly unknown[]): Promise<ModelStreamInferResponse[]> {
-  const stream = client.ModelStreamInfer();
+export function streamAll(client: InferenceClient, requests: readonly unknown[], metadata = new grpc.Metadata()): Promise<ModelStreamInferResponse[]> {
+  const stream = client.ModelStreamInfer(metadata);
   const answers: ModelStreamInferResponse[] = [];
   const done = new Promise<ModelStreamInferResponse[]>((resolve, reject) => {
     stream.on('data', (r: ModelStreamInferResponse) => answers.push(r));

@@ -13,7 +13,7 @@ import type { ServerConfigInput } from '../../../src/config/server-config.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
 import { request, startTestServer, type FetchResult } from '../../helpers/server.ts';
 import { ShmObjects, int32Bytes, int32Values, shmInferParameters, type ShmObject } from '../../helpers/shm.ts';
-import { inferenceClient, rejectsWith, unary, type InferenceClient, type ModelInferResponse } from '../grpc/grpc-test-client.ts';
+import { inferenceClient, rejectsWith, streamAll, unary, type InferenceClient, type ModelInferResponse } from '../grpc/grpc-test-client.ts';
 import { TestWs, outputData } from '../ws/ws-test-client.ts';
 
 const KEY_A = 'sk-owner-a';
@@ -76,25 +76,21 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
       m.set('authorization', `Bearer ${key}`);
       return m;
     };
+    const request = (region: string) => ({
+      model_name: 'simple',
+      inputs: [
+        { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: shmInferParameters(region, 64) },
+        { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], parameters: shmInferParameters(region, 64, 64) },
+      ],
+      outputs: [{ name: 'OUTPUT0' }],
+    });
     return {
       register: (name: string, obj: ShmObject, byteSize = 128) => unary(client, 'SystemSharedMemoryRegister', { name, key: obj.key, offset: 0, byte_size: byteSize }, {}, md()),
       unregister: (name = '') => unary(client, 'SystemSharedMemoryUnregister', { name }, {}, md()),
       status: (name = '') => unary<{ regions: Record<string, { key: string }> }>(client, 'SystemSharedMemoryStatus', { name }, {}, md()),
-      infer: (region: string) =>
-        unary<ModelInferResponse>(
-          client,
-          'ModelInfer',
-          {
-            model_name: 'simple',
-            inputs: [
-              { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: shmInferParameters(region, 64) },
-              { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], parameters: shmInferParameters(region, 64, 64) },
-            ],
-            outputs: [{ name: 'OUTPUT0' }],
-          },
-          {},
-          md(),
-        ),
+      infer: (region: string) => unary<ModelInferResponse>(client, 'ModelInfer', request(region), {}, md()),
+      /** One request on a ModelStreamInfer stream: its answer (a response or an error message). */
+      stream: async (region: string) => (await streamAll(client, [request(region)], md()))[0],
     };
   };
   const sumOf = (r: FetchResult): number[] => {
@@ -174,6 +170,18 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
     assert.deepEqual(await b.register('g', ofB), {});
     assert.deepEqual(grpcSumOf(await b.infer('g')), sum(C, C));
     assert.deepEqual(grpcSumOf(await a.infer('g')), sum(A, B));
+
+    // ModelStreamInfer requests are admitted one by one, with the same principal scoping.
+    const streamSum = (answer: Awaited<ReturnType<typeof a.stream>>): number[] => {
+      assert.ok(answer?.infer_response, answer?.error_message ?? 'no answer');
+      return grpcSumOf(answer.infer_response);
+    };
+    assert.deepEqual(streamSum(await a.stream('g')), sum(A, B));
+    assert.deepEqual(streamSum(await b.stream('g')), sum(C, C), "b's own region g");
+    assert.deepEqual(await b.unregister('g'), {});
+    const gone = await b.stream('g');
+    assert.match(gone?.error_message ?? '', /Unable to find system shared memory region: 'g'/, "b no longer has a g; a's g stays invisible");
+    assert.deepEqual(await b.register('g', ofB), {});
 
     // One principal across protocols: a's REST registration is usable by a over gRPC, not by b.
     assert.equal((await rest(KEY_A).register('both', ofA)).status, 200);
