@@ -27,6 +27,9 @@ import { registerWebDemo } from '../transport/http/web-demo.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
+import { createSharedState, type SharedState } from '../state/shared-state.ts';
+import { NatsQueueTransport } from '../queue/nats-transport.ts';
+import { startQueueWorker, type QueueWorker } from '../queue/queue-worker.ts';
 import { Security } from '../security/security.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
@@ -46,6 +49,8 @@ export interface StartOptions {
    * on /dev/shm (shm/system-shared-memory.ts `openFileRegion`).
    */
   readonly sharedMemoryOpener?: RegionOpener;
+  /** State shared with other servers (tests run two servers on one in-memory journal); default from config.sharedState. */
+  readonly sharedState?: SharedState;
 }
 
 export interface RunningServer {
@@ -81,7 +86,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config, logger } = options;
   // TLS files and auth keys are read first, so a bad path fails the start before any model is loaded.
   const tls = loadTlsMaterial(config);
-  const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger });
+  // State replicas share (docs/scaling.md): SSE resume journal and WebSocket tickets in Redis, or nothing shared.
+  const shared = options.sharedState ?? (await createSharedState(config.sharedState, { ticketTtlMs: config.auth.wsTicketTtlSecs * 1000, resumeWindowMs: config.wsResumeWindowMs, logger }));
+  const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger, ...(shared.tickets === undefined ? {} : { tickets: shared.tickets }) });
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
   // Metrics first: each loaded version's statistics feed its histograms (the source is wired below).
   const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
@@ -181,7 +188,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Per-IP limits and logs see the client behind a trusted proxy (X-Forwarded-For), on every front end.
   const clientAddress = clientAddressResolver(config.trustedProxies);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, clientAddress, ...(wsHooks === undefined ? {} : wsHooks) });
+    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, clientAddress, ...(wsHooks === undefined ? {} : wsHooks), ...(shared.journal === undefined ? {} : { journal: shared.journal, replicaId: shared.replicaId }) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -222,6 +229,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
     maxInflightPerStream: config.grpcMaxInflightPerStream,
     flowControlWindowBytes: config.grpcFlowControlWindowBytes,
+    maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
+    maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
     disabledApis: config.disabledApis,
     // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
@@ -256,9 +265,26 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     metricsUrl = urlOf(config.host, (metricsServer.address() as AddressInfo).port);
   }
 
+  // The async inference queue: this replica consumes the broker's work queue through the same API as the front ends.
+  let queueWorker: QueueWorker | undefined;
+  if (config.asyncQueue.transport === 'nats') {
+    const q = config.asyncQueue;
+    queueWorker = startQueueWorker({
+      api: core,
+      transport: await NatsQueueTransport.connect(q),
+      maxInFlight: q.maxInFlight,
+      ackWaitMs: q.ackWaitMs,
+      maxDeliveries: q.maxDeliveries,
+      replicaId: shared.replicaId,
+      logger,
+    });
+  }
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // No new queued work; what this replica holds finishes within the drain below.
+      const queueClosed = queueWorker?.close();
       const deadlineMs = Date.now() + config.exitTimeoutSecs * 1000;
       // At once, before anything awaits: not ready, new inference answered SERVER_DRAINING (503, Retry-After), every
       // REST answer closes its connection. The ports stay open: a request that reaches the server gets an answer.
@@ -274,6 +300,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         repository.rejectQueued();
       }
       if (!(await generationsDrained)) logger.warn('exit timeout reached with generations still running: ending them SERVER_DRAINING');
+      await queueClosed;
       generate.close();
       await grpcClosed;
       // Clients are told SERVER_DRAINING until they stop sending (http-drain.ts); then WebSocket sockets close with
@@ -292,6 +319,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await sharedMemory?.unregisterEveryOwner();
       await core.stop();
       await security.close();
+      if (options.sharedState === undefined) await shared.close();
     })();
     return closing;
   };

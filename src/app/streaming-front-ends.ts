@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config/server-config.ts';
 import type { InferenceApi } from '../api/inference-api.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { StreamJournal } from '../state/stream-journal.ts';
 import { registerSseRoutes, type SseFrontEnd } from '../transport/http/sse-routes.ts';
 import type { WsAdmit, WsAuthenticate } from '../transport/ws/ws-auth.ts';
 import { attachWsFrontEnd, type WsFrontEnd, type WsMetrics } from '../transport/ws/ws-server.ts';
@@ -21,6 +22,9 @@ export interface StreamingFrontEndsOptions {
   readonly admit?: WsAdmit;
   /** The client's address behind trusted proxies (src/security/client-address.ts). */
   readonly clientAddress?: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string | undefined;
+  /** Shared SSE stream journal (replicas resume each other's streams) and this replica's id in it. */
+  readonly journal?: StreamJournal;
+  readonly replicaId?: string;
 }
 
 export interface StreamingFrontEnds {
@@ -48,6 +52,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     resumeWindowMs: config.wsResumeWindowMs,
     maxRetainedBytes: config.sseMaxRetainedBytes,
     maxBufferedBytes: config.wsMaxBufferedBytes,
+    ...(options.journal === undefined ? {} : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: config.sharedState.streamLeaseMs }),
   });
   return {
     ws,

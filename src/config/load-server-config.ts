@@ -31,6 +31,17 @@ function camelFromEnv(name: string): string {
 
 const LIST_KEYS = new Set(['modelRepository', 'providers']);
 
+/**
+ * Kubernetes injects `<SERVICE>_SERVICE_HOST`, `<SERVICE>_PORT=tcp://…` and `<SERVICE>_PORT_<n>_TCP…` for every
+ * Service of the namespace (docker links, the same): a Service named `rtserve` or `rtserve-http` yields RTSERVE_*
+ * names that are no config keys or, `RTSERVE_HTTP_PORT=tcp://10.0.0.1:8000`, a wrong value for one. They are never
+ * taken as settings (only warned about, like other unknown names), so a pod starts whatever its neighbours are called
+ * (docs/deploy.md).
+ */
+export function isServiceLinkVariable(name: string, value: string): boolean {
+  return /_SERVICE_(HOST|PORT)(_[A-Z0-9_]+)?$/.test(name) || /_PORT_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?$/.test(name) || (/_PORT$/.test(name) && /^(tcp|udp|sctp):\/\//.test(value));
+}
+
 /** RTSERVE_* names read by other parts of rtserve, not server settings (docs/configuration.md). */
 const OTHER_RTSERVE_VARIABLES = new Set(['RTSERVE_CUDA_ADDON']);
 
@@ -55,6 +66,10 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): { values: R
   const known = Object.keys(serverConfigSchema.shape);
   for (const [name, v] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || v === undefined || OTHER_RTSERVE_VARIABLES.has(name)) continue;
+    if (isServiceLinkVariable(name, v)) {
+      ignored.push(name);
+      continue;
+    }
     const key = camelFromEnv(name);
     if (!known.includes(key)) {
       // A variable meant for a section's field (RTSERVE_AUTH_ENABLED) names its section in the hint.

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { asyncQueueConfigSchema } from './async-queue-schema.ts';
 import { authConfigSchema, rateLimitConfigSchema } from './security-schema.ts';
+import { sharedStateConfigSchema } from './shared-state-schema.ts';
 
 /**
  * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by
@@ -79,6 +81,13 @@ export const serverConfigSchema = z.strictObject({
   grpcKeepaliveTimeoutMs: z.coerce.number().int().min(1).default(20000),
   /** grpc.keepalive_permit_without_calls (Triton's --grpc-keepalive-permit-without-calls); see docs/grpc.md. */
   grpcKeepalivePermitWithoutCalls: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
+  /**
+   * gRPC connections older than this are closed gracefully (GOAWAY; grpc.max_connection_age_ms), so clients
+   * reconnect through the load balancer and long-lived HTTP/2 connections spread over new replicas; 0 = never.
+   */
+  grpcMaxConnectionAgeMs: z.coerce.number().int().min(0).default(0),
+  /** Calls still running on a connection past its age get this long before it is closed (max_connection_age_grace_ms). */
+  grpcMaxConnectionAgeGraceMs: z.coerce.number().int().min(0).default(30000),
   /** Requests one ModelStreamInfer stream may have in flight; past it the server stops reading that stream. */
   grpcMaxInflightPerStream: z.coerce.number().int().min(1).default(1024),
   /**
@@ -124,6 +133,10 @@ export const serverConfigSchema = z.strictObject({
   sseHeartbeatIntervalMs: z.coerce.number().int().min(0).default(15000),
   /** Replay buffer over all SSE streams (Last-Event-ID resume); oldest finished streams are evicted first. */
   sseMaxRetainedBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  /** State shared between replicas: SSE resume journal and WebSocket tickets (docs/scaling.md). */
+  sharedState: sharedStateConfigSchema.prefault({}),
+  /** Async inference queue consumed by every replica (NATS JetStream; docs/scaling.md). */
+  asyncQueue: asyncQueueConfigSchema.prefault({}),
   // ---- generation: continuous batching of generative models (docs/generate.md)
   /** Sequences decoded together per model version (rows of one decode step). */
   generateMaxSequences: z.coerce.number().int().min(1).default(32),

@@ -5,7 +5,7 @@ import { RtError, rtError } from '../errors/registry.ts';
 import type { AuthConfig, JwtConfig, Operation } from '../config/security-schema.ts';
 import { OPERATIONS } from '../config/security-schema.ts';
 import type { Principal } from './principal.ts';
-import type { WsTicketStore } from './ws-tickets.ts';
+import type { TicketStore } from './ws-tickets.ts';
 
 /** Credentials as they arrive on any front end, before they are checked. */
 export interface Credentials {
@@ -120,7 +120,7 @@ function joseMessage(err: unknown): string {
  * (HS256 / RS256 / ES256 via jose) and WebSocket tickets. Reads secretFile / jwksFile now; a reload builds a new
  * authenticator.
  */
-export async function createAuthenticator(config: AuthConfig, tickets?: WsTicketStore): Promise<Authenticator> {
+export async function createAuthenticator(config: AuthConfig, tickets?: TicketStore): Promise<Authenticator> {
   const keys: KeyEntry[] = config.apiKeys.map((k) => ({
     hash: Buffer.from(k.sha256, 'hex'),
     principal: Object.freeze({ id: k.id, kind: 'api-key', operations: new Set<Operation>(k.scopes), models: Object.freeze([...k.models]) }),
@@ -177,7 +177,7 @@ export async function createAuthenticator(config: AuthConfig, tickets?: WsTicket
   return {
     async authenticate(credentials: Credentials): Promise<Principal> {
       if (credentials.ticket !== undefined) {
-        const p = tickets?.redeem(credentials.ticket);
+        const p = await tickets?.redeem(credentials.ticket);
         if (p === undefined) throw unauthenticated('the WebSocket ticket is unknown, expired or already used');
         return p;
       }

@@ -57,7 +57,7 @@ export function createHttpSecurity(security: Security): HttpSecurityHooks | unde
     app.post(WS_TICKET_ROUTE, async (req, reply) => {
       const principal = principalOf(req);
       if (principal === undefined) throw rtError('UNAUTHENTICATED', 'credentials are required');
-      const { ticket, expiresInMs } = security.tickets.issue(principal);
+      const { ticket, expiresInMs } = await security.tickets.issue(principal);
       // A credential: never cached by the browser or a proxy (RFC 9111 §5.2.2.5).
       return reply.header('cache-control', 'no-store').send({ ticket, expires_in_ms: expiresInMs, protocol: `rtserve.ticket.${ticket}` });
     });

@@ -5,7 +5,7 @@ import type { AuthConfig, Operation, RateLimitConfig } from '../config/security-
 import { ANONYMOUS, authorize, type Principal } from './principal.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import type { BucketStore } from './bucket-store.ts';
-import { WsTicketStore } from './ws-tickets.ts';
+import { WsTicketStore, type TicketStore } from './ws-tickets.ts';
 
 export interface SecurityOptions {
   readonly auth: AuthConfig;
@@ -13,6 +13,8 @@ export interface SecurityOptions {
   readonly logger?: Logger;
   /** Bucket store override (tests). */
   readonly bucketStore?: BucketStore;
+  /** Where WebSocket tickets live (shared state); this process's memory when absent. */
+  readonly tickets?: TicketStore;
 }
 
 /** What a transport gets back from `admit`: who is asking, and the function to call when the request ends. */
@@ -34,14 +36,14 @@ export class Security {
   private authenticator: Authenticator | undefined;
   private auth: AuthConfig;
   private openOps: ReadonlySet<Operation>;
-  readonly tickets: WsTicketStore;
+  readonly tickets: TicketStore;
   /** Called with the protocol of every request refused by a rate limit or the concurrency cap (metrics). */
   onRateLimited: ((protocol: string) => void) | undefined;
 
   private constructor(
     auth: AuthConfig,
     authenticator: Authenticator | undefined,
-    tickets: WsTicketStore,
+    tickets: TicketStore,
     readonly rateLimiter: RateLimiter | undefined,
     private readonly logger: Logger | undefined,
   ) {
@@ -52,7 +54,7 @@ export class Security {
   }
 
   static async create(options: SecurityOptions): Promise<Security> {
-    const tickets = new WsTicketStore(options.auth.wsTicketTtlSecs * 1000);
+    const tickets = options.tickets ?? new WsTicketStore(options.auth.wsTicketTtlSecs * 1000);
     const authenticator = options.auth.enabled ? await createAuthenticator(options.auth, tickets) : undefined;
     if (options.auth.enabled && options.auth.apiKeys.length === 0 && options.auth.jwt === undefined) {
       options.logger?.warn('auth is enabled but no API keys and no JWT keys are configured: every protected request will get 401');

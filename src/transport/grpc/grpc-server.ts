@@ -47,6 +47,9 @@ export interface GrpcServerOptions {
   readonly keepaliveTimeoutMs: number;
   /** Passed as grpc.keepalive_permit_without_calls (see docs/grpc.md for what grpc-js does with it). */
   readonly keepalivePermitWithoutCalls: boolean;
+  /** Connections older than this get a GOAWAY (grpc.max_connection_age_ms; 0 or absent = never), with this grace. */
+  readonly maxConnectionAgeMs?: number;
+  readonly maxConnectionAgeGraceMs?: number;
   /** Requests one ModelStreamInfer stream may have in flight before the server stops reading from it. */
   readonly maxInflightPerStream?: number;
   /** HTTP/2 flow-control window per connection and per call (flow-control.ts); HTTP/2's 65,535 when absent. */
@@ -157,6 +160,12 @@ export class GrpcFront {
       'grpc.keepalive_time_ms': options.keepaliveTimeMs,
       'grpc.keepalive_timeout_ms': options.keepaliveTimeoutMs,
       'grpc.keepalive_permit_without_calls': options.keepalivePermitWithoutCalls ? 1 : 0,
+      // Long-lived HTTP/2 connections pin a client to one replica; an age makes clients reconnect through the
+      // load balancer (docs/scaling.md).
+      ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs } : {}),
+      ...(options.maxConnectionAgeMs && options.maxConnectionAgeGraceMs !== undefined
+        ? { 'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs }
+        : {}),
     });
     this.health = new HealthService({ api: this.api, ...(options.healthPollIntervalMs === undefined ? {} : { pollIntervalMs: options.healthPollIntervalMs }) });
 

@@ -15,7 +15,9 @@ import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { toInferRequest } from '../../codec/kserve-json.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
+import type { StreamJournal } from '../../state/stream-journal.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
+import { journalStream, pinSeed, resumeFromJournal, sseHead, type SseJournalOptions } from './sse-journal.ts';
 import { decodeGenerateBody, encodeGenerateResponse, parseLastEventId, sseErrorData, sseEvent, sseEventId, type DecodedGenerate } from './sse-generate.ts';
 
 export interface SseOptions {
@@ -29,6 +31,10 @@ export interface SseOptions {
   readonly maxRetainedBytes: number;
   /** A response whose unsent bytes exceed this is cut (the client resumes with Last-Event-ID). */
   readonly maxBufferedBytes: number;
+  /** Shared journal: streams resume on any replica (sse-journal.ts); this replica only when absent. */
+  readonly journal?: StreamJournal;
+  readonly replicaId?: string;
+  readonly leaseMs?: number;
 }
 
 export interface SseFrontEnd {
@@ -70,8 +76,11 @@ class SseSink {
 
   private raw: ServerResponse | undefined;
 
+  /** Events up to this seq are not sent: the client has them (a stream taken over from a replica that died). */
+  skipThrough = 0;
+
   private onEvent(event: StreamEvent): void {
-    if (this.ended) return;
+    if (this.ended || event.seq <= this.skipThrough) return;
     this.resolveFirst?.(event);
     this.resolveFirst = undefined;
     const chunk = this.format(event);
@@ -81,36 +90,20 @@ class SseSink {
   }
 
   private format(event: StreamEvent): string {
-    const id = sseEventId(this.stream.key, event.seq);
-    const ctx = this.stream.context as StreamContext;
-    switch (event.kind) {
-      case 'data':
-        try {
-          return sseEvent(id, undefined, encodeGenerateResponse(ctx.generate.form, ctx.generate.decoded, event.response));
-        } catch (err) {
-          return sseEvent(id, 'error', sseErrorData(rtError('INTERNAL', 'the response could not be encoded', { cause: err })));
-        }
-      case 'end':
-        return sseEvent(id, 'done', JSON.stringify({ seq: event.seq, responses: event.responses }));
-      case 'error':
-        return sseEvent(id, 'error', sseErrorData(event.error));
-      case 'dropped':
-        return sseEvent(id, 'error', sseErrorData(rtError('CANCELLED', `superseded by '${event.supersededBy}'`)));
-    }
+    return formatSseEvent(this.stream, event);
   }
 
-  /** Sends the 200 and everything queued so far; from now on events go straight out. */
-  begin(raw: ServerResponse): void {
+  /**
+   * Sends the 200 (unless `headSent`: a resume from the journal sent it) and everything queued so far; from now on
+   * events go straight out.
+   */
+  begin(raw: ServerResponse, headSent = false): void {
     this.raw = raw;
     this.active.add(this);
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-      'rtserve-stream-id': this.stream.key,
-    });
-    raw.flushHeaders();
+    if (!headSent) {
+      raw.writeHead(200, sseHead(this.stream.key));
+      raw.flushHeaders();
+    }
     raw.once('close', () => this.onClientGone());
     this.started = true;
     const queued = this.queue.splice(0);
@@ -163,10 +156,53 @@ class SseSink {
   }
 }
 
+/** One stream event as SSE text (`id: <stream>:<seq>`), the same on the wire and in the journal. */
+function formatSseEvent(stream: ReplayStream, event: StreamEvent): string {
+  const id = sseEventId(stream.key, event.seq);
+  const ctx = stream.context as StreamContext;
+  switch (event.kind) {
+    case 'data':
+      try {
+        return sseEvent(id, undefined, encodeGenerateResponse(ctx.generate.form, ctx.generate.decoded, event.response));
+      } catch (err) {
+        return sseEvent(id, 'error', sseErrorData(rtError('INTERNAL', 'the response could not be encoded', { cause: err })));
+      }
+    case 'end':
+      return sseEvent(id, 'done', JSON.stringify({ seq: event.seq, responses: event.responses }));
+    case 'error':
+      return sseEvent(id, 'error', sseErrorData(event.error));
+    case 'dropped':
+      return sseEvent(id, 'error', sseErrorData(rtError('CANCELLED', `superseded by '${event.supersededBy}'`)));
+  }
+}
+
 export function registerSseRoutes(app: FastifyInstance, options: SseOptions): SseFrontEnd {
   const { api } = options;
   const registry = new StreamRegistry({ windowMs: options.resumeWindowMs, maxBytes: options.maxRetainedBytes });
   const active = new Set<SseSink>();
+  const journal: SseJournalOptions | undefined =
+    options.journal === undefined
+      ? undefined
+      : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: options.leaseMs ?? 3000, logger: options.logger };
+  const format = (stream: ReplayStream) => (event: StreamEvent): string => formatSseEvent(stream, event);
+
+  /** Continues a stream whose producer died, on this replica (sse-journal.ts). */
+  const takeOver = (model: string, streamId: string) => (raw: ServerResponse, meta: { version?: string; body: string }, sentThrough: number, journaledThrough: number): void => {
+    let generateBody: DecodedGenerate;
+    try {
+      generateBody = decodeGenerateBody(api, model, meta.version, JSON.parse(meta.body));
+    } catch (err) {
+      raw.end(sseEvent(sseEventId(streamId, sentThrough + 1), 'error', sseErrorData(rtError('INTERNAL', 'the stream cannot be continued here', { cause: err }))));
+      return;
+    }
+    const stream = registry.create(streamId, 'stream');
+    stream.context = { model, generate: generateBody, sink: undefined } satisfies StreamContext;
+    if (journal !== undefined) journalStream(stream, journal, format(stream), journaledThrough);
+    const sink = attachSink(stream, 0) as SseSink;
+    sink.skipThrough = sentThrough;
+    sink.begin(raw, true);
+    void runIntoStream(stream, api, toInferRequest(generateBody.decoded, { model, version: meta.version, signal: stream.controller.signal, protocol: 'sse' }));
+  };
 
   const bodyOf = (req: FastifyRequest): unknown => parseJsonBytes(req.body instanceof Buffer ? req.body : Buffer.alloc(0), 'the request body');
 
@@ -198,6 +234,16 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       const parsed = parseLastEventId(lastEventId);
       const stream = parsed === undefined ? undefined : registry.get(parsed.streamId);
       const ctx = stream?.context as StreamContext | undefined;
+      if (parsed !== undefined && stream === undefined && journal !== undefined) {
+        // Not held here: another replica's stream (or one whose replica died), from the shared journal.
+        const found = await journal.journal.read(parsed.streamId, 0);
+        if (found !== undefined) {
+          if (found.meta.model !== model) throw rtError('BAD_REQUEST', `stream '${parsed.streamId}' belongs to model '${found.meta.model}', not '${model}'`);
+          reply.hijack();
+          await resumeFromJournal(reply.raw, parsed.streamId, parsed.seq, found, journal, takeOver(model, parsed.streamId));
+          return reply;
+        }
+      }
       if (parsed === undefined || stream === undefined || ctx === undefined) {
         throw rtError('RESUME_EXPIRED', `Last-Event-ID '${lastEventId.slice(0, 80)}' names no stream that can be resumed: it is malformed, unknown, or its resume window (${options.resumeWindowMs} ms) has passed`);
       }
@@ -211,11 +257,21 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       return reply;
     }
 
-    const generateBody = decodeGenerateBody(api, model, version, bodyOf(req));
+    const body = journal === undefined ? bodyOf(req) : pinSeed(api, model, version, bodyOf(req));
+    const generateBody = decodeGenerateBody(api, model, version, body);
     const streamId = randomUUID();
     const stream = registry.create(streamId, 'stream');
     const ctx: StreamContext = { model, generate: generateBody, sink: undefined };
     stream.context = ctx;
+    if (journal !== undefined) {
+      try {
+        await journal.journal.create(streamId, { model, ...(version === undefined ? {} : { version }), body: JSON.stringify(body) }, journal.replicaId);
+        journalStream(stream, journal, format(stream));
+      } catch (err) {
+        // The stream still runs; it is resumable on this replica only.
+        options.logger.warn({ stream: streamId, err: err instanceof Error ? err.message : String(err) }, 'SSE journal: cannot record the stream');
+      }
+    }
     const sink = attachSink(stream, 0) as SseSink;
     // Until the first event the request is an ordinary HTTP request: a client that leaves cancels it.
     const onEarlyClose = (): void => {

@@ -58,6 +58,8 @@ export class ReplayStream {
   context: unknown;
   /** Called once when the terminal event was pushed, whether anyone listens or not. */
   onFinish: ((stream: ReplayStream) => void) | undefined;
+  /** Called with every event as it is pushed, whether anyone listens or not (a shared journal records them). */
+  onPush: ((event: StreamEvent, stream: ReplayStream) => void) | undefined;
 
   private readonly events: StreamEvent[] = [];
   /** Budget size of each retained event, parallel to `events`. */
@@ -118,6 +120,7 @@ export class ReplayStream {
     this.events.push(event);
     this.bytesHeld += size;
     this.sizes.push(size);
+    this.onPush?.(event, this);
     this.listener?.(event, this);
     if (terminal) this.onFinish?.(this);
     this.registry.noteGrowth(this, size);

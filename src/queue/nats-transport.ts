@@ -1,0 +1,186 @@
+/**
+ * The async inference queue on NATS JetStream (docs/scaling.md). Two streams:
+ *
+ * - `<PREFIX>_REQUESTS` (subjects `<prefix>.requests.<model>`, work-queue retention): one durable pull consumer,
+ *   `<prefix>-workers`, shared by every replica, explicit acks, `ack_wait` and `max_deliver`: a message leaves the
+ *   stream when a replica acknowledges it, and one not acknowledged in time (its replica died mid-batch) is
+ *   delivered again to whichever replica fetches next. Publishers set `Nats-Msg-Id` to their idempotency key, so a
+ *   request published twice within the duplicate window is stored once.
+ * - `<PREFIX>_RESULTS` (subjects `<prefix>.results.<key>`, kept for resultsTtlMs): every answer is published with
+ *   `Nats-Msg-Id` = the request's key, so the broker stores one answer per key however many deliveries computed one;
+ *   the publish acknowledgement says whether ours was the first (`duplicate: false`), and only then is the answer
+ *   also sent to the request's reply subject. Clients wait on their reply subject or read the results stream.
+ */
+import { createHash } from 'node:crypto';
+import {
+  AckPolicy,
+  connect,
+  headers as natsHeaders,
+  nanos,
+  RetentionPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
+import type { AsyncQueueConfig } from '../config/async-queue-schema.ts';
+import type { QueueAnswer, QueuedRequest, QueueTransport } from './queue-transport.ts';
+
+/** Headers of the queue's messages. */
+export const QUEUE_HEADERS = {
+  /** The client's idempotency key (else Nats-Msg-Id, else the stream sequence). */
+  key: 'Rtserve-Idempotency-Key',
+  replyTo: 'Rtserve-Reply-To',
+  version: 'Rtserve-Model-Version',
+  status: 'Rtserve-Status',
+  replica: 'Rtserve-Replica',
+  /** Which delivery of the request was answered (1 = the first; more after a replica died or a retry). */
+  delivery: 'Rtserve-Delivery',
+} as const;
+
+export function queueNames(prefix: string): { requests: string; results: string; consumer: string; requestSubject: (model: string) => string; resultSubject: (key: string) => string } {
+  const up = prefix.toUpperCase().replace(/-/g, '_');
+  return {
+    requests: `${up}_REQUESTS`,
+    results: `${up}_RESULTS`,
+    consumer: `${prefix}-workers`,
+    requestSubject: (model) => `${prefix}.requests.${model}`,
+    resultSubject: (key) => `${prefix}.results.${subjectToken(key)}`,
+  };
+}
+
+/** A key as one subject token: itself when it is one already, else its SHA-256 (hex). */
+export function subjectToken(key: string): string {
+  return /^[A-Za-z0-9_-]{1,128}$/.test(key) ? key : createHash('sha256').update(key).digest('hex');
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof Error && /not found|no message found|10037|10014/i.test(err.message);
+}
+
+export class NatsQueueTransport implements QueueTransport {
+  private readonly names: ReturnType<typeof queueNames>;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    prefix: string,
+  ) {
+    this.names = queueNames(prefix);
+  }
+
+  /** Connects and makes sure both streams and the workers' consumer exist (every replica does; it is idempotent). */
+  static async connect(config: AsyncQueueConfig): Promise<NatsQueueTransport> {
+    const nc = await connect({ servers: config.natsUrl, name: 'rtserve-queue-worker', maxReconnectAttempts: -1 });
+    const jsm = await nc.jetstreamManager();
+    const names = queueNames(config.subjectPrefix);
+    const window = nanos(config.duplicateWindowMs);
+    await ensureStream(jsm, { name: names.requests, subjects: [`${config.subjectPrefix}.requests.>`], retention: RetentionPolicy.Workqueue, duplicate_window: window });
+    await ensureStream(jsm, {
+      name: names.results,
+      subjects: [`${config.subjectPrefix}.results.>`],
+      retention: RetentionPolicy.Limits,
+      max_age: nanos(config.resultsTtlMs),
+      duplicate_window: nanos(Math.min(config.duplicateWindowMs, config.resultsTtlMs)),
+    });
+    try {
+      await jsm.consumers.info(names.requests, names.consumer);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await jsm.consumers.add(names.requests, {
+        durable_name: names.consumer,
+        ack_policy: AckPolicy.Explicit,
+        ack_wait: nanos(config.ackWaitMs),
+        max_deliver: config.maxDeliveries,
+        filter_subject: `${config.subjectPrefix}.requests.>`,
+      });
+    }
+    return new NatsQueueTransport(nc, nc.jetstream(), jsm, config.subjectPrefix);
+  }
+
+  async consume(maxInFlight: number, handle: (request: QueuedRequest) => Promise<void>, signal: AbortSignal): Promise<void> {
+    const consumer = await this.js.consumers.get(this.names.requests, this.names.consumer);
+    const running = new Set<Promise<void>>();
+    let wake: (() => void) | undefined;
+    const onAbort = (): void => wake?.();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!signal.aborted) {
+        const free = maxInFlight - running.size;
+        if (free <= 0) {
+          // Backpressure: fetch nothing until a request is done.
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        const batch = await consumer.fetch({ max_messages: free, expires: 1000 });
+        for await (const m of batch) {
+          const p = handle(this.toRequest(m)).finally(() => {
+            running.delete(p);
+            wake?.();
+          });
+          running.add(p);
+        }
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      // Requests already taken finish (and are acknowledged) before the transport closes.
+      await Promise.allSettled([...running]);
+    }
+  }
+
+  private toRequest(m: JsMsg): QueuedRequest {
+    const h = m.headers;
+    const key = h?.get(QUEUE_HEADERS.key) || h?.get('Nats-Msg-Id') || `${this.names.requests}-${m.seq}`;
+    const version = h?.get(QUEUE_HEADERS.version) || undefined;
+    const replyTo = h?.get(QUEUE_HEADERS.replyTo) || undefined;
+    return {
+      key,
+      model: m.subject.slice(m.subject.indexOf('.requests.') + '.requests.'.length),
+      version,
+      body: m.data,
+      replyTo,
+      deliveries: m.info.deliveryCount,
+      ack: async () => {
+        await m.ackAck();
+      },
+      nak: (delayMs) => m.nak(delayMs),
+      working: () => m.working(),
+    };
+  }
+
+  async answered(key: string): Promise<boolean> {
+    try {
+      await this.jsm.streams.getMessage(this.names.results, { last_by_subj: this.names.resultSubject(key) });
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  async answer(request: QueuedRequest, answer: QueueAnswer): Promise<boolean> {
+    const h = natsHeaders();
+    h.set(QUEUE_HEADERS.key, request.key);
+    h.set(QUEUE_HEADERS.status, answer.status);
+    h.set(QUEUE_HEADERS.replica, answer.replica);
+    h.set(QUEUE_HEADERS.delivery, String(request.deliveries));
+    const ack = await this.js.publish(this.names.resultSubject(request.key), answer.body, { msgID: subjectToken(request.key), headers: h });
+    if (ack.duplicate) return false;
+    if (request.replyTo !== undefined) this.nc.publish(request.replyTo, answer.body, { headers: h });
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await this.nc.drain();
+  }
+}
+
+async function ensureStream(jsm: JetStreamManager, config: Parameters<JetStreamManager['streams']['add']>[0]): Promise<void> {
+  try {
+    await jsm.streams.info(config.name as string);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await jsm.streams.add(config);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The broker side of the async inference queue, one interface so that NATS JetStream (nats-transport.ts) and a
+ * later Kafka transport plug into the same worker (queue-worker.ts). A transport delivers requests with at most
+ * `maxInFlight` unacknowledged, redelivers what is not acknowledged in time, and records each request's answer at
+ * most once (by its idempotency key).
+ */
+export interface QueuedRequest {
+  /** The idempotency key: the client's, or the broker's message id when it sent none. */
+  readonly key: string;
+  /** Model name (from the subject) and version (optional header). */
+  readonly model: string;
+  readonly version: string | undefined;
+  /** The KServe v2 JSON infer request body. */
+  readonly body: Uint8Array;
+  /** Where the client wants its answer besides the results stream. */
+  readonly replyTo: string | undefined;
+  /** 1 on the first delivery. */
+  readonly deliveries: number;
+  /** Done: never delivered again. */
+  ack(): Promise<void>;
+  /** Not done here: deliver it again (to any replica) after delayMs. */
+  nak(delayMs: number): void;
+  /** Still working on it: restart its ack timer. */
+  working(): void;
+}
+
+export interface QueueAnswer {
+  readonly body: Uint8Array;
+  /** 'ok' or the error code. */
+  readonly status: string;
+  readonly replica: string;
+}
+
+export interface QueueTransport {
+  /**
+   * Delivers requests to `handle` (which acks or naks each), never more than maxInFlight unacknowledged at once:
+   * backpressure is not fetching. Resolves when the signal aborts.
+   */
+  consume(maxInFlight: number, handle: (request: QueuedRequest) => Promise<void>, signal: AbortSignal): Promise<void>;
+  /** True when an answer for `key` is already recorded (a redelivered request that was answered before its ack). */
+  answered(key: string): Promise<boolean>;
+  /**
+   * Records the answer for the request's key and sends it to its reply subject; false (and nothing sent) when an
+   * answer for that key was recorded before: another delivery answered it.
+   */
+  answer(request: QueuedRequest, answer: QueueAnswer): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,148 @@
+/**
+ * The async inference queue on NATS JetStream (Debian's nats-server, started by the test on a free loopback port
+ * with its own store): two rtserve replicas consume one work queue. A client publishes requests with idempotency
+ * keys and a reply subject; one replica is SIGKILLed while it holds unacknowledged requests, which the broker
+ * redelivers to the other after ack_wait. Every request is answered exactly once (on its reply subject and in the
+ * results stream), none is lost, a request published twice is stored once, and a request whose answer is already
+ * recorded is not answered again. Counts: sent, answered, redelivered, duplicates, lost.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { connect, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
+import { QUEUE_HEADERS, queueNames } from '../../../src/queue/nats-transport.ts';
+import { makeRepository } from '../../helpers/server.ts';
+import { freePort, needTool, waitFor } from '../ops/helpers.ts';
+import { startProcess, stopProcess } from './processes.ts';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const PREFIX = `rtq${process.pid}`;
+const names = queueNames(PREFIX);
+const PROMPT = 'def read_config(path):\n';
+
+function generateBody(maxTokens: number): Uint8Array {
+  return new TextEncoder().encode(
+    JSON.stringify({ inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }], parameters: { max_tokens: maxTokens, temperature: 0 } }),
+  );
+}
+
+describe('async inference queue on NATS JetStream, two replicas', { skip: needTool('nats-server', 'nats-server'), timeout: 5 * 60_000 }, () => {
+  let tmp: string;
+  let repo: { dir: string; cleanup: () => Promise<void> };
+  let nats: ChildProcess | undefined;
+  const replicas: ChildProcess[] = [];
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let jsm: JetStreamManager;
+  const replies = new Map<string, string[]>();
+  /** Keys answered on a later delivery than the first (redelivered after the kill). */
+  const redelivered = new Set<string>();
+  const inbox = `_INBOX.rtq${process.pid}`;
+
+  before(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'rtserve-nats-'));
+    const charlmConfig = JSON.parse(await readFile(join(root, 'models', 'charlm', 'config.json'), 'utf8')) as unknown;
+    repo = await makeRepository({ charlm: { from: 'charlm', config: charlmConfig } });
+    const port = await freePort();
+    nats = await startProcess('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(tmp, 'js')], /Server is ready/, 'nats-server');
+    for (let i = 0; i < 2; i++) {
+      const file = join(tmp, `replica-${i}.json`);
+      await writeFile(
+        file,
+        JSON.stringify({
+          host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'warn', exitTimeoutSecs: 5,
+          modelRepository: [repo.dir],
+          asyncQueue: { transport: 'nats', natsUrl: `nats://127.0.0.1:${port}`, subjectPrefix: PREFIX, maxInFlight: 4, ackWaitMs: 1500, maxDeliveries: 5 },
+        }),
+      );
+      replicas.push(await startProcess(process.execPath, ['bin/rtserve.js', 'serve', '--config', file], /^rtserve ready /, `replica ${i}`));
+    }
+    nc = await connect({ servers: `nats://127.0.0.1:${port}` });
+    js = nc.jetstream();
+    jsm = await nc.jetstreamManager();
+    const sub = nc.subscribe(`${inbox}.>`);
+    void (async () => {
+      for await (const m of sub) {
+        const key = m.subject.slice(inbox.length + 1);
+        replies.set(key, [...(replies.get(key) ?? []), new TextDecoder().decode(m.data)]);
+        if (Number(m.headers?.get(QUEUE_HEADERS.delivery) ?? '1') > 1) redelivered.add(key);
+      }
+    })();
+  });
+
+  after(async () => {
+    await nc?.close();
+    await Promise.all(replicas.map((r) => stopProcess(r)));
+    await stopProcess(nats);
+    await repo?.cleanup();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const publish = async (key: string, body: Uint8Array): Promise<boolean> => {
+    const h = natsHeaders();
+    h.set(QUEUE_HEADERS.replyTo, `${inbox}.${key}`);
+    h.set(QUEUE_HEADERS.key, key);
+    const ack = await js.publish(names.requestSubject('charlm'), body, { msgID: key, headers: h });
+    return ack.duplicate;
+  };
+
+  it('a replica killed mid-batch: its requests are redelivered, every request answered exactly once', async () => {
+    const N = 40;
+    const keys = Array.from({ length: N }, (_, i) => `req-${i}`);
+    for (const k of keys) assert.equal(await publish(k, generateBody(60)), false);
+    // The same key again within the duplicate window: stored once.
+    assert.equal(await publish('req-0', generateBody(60)), true, 'a request published twice is stored once');
+    // Both replicas hold 4 unacknowledged requests while the queue is long; kill one once answers flow.
+    await waitFor('the first answers', () => (replies.size >= 4 ? true : undefined), 120_000, 20);
+    const victim = replicas[0] as ChildProcess;
+    victim.kill('SIGKILL');
+    await waitFor(`all ${N} answers`, () => (keys.every((k) => replies.has(k)) ? true : undefined), 180_000, 50);
+    const consumer = await jsm.consumers.info(names.requests, names.consumer);
+    const results = await jsm.streams.info(names.results);
+    let duplicates = 0;
+    for (const k of keys) {
+      const got = replies.get(k) ?? [];
+      duplicates += got.length - 1;
+      const body = JSON.parse(got[0] ?? '{}') as { outputs?: { name: string; data: string[] }[] };
+      assert.ok((body.outputs?.[0]?.data[0] ?? '').length > 0, `${k}: a generated text`);
+    }
+    const counts = { sent: N, answered: replies.size, redelivered: redelivered.size, duplicates, lost: keys.filter((k) => !replies.has(k)).length, resultsStored: results.state.messages };
+    process.stdout.write(`# nats-queue counts: ${JSON.stringify(counts)}\n`);
+    assert.equal(counts.lost, 0);
+    assert.equal(duplicates, 0, 'no request answered twice on its reply subject');
+    assert.equal(results.state.messages, N, 'one answer per key in the results stream');
+    assert.ok(redelivered.size >= 1, 'the killed replica left requests that were redelivered and answered by the other');
+    assert.equal(consumer.num_pending + consumer.num_ack_pending, 0, 'the work queue is empty');
+  });
+
+  it('a request whose answer is already recorded is not answered again', async () => {
+    // The answer for this key is in the results stream (as when a replica died after answering, before its ack).
+    const key = 'already-answered';
+    const h = natsHeaders();
+    h.set(QUEUE_HEADERS.status, 'ok');
+    await js.publish(names.resultSubject(key), new TextEncoder().encode('{"first":true}'), { msgID: key, headers: h });
+    assert.equal(await publish(key, generateBody(4)), false);
+    // A later request proves the surviving replica got past it.
+    assert.equal(await publish('after-it', generateBody(4)), false);
+    await waitFor('the later answer', () => (replies.has('after-it') ? true : undefined), 60_000, 20);
+    await waitFor('the work queue to empty', async () => {
+      const c = await jsm.consumers.info(names.requests, names.consumer);
+      return c.num_pending + c.num_ack_pending === 0 ? true : undefined;
+    }, 30_000, 50);
+    assert.equal(replies.has(key), false, 'no second answer on the reply subject');
+    const stored = await jsm.streams.getMessage(names.results, { last_by_subj: names.resultSubject(key) });
+    assert.equal(new TextDecoder().decode(stored.data), '{"first":true}', 'the recorded answer stays the only one');
+  });
+
+  it('a bad request is answered with an error naming the problem', async () => {
+    assert.equal(await publish('bad-json', new TextEncoder().encode('{"inputs": [')), false);
+    await waitFor('the error answer', () => (replies.has('bad-json') ? true : undefined), 30_000, 20);
+    const body = JSON.parse(replies.get('bad-json')?.[0] ?? '{}') as { code?: string; error?: string };
+    assert.equal(body.code, 'BAD_JSON');
+    assert.match(body.error ?? '', /JSON/);
+  });
+});
