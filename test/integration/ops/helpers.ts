@@ -45,7 +45,7 @@ export async function scrape(url: string): Promise<string> {
   return r.text();
 }
 
-export { hasCommand, needTool } from '../../helpers/tools.ts';
+export { needTool } from '../../helpers/tools.ts';
 
 /** A free loopback port (bound and released; the caller binds it right away). */
 export async function freePort(): Promise<number> {
