@@ -53,6 +53,11 @@ export interface InferRequest {
   readonly protocol?: string;
   /** The edge's request context (request id, trace, stage timings); the core fills in its fields. */
   readonly context?: RequestContext;
+  /**
+   * The id of the principal that sent it (security/principal.ts), when the front end knows one: shared-memory
+   * regions are looked up among that principal's own (shm/system-shared-memory.ts).
+   */
+  readonly principal?: string;
 }
 
 export interface InferResponse {

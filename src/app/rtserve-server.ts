@@ -316,7 +316,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
       // Every front end is closed: release the shared memory regions (a request still holding one closes it last).
-      await sharedMemory?.unregister();
+      await sharedMemory?.unregisterEveryOwner();
       await core.stop();
       await security.close();
       if (options.sharedState === undefined) await shared.close();

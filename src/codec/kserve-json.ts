@@ -47,6 +47,8 @@ export function toInferRequest(
     readonly protocol: string;
     readonly id?: string;
     readonly context?: RequestContext | undefined;
+    /** The sending principal's id (shared-memory regions are its own). */
+    readonly principal?: string | undefined;
   },
 ): InferRequest {
   const id = target.id ?? decoded.id;
@@ -61,6 +63,7 @@ export function toInferRequest(
     signal: target.signal,
     protocol: target.protocol,
     ...(target.context === undefined ? {} : { context: target.context }),
+    ...(target.principal === undefined ? {} : { principal: target.principal }),
   };
 }
 

@@ -45,12 +45,16 @@ class Resolution {
   private readonly leases: RegionLease[] = [];
   request!: InferRequest;
 
-  constructor(private readonly manager: SharedMemoryManager) {}
+  constructor(
+    private readonly manager: SharedMemoryManager,
+    /** The requesting principal: only its own regions are found. */
+    private readonly owner: string | undefined,
+  ) {}
 
   lease(what: string, ref: SharedMemoryRef): RegionLease {
     let lease: RegionLease;
     try {
-      lease = this.manager.acquire(ref.region);
+      lease = this.manager.acquire(ref.region, this.owner);
     } catch (err) {
       throw err instanceof RtError ? rtError(err.code, `${what}: ${err.message}`) : err;
     }
@@ -90,7 +94,7 @@ async function resolve(manager: SharedMemoryManager | undefined, request: InferR
   if (manager === undefined) {
     throw rtError('UNSUPPORTED', 'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm), or send the tensors in the request');
   }
-  const r = new Resolution(manager);
+  const r = new Resolution(manager, request.principal);
   try {
     // Outputs first: a bad output parameter fails the request before any input is read.
     let outputs: RequestedOutput[] | undefined;

@@ -9,6 +9,10 @@
  * removes the name (it can be registered again at once); the region's backing is closed when the last lease ends
  * (Triton's `awaiting_unregister_`).
  *
+ * Regions belong to the principal that registered them (its id, security/principal.ts): names are looked up in
+ * the caller's own namespace, so one principal can neither see, use nor unregister another's region, and two
+ * principals may use the same name. Without a principal (auth off) every caller is `ANONYMOUS_OWNER`.
+ *
  * The bytes are reached through a RegionBacking, opened once at registration by a RegionOpener: by default a file
  * handle whose reads and writes run on libuv's thread pool (off the event loop); an application can pass another
  * opener (e.g. an mmap one from a native addon) to the server (`sharedMemoryOpener`, src/app/rtserve-server.ts).
@@ -38,13 +42,19 @@ export interface SharedMemoryRegionStatus {
   readonly byte_size: number;
 }
 
-/** What the front ends call (InferenceApi.systemSharedMemory); every method throws RtError. */
+/** The owner of regions registered without a principal: the id of security's ANONYMOUS principal. */
+export const ANONYMOUS_OWNER = 'anonymous';
+
+/**
+ * What the front ends call (InferenceApi.systemSharedMemory); every method throws RtError. `owner` is the id of
+ * the calling principal (undefined: ANONYMOUS_OWNER); each owner sees only its own regions.
+ */
 export interface SystemSharedMemoryApi {
-  register(name: string, key: string, offset: number, byteSize: number): Promise<void>;
-  /** Unregisters one region, or every region when `name` is undefined. An unknown name is not an error (Triton). */
-  unregister(name?: string): Promise<void>;
-  /** Every region, or the one named (SHM_REGION_NOT_FOUND when it is not registered). */
-  status(name?: string): SharedMemoryRegionStatus[];
+  register(name: string, key: string, offset: number, byteSize: number, owner?: string): Promise<void>;
+  /** Unregisters one region, or every region of `owner` when `name` is undefined. An unknown name is not an error (Triton). */
+  unregister(name?: string, owner?: string): Promise<void>;
+  /** Every region of `owner`, or the one named (SHM_REGION_NOT_FOUND when `owner` has none of that name). */
+  status(name?: string, owner?: string): SharedMemoryRegionStatus[];
 }
 
 /** The regions of an InferenceApi, or UNSUPPORTED when the server has the extension turned off. */
@@ -153,8 +163,9 @@ export interface SharedMemoryManagerOptions {
 
 /** The registry of system shared memory regions (see the file comment). */
 export class SharedMemoryManager implements SystemSharedMemoryApi {
-  private readonly regions = new Map<string, Region>();
-  /** Names being registered (the file checks and the opener are asynchronous): a second register fails at once. */
+  /** Owner → its regions by name. */
+  private readonly owners = new Map<string, Map<string, Region>>();
+  /** Owner and name (`owner\0name`) of regions being registered (the file checks and the opener are asynchronous): a second register fails at once. */
   private readonly registering = new Set<string>();
   private readonly opener: RegionOpener;
   private readonly directory: string;
@@ -166,17 +177,26 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
     this.log = options.logger;
   }
 
-  async register(name: string, key: string, offset: number, byteSize: number): Promise<void> {
+  /** The regions of `owner` (created empty on demand when `create`). */
+  private regionsOf(owner: string | undefined, create = false): Map<string, Region> | undefined {
+    const id = owner ?? ANONYMOUS_OWNER;
+    let regions = this.owners.get(id);
+    if (regions === undefined && create) this.owners.set(id, (regions = new Map()));
+    return regions;
+  }
+
+  async register(name: string, key: string, offset: number, byteSize: number, owner?: string): Promise<void> {
     if (name.length === 0) throw rtError('BAD_REQUEST', 'a shared memory region needs a non-empty name');
-    const existing = this.regions.get(name);
-    if (existing !== undefined || this.registering.has(name)) {
+    const pending = `${owner ?? ANONYMOUS_OWNER}\0${name}`;
+    const existing = this.regionsOf(owner)?.get(name);
+    if (existing !== undefined || this.registering.has(pending)) {
       const what = existing === undefined ? 'is being registered' : `is registered (key ${JSON.stringify(existing.key)}, offset ${existing.offset}, byte_size ${existing.byteSize})`;
       throw rtError('SHM_REGION_EXISTS', `shared memory region '${name}' already in manager: it ${what}; unregister it first`);
     }
     if (!isSafeSize(offset)) throw rtError('BAD_PARAMETER', `shared memory region '${name}': offset must be a non-negative integer, got ${offset}`);
     if (!isSafeSize(byteSize) || byteSize === 0) throw rtError('BAD_PARAMETER', `shared memory region '${name}': byte_size must be a positive integer, got ${byteSize}`);
     const path = shmPathOfKey(key, this.directory);
-    this.registering.add(name);
+    this.registering.add(pending);
     try {
       let size: number;
       try {
@@ -195,9 +215,9 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
       } catch (err) {
         throw this.openError(err, name, key, path);
       }
-      this.regions.set(name, { name, key, offset, byteSize, backing, users: 0, retired: false });
+      this.regionsOf(owner, true)?.set(name, { name, key, offset, byteSize, backing, users: 0, retired: false });
     } finally {
-      this.registering.delete(name);
+      this.registering.delete(pending);
     }
   }
 
@@ -210,41 +230,53 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
     return rtError('SHM_BAD_KEY', `failed to register shared memory region '${name}': cannot open shared memory object ${k} (${path})${typeof code === 'string' ? `: ${code}` : ''}`, { cause: err });
   }
 
-  async unregister(name?: string): Promise<void> {
-    const names = name === undefined ? [...this.regions.keys()] : [name];
+  async unregister(name?: string, owner?: string): Promise<void> {
+    const regions = this.regionsOf(owner);
+    if (regions === undefined) return;
+    const names = name === undefined ? [...regions.keys()] : [name];
     const closing: Promise<void>[] = [];
     for (const n of names) {
-      const region = this.regions.get(n);
+      const region = regions.get(n);
       if (region === undefined) continue;
-      this.regions.delete(n);
+      regions.delete(n);
       region.retired = true;
       if (region.users === 0) closing.push(this.close(region));
     }
+    if (regions.size === 0) this.owners.delete(owner ?? ANONYMOUS_OWNER);
     await Promise.all(closing);
   }
 
-  status(name?: string): SharedMemoryRegionStatus[] {
-    if (name === undefined) return [...this.regions.values()].map(statusOf);
-    const region = this.regions.get(name);
-    if (region === undefined) throw this.notFound(name);
+  /** Unregisters every region of every owner (the server's shutdown). */
+  async unregisterEveryOwner(): Promise<void> {
+    await Promise.all([...this.owners.keys()].map((owner) => this.unregister(undefined, owner)));
+  }
+
+  status(name?: string, owner?: string): SharedMemoryRegionStatus[] {
+    const regions = this.regionsOf(owner);
+    if (name === undefined) return [...(regions?.values() ?? [])].map(statusOf);
+    const region = regions?.get(name);
+    if (region === undefined) throw this.notFound(name, owner);
     return [statusOf(region)];
   }
 
-  /** Names of the registered regions. */
+  /** Registered regions, of every owner. */
   get size(): number {
-    return this.regions.size;
+    let n = 0;
+    for (const regions of this.owners.values()) n += regions.size;
+    return n;
   }
 
-  private notFound(name: string): RtError {
-    const known = [...this.regions.keys()];
+  /** Names only from the caller's own regions: another principal's region names are not disclosed. */
+  private notFound(name: string, owner: string | undefined): RtError {
+    const known = [...(this.regionsOf(owner)?.keys() ?? [])];
     const shown = known.length === 0 ? 'no region is registered' : `registered: ${known.slice(0, 10).map((n) => `'${n}'`).join(', ')}${known.length > 10 ? ', …' : ''}`;
     return rtError('SHM_REGION_NOT_FOUND', `Unable to find system shared memory region: '${name}' (${shown})`);
   }
 
-  /** A lease on a registered region (SHM_REGION_NOT_FOUND when it is not registered); release it when done. */
-  acquire(name: string): RegionLease {
-    const region = this.regions.get(name);
-    if (region === undefined) throw this.notFound(name);
+  /** A lease on a region of `owner` (SHM_REGION_NOT_FOUND when it has none of that name); release it when done. */
+  acquire(name: string, owner?: string): RegionLease {
+    const region = this.regionsOf(owner)?.get(name);
+    if (region === undefined) throw this.notFound(name, owner);
     region.users++;
     let released = false;
     return {

@@ -3,16 +3,19 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
+import { assertPresent, skipUnlessPresent } from '../helpers/tools.ts';
 
 export const CHROMIUM = process.env['RTSERVE_CHROMIUM'] ?? '/usr/bin/chromium';
 
-/** Why the browser tests cannot run here, or undefined when they can. */
+const CHROMIUM_INSTALL = 'apt-get install chromium, or set RTSERVE_CHROMIUM to its path';
+
+/** Why the browser tests cannot run here, or undefined when they can; never a reason under CI=true (they fail). */
 export function browserSkipReason(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  return `Chromium not found at ${CHROMIUM}: install it (apt-get install chromium; .ci/run does) or set RTSERVE_CHROMIUM`;
+  return skipUnlessPresent(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`, CHROMIUM_INSTALL) || undefined;
 }
 
 export async function launchChromium(): Promise<Browser> {
+  assertPresent(existsSync(CHROMIUM), `Chromium (${CHROMIUM})`, CHROMIUM_INSTALL);
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM,

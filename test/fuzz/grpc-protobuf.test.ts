@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
 import { decodeModelInferResponse, encodeModelInferRequest } from '../../src/codec/grpc/infer-client-codec.ts';
-import { A, B, EXPECTED_SUM, FUZZ_RUNS, FUZZ_SEED, assertNoLeaks } from './helpers.ts';
+import { A, B, EXPECTED_SUM, FUZZ_RUNS, assertNoLeaks } from './helpers.ts';
+import { fuzzParams } from '../helpers/fuzz.ts';
 
 const METHOD = '/inference.GRPCInferenceService/ModelInfer';
 /** Statuses a malformed or unsatisfiable request may get: INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED (size), FAILED_PRECONDITION, OUT_OF_RANGE, UNIMPLEMENTED. */
@@ -69,18 +70,18 @@ describe('fuzz: gRPC ModelInfer with arbitrary protobuf bytes', () => {
 
   test('the valid request is answered', stillServes);
 
-  test('random bytes', async () => {
+  test('random bytes', async (t) => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (bytes) => {
         assertClientStatus(await call(client, Buffer.from(bytes)), `bytes ${Buffer.from(bytes).toString('hex').slice(0, 120)}`);
         await stillServes();
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('corrupted valid messages (flips, truncation, insertion)', async () => {
+  test('corrupted valid messages (flips, truncation, insertion)', async (t) => {
     const edit = fc.record({ at: fc.nat(VALID.length - 1), op: fc.constantFrom('flip', 'cut', 'insert'), byte: fc.integer({ min: 0, max: 255 }), count: fc.integer({ min: 1, max: 9 }) });
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 4 }), async (edits) => {
@@ -94,7 +95,7 @@ describe('fuzz: gRPC ModelInfer with arbitrary protobuf bytes', () => {
         assertClientStatus(await call(client, bytes), `edits ${JSON.stringify(edits)}`);
         await stillServes();
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
 
-/** Cases per property: enough to find shallow crashes, bounded so each file runs in a few seconds. */
-export const FUZZ_RUNS = Number(process.env['RTSERVE_FUZZ_RUNS'] ?? 150);
-/** A seed from the environment replays a failing run; otherwise fast-check picks one and prints it on failure. */
-export const FUZZ_SEED = process.env['RTSERVE_FUZZ_SEED'] === undefined ? {} : { seed: Number(process.env['RTSERVE_FUZZ_SEED']) };
+/** Cases per property (FUZZ_RUNS overrides it: test/helpers/fuzz.ts): enough to find shallow crashes, bounded so each file runs in a few seconds. */
+export const FUZZ_RUNS = 150;
 
 /** The valid request the server must answer correctly after every bad one. */
 export const A = Array.from({ length: 16 }, (_, i) => i * 3 - 7);

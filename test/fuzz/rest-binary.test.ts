@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
 import { encodeInferRequest } from '../../src/codec/kserve-client-codec.ts';
-import { A, B, FUZZ_RUNS, FUZZ_SEED, assertClientError, assertNoLeaks, assertStillServes, post } from './helpers.ts';
+import { A, B, FUZZ_RUNS, assertClientError, assertNoLeaks, assertStillServes, post } from './helpers.ts';
+import { fuzzParams } from '../helpers/fuzz.ts';
 
 function validBinary(): { body: Uint8Array<ArrayBuffer>; headerLength: number } {
   const enc = encodeInferRequest(
@@ -40,7 +41,7 @@ describe('fuzz: REST binary tensor data', () => {
     assert.equal(o.status, 200, new TextDecoder().decode(o.body));
   });
 
-  test('random Inference-Header-Content-Length values', async () => {
+  test('random Inference-Header-Content-Length values', async (t) => {
     const v = validBinary();
     const header = fc.oneof(
       fc.integer({ min: 0, max: v.body.length + 10 }).map(String),
@@ -53,12 +54,12 @@ describe('fuzz: REST binary tensor data', () => {
         if (o.status !== 200) assertClientError(o, `Inference-Header-Content-Length '${h}'`);
         await assertStillServes(server);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('corrupted JSON headers and binary sections', async () => {
+  test('corrupted JSON headers and binary sections', async (t) => {
     const v = validBinary();
     const edit = fc.record({
       at: fc.nat(v.body.length - 1),
@@ -81,19 +82,19 @@ describe('fuzz: REST binary tensor data', () => {
         if (o.status !== 200) assertClientError(o, `edits ${JSON.stringify(edits)}`);
         await assertStillServes(server);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('raw binary bodies (header length 0) to one- and two-input models', async () => {
+  test('raw binary bodies (header length 0) to one- and two-input models', async (t) => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), fc.constantFrom('simple', 'mlp', 'identity_all', 'resnet_tiny'), async (bytes, model) => {
         const o = await post(`${server.httpUrl}/v2/models/${model}/infer`, bytes, { 'inference-header-content-length': '0', 'content-type': 'application/octet-stream' });
         if (o.status !== 200) assertClientError(o, `raw ${bytes.length} bytes to ${model}`);
         await assertStillServes(server);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });

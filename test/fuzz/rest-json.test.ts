@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
-import { FUZZ_RUNS, FUZZ_SEED, assertClientError, assertNoLeaks, assertStillServes, post, validSimpleJson } from './helpers.ts';
+import { FUZZ_RUNS, assertClientError, assertNoLeaks, assertStillServes, post, validSimpleJson } from './helpers.ts';
+import { fuzzParams } from '../helpers/fuzz.ts';
 
 const DATATYPES = ['BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', 'INT32', 'INT64', 'FP16', 'FP32', 'FP64', 'BF16', 'BYTES'];
 
@@ -65,19 +66,19 @@ describe('fuzz: REST JSON inference requests', () => {
     await server.close();
   });
 
-  test('arbitrary JSON bodies are 4xx with a message; a valid request passes after each', async () => {
+  test('arbitrary JSON bodies are 4xx with a message; a valid request passes after each', async (t) => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue({ maxDepth: 6 }), async (value) => {
         const o = await post(url, JSON.stringify(value));
         assertClientError(o, `body ${JSON.stringify(value).slice(0, 200)}`);
         await assertStillServes(server);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('mutated valid requests: 200 with the right sum, or a 4xx with a message, never a 5xx', async () => {
+  test('mutated valid requests: 200 with the right sum, or a 4xx with a message, never a 5xx', async (t) => {
     await fc.assert(
       fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (mutations) => {
         const body = applyMutations(mutations);
@@ -94,12 +95,12 @@ describe('fuzz: REST JSON inference requests', () => {
         }
         await assertStillServes(server);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('corrupted bytes of a valid body (flips, truncation, insertion) never cause a 5xx', async () => {
+  test('corrupted bytes of a valid body (flips, truncation, insertion) never cause a 5xx', async (t) => {
     const valid = new TextEncoder().encode(JSON.stringify(validSimpleJson()));
     const edit = fc.oneof(
       fc.record({ op: fc.constant('flip'), at: fc.nat(valid.length - 1), byte: fc.integer({ min: 0, max: 255 }) }),
@@ -119,12 +120,12 @@ describe('fuzz: REST JSON inference requests', () => {
         if (o.status !== 200) assertClientError(o, `edits ${JSON.stringify(edits)}`);
         await assertStillServes(server);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('other routes with random bodies and names: 4xx or success, never 5xx', async () => {
+  test('other routes with random bodies and names: 4xx or success, never 5xx', async (t) => {
     const route = fc.constantFrom('/v2/repository/index', '/v2/repository/models/%s/load', '/v2/repository/models/%s/unload', '/v2/models/%s/infer', '/v2/models/%s/versions/%s/infer');
     const name = fc.oneof(fc.constantFrom('simple', 'mlp', 'nope', '..', '%2e%2e', '%00', 'a'.repeat(300)), fc.webSegment());
     await fc.assert(
@@ -133,7 +134,7 @@ describe('fuzz: REST JSON inference requests', () => {
         const o = await post(`${server.httpUrl}${path}`, JSON.stringify(body));
         if (o.status >= 300) assertClientError(o, `${path} ${JSON.stringify(body).slice(0, 100)}`);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     await assertStillServes(server);
     assertNoLeaks(server);

@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
 import { TestWs, outputData } from '../integration/ws/ws-test-client.ts';
-import { A, B, EXPECTED_SUM, FUZZ_RUNS, FUZZ_SEED, assertNoLeaks } from './helpers.ts';
+import { A, B, EXPECTED_SUM, FUZZ_RUNS, assertNoLeaks } from './helpers.ts';
+import { fuzzParams } from '../helpers/fuzz.ts';
 
 const CLIENT_CATEGORIES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'FAILED_PRECONDITION', 'PAYLOAD_TOO_LARGE', 'UNIMPLEMENTED', 'RESOURCE_EXHAUSTED']);
 
@@ -71,18 +72,18 @@ describe('fuzz: WebSocket frames', () => {
     ws.events.length = 0;
   };
 
-  test('random JSON text frames', async () => {
+  test('random JSON text frames', async (t) => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue({ maxDepth: 5 }), async (value) => {
         ws.ws.send(JSON.stringify(value));
         await check(`frame ${JSON.stringify(value).slice(0, 200)}`);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('mutated infer events and binary frames', async () => {
+  test('mutated infer events and binary frames', async (t) => {
     const mutation = fc.record({
       field: fc.constantFrom('type', 'id', 'model', 'inputs', 'outputs', 'parameters', 'stream', 'frame_stream', 'version', 'priority'),
       value: nasty,
@@ -100,18 +101,18 @@ describe('fuzz: WebSocket frames', () => {
         if (m.binary !== undefined) ws.sendBinary(m.binary);
         await check(`event ${JSON.stringify(m).slice(0, 300)}`);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });
 
-  test('arbitrary bytes as text and binary frames', async () => {
+  test('arbitrary bytes as text and binary frames', async (t) => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.boolean(), async (bytes, binary) => {
         ws.ws.send(bytes, { binary });
         await check(`${binary ? 'binary' : 'text'} ${Buffer.from(bytes).toString('hex').slice(0, 100)}`);
       }),
-      { numRuns: FUZZ_RUNS, ...FUZZ_SEED },
+      fuzzParams(t, { numRuns: FUZZ_RUNS }),
     );
     assertNoLeaks(server);
   });

@@ -62,14 +62,21 @@ export interface GrpcServerOptions {
    * Authentication, authorization and rate limits (src/security `Security.admit`), asked before every RPC and
    * before every request of a stream. Rejects with an RtError (UNAUTHENTICATED, PERMISSION_DENIED, RATE_LIMITED),
    * which becomes the call's status (or that stream request's error_message). Absent: every call is admitted.
+   * The admitted principal's id scopes shared-memory regions to it.
    */
-  readonly admit?: (ctx: GrpcAdmitContext) => Promise<{ readonly release: () => void }>;
+  readonly admit?: (ctx: GrpcAdmitContext) => Promise<GrpcAdmission>;
   /** API groups turned off (server setting disabledApis): their methods answer UNSUPPORTED. */
   readonly disabledApis?: readonly ApiGroup[];
 }
 
 /** The operation groups of docs/security.md, as the gRPC RPCs map onto them (the same split as the REST routes). */
 export type GrpcOperation = 'infer' | 'metadata' | 'repository' | 'metrics' | 'health' | 'admin';
+
+/** What `admit` resolves with: the release of the call's slot, and who was admitted. */
+export interface GrpcAdmission {
+  readonly release: () => void;
+  readonly principal?: { readonly id: string };
+}
 
 export interface GrpcAdmitContext {
   readonly op: GrpcOperation;
@@ -200,7 +207,7 @@ export class GrpcFront {
   }
 
   /** Runs `admit` for a call (when configured); resolves with the release function. */
-  private admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<{ readonly release: () => void }> | undefined {
+  private admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<GrpcAdmission> | undefined {
     const admit = this.options.admit;
     if (admit === undefined) return undefined;
     return admit({ op, model: model === '' ? undefined : model, metadata: call.metadata, peer: call.getPeer() });
@@ -208,18 +215,19 @@ export class GrpcFront {
 
   /**
    * The one admission wrapper of every handler: `run` goes once the admission hook let the call in (at once
-   * without a hook) and gets the release to call when its work is done; a refusal goes to `refuse` as a status.
+   * without a hook) and gets the release to call when its work is done and the admitted principal's id (it scopes
+   * shared-memory regions); a refusal goes to `refuse` as a status.
    */
   admitted(
     op: GrpcOperation,
     model: string | undefined,
     call: { readonly metadata: Metadata; getPeer(): string },
-    run: (release: () => void) => void,
+    run: (release: () => void, principal: string | undefined) => void,
     refuse: (status: ReturnType<typeof toStatus>) => void,
   ): void {
     const admission = this.admitCall(op, model, call);
-    if (admission === undefined) run(noRelease);
-    else admission.then((a) => run(a.release), (err: unknown) => refuse(this.status(err)));
+    if (admission === undefined) run(noRelease, undefined);
+    else admission.then((a) => run(a.release, a.principal?.id), (err: unknown) => refuse(this.status(err)));
   }
 
   /** A unary handler's callback that releases the admission before it answers. */
@@ -232,16 +240,16 @@ export class GrpcFront {
 
   /**
    * A unary handler whose work may throw or reject; either becomes the registry's status. `op` and `modelOf` say
-   * what the admission hook checks.
+   * what the admission hook checks; `fn` gets the admitted principal's id (undefined without an admission hook).
    */
-  private unary<Req, Res>(method: string, modelOf: (request: Req) => string | undefined, fn: (request: Req) => Res | Promise<Res>) {
+  private unary<Req, Res>(method: string, modelOf: (request: Req) => string | undefined, fn: (request: Req, principal: string | undefined) => Res | Promise<Res>) {
     const op = this.operationOf(method);
     const off = this.switchedOff(method);
-    const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
+    const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>, principal?: string): void => {
       let result: Res | Promise<Res>;
       try {
         if (off !== undefined) throw off;
-        result = fn(call.request);
+        result = fn(call.request, principal);
       } catch (err) {
         callback(this.status(err));
         return;
@@ -250,7 +258,7 @@ export class GrpcFront {
       else callback(null, result);
     };
     return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void =>
-      this.admitted(op, modelOf(call.request), call, (release) => run(call, this.releasing(release, callback)), (status) => callback(status));
+      this.admitted(op, modelOf(call.request), call, (release, principal) => run(call, this.releasing(release, callback), principal), (status) => callback(status));
   }
 
   /** grpc.health.v1 behind the admission hook as the `health` operation. */
@@ -323,17 +331,18 @@ export class GrpcFront {
       // Triton's system shared memory extension (docs/protocol.md §2.5; docs/shared-memory.md). Regions carry inference
       // inputs and outputs, so they are the 'infer' operation for the admission hook. An empty name means every
       // region, as in Triton.
-      SystemSharedMemoryStatus: this.unary('SystemSharedMemoryStatus', none, (r: { name: string }) => {
+      // Each principal sees and changes only the regions it registered (shm/system-shared-memory.ts).
+      SystemSharedMemoryStatus: this.unary('SystemSharedMemoryStatus', none, (r: { name: string }, principal) => {
         const regions: Record<string, SharedMemoryRegionStatus> = {};
-        for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name)) regions[s.name] = s;
+        for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
         return { regions };
       }),
-      SystemSharedMemoryRegister: this.unary('SystemSharedMemoryRegister', none, async (r: { name: string; key: string; offset: number; byte_size: number }) => {
-        await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size);
+      SystemSharedMemoryRegister: this.unary('SystemSharedMemoryRegister', none, async (r: { name: string; key: string; offset: number; byte_size: number }, principal) => {
+        await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size, principal);
         return {};
       }),
-      SystemSharedMemoryUnregister: this.unary('SystemSharedMemoryUnregister', none, async (r: { name: string }) => {
-        await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name);
+      SystemSharedMemoryUnregister: this.unary('SystemSharedMemoryUnregister', none, async (r: { name: string }, principal) => {
+        await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name, principal);
         return {};
       }),
       CudaSharedMemoryStatus: this.unary('CudaSharedMemoryStatus', none, cudaSharedMemoryUnsupported),
@@ -356,10 +365,10 @@ export class GrpcFront {
 
   private modelInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>): void {
     const msg = call.request;
-    this.admitted('infer', msg.ok ? msg.request.model : msg.model, call, (release) => this.runInfer(call, this.releasing(release, callback)), (status) => callback(status));
+    this.admitted('infer', msg.ok ? msg.request.model : msg.model, call, (release, principal) => this.runInfer(call, this.releasing(release, callback), principal), (status) => callback(status));
   }
 
-  private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>): void {
+  private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>, principal?: string): void {
     const msg = call.request;
     if (!msg.ok) {
       callback(this.status(msg.error));
@@ -374,7 +383,7 @@ export class GrpcFront {
     }
     const onCancel = (): void => controller.abort();
     call.once('cancelled', onCancel);
-    this.api.infer(this.inferRequest(req, controller.signal)).then(
+    this.api.infer(this.inferRequest(req, controller.signal, principal)).then(
       (resp) => {
         deadline.dispose();
         call.removeListener('cancelled', onCancel);
@@ -395,22 +404,22 @@ export class GrpcFront {
     );
   }
 
-  inferRequest(req: GrpcInferRequest, signal: AbortSignal): InferRequest {
-    return { ...req, signal, protocol: 'grpc' };
+  inferRequest(req: GrpcInferRequest, signal: AbortSignal, principal?: string): InferRequest {
+    return { ...req, signal, protocol: 'grpc', ...(principal === undefined ? {} : { principal }) };
   }
 
-  infer(req: GrpcInferRequest, signal: AbortSignal): Promise<InferResponse> {
-    return this.api.infer(this.inferRequest(req, signal));
+  infer(req: GrpcInferRequest, signal: AbortSignal, principal?: string): Promise<InferResponse> {
+    return this.api.infer(this.inferRequest(req, signal, principal));
   }
 
   /**
    * The responses of one streamed request: several for decoupled (generative) models, each carrying
    * `triton_final_response` as Triton's decoupled protocol does, one for every other model.
    */
-  inferResponses(req: GrpcInferRequest, signal: AbortSignal): AsyncIterable<InferResponse> {
+  inferResponses(req: GrpcInferRequest, signal: AbortSignal, principal?: string): AsyncIterable<InferResponse> {
     const api = this.api;
-    if (api.inferStream !== undefined) return api.inferStream(this.inferRequest(req, signal));
-    const one = this.infer(req, signal);
+    if (api.inferStream !== undefined) return api.inferStream(this.inferRequest(req, signal, principal));
+    const one = this.infer(req, signal, principal);
     return (async function* single() {
       yield await one;
     })();

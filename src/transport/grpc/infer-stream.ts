@@ -54,8 +54,8 @@ export class InferStream {
       }
       this.maybeFinish();
     };
-    const answer = async (): Promise<void> => {
-      for await (const resp of this.front.inferResponses(req, controller.signal)) {
+    const answer = async (principal: string | undefined): Promise<void> => {
+      for await (const resp of this.front.inferResponses(req, controller.signal, principal)) {
         this.write(this.front.checkSize(encodeModelStreamInferResponse(resp), req.model));
       }
     };
@@ -63,8 +63,8 @@ export class InferStream {
       'infer',
       req.model,
       this.call,
-      (release) => {
-        answer()
+      (release, principal) => {
+        answer(principal)
           .finally(release)
           .catch((err: unknown) => {
             const e = this.deadline.expired ? deadlineError(req.model) : err;

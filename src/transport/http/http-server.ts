@@ -13,7 +13,7 @@ import { concatBytes } from '../../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
-import type { HttpSecurityHooks } from '../../security/http-guard.ts';
+import { principalOf, type HttpSecurityHooks } from '../../security/http-guard.ts';
 import { apiSwitchHook, trackRoutes, type ApiGroup } from '../../security/route-table.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -205,7 +205,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // HTTP disconnect until it writes; docs/protocol.md §5, item 9).
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
-    const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw) });
+    const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw), principal: principalOf(req)?.id });
     // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
     // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
     const response = isImageRequest(api, request) ? ((await inferImageRequest(api, request)) ?? (await api.infer(request))) : await api.infer(request);

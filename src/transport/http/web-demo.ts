@@ -17,6 +17,8 @@ import { rtError } from '../../errors/registry.ts';
 export interface WebDemoOptions {
   /** The web/ directory; default: the package's. */
   readonly root?: string;
+  /** Where scripts/build-web.mjs and the prebuilt dist/web/app.js are looked for; default: the package root. */
+  readonly packageRoot?: string;
 }
 
 const FILES: readonly { readonly url: string; readonly file: readonly string[]; readonly type: string }[] = [
@@ -24,29 +26,33 @@ const FILES: readonly { readonly url: string; readonly file: readonly string[]; 
   { url: '/demo/style.css', file: ['style.css'], type: 'text/css; charset=utf-8' },
 ];
 
-let bundle: Promise<string> | undefined;
+/** Per package root (one in a server; tests use others): the bundle, or its pending build. */
+const bundles = new Map<string, Promise<string>>();
 
 /** The demo script: built in memory once per process, else the prebuilt file. */
-export function demoBundle(): Promise<string> {
-  bundle ??= (async () => {
+export function demoBundle(root: string = packageRoot()): Promise<string> {
+  let bundle = bundles.get(root);
+  if (bundle !== undefined) return bundle;
+  bundle = (async () => {
     let buildError: unknown;
     try {
-      const script = pathToFileURL(join(packageRoot(), 'scripts', 'build-web.mjs')).href;
+      const script = pathToFileURL(join(root, 'scripts', 'build-web.mjs')).href;
       const mod = (await import(script)) as { buildWebBundle: () => Promise<string> };
       return await mod.buildWebBundle();
     } catch (err) {
       buildError = err;
     }
     try {
-      return await readFile(join(packageRoot(), 'dist', 'web', 'app.js'), 'utf8');
+      return await readFile(join(root, 'dist', 'web', 'app.js'), 'utf8');
     } catch {
       const why = buildError instanceof Error ? buildError.message.split('\n')[0] : String(buildError);
       throw rtError('ROUTE_NOT_FOUND', `the demo script is not available: bundling web/src failed (${why}) and there is no prebuilt dist/web/app.js (run \`node scripts/build-web.mjs\`)`);
     }
   })();
-  // A failed build is retried on the next request (after a fix, or once esbuild is installed).
+  bundles.set(root, bundle);
+  // A failed build is retried on the next request (after a fix, once esbuild is installed, or the prebuilt file is written).
   bundle.catch(() => {
-    bundle = undefined;
+    bundles.delete(root);
   });
   return bundle;
 }
@@ -60,7 +66,8 @@ const headersOf = (reply: FastifyReply, type: string): FastifyReply =>
 
 export function registerWebDemo(app: FastifyInstance, options: WebDemoOptions = {}): void {
   const root = options.root ?? join(packageRoot(), 'web');
-  app.get('/demo/app.js', async (_req, reply: FastifyReply) => headersOf(reply, 'text/javascript; charset=utf-8').send(await demoBundle()));
+  const pkg = options.packageRoot ?? packageRoot();
+  app.get('/demo/app.js', async (_req, reply: FastifyReply) => headersOf(reply, 'text/javascript; charset=utf-8').send(await demoBundle(pkg)));
   for (const f of FILES) {
     app.get(f.url, async (_req, reply: FastifyReply) => {
       let body: Buffer;

@@ -221,7 +221,7 @@ export class WsSession {
 
       // `inputs`, `outputs`, `parameters` and `id` are exactly a KServe $inference_request.
       const decoded = decodeInferRequestJson(event, binary === undefined ? undefined : { bytes: binary });
-      entry.request = toInferRequest(decoded, { model, version, id, signal: stream.controller.signal, protocol: 'ws' });
+      entry.request = toInferRequest(decoded, { model, version, id, signal: stream.controller.signal, protocol: 'ws', principal: this.principal.subject });
       entry.encoding = {
         parameters: decoded.parameters,
         outputs: decoded.outputs,

@@ -14,7 +14,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
-import { hasCommand, needTool } from '../ops/helpers.ts';
+import { needTool } from '../ops/helpers.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const composeDir = join(root, 'deploy', 'compose');
@@ -125,7 +125,7 @@ describe('compose stack (deploy/compose)', () => {
     assert.ok(dashboard.panels.length > 0);
   });
 
-  it('podman-compose accepts the file', { skip: hasCommand('podman-compose') ? false : 'podman-compose is not installed' }, () => {
+  it('podman-compose accepts the file', { skip: needTool('podman-compose', 'podman-compose') }, () => {
     const r = spawnSync('podman-compose', ['-f', composeFile, 'config'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
   });

@@ -33,8 +33,9 @@ describe('charlm', () => {
     const nll = await direct.meanNll(tokens);
     const ppl = Math.exp(nll);
     t.diagnostic(`held-out sample: ${sample.length} bytes, ${nll.toFixed(4)} nats/byte, perplexity ${ppl.toFixed(3)}, ${(nll / Math.LN2).toFixed(3)} bits/byte`);
-    // A byte-uniform model has perplexity 257; an untrained or broken export is far above 3.
-    assert.ok(ppl < 2.5, `perplexity ${ppl}`);
+    // Measured 1.898 on every run (deterministic: a direct onnxruntime run on a fixed sample); the README claims
+    // 1.9. The gate leaves 0.05 for another CPU's rounding. (A byte-uniform model has perplexity 257.)
+    assert.ok(ppl < 1.95, `perplexity ${ppl}`);
   });
 
   test('greedy decoding through the server equals a direct step-by-step onnxruntime run, token for token', async () => {

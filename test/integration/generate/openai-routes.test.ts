@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { postJson } from '../../helpers/server.ts';
 import { startCharlmServer } from './charlm-helpers.ts';
+import { until } from '../../helpers/until.ts';
 
 type Json = Record<string, unknown>;
 
@@ -206,8 +207,7 @@ describe('slots and bounds', () => {
 
     // The one slot is taken: the next request waits in the queue, the one after is refused.
     const queued = postJson(`${base}/v1/completions`, { model: 'charlm', prompt: 'x', max_tokens: 5, temperature: 0 });
-    for (let i = 0; i < 100 && load().queued < 1; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(load().queued, 1);
+    await until(() => load().queued === 1, 'the second request in the generation queue');
     const refused = await postJson(`${base}/v1/completions`, { model: 'charlm', prompt: 'y', max_tokens: 5 });
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
@@ -219,7 +219,6 @@ describe('slots and bounds', () => {
     assert.equal((done.json() as { usage: { completion_tokens: number } }).usage.completion_tokens, 5);
     const metrics = await (await fetch(`${limited.metricsUrl}/metrics`)).text();
     assert.match(metrics, /rtserve_generate_requests_total\{model="charlm",finish_reason="cancelled"\} 1/);
-    for (let i = 0; i < 100 && load().running > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.deepEqual([load().running, load().queued], [0, 0]);
+    await until(() => load().running === 0 && load().queued === 0, 'every sequence to end');
   });
 });

@@ -58,8 +58,8 @@ export function rejectsWith(p: Promise<unknown>, code: grpc.status, ...includes:
 }
 
 /** Writes every request on one ModelStreamInfer stream, ends it, and resolves with every answer. */
-export function streamAll(client: InferenceClient, requests: readonly unknown[]): Promise<ModelStreamInferResponse[]> {
-  const stream = client.ModelStreamInfer();
+export function streamAll(client: InferenceClient, requests: readonly unknown[], metadata = new grpc.Metadata()): Promise<ModelStreamInferResponse[]> {
+  const stream = client.ModelStreamInfer(metadata);
   const answers: ModelStreamInferResponse[] = [];
   const done = new Promise<ModelStreamInferResponse[]>((resolve, reject) => {
     stream.on('data', (r: ModelStreamInferResponse) => answers.push(r));
@@ -273,18 +273,4 @@ export function gatedEngine(gate: Gate): Engine {
   };
 }
 
-/** The nv_inference_pending_request_count gauge of a model, read from the Prometheus text. */
-export async function pendingCount(metricsUrl: string, model: string): Promise<number> {
-  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-  const m = new RegExp(`^nv_inference_pending_request_count\\{[^}]*model="${model}"[^}]*\\} (\\d+)`, 'm').exec(text);
-  return m === null ? 0 : Number(m[1]);
-}
-
-/** Polls `check` until it holds (a condition, not a timing: the test still fails if it never holds). */
-export async function until(check: () => Promise<boolean> | boolean, what: string, limitMs = 20000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { pendingCount, until } from '../../helpers/until.ts';

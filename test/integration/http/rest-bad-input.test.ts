@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeRepository, postJson, request, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
+import { Gate, startGatedServer } from '../ws/gated-engine.ts';
+import { pendingCount, until } from '../../helpers/until.ts';
 
 const simpleBody = (data0: unknown = Array.from({ length: 16 }, (_, i) => i)) => ({
   inputs: [
@@ -140,37 +142,39 @@ describe('REST: bad input gets a clear 4xx and the server keeps serving', () => 
 });
 
 describe('REST: overload answers 429 with Retry-After and the queue stays bounded', () => {
+  // A queue of one, and the model's runs held at a gate: the first request runs (held), the second waits in the
+  // queue, a third finds it full; no queue-delay window to race.
+  const gate = new Gate();
   let server: RunningServer;
   let cleanup: () => Promise<void>;
   before(async () => {
-    // A queue of one whose partial batch is held for 2 s: the first request waits in the queue, a second one finds it full.
     const repo = await makeRepository({
-      mlp_q1: slowMlpConfig(2_000_000, 1),
+      mlp_q1: slowMlpConfig(0, 1),
     });
     cleanup = repo.cleanup;
-    server = await startTestServer({ modelRepository: [repo.dir] });
+    server = await startGatedServer(gate, { modelRepository: [repo.dir] });
   });
   after(async () => {
+    gate.release('mlp_q1');
     await server.close();
     await cleanup();
   });
 
-  test('second request into a full queue gets 429 at once, the first is still answered', async () => {
+  test('a request into a full queue gets 429 at once, the queued and running ones are still answered', async () => {
     const body = { inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array(64).fill(1) }] };
-    const first = postJson(`${server.httpUrl}/v2/models/mlp_q1/infer`, body);
-    // Give the first request time to be queued before the second arrives.
-    for (let i = 0; i < 50; i++) {
-      const pending = server.core.modelStatistics('mlp_q1');
-      void pending;
-      const text = await (await fetch(`${server.httpUrl}/metrics`)).text();
-      if (/nv_inference_pending_request_count\{model="mlp_q1",version="1"\} 1/.test(text)) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const second = await postJson(`${server.httpUrl}/v2/models/mlp_q1/infer`, body);
-    assert.equal(second.status, 429);
-    const retryAfter = second.headers.get('retry-after');
+    const url = `${server.httpUrl}/v2/models/mlp_q1/infer`;
+    const runsBefore = gate.runs('mlp_q1'); // the load-time runs
+    gate.hold('mlp_q1');
+    const running = postJson(url, body);
+    await gate.untilRuns('mlp_q1', runsBefore + 1);
+    const queued = postJson(url, body);
+    await until(async () => (await pendingCount(server.httpUrl, 'mlp_q1')) === 1, 'the second request in the queue');
+    const refused = await postJson(url, body);
+    assert.equal(refused.status, 429);
+    const retryAfter = refused.headers.get('retry-after');
     assert.ok(retryAfter !== null && Number(retryAfter) >= 1, `Retry-After: ${String(retryAfter)}`);
-    assert.match((second.json() as { error: string }).error, /mlp_q1/);
-    assert.equal((await first).status, 200);
+    assert.match((refused.json() as { error: string }).error, /mlp_q1/);
+    gate.release('mlp_q1');
+    assert.deepEqual([(await running).status, (await queued).status], [200, 200]);
   });
 });

@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { makeRepository, request, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
+import { pendingCount, until } from '../../helpers/until.ts';
+import { Gate, startGatedServer } from '../ws/gated-engine.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { bundledModelRepository } from '../../../src/util/package-root.ts';
 import { openInProcessOrtSession } from '../../../src/engine/ort/index.ts';
@@ -68,38 +70,44 @@ describe('REST under concurrency', () => {
 });
 
 describe('REST: a client that disconnects cancels its queued request', () => {
+  // The model's runs wait at a gate: a first request holds the one instance, so the second is certainly queued
+  // when its client leaves (no queue-delay window to race).
+  const gate = new Gate();
   let server: RunningServer;
   let cleanup: () => Promise<void>;
   before(async () => {
-    // Partial batches are held for 5 s, so an aborted request is certainly still queued when its client leaves.
     const repo = await makeRepository({
-      mlp_slow: slowMlpConfig(5_000_000),
+      mlp_slow: slowMlpConfig(0),
     });
     cleanup = repo.cleanup;
-    server = await startTestServer({ modelRepository: [repo.dir] });
+    server = await startGatedServer(gate, { modelRepository: [repo.dir] });
   });
   after(async () => {
+    gate.release('mlp_slow');
     await server.close();
     await cleanup();
   });
 
   test('the queued request leaves the queue and is never executed', async () => {
-    const pending = async (): Promise<number> => {
-      const text = await (await fetch(`${server.httpUrl}/metrics`)).text();
-      const m = /nv_inference_pending_request_count\{model="mlp_slow",version="1"\} (\d+)/.exec(text);
-      return Number(m?.[1] ?? -1);
-    };
-    const controller = new AbortController();
+    const url = `${server.httpUrl}/v2/models/mlp_slow/infer`;
     const enc = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array(64).fill(0) }] });
-    const aborted = fetch(`${server.httpUrl}/v2/models/mlp_slow/infer`, { method: 'POST', body: enc, signal: controller.signal, headers: { 'content-type': 'application/json' } });
-    for (let i = 0; i < 100 && (await pending()) !== 1; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(await pending(), 1, 'request is queued');
+    const post = (signal?: AbortSignal) => fetch(url, { method: 'POST', body: enc, headers: { 'content-type': 'application/json' }, ...(signal === undefined ? {} : { signal }) });
+    const runsBefore = gate.runs('mlp_slow'); // the load-time runs
+    gate.hold('mlp_slow');
+    const running = post();
+    await gate.untilRuns('mlp_slow', runsBefore + 1);
+    const controller = new AbortController();
+    const aborted = post(controller.signal);
+    await until(async () => (await pendingCount(server.httpUrl, 'mlp_slow')) === 1, 'the second request in the queue');
     controller.abort();
     await assert.rejects(aborted);
-    for (let i = 0; i < 100 && (await pending()) !== 0; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(await pending(), 0, 'the cancelled request left the queue');
-    const stats = (await request(`${server.httpUrl}/v2/models/mlp_slow/stats`)).json() as { model_stats: { execution_count: number; inference_stats: { fail: { count: number } } }[] };
-    assert.equal(stats.model_stats[0]?.execution_count, 0, 'nothing was executed');
+    await until(async () => (await pendingCount(server.httpUrl, 'mlp_slow')) === 0, 'the cancelled request to leave the queue');
+    gate.release('mlp_slow');
+    assert.equal((await running).status, 200);
+    const stats = (await request(`${server.httpUrl}/v2/models/mlp_slow/stats`)).json() as { model_stats: { execution_count: number; inference_stats: { success: { count: number }; fail: { count: number } } }[] };
+    assert.equal(stats.model_stats[0]?.execution_count, 1, 'one run: the first request only');
+    assert.equal(gate.runs('mlp_slow'), runsBefore + 1, 'the cancelled request never reached the engine');
+    assert.equal(stats.model_stats[0]?.inference_stats.success.count, 1);
     assert.equal(stats.model_stats[0]?.inference_stats.fail.count, 1, 'the cancellation is counted as a failure');
   });
 });

@@ -16,7 +16,7 @@ before(async () => {
 });
 after(() => server.close());
 
-test('digits: at least 97 % top-1 accuracy on the held-out scans over REST /image', async () => {
+test('digits: at least 358 of the 360 held-out scans (99.4 %) right over REST /image', async () => {
   const { labels, images } = heldOutDigits();
   assert.equal(images.length, 360);
   let correct = 0;
@@ -38,5 +38,7 @@ test('digits: at least 97 % top-1 accuracy on the held-out scans over REST /imag
   }
   const accuracy = correct / images.length;
   console.log(`digits held-out accuracy over REST: ${(accuracy * 100).toFixed(2)} % (${correct}/${images.length})${confusions.length > 0 ? `; ${confusions.join(', ')}` : ''}`);
-  assert.ok(accuracy >= 0.97, `accuracy ${accuracy} < 0.97: ${confusions.join(', ')}`);
+  // Measured 359/360 on every run (inference here is deterministic); the gate allows one more miss for another
+  // CPU's or library build's rounding, and no more: the README claims 99.7 %.
+  assert.ok(correct >= 358, `accuracy ${accuracy} (${correct}/360) < 358/360: ${confusions.join(', ')}`);
 });

@@ -11,6 +11,11 @@ import { startTestServer } from '../../helpers/server.ts';
 import { encodeScene, scene } from './image-helpers.ts';
 
 const SCENES = 150;
+/**
+ * Measured 0.9919 (JPEG) and 0.9918 (PNG) on every run (deterministic here; models/shapes/MODEL_CARD.md); the
+ * README claims 0.99. The gate leaves 0.01 for another machine's JPEG decoder and resize rounding, no more.
+ */
+const MIN_MAP = 0.98;
 
 let server: RunningServer;
 before(async () => {
@@ -48,14 +53,14 @@ async function measure(format: 'jpeg' | 'png', scale: number): Promise<{ map: nu
   return meanAveragePrecision(dets, truths, 0.5);
 }
 
-test('shapes: mAP@0.5 >= 0.8 on held-out 640x480 JPEG scenes over REST /image', async () => {
+test('shapes: mAP@0.5 >= 0.98 on held-out 640x480 JPEG scenes over REST /image', async () => {
   const { map, perClass } = await measure('jpeg', 4);
   console.log(`shapes mAP@0.5 over REST, ${SCENES} scenes 640x480 JPEG q85: ${map.toFixed(4)} (circle ${perClass.get(0)?.toFixed(3)}, square ${perClass.get(1)?.toFixed(3)}, triangle ${perClass.get(2)?.toFixed(3)})`);
-  assert.ok(map >= 0.8, `mAP@0.5 ${map}`);
+  assert.ok(map >= MIN_MAP, `mAP@0.5 ${map} < ${MIN_MAP}`);
 });
 
-test('shapes: mAP@0.5 >= 0.8 at the model input size (160x120 PNG, no resize)', async () => {
+test('shapes: mAP@0.5 >= 0.98 at the model input size (160x120 PNG, no resize)', async () => {
   const { map } = await measure('png', 1);
   console.log(`shapes mAP@0.5 over REST, ${SCENES} scenes 160x120 PNG: ${map.toFixed(4)}`);
-  assert.ok(map >= 0.8, `mAP@0.5 ${map}`);
+  assert.ok(map >= MIN_MAP, `mAP@0.5 ${map} < ${MIN_MAP}`);
 });

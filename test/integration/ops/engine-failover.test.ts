@@ -13,8 +13,12 @@ import { parseSamples, scrape, valueOf, waitFor, type Sample } from './helpers.t
  * Run-time engine failover (docs/operations.md, "Degradation across engines") against a real server. This
  * machine has one usable provider, so the run-time chains are cpu → cpu (two links, positions 0 and 1); the
  * primary's engine fails for real: its onnxruntime worker thread is terminated, as a crash would end it. The
- * load-time case uses webgpu, which cannot load here.
+ * load-time case uses a webgpu link that cannot load on any host, GPU or not: it carries a provider option that
+ * onnxruntime refuses (UNLOADABLE_WEBGPU), so the test holds on a GPU machine too.
  */
+
+/** A webgpu provider that fails to load everywhere: onnxruntime-node validates WebGPU options and refuses this one. */
+const UNLOADABLE_WEBGPU = { name: 'webgpu', options: { notAnOption: 'x' } };
 
 const MLP_IO = {
   max_batch_size: 64,
@@ -47,7 +51,7 @@ describe('engine failover: run-time failover along the provider chain, circuit b
       },
       mlp_auto: { from: 'mlp', config: mlpConfig(CPU_CHAIN, FAST_PROBE) },
       mlp_single: { from: 'mlp', config: mlpConfig(['cpu'], MANUAL_PROBE) },
-      mlp_gpu: { from: 'mlp', config: mlpConfig(['webgpu', 'cpu'], { probe_interval_ms: 100, max_probe_interval_ms: 400 }) },
+      mlp_gpu: { from: 'mlp', config: mlpConfig([UNLOADABLE_WEBGPU, 'cpu'], { probe_interval_ms: 100, max_probe_interval_ms: 400 }) },
       mlp_off: { from: 'mlp', config: mlpConfig(CPU_CHAIN, { enabled: false }) },
       mlp_strict: { from: 'mlp', config: mlpConfig(CPU_CHAIN, { ...MANUAL_PROBE, failure_threshold: 1 }) },
     });
@@ -244,7 +248,7 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assert.match(new TextDecoder().decode(r.body), /ENGINE_FAILED|engine worker exited/);
   });
 
-  test('a provider that cannot load here (webgpu) fails over to cpu at load; metrics show it; its probes fail and count', async () => {
+  test('a provider that cannot load (webgpu with a refused option) fails over to cpu at load; metrics show it; its probes fail and count', async () => {
     const chain = chainOf('mlp_gpu');
     assert.deepEqual(chain.active, { provider: 'cpu', position: 1 });
     assert.notEqual(chain.state, 'closed');
@@ -262,7 +266,7 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     const index = await postJson(`${server.httpUrl}/v2/repository/index`, {});
     const entry = (index.json() as { name: string; state: string; reason: string }[]).find((e) => e.name === 'mlp_gpu');
     assert.equal(entry?.state, 'READY');
-    assert.match(entry?.reason ?? '', /^engine failover: serving on cpu \(position 1 of \[webgpu, cpu\]\); last failure: .*webgpu/);
+    assert.match(entry?.reason ?? '', /^engine failover: serving on cpu \(position 1 of \[webgpu, cpu\]\); last failure: .*webgpu.*notAnOption/);
     const healthy = (index.json() as { name: string; reason: string }[]).find((e) => e.name === 'mlp_strict');
     assert.equal(healthy?.reason, '');
   });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -46,18 +45,7 @@ export async function scrape(url: string): Promise<string> {
   return r.text();
 }
 
-export function hasCommand(cmd: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
-}
-
-/**
- * Skip reason for tests that need a tool from a Debian package: none in CI (where .ci/run installs it and its
- * absence must fail the run), a message elsewhere when it is missing.
- */
-export function needTool(cmd: string, pkg: string): false | string {
-  if (process.env['CI'] === 'true' || hasCommand(cmd)) return false;
-  return `${cmd} not installed (apt-get install ${pkg}; .ci/run installs it)`;
-}
+export { needTool } from '../../helpers/tools.ts';
 
 /** A free loopback port (bound and released; the caller binds it right away). */
 export async function freePort(): Promise<number> {

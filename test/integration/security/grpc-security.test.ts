@@ -101,11 +101,16 @@ describe('gRPC with mutual TLS, API keys and rate limits', () => {
 
   test('without a client certificate, or with plaintext, the call fails with UNAVAILABLE (no hang)', async () => {
     const noCert = await infer(client(grpc.credentials.createSsl(readFileSync(certs.caCert))), 'simple', 'k-simple');
+    // The refusal is the TLS handshake's, not an RPC status: no connection was ever established, and without a
+    // certificate the reason is the server's certificate_required alert (TLS 1.3, alert 116).
     assert.ok(!noCert.ok && noCert.code === grpc.status.UNAVAILABLE, JSON.stringify(noCert));
+    assert.match(noCert.details, /No connection established.*alert certificate required/s);
     const plain = await infer(client(grpc.credentials.createInsecure()), 'simple', 'k-simple');
     assert.ok(!plain.ok && plain.code === grpc.status.UNAVAILABLE, JSON.stringify(plain));
+    assert.match(plain.details, /No connection established/);
     const rogue = await infer(client(grpc.credentials.createSsl(readFileSync(certs.caCert), readFileSync(certs.rogueKey), readFileSync(certs.rogueCert))), 'simple', 'k-simple');
     assert.ok(!rogue.ok && rogue.code === grpc.status.UNAVAILABLE, JSON.stringify(rogue));
+    assert.match(rogue.details, /No connection established/);
     assert.deepEqual(sum(await infer(client(creds), 'simple', 'k-simple')), new Array(16).fill(7), 'still serving');
   });
 });

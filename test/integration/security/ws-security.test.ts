@@ -162,12 +162,14 @@ describe('WSS on the TLS port', () => {
     const result = events.find((e) => e['id'] === 'tls-1');
     assert.equal(result?.['type'], 'result', JSON.stringify(events));
 
+    // Plain ws:// to the TLS port: the server's TLS layer drops it (OpenSSL sees an HTTP request, not a ClientHello).
     const plain = new WebSocket(url.replace(/^wss/, 'ws'), ['rtserve.v1']);
     await assert.rejects(
       new Promise((resolve, reject) => {
         plain.once('open', resolve);
         plain.once('error', reject);
       }),
+      (err: Error & { code?: string }) => err.code === 'ECONNRESET' && /socket hang up/.test(err.message),
     );
   });
 });

@@ -409,15 +409,21 @@ describe('WebSocket protocol', () => {
 });
 
 describe('WebSocket idle timeout and heartbeat', () => {
-  let server: RunningServer;
+  // Two servers, so that no test races two timers: the idle timeout is tested where the heartbeat is a minute away,
+  // the heartbeat where the idle timeout is. Each test then waits only for the event it is about.
+  let idleServer: RunningServer;
+  let heartbeatServer: RunningServer;
   before(async () => {
-    server = await startTestServer({ wsIdleTimeoutMs: 300, wsHeartbeatIntervalMs: 100 });
+    idleServer = await startTestServer({ wsIdleTimeoutMs: 300, wsHeartbeatIntervalMs: 60_000 });
+    heartbeatServer = await startTestServer({ wsIdleTimeoutMs: 600_000, wsHeartbeatIntervalMs: 100 });
   });
   after(async () => {
-    await server.close();
+    await idleServer.close();
+    await heartbeatServer.close();
   });
 
   test('an idle session gets IDLE_TIMEOUT, then close 4408', async () => {
+    const server = idleServer;
     const c = await TestWs.open(server.httpUrl);
     const closed = await c.closed;
     assert.equal(closed.code, 4408);
@@ -428,7 +434,7 @@ describe('WebSocket idle timeout and heartbeat', () => {
   });
 
   test('the server pings; a client that answers stays connected across several intervals', async () => {
-    const c = await TestWs.open(server.httpUrl);
+    const c = await TestWs.open(heartbeatServer.httpUrl);
     let pings = 0;
     c.ws.on('ping', () => pings++);
     await new Promise<void>((resolve) => c.ws.on('ping', () => pings >= 2 && resolve()));
@@ -438,7 +444,7 @@ describe('WebSocket idle timeout and heartbeat', () => {
   });
 
   test('a client that never answers pings is cut off (no close frame: 1006)', async () => {
-    const ws = new WebSocket(`${server.httpUrl.replace('http', 'ws')}/v2/ws`, ['rtserve.v1'], { autoPong: false });
+    const ws = new WebSocket(`${heartbeatServer.httpUrl.replace('http', 'ws')}/v2/ws`, ['rtserve.v1'], { autoPong: false });
     ws.on('error', () => {});
     const code = await new Promise<number>((resolve) => ws.once('close', (c) => resolve(c)));
     assert.equal(code, 1006);

@@ -9,6 +9,7 @@ import { decodeInferRequestJson, encodeInferResponse, parseBinaryBody } from '..
 import { halfBitsToFloat, bf16BitsToFloat } from '../../../src/tensor/half.ts';
 import { concatBytes } from '../../../src/codec/wire-tensor.ts';
 import { assertDataEqual, assertRtError, enc } from './tensor-assert.ts';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 
 /** Client encode → server decode → server encode (same tensors as outputs) → client decode. */
 function fullRoundTrip(t: Tensor, binary: boolean): Tensor {
@@ -50,7 +51,7 @@ function comparable(dt: DataType, data: NumericArray): NumericArray {
 describe('property: numeric tensors survive the full round trip', () => {
   for (const { dt, arb } of numericCases) {
     for (const binary of [false, true]) {
-      test(`${dt} via ${binary ? 'binary' : 'JSON'}`, () => {
+      test(`${dt} via ${binary ? 'binary' : 'JSON'}`, (t) => {
         fc.assert(
           fc.property(arb, (data) => {
             const t: Tensor = { name: 'x', datatype: dt, shape: [data.length], data };
@@ -60,7 +61,7 @@ describe('property: numeric tensors survive the full round trip', () => {
             if (binary) assertDataEqual(back.data, data); // bit-exact, NaN payloads included
             else assertDataEqual(comparable(dt, back.data as NumericArray), comparable(dt, data));
           }),
-          { numRuns: 60 },
+          fuzzParams(t, { numRuns: 60 }),
         );
       });
     }
@@ -68,7 +69,7 @@ describe('property: numeric tensors survive the full round trip', () => {
 });
 
 describe('property: BYTES tensors survive the full round trip', () => {
-  test('strings via JSON and binary, arbitrary bytes via binary', () => {
+  test('strings via JSON and binary, arbitrary bytes via binary', (t) => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'binary' })), (strings) => {
         const data = strings.map((s) => enc(s));
@@ -76,14 +77,14 @@ describe('property: BYTES tensors survive the full round trip', () => {
         assertDataEqual(fullRoundTrip(t, false).data, data);
         assertDataEqual(fullRoundTrip(t, true).data, data);
       }),
-      { numRuns: 100 },
+      fuzzParams(t, { numRuns: 100 }),
     );
     fc.assert(
       fc.property(fc.array(fc.uint8Array()), (data) => {
         const t: Tensor = { name: 's', datatype: 'BYTES', shape: [data.length], data };
         assertDataEqual(fullRoundTrip(t, true).data, data);
       }),
-      { numRuns: 100 },
+      fuzzParams(t, { numRuns: 100 }),
     );
   });
 });

@@ -5,6 +5,7 @@ import { GenerateService } from '../../../src/generate/generate-service.ts';
 import type { BatcherLimits } from '../../../src/generate/continuous-batcher.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { FakeDecoderSession, fakeConfig, fakeReference } from './fake-decoder.ts';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 
 function serviceWith(session: FakeDecoderSession, limits: Partial<BatcherLimits> = {}, configOverrides: Record<string, unknown> = {}): GenerateService {
   const config = fakeConfig(configOverrides);
@@ -56,7 +57,7 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     assert.equal(service.batcher('fake').queued, 0);
   });
 
-  test('property: arbitrary prompts, lengths, limits and arrival times give the solo tokens', async () => {
+  test('property: arbitrary prompts, lengths, limits and arrival times give the solo tokens', async (t) => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ prompt: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 12 }), maxTokens: fc.integer({ min: 1, max: 24 }), delaySteps: fc.integer({ min: 0, max: 6 }) }), { minLength: 1, maxLength: 10 }),
@@ -80,7 +81,7 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
           for (const s of started) assert.deepEqual((await s.result).tokens, fakeReference(s.req.prompt, s.req.maxTokens));
         },
       ),
-      { numRuns: 40 },
+      fuzzParams(t, { numRuns: 40 }),
     );
   });
 

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { KvBatch, type PrefilledKv } from '../../../src/generate/kv-batch.ts';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 
 const geo = { numLayers: 2, kvHeads: 2, headDim: 3 };
 /** A distinct, float32-exact value for each cache element of (owner, position, layer, key/value, head, dim). */
@@ -63,7 +64,7 @@ function checkInvariant(b: KvBatch<number>): void {
 
 type Op = { kind: 'admit'; lengths: number[] } | { kind: 'release'; pick: number } | { kind: 'step' } | { kind: 'compact' };
 
-test('property: admissions, releases, decode steps and compaction keep every row\'s cache intact', () => {
+test('property: admissions, releases, decode steps and compaction keep every row\'s cache intact', (t) => {
   const op: fc.Arbitrary<Op> = fc.oneof(
     fc.record({ kind: fc.constant('admit' as const), lengths: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 3 }) }),
     fc.record({ kind: fc.constant('release' as const), pick: fc.nat() }),
@@ -89,7 +90,7 @@ test('property: admissions, releases, decode steps and compaction keep every row
         checkInvariant(b);
       }
     }),
-    { numRuns: 300 },
+    fuzzParams(t, { numRuns: 300 }),
   );
 });
 

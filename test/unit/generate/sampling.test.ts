@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RtError } from '../../../src/errors/registry.ts';
 import { Sampler, argmax, mulberry32, normalizeSampling } from '../../../src/generate/sampling.ts';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 
 const fixedSeed = () => 1;
 const sampler = (o: Parameters<typeof normalizeSampling>[0], history: number[] = [], vocab = 5) => new Sampler(normalizeSampling(o, fixedSeed), vocab, history);
@@ -87,7 +88,7 @@ test('mulberry32 is deterministic and in [0, 1)', () => {
   assert.ok(xs.every((x) => x >= 0 && x < 1));
 });
 
-test('property: top-k / top-p draws equal a reference that sorts the whole vocabulary', async () => {
+test('property: top-k / top-p draws equal a reference that sorts the whole vocabulary', async (t) => {
   const fc = (await import('fast-check')).default;
   /** Hugging Face's order: temperature, top-k, then top-p over the renormalized rest; a draw by inverse CDF. */
   const reference = (logits: Float32Array, T: number, topK: number, topP: number, rng: () => number): number => {
@@ -131,6 +132,6 @@ test('property: top-k / top-p draws equal a reference that sorts the whole vocab
         for (let i = 0; i < 20; i++) assert.equal(s.next(logits), reference(logits, T, topK, topP, rng));
       },
     ),
-    { numRuns: 300 },
+    fuzzParams(t, { numRuns: 300 }),
   );
 });

@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { RtError } from '../../../src/errors/registry.ts';
 import { StopMatcher, checkStops } from '../../../src/generate/stop.ts';
 import { tokenizerFor } from '../../../src/generate/tokenizer.ts';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 
-test('the bytes tokenizer round-trips any text, multi-byte characters split across tokens included', () => {
+test('the bytes tokenizer round-trips any text, multi-byte characters split across tokens included', (t) => {
   const tok = tokenizerFor('bytes');
   fc.assert(
     fc.property(fc.string({ unit: 'grapheme' }), (text) => {
@@ -15,6 +16,7 @@ test('the bytes tokenizer round-trips any text, multi-byte characters split acro
       const out = ids.map((t) => d.push(t)).join('') + d.flush();
       assert.equal(out, text);
     }),
+    fuzzParams(t),
   );
   const d = tok.decoder();
   const euro = tok.encode('€'); // 3 bytes
@@ -42,7 +44,7 @@ test('stop sequences: text that may start a stop string is held back, then relea
   assert.deepEqual(first.push('xabcd'), { text: 'x', stopped: true }, 'the earliest match wins ("abc" at 1, before "b" at 2)');
 });
 
-test('property: streamed stop matching equals cutting the whole text at the first stop', () => {
+test('property: streamed stop matching equals cutting the whole text at the first stop', (t) => {
   fc.assert(
     fc.property(fc.array(fc.string({ maxLength: 4 }), { maxLength: 12 }), fc.array(fc.string({ minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), (pieces, stops) => {
       const m = new StopMatcher(stops);
@@ -63,6 +65,7 @@ test('property: streamed stop matching equals cutting the whole text at the firs
       assert.equal(out, expected);
       assert.equal(stopped, cuts.length > 0);
     }),
+    fuzzParams(t),
   );
 });
 

@@ -15,6 +15,7 @@ import {
 import type { LevelPolicy } from '../../../src/scheduler/queue-policy.ts';
 import { RequestQueue } from '../../../src/scheduler/request-queue.ts';
 import type { QueueEntry } from '../../../src/scheduler/request-queue.ts';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 
 interface Item extends QueueEntry {
   readonly id: string;
@@ -65,7 +66,7 @@ describe('LinkedList', () => {
 });
 
 describe('DeadlineHeap', () => {
-  test('pops in deadline order under random pushes and removals (model check)', () => {
+  test('pops in deadline order under random pushes and removals (model check)', (t) => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 50n }), fc.boolean()), { maxLength: 60 }),
@@ -90,7 +91,7 @@ describe('DeadlineHeap', () => {
             live.map((e) => e.deadlineNs).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
           );
         },
-      ),
+      ), fuzzParams(t),
     );
   });
 });

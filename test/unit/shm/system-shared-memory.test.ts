@@ -55,6 +55,28 @@ describe('system shared memory regions', () => {
     }
   });
 
+  test('regions are per owner: same names, separate leases, unregister-all of one owner, every owner at shutdown', async () => {
+    const counting = countingOpener();
+    const m = new SharedMemoryManager({ opener: counting.opener });
+    const obj = await objects.create(64);
+    await m.register('r', obj.key, 0, 64, 'a');
+    await m.register('r', obj.key, 0, 32, 'b');
+    await m.register('s', obj.key, 0, 16);
+    await rejectsCode(m.register('r', obj.key, 0, 8, 'a'), 'SHM_REGION_EXISTS', "'r'");
+    assert.deepEqual(m.status(undefined, 'a').map((r) => r.byte_size), [64]);
+    assert.deepEqual(m.status('r', 'b').map((r) => r.byte_size), [32]);
+    assert.deepEqual(m.status(undefined, 'anonymous').map((r) => r.name), ['s'], 'no owner is the anonymous principal');
+    await rejectsCode(() => m.acquire('s', 'a'), 'SHM_REGION_NOT_FOUND', "'s'", "registered: 'r'");
+    await rejectsCode(() => m.status('r', 'c'), 'SHM_REGION_NOT_FOUND', 'no region is registered');
+    assert.equal(m.acquire('r', 'b').byteSize, 32);
+    await m.unregister(undefined, 'a');
+    assert.equal(m.size, 2);
+    await rejectsCode(() => m.acquire('r', 'a'), 'SHM_REGION_NOT_FOUND');
+    await m.unregisterEveryOwner();
+    assert.equal(m.size, 0);
+    assert.equal(counting.closed(), 2, "b's region stays open under its lease");
+  });
+
   test('register checks the object and the range; status reports Triton\'s fields; a name registers once', async () => {
     const m = new SharedMemoryManager();
     const obj = await objects.create(100);

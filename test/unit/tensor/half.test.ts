@@ -1,7 +1,17 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bf16ArrayToFloat32, bf16BitsToFloat, floatArrayToBf16, floatArrayToHalf, floatToBf16Bits, floatToHalfBits, halfArrayToFloat32, halfBitsToFloat } from '../../../src/tensor/half.ts';
+import {
+  bf16ArrayToFloat32,
+  bf16BitsToFloat,
+  floatArrayToBf16,
+  floatArrayToHalf,
+  floatToBf16Bits,
+  floatToHalfBits,
+  halfArrayToFloat32,
+  halfBitsToFloat,
+} from '../../../src/tensor/half.ts';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(4, '0')}`;
 
@@ -74,7 +84,7 @@ describe('FP16', () => {
     }
   });
 
-  test('conversion picks the nearest FP16 (property)', () => {
+  test('conversion picks the nearest FP16 (property)', (t) => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 65504, noNaN: true }), (x) => {
         const bits = floatToHalfBits(x);
@@ -87,7 +97,7 @@ describe('FP16', () => {
         }
         assert.equal(floatToHalfBits(-x), bits | 0x8000);
       }),
-      { numRuns: 2000 },
+      fuzzParams(t, { numRuns: 2000 }),
     );
   });
 
@@ -148,7 +158,7 @@ describe('BF16', () => {
     }
   });
 
-  test('conversion picks the nearest BF16 (property)', () => {
+  test('conversion picks the nearest BF16 (property)', (t) => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 3.3e38, noNaN: true }), (x) => {
         const bits = floatToBf16Bits(x);
@@ -159,7 +169,7 @@ describe('BF16', () => {
           assert.ok(err < other || (err === other && (bits & 1) === 0), `${x} → ${hex(bits)}; ${hex(n)} is nearer`);
         }
       }),
-      { numRuns: 2000 },
+      fuzzParams(t, { numRuns: 2000 }),
     );
   });
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Reader, Writer } from 'protobufjs';
 import { RtError } from '../../../../src/errors/registry.ts';
 import { WIRE_LEN, WireReader, WireWriter, int64Size, varintSize } from '../../../../src/codec/grpc/proto-wire.ts';
+import { fuzzParams } from '../../../helpers/fuzz.ts';
 
 /** protobufjs (an independent implementation) is the reference for the varint encoding. */
 function pbjsInt64(n: bigint): Uint8Array {
@@ -11,7 +12,7 @@ function pbjsInt64(n: bigint): Uint8Array {
 }
 
 describe('WireReader varints agree with protobufjs', () => {
-  test('int64 values within ±2^53 round-trip, including negatives (10-byte sign extension)', () => {
+  test('int64 values within ±2^53 round-trip, including negatives (10-byte sign extension)', (t) => {
     fc.assert(
       fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (n) => {
         const bytes = pbjsInt64(BigInt(n));
@@ -20,10 +21,11 @@ describe('WireReader varints agree with protobufjs', () => {
         assert.equal(r.pos, bytes.length);
         assert.equal(int64Size(n), bytes.length);
       }),
+      fuzzParams(t),
     );
   });
 
-  test('varint64 halves match for any 64-bit value', () => {
+  test('varint64 halves match for any 64-bit value', (t) => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (v) => {
         const bytes = Writer.create().uint64(v.toString() as unknown as number).finish();
@@ -31,6 +33,7 @@ describe('WireReader varints agree with protobufjs', () => {
         r.varint64();
         assert.equal((BigInt(r.hi) << 32n) | BigInt(r.lo), v);
       }),
+      fuzzParams(t),
     );
   });
 
@@ -56,7 +59,7 @@ describe('WireReader varints agree with protobufjs', () => {
 });
 
 describe('WireWriter agrees with protobufjs Reader', () => {
-  test('varint and int64 writes decode back', () => {
+  test('varint and int64 writes decode back', (t) => {
     fc.assert(
       fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (n) => {
         const w = WireWriter.alloc(int64Size(n));
@@ -66,6 +69,7 @@ describe('WireWriter agrees with protobufjs Reader', () => {
         assert.equal(BigInt(back.toString()), BigInt(n));
         if (n >= 0) assert.equal(varintSize(n), w.buf.length);
       }),
+      fuzzParams(t),
     );
   });
 
