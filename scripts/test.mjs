@@ -10,6 +10,9 @@
 //   --dir <dir>                                  look for *.test.ts (and *.test.mjs) under <dir> instead of test/
 //   --no-build                                   skip the type check and build (the runner's own tests use it)
 //   --known-skips <file.json>                    a JSON list of {file, suite, why} replacing the GPU-only list
+//   --coverage / --no-coverage                   line coverage of src/ (c8 over node's V8 coverage, every process the
+//                                                tests start included); on by default under CI=true, off otherwise.
+//                                                The summary prints before the last line; lcov goes to coverage/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,15 +26,19 @@ const args = process.argv.slice(2);
 let dir = join(root, 'test');
 let build = true;
 let knownSkips = GPU_ONLY_SKIPS;
+let coverage;
 const only = [];
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--dir') dir = resolve(args[++i] ?? '');
   else if (a === '--no-build') build = false;
   else if (a === '--known-skips') knownSkips = JSON.parse(readFileSync(args[++i] ?? '', 'utf8'));
+  else if (a === '--coverage') coverage = true;
+  else if (a === '--no-coverage') coverage = false;
   else only.push(a);
 }
 const ci = process.env['CI'] === 'true';
+coverage ??= ci;
 
 // Below the starting directory, fixtures/ folders hold files for tests to run (the runner's own fixtures), not tests.
 function findTests(d) {
@@ -62,6 +69,7 @@ if (files.length === 0) {
 }
 const tmp = mkdtempSync(join(tmpdir(), 'rtserve-test-'));
 const eventsFile = join(tmp, 'events.jsonl');
+const coverageDir = join(tmp, 'v8-coverage');
 const child = spawn(
   process.execPath,
   [
@@ -76,8 +84,20 @@ const child = spawn(
     '--test-timeout=120000',
     ...files,
   ],
-  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
+  { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: coverage ? { ...process.env, NODE_V8_COVERAGE: coverageDir } : process.env },
 );
+
+/** c8's text summary of src/ from the V8 coverage every test process wrote (source-mapped back to the .ts files). */
+function coverageReport() {
+  const c8 = join(root, 'node_modules/c8/bin/c8.js');
+  const r = spawnSync(
+    process.execPath,
+    [c8, 'report', '--temp-directory', coverageDir, '--reports-dir', join(root, 'coverage'), '--reporter=text-summary', '--reporter=lcovonly',
+      '--all', '--src', 'src', '--include', 'src/**', '--exclude', 'src/**/*.d.ts'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  return r.status === 0 ? r.stdout.trim().split('\n').filter((l) => /^(Statements|Branches|Functions|Lines)/.test(l)) : [`coverage report failed: ${r.stderr.trim().slice(0, 300)}`];
+}
 child.on('close', (code) => {
   let events = '';
   try {
@@ -85,6 +105,7 @@ child.on('close', (code) => {
   } catch {
     // no events at all: counted as zero tests below
   }
+  const covered = coverage ? coverageReport() : [];
   rmSync(tmp, { recursive: true, force: true });
   const s = summarize(events, { root, knownSkips });
   const unexpected = s.skips.filter((k) => !k.known);
@@ -104,6 +125,7 @@ child.on('close', (code) => {
       if (status === 0) status = 1;
     } else console.log(`note: ${unexpected.length} skipped test(s) beyond the known GPU-only skips; under CI=true they fail the run`);
   }
+  if (covered.length > 0) console.log(`coverage of src/ (c8, lcov in coverage/): ${covered.map((l) => l.replace(/\s+/g, ' ')).join('; ')}`);
   console.log(lines.at(-1));
   process.exit(status);
 });

@@ -19,7 +19,7 @@ function runRunner(args: string[], env: Record<string, string | undefined>): { s
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   // NODE_TEST_CONTEXT tells a nested node --test that it reports to a parent runner; the runner must run on its own.
   delete childEnv['NODE_TEST_CONTEXT'];
-  const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--dir', 'test/fixtures/runner', ...args], { cwd: root, env: childEnv, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--no-coverage', '--dir', 'test/fixtures/runner', ...args], { cwd: root, env: childEnv, encoding: 'utf8', maxBuffer: 64 << 20 });
   const lines = r.stdout.trimEnd().split('\n');
   return { status: r.status, stdout: r.stdout, lastLine: lines.at(-1) ?? '' };
 }
@@ -76,7 +76,7 @@ describe('scripts/test.mjs summary', () => {
   });
 
   test('a filter that matches no test file fails', () => {
-    const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--dir', 'test/fixtures/runner', 'no-such-file'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--no-coverage', '--dir', 'test/fixtures/runner', 'no-such-file'], { cwd: root, encoding: 'utf8' });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /no test files found/);
   });
@@ -91,5 +91,21 @@ describe('scripts/test.mjs summary', () => {
       assert.ok(text.includes(`describe('${k.suite}'`) || text.includes(`test('${k.suite}'`), `${k.file} has no suite or test '${k.suite}'`);
       assert.ok(k.why.length > 0);
     }
+  });
+});
+
+describe('scripts/test.mjs --coverage', () => {
+  test('prints the line coverage of src/ from every test process before the summary line', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env['NODE_TEST_CONTEXT'];
+    const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--coverage', 'test/unit/tensor/half.test.ts'], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    assert.equal(r.status, 0, r.stdout.slice(-2000));
+    const lines = r.stdout.trim().split('\n');
+    const cov = lines.find((l) => l.startsWith('coverage of src/'));
+    assert.ok(cov, r.stdout.slice(-2000));
+    // half.test.ts runs src/tensor/half.ts: some of src/ is covered, not all of it.
+    const pct = Number(/Lines : ([\d.]+)%/.exec(cov)?.[1]);
+    assert.ok(pct > 0 && pct < 100, cov);
+    assert.match(lines.at(-1) ?? '', /^\d+ passed, 0 failed, 0 skipped$/);
   });
 });
