@@ -50,6 +50,7 @@ export interface StartOptions {
 export interface RunningServer {
   readonly core: InferenceServer;
   readonly http: FastifyInstance;
+  /** '' when the HTTP port is off (allowHttp false). */
   readonly httpUrl: string;
   readonly grpcAddress: string | undefined;
   readonly metricsUrl: string | undefined;
@@ -94,6 +95,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     schedulerFactory: createScheduler,
     logger,
     defaultMaxBatchSize: config.defaultMaxBatchSize,
+    autoCompleteConfig: config.autoCompleteConfig,
+    modelLoadThreadCount: config.modelLoadThreadCount,
     maxQueueSizeDefault: config.maxQueueSizeDefault,
     defaultProviders: config.providers.map((name) => ({ name })),
     engineChainEvents: serverMetrics.engineChainEvents(),
@@ -136,6 +139,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     sharedMemory,
   );
   await core.start();
+  // --exit-on-error: a model that failed to load at startup stops the start (the caller exits non-zero).
+  const failed = config.exitOnError && !repository.allReady() ? repository.index(false).filter((e) => e.state !== 'READY' && e.reason !== 'not loaded') : [];
+  if (failed.length > 0) {
+    await core.stop();
+    await security.close();
+    throw rtError('MODEL_LOAD_FAILED', `--exit-on-error: ${failed.map((e) => `'${e.name}' failed to load: ${e.reason ?? ''}`).join('; ')}`);
+  }
   let poller: RepositoryPoller | undefined;
   if (config.modelControlMode === 'poll' && config.repositoryPollSecs > 0) {
     poller = new RepositoryPoller(repository, { repositories, intervalMs: config.repositoryPollSecs * 1000, logger });
@@ -197,18 +207,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     api: core,
     logger,
     maxBodyBytes: config.maxBodyBytes,
-    metrics,
+    ...(config.allowMetrics ? { metrics } : {}),
     observe: (app) => registerHttpObservability(app, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) }),
   });
   // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
   registerOpenAiRoutes(http, { generate, api: core, logger });
-  await http.listen({ host: config.host, port: config.httpPort });
-  const httpPort = (http.server.address() as AddressInfo).port;
+  // --allow-http=false: the routes exist (for in-process use) but the port is not opened.
+  const httpHost = config.httpAddress ?? config.host;
+  if (config.allowHttp) await http.listen({ host: httpHost, port: config.httpPort });
+  else await http.ready();
+  const httpPort = config.allowHttp ? (http.server.address() as AddressInfo).port : undefined;
 
-  const grpc = await startGrpcServer({
+  const grpc = !config.allowGrpc ? undefined : await startGrpcServer({
     api: limitedCore,
     logger,
-    host: config.host,
+    host: config.grpcAddress ?? config.host,
     port: config.grpcPort,
     maxMessageBytes: config.grpcMaxMessageBytes,
     keepaliveTimeMs: config.grpcKeepaliveTimeMs,
@@ -225,7 +238,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   let metricsServer: Server | undefined;
   let metricsUrl: string | undefined;
-  if (config.metricsPort !== config.httpPort || config.metricsPort === 0) {
+  const metricsHost = config.metricsAddress ?? httpHost;
+  if (config.allowMetrics && (config.metricsPort !== config.httpPort || config.metricsPort === 0 || !config.allowHttp || metricsHost !== httpHost)) {
     metricsServer = createServer((req, res) => {
       if (req.method === 'GET' && (req.url === '/metrics' || req.url?.startsWith('/metrics?') === true)) {
         metrics().then(
@@ -238,9 +252,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     await new Promise<void>((resolve, reject) => {
       metricsServer?.once('error', reject);
-      metricsServer?.listen(config.metricsPort, config.host, () => resolve());
+      metricsServer?.listen(config.metricsPort, metricsHost, () => resolve());
     });
-    metricsUrl = urlOf(config.host, (metricsServer.address() as AddressInfo).port);
+    metricsUrl = urlOf(metricsHost, (metricsServer.address() as AddressInfo).port);
   }
 
   let closing: Promise<void> | undefined;
@@ -248,7 +262,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     closing ??= (async () => {
       await poller?.stop();
       // gRPC stops taking new calls at once and lets in-flight ones finish, then cuts what is left at the timeout.
-      const grpcClosed = grpc.close(config.exitTimeoutSecs * 1000);
+      const grpcClosed = grpc?.close(config.exitTimeoutSecs * 1000);
       // Generations are not the core's in-flight requests: they drain alongside, within the same timeout.
       const generationsDrained = generate.drain(config.exitTimeoutSecs * 1000);
       const drained = await core.drain(config.exitTimeoutSecs * 1000);
@@ -277,8 +291,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   return {
     core,
     http,
-    httpUrl: urlOf(config.host, httpPort, tls === undefined ? 'http' : 'https'),
-    grpcAddress: grpc.address,
+    httpUrl: httpPort === undefined ? '' : urlOf(httpHost, httpPort, tls === undefined ? 'http' : 'https'),
+    grpcAddress: grpc?.address,
     metricsUrl,
     security,
     metrics: serverMetrics,

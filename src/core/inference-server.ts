@@ -110,7 +110,7 @@ export class InferenceServer implements InferenceApi {
   }
 
   serverMetadata(): ServerMetadata {
-    return { name: SERVER_NAME, version: RTSERVE_VERSION, extensions: this.extensions };
+    return { name: this.options.config.serverId ?? SERVER_NAME, version: RTSERVE_VERSION, extensions: this.extensions };
   }
 
   modelMetadata(name: string, version?: string): ModelMetadata {
