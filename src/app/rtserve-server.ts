@@ -11,6 +11,7 @@ import type { Engine } from '../engine/engine.ts';
 import { ServerMetrics } from '../observability/metrics.ts';
 import { logControlOf, type Logger } from '../observability/logger.ts';
 import { registerHttpObservability } from '../observability/http-observability.ts';
+import { OtelTracing } from '../observability/otel-tracing.ts';
 import { ObservedModelStats } from '../observability/observed-stats.ts';
 import { ResponseCache } from '../core/response-cache.ts';
 import { RepositoryManager } from '../repository/manager.ts';
@@ -58,6 +59,8 @@ export interface RunningServer {
   readonly security: Security;
   /** The Prometheus metrics; front ends report into it (e.g. `metrics.wsConnections.inc()`). */
   readonly metrics: ServerMetrics;
+  /** OpenTelemetry traces when an OTLP endpoint is configured (traceOtlpEndpoint). */
+  readonly tracing: OtelTracing | undefined;
   /** The repository poller in poll mode (--model-control-mode poll, --repository-poll-secs > 0). */
   readonly poller: RepositoryPoller | undefined;
   /** Generation (continuous batching) of the models with a `generate` config section (docs/generate.md). */
@@ -174,6 +177,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     cache: () => responseCache?.stats(),
   });
   const metrics = async () => ({ contentType: serverMetrics.contentType, body: await serverMetrics.text() });
+  const tracing = config.traceOtlpEndpoint === undefined ? undefined : new OtelTracing({ endpoint: config.traceOtlpEndpoint, level: config.traceLevel, rate: config.traceRate, serviceName: config.serverId ?? 'rtserve' });
 
   // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).
   const httpSecurity = createHttpSecurity(security);
@@ -197,7 +201,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let streaming: StreamingFrontEnds | undefined;
   const wsHooks = createWsSecurityHooks(security);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks) });
+    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks), ...(tracing === undefined ? {} : { tracing }) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -208,7 +212,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger,
     maxBodyBytes: config.maxBodyBytes,
     ...(config.allowMetrics ? { metrics } : {}),
-    observe: (app) => registerHttpObservability(app, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger) }),
+    observe: (app) => registerHttpObservability(app, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger), ...(tracing === undefined ? {} : { tracing }) }),
   });
   // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
   registerOpenAiRoutes(http, { generate, api: core, logger });
@@ -229,6 +233,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
     maxInflightPerStream: config.grpcMaxInflightPerStream,
     flowControlWindowBytes: config.grpcFlowControlWindowBytes,
+    ...(tracing === undefined ? {} : { tracing }),
     // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive
@@ -284,6 +289,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await sharedMemory?.unregister();
       await core.stop();
       await security.close();
+      await tracing?.close();
     })();
     return closing;
   };
@@ -296,6 +302,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     metricsUrl,
     security,
     metrics: serverMetrics,
+    tracing,
     poller,
     generate,
     repository,

@@ -136,6 +136,25 @@ function metricsConfig(v: string | number | boolean, out: Accumulator): void {
   throw rtError('UNSUPPORTED', `--metrics-config=${raw}: rtserve implements histogram_latencies=<bool> (latency counters are always on, summaries are not implemented)`);
 }
 
+/** --trace-config [opentelemetry,]<setting>=<value>: OpenTelemetry mode onto traceOtlpEndpoint / traceRate / traceLevel. */
+function traceConfig(v: string | number | boolean, out: Accumulator): void {
+  const { scope, key, value } = splitSetting(String(v), 'trace-config');
+  const refuse = (): never => {
+    throw rtError('UNSUPPORTED', `--trace-config=${String(v)}: rtserve exports OpenTelemetry spans: mode=opentelemetry, opentelemetry,url=<host:port/v1/traces>, rate=<N>, level=OFF|TIMESTAMPS, count=-1`);
+  };
+  if (scope !== '' && scope !== 'opentelemetry') refuse();
+  if (key === 'url' && scope === 'opentelemetry') out.config['traceOtlpEndpoint'] = /^https?:\/\//.test(value) ? value : `http://${value}`;
+  else if (key === 'rate' && scope === '') out.config['traceRate'] = intSetting('trace-config', key, value, 1);
+  else if (key === 'level' && scope === '') traceLevel(value, out);
+  else if (!((key === 'mode' && value === 'opentelemetry') || (key === 'count' && value === '-1'))) refuse();
+}
+
+function traceLevel(v: string | number | boolean, out: Accumulator): void {
+  const level = String(v).toUpperCase();
+  if (level !== 'OFF' && level !== 'TIMESTAMPS') throw rtError('UNSUPPORTED', `trace level ${String(v)}: rtserve traces OFF or TIMESTAMPS (TENSORS is not implemented)`);
+  out.config['traceLevel'] = level;
+}
+
 function logLevelPart(key: keyof Accumulator['log']) {
   return (v: string | number | boolean, out: Accumulator): void => {
     (out.log as Record<string, unknown>)[key] = v;
@@ -233,12 +252,12 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   F('metrics-interval-ms', 'Metrics', 'float', 'mapped', 'accepted, no effect: metrics are computed when scraped', { apply: () => undefined }),
   F('metrics-config', 'Metrics', 'string', 'mapped', '`histogram_latencies=<bool>` → `metricsHistograms`; `counter_latencies=true` and `summary_latencies=false` accepted; others refused', { apply: metricsConfig }),
   // Tracing
-  F('trace-config', 'Tracing', 'string', 'refused', 'not implemented (W3C traceparent ids are propagated and logged: docs/operations.md)'),
-  F('trace-file', 'Tracing', 'string', 'refused', 'not implemented'),
-  F('trace-level', 'Tracing', 'string', 'refused', 'not implemented (OFF accepted)', { accepts: equalsIgnoringCase('off') }),
-  F('trace-rate', 'Tracing', 'int', 'refused', 'not implemented'),
-  F('trace-count', 'Tracing', 'int', 'refused', 'not implemented'),
-  F('trace-log-frequency', 'Tracing', 'int', 'refused', 'not implemented'),
+  F('trace-config', 'Tracing', 'string', 'mapped', 'OpenTelemetry mode: `opentelemetry,url=...` → `traceOtlpEndpoint` (OTLP/HTTP protobuf), `rate=N` → `traceRate`, `level=OFF|TIMESTAMPS` → `traceLevel`; `mode=opentelemetry`, `count=-1` accepted; Triton mode (file, log-frequency) refused', { apply: traceConfig }),
+  F('trace-file', 'Tracing', 'string', 'refused', "Triton's trace files are not written; spans go to the OTLP endpoint"),
+  F('trace-level', 'Tracing', 'string', 'mapped', '`traceLevel` (OFF | TIMESTAMPS; deprecated in Triton)', { apply: traceLevel }),
+  F('trace-rate', 'Tracing', 'int', 'mapped', '`traceRate` (deprecated in Triton)', { apply: set('traceRate') }),
+  F('trace-count', 'Tracing', 'int', 'refused', 'traces are not counted (-1 accepted)', { accepts: (v) => v === -1 }),
+  F('trace-log-frequency', 'Tracing', 'int', 'refused', "Triton's trace files are not written"),
   // Backend, repository agents
   F('backend-directory', 'Backend', 'string', 'refused', 'rtserve loads no backend libraries'),
   F('backend-config', 'Backend', 'string', 'mapped', '`[onnxruntime,]default-max-batch-size=N` → `defaultMaxBatchSize`; other backends and settings refused', { apply: backendConfig }),

@@ -143,6 +143,13 @@ export const serverConfigSchema = z.strictObject({
   logFile: z.string().default(''),
   /** 'default': epoch milliseconds in "time"; 'ISO8601': an ISO 8601 timestamp (Triton's --log-format). */
   logFormat: z.enum(['default', 'ISO8601']).default('default'),
+  // ---- OpenTelemetry traces (docs/operations.md "Traces"); Triton's --trace-config opentelemetry,url=... maps here
+  /** OTLP/HTTP protobuf traces endpoint (e.g. http://127.0.0.1:4318/v1/traces); unset = no traces. */
+  traceOtlpEndpoint: z.url().optional(),
+  /** TIMESTAMPS traces inference requests, OFF does not (Triton's trace_level); changeable at /v2/trace/setting. */
+  traceLevel: z.enum(['OFF', 'TIMESTAMPS']).default('TIMESTAMPS'),
+  /** One new trace in this many requests (Triton's trace_rate); a caller's sampled traceparent is always followed. */
+  traceRate: z.coerce.number().int().min(1).default(1000),
   /** Latency and batch-size histograms on /metrics (Triton has them off by default; rtserve on). */
   metricsHistograms: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
 });

@@ -9,8 +9,11 @@ import type { Logger } from '../../observability/logger.ts';
 import { registerSseRoutes, type SseFrontEnd } from '../http/sse-routes.ts';
 import type { WsAdmit, WsAuthenticate } from './ws-auth.ts';
 import { attachWsFrontEnd, type WsFrontEnd, type WsMetrics } from './ws-server.ts';
+import type { OtelTracing } from '../../observability/otel-tracing.ts';
 
 export interface StreamingFrontEndsOptions {
+  /** OpenTelemetry spans of WebSocket infer events (otel-tracing.ts). */
+  readonly tracing?: OtelTracing;
   readonly api: InferenceApi;
   readonly logger: Logger;
   readonly config: Readonly<ServerConfig>;
@@ -37,6 +40,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
     ...(options.admit === undefined ? {} : { admit: options.admit }),
+    ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
   });
   const sse = registerSseRoutes(app, {
     api: options.api,

@@ -92,15 +92,27 @@ describe('tritonserver flags on rtserve serve', () => {
 
   test('refused flags fail with one message naming each; the values that ask for rtserve behaviour pass', () => {
     assert.throws(
-      () => translateTritonFlags(parseServe(['--rate-limit=execution_count', '--grpc-use-ssl=true', '--trace-config', 'mode=opentelemetry'])),
+      () => translateTritonFlags(parseServe(['--rate-limit=execution_count', '--grpc-use-ssl=true', '--trace-file', '/tmp/t.json'])),
       (err: Error) => {
         assert.match(err.message, /rtserve does not implement these tritonserver flags/);
-        for (const f of ['--rate-limit=execution_count', '--grpc-use-ssl=true', '--trace-config=mode=opentelemetry']) assert.ok(err.message.includes(f), `${f} in ${err.message}`);
+        for (const f of ['--rate-limit=execution_count', '--grpc-use-ssl=true', '--trace-file=/tmp/t.json']) assert.ok(err.message.includes(f), `${f} in ${err.message}`);
         return true;
       },
     );
-    const ok = translateTritonFlags(parseServe(['--rate-limit=OFF', '--allow-sagemaker=false', '--grpc-use-ssl=0', '--model-load-retry-count=0', '--trace-level=OFF']));
+    const ok = translateTritonFlags(parseServe(['--rate-limit=OFF', '--allow-sagemaker=false', '--grpc-use-ssl=0', '--model-load-retry-count=0', '--trace-count=-1']));
     assert.deepEqual(ok.config, {});
+  });
+
+  test('--trace-config in OpenTelemetry mode maps onto the OTLP exporter settings', () => {
+    const t = (args: string[]): Record<string, unknown> => translateTritonFlags(parseServe(args)).config;
+    assert.deepEqual(t(['--trace-config', 'mode=opentelemetry', '--trace-config', 'opentelemetry,url=collector:4318/v1/traces', '--trace-config', 'rate=10', '--trace-config', 'level=TIMESTAMPS', '--trace-config=count=-1']), {
+      traceOtlpEndpoint: 'http://collector:4318/v1/traces',
+      traceRate: 10,
+      traceLevel: 'TIMESTAMPS',
+    });
+    assert.throws(() => t(['--trace-config', 'triton,file=/tmp/t.json']), /rtserve exports OpenTelemetry spans/);
+    assert.throws(() => t(['--trace-config', 'level=TENSORS']), /TENSORS is not implemented/);
+    assert.deepEqual(t(['--trace-level=off', '--trace-rate=5']), { traceLevel: 'OFF', traceRate: 5 });
   });
 
   test('knobs a Node server lacks are accepted with a warning each, never silently', () => {
