@@ -12,6 +12,8 @@ import { ServerMetrics } from '../observability/metrics.ts';
 import { logControlOf, type Logger } from '../observability/logger.ts';
 import { registerHttpObservability } from '../observability/http-observability.ts';
 import { OtelTracing } from '../observability/otel-tracing.ts';
+import { loadNvmlSampler, registerGpuMetrics, type EngineDeviceMemory } from '../observability/gpu-metrics.ts';
+import type { CudaEngineDescription } from '../engine/cuda/cuda-session.ts';
 import { ObservedModelStats } from '../observability/observed-stats.ts';
 import { ResponseCache } from '../core/response-cache.ts';
 import { RepositoryManager } from '../repository/manager.ts';
@@ -177,6 +179,24 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     cache: () => responseCache?.stats(),
   });
   const metrics = async () => ({ contentType: serverMetrics.contentType, body: await serverMetrics.text() });
+  if (config.allowMetrics && config.gpuMetrics) {
+    // nv_gpu_* from NVML (skipped with one log line where the reader or the driver is absent), and what the CUDA
+    // engine's instances hold on the device.
+    const nvml = loadNvmlSampler();
+    if ('reason' in nvml) logger.info({ reason: nvml.reason }, 'no GPU metrics');
+    const described = new WeakMap<object, CudaEngineDescription>();
+    const engineMemory = (): EngineDeviceMemory[] =>
+      repository.loadedVersions().flatMap((v) =>
+        v.sessions.flatMap((s, instance) => {
+          const native = (s as { nativeDescription?: () => CudaEngineDescription }).nativeDescription;
+          if (typeof native !== 'function') return [];
+          let d = described.get(s);
+          if (d === undefined) described.set(s, (d = native.call(s)));
+          return [{ model: v.name, version: v.version, instance, arenaBytes: d.arenaBytes, weightBytes: d.weightBytes, workspaceBytes: d.workspaceBytes }];
+        }),
+      );
+    registerGpuMetrics(serverMetrics.registry, 'sampler' in nvml ? nvml.sampler : undefined, engineMemory);
+  }
   const tracing = config.traceOtlpEndpoint === undefined ? undefined : new OtelTracing({ endpoint: config.traceOtlpEndpoint, level: config.traceLevel, rate: config.traceRate, serviceName: config.serverId ?? 'rtserve' });
 
   // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).

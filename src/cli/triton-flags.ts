@@ -245,7 +245,7 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   F('vertex-ai-default-model', 'Vertex', 'string', 'refused', ONE_SERVER),
   // Metrics
   F('allow-metrics', 'Metrics', 'bool', 'mapped', '`allowMetrics`: false serves no metrics (no metrics port, no /metrics)', { apply: set('allowMetrics') }),
-  F('allow-gpu-metrics', 'Metrics', 'bool', 'refused', 'rtserve exports no GPU metrics yet (false accepted)', { accepts: isFalse }),
+  F('allow-gpu-metrics', 'Metrics', 'bool', 'mapped', '`gpuMetrics`: nv_gpu_* from NVML where the driver is present (native/build-nvml.sh builds the reader)', { apply: set('gpuMetrics') }),
   F('allow-cpu-metrics', 'Metrics', 'bool', 'mapped', "accepted, no effect: the process's CPU and memory metrics (rtserve_process_*) are always exported", { apply: () => undefined }),
   F('metrics-address', 'Metrics', 'string', 'mapped', '`metricsAddress` (default the HTTP address)', { apply: set('metricsAddress') }),
   F('metrics-port', 'Metrics', 'int', 'supported', 'same flag'),

@@ -150,6 +150,8 @@ export const serverConfigSchema = z.strictObject({
   traceLevel: z.enum(['OFF', 'TIMESTAMPS']).default('TIMESTAMPS'),
   /** One new trace in this many requests (Triton's trace_rate); a caller's sampled traceparent is always followed. */
   traceRate: z.coerce.number().int().min(1).default(1000),
+  /** NVML GPU metrics (nv_gpu_*) and the CUDA engine's device memory where NVML loads (Triton's --allow-gpu-metrics). */
+  gpuMetrics: switchValue.default(true),
   /** Latency and batch-size histograms on /metrics (Triton has them off by default; rtserve on). */
   metricsHistograms: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
 });
