@@ -154,6 +154,21 @@ describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dis
     }
   });
 
+  test('--model-load-thread-count=1 loads the models one at a time, and all of them', async () => {
+    const repo = await makeRepository({ mlp: { from: 'mlp' }, simple: { from: 'simple' }, identity_all: { from: 'identity_all' } });
+    await writeFile(join(repo.dir, 'simple', 'config.pbtxt'), await readFile(join(root, 'models', 'simple', 'config.pbtxt')));
+    await writeFile(join(repo.dir, 'identity_all', 'config.json'), await readFile(join(root, 'models', 'identity_all', 'config.json')));
+    const p = await start([`--model-store=${repo.dir}`, '--http-port=0', '--grpc-port=0', '--metrics-port=0', '--model-load-thread-count=1', '--exit-on-error=true']);
+    try {
+      const index = (await (await fetch(`${p.urls['http'] ?? ''}/v2/repository/index`, { method: 'POST' })).json()) as { name: string; state: string }[];
+      assert.deepEqual(index.map((m) => [m.name, m.state]), [['identity_all', 'READY'], ['mlp', 'READY'], ['simple', 'READY']]);
+      await stop(p);
+    } finally {
+      if (p.child.exitCode === null) p.child.kill('SIGKILL');
+      await repo.cleanup();
+    }
+  });
+
   test('flags rtserve does not implement stop the start with a message naming each', async () => {
     const r = await runToExit(['--http-port=0', '--grpc-port=0', '--metrics-port=0', '--rate-limit=execution_count', '--grpc-use-ssl=true', '--allow-sagemaker=false']);
     assert.equal(r.code, 2);
