@@ -44,6 +44,8 @@ export function registerPerfAnalyzerFlags(command: Command): void {
     new Option('--measurement-mode <mode>', 'time_windows | count_windows'),
     new Option('--measurement-request-count <n>', 'count_windows: requests per window (default 50) (= --requests)'),
     new Option('--streaming', 'with -i grpc: one ModelStreamInfer stream (= -p grpc-stream)'),
+    new Option('-a, --async', 'accepted: rtserve bench keeps the concurrency (or rate) outstanding asynchronously either way'),
+    new Option('--sync', 'accepted: as --async (one event loop keeps every request of the level outstanding)'),
     new Option('--control-url <url>', 'with -i grpc: the REST address for metadata and statistics (default: -u\'s host, port 8000)'),
   ];
   for (const o of options) command.addOption(o.helpGroup(HELP_GROUP));

@@ -103,6 +103,11 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
   const tracing = options.tracing;
   const OFF = { trace_level: ['OFF'], trace_rate: '1000', trace_count: '-1', log_frequency: '0', trace_file: '', trace_mode: 'opentelemetry' };
   app.get('/v2/trace/setting', async () => tracing?.settings() ?? OFF);
+  // Per-model settings (Triton's /v2/models/<m>/trace/setting) read the global ones; changing them is refused.
+  app.get('/v2/models/:model/trace/setting', async () => tracing?.settings() ?? OFF);
+  app.post('/v2/models/:model/trace/setting', async () => {
+    throw rtError('UNSUPPORTED', 'per-model trace settings are not supported: POST /v2/trace/setting changes the settings of every model');
+  });
   app.post('/v2/trace/setting', async (req) => {
     const patch = jsonBody(req.body, 'trace settings');
     if (tracing === undefined) throw rtError('UNSUPPORTED', 'tracing is off: start rtserve with an OTLP endpoint (--trace-config opentelemetry,url=<host:port/v1/traces> or traceOtlpEndpoint)');

@@ -61,7 +61,7 @@ describe('rtserve bench with perf_analyzer flags', () => {
 
   test('-i grpc -u <grpc address> --request-rate-range: Request Rate rows over gRPC', async () => {
     const csv = join(dir, 'grpc.csv');
-    const r = await bench(['-m', 'simple', '-i', 'grpc', '-u', server.grpcAddress ?? '', '--control-url', server.httpUrl, '--request-rate-range', '50', '--measurement-mode=count_windows', '--measurement-request-count=20', '-f', csv]);
+    const r = await bench(['-m', 'simple', '-i', 'grpc', '-u', server.grpcAddress ?? '', '--control-url', server.httpUrl, '--request-rate-range', '50', '--async', '--measurement-mode=count_windows', '--measurement-request-count=20', '-f', csv]);
     assert.equal(r.status, 0, r.stderr);
     const text = await readFile(csv, 'utf8');
     assert.equal(text.split('\n')[0], `Request Rate,${HEADER}`);

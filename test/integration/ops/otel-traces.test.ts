@@ -186,6 +186,7 @@ describe('OpenTelemetry traces over OTLP/HTTP protobuf', () => {
   test("Triton's /v2/trace/setting reads and changes the level and the rate", async () => {
     const get = (await (await fetch(`${server.httpUrl}/v2/trace/setting`)).json()) as Record<string, unknown>;
     assert.deepEqual(get, { trace_level: ['TIMESTAMPS'], trace_rate: '1', trace_count: '-1', log_frequency: '0', trace_file: '', trace_mode: 'opentelemetry' });
+    assert.deepEqual(await (await fetch(`${server.httpUrl}/v2/models/simple/trace/setting`)).json(), get, 'per-model settings read the global ones');
     const bad = await fetch(`${server.httpUrl}/v2/trace/setting`, { method: 'POST', body: JSON.stringify({ trace_rate: 'often' }), headers: { 'content-type': 'application/json' } });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { error: string }).error, /trace_rate must be an integer >= 1/);
