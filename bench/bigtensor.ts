@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GraphBuilder } from '../src/onnx/builder.ts';
 import { ElemType, saveModel } from '../src/onnx/proto.ts';
-import { packageRoot } from '../src/core/package-root.ts';
+import { packageRoot } from '../src/util/package-root.ts';
 import { threadCpuUs } from '../src/bench/process-cpu.ts';
 import { machineInfo } from '../src/bench/machine.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';

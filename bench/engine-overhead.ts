@@ -11,7 +11,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Tensor } from '../src/core/types.ts';
+import type { Tensor } from '../src/tensor/tensor.ts';
 import type { EngineLoadOptions } from '../src/engine/engine.ts';
 import { createOrtEngine, openInProcessOrtSession } from '../src/engine/ort/index.ts';
 import { addModel, makeModelDir, writeModel } from '../test/fixtures/onnx-builders.ts';

@@ -29,7 +29,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundledModelRepository } from '../src/core/package-root.ts';
+import { bundledModelRepository } from '../src/util/package-root.ts';
 import { formatNumber, formatRate, formatUs, markdownTable } from '../src/bench/format.ts';
 import { machineInfo } from '../src/bench/machine.ts';
 import { runBench } from '../src/bench/runner.ts';

@@ -8,12 +8,12 @@
  *
  * Each mode is a closed loop with `concurrency` requests outstanding:
  *   rest-binary  node:http keep-alive agent (one socket per outstanding request), inputs and outputs as binary
- *                tensor data (reference §2.3); the client decodes every response.
+ *                tensor data (docs/protocol.md §2.3); the client decodes every response.
  *   grpc-unary   one ModelInfer call per request, all multiplexed on one HTTP/2 channel.
  *   grpc-stream  one ModelStreamInfer stream; a new request is written as each response arrives (matched by id),
  *                perf_analyzer's --streaming mode.
  * Requests are encoded once before measuring (rtserve's client codecs: kserve-client-codec.ts and
- * transport/grpc/infer-client-codec.ts, every input in raw_input_contents); every response is fully decoded.
+ * codec/grpc/infer-client-codec.ts, every input in raw_input_contents); every response is fully decoded.
  * Modes run interleaved, and the whole set `--rounds` times; each (mode, concurrency) reports the round with the
  * median throughput, so that load from other processes drifting during the run hits every mode alike.
  * `--save` writes bench/results/grpc-<date>.json with the exact command, the machine and the numbers.
@@ -25,10 +25,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, credentials, type ServiceError } from '@grpc/grpc-js';
-import type { Tensor } from '../src/core/types.ts';
-import { bundledModelRepository, packageRoot } from '../src/core/package-root.ts';
-import { decodeInferResponse, encodeInferRequest } from '../src/transport/codec/kserve-client-codec.ts';
-import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../src/transport/grpc/infer-client-codec.ts';
+import type { Tensor } from '../src/tensor/tensor.ts';
+import { bundledModelRepository, packageRoot } from '../src/util/package-root.ts';
+import { decodeInferResponse, encodeInferRequest } from '../src/codec/kserve-client-codec.ts';
+import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../src/codec/grpc/infer-client-codec.ts';
 
 const { values } = parseArgs({
   options: {

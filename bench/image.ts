@@ -19,13 +19,13 @@ import ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { generateScene, renderScene } from '../models/train/shapes-scene.ts';
 import { createNodeClient } from '../src/client/node.ts';
-import { bundledModelRepository, packageRoot } from '../src/core/package-root.ts';
+import { bundledModelRepository, packageRoot } from '../src/util/package-root.ts';
 import { percentileOf } from '../src/bench/latency.ts';
 import { machineInfo } from '../src/bench/machine.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import { modelConfigSchema } from '../src/config/model-config.ts';
 import { imageToTensor } from '../src/preprocess/image-pipeline.ts';
-import { imageSpecOf } from '../src/preprocess/image-spec.ts';
+import { imageSpecOf } from '../src/config/image-spec.ts';
 import { readFileSync } from 'node:fs';
 
 const { values } = parseArgs({

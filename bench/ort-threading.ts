@@ -12,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundledModelRepository } from '../src/core/package-root.ts';
+import { bundledModelRepository } from '../src/util/package-root.ts';
 import type { EngineLoadOptions } from '../src/engine/engine.ts';
 import { formatRate, formatUs } from '../src/bench/format.ts';
 import { machineInfo } from '../src/bench/machine.ts';

@@ -22,7 +22,7 @@ import type { HttpStack } from '../src/bench/clients/http-client.ts';
 import { formatRate, formatUs } from '../src/bench/format.ts';
 import { ownCpuUs, threadCpuUs, threadSwitches } from '../src/bench/process-cpu.ts';
 import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
-import { bundledModelRepository } from '../src/core/package-root.ts';
+import { bundledModelRepository } from '../src/util/package-root.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import { summarizeProfile, type CpuProfile } from './cpu-profile-summary.ts';
 

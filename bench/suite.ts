@@ -11,7 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundledModelRepository } from '../src/core/package-root.ts';
+import { bundledModelRepository } from '../src/util/package-root.ts';
 import { defaultFactories, runBench } from '../src/bench/runner.ts';
 import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
 import { formatRate, formatUs, markdownTable } from '../src/bench/format.ts';

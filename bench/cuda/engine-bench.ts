@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   console.log(`${model}: loaded in ${(loadMs / 1000).toFixed(1)} s; graphs ${native.programs.map((p) => `${p.batch}:${p.graph ? 'yes' : `no (${p.captureError})`}`).join(' ')}`);
   const replaced = native.programs.flatMap((p) => p.replaced.map((r) => ({ batch: p.batch, ...r })));
   console.log(`${model}: load-time history check: ${native.programs.filter((p) => p.historyDependent).map((p) => `b${p.batch}`).join(', ') || 'no'} program(s) depend on earlier runs`);
+  console.log(`${model}: programmatic (PDL) edges made full dependencies: ${native.programs.map((p) => `b${p.batch} ${p.pdlEdges ?? '?'}`).join(', ')}`);
   console.log(`${model}: load-time memory check replaced ${replaced.length} layer tactic(s)${replaced.length === 0 ? '' : `: ${replaced.map((r) => `b${r.batch} ${r.layer}`).join(', ')}`}`);
 
   // Correctness dump: fresh random inputs at every batch size, plus a ragged one (program padding).

@@ -19,13 +19,14 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildCudaPlan } from '../../src/compiler/cuda/build-cuda.ts';
-import type { CudaLayer, CudaNetwork, OperandRef } from '../../src/compiler/cuda/network.ts';
-import { halfToFloat } from '../../src/compiler/ir/dtype.ts';
+import type { CudaLayer, CudaNetwork, OperandRef } from '../../src/plan/cuda-network.ts';
+import { halfToFloat } from '../../src/tensor/onnx-dtype.ts';
 import { loadCudaSession } from '../../src/engine/cuda/cuda-engine.ts';
 import { decodeCudaPayload } from '../../src/engine/cuda/payload.ts';
 import { createCudaTuner } from '../../src/engine/cuda/tuner.ts';
 import { readPlan } from '../../src/plan/format.ts';
 import { mulberry32, randn } from '../../src/util/random.ts';
+import { relMaxError } from './rel-error.ts';
 
 const { values } = parseArgs({
   options: {
@@ -55,19 +56,7 @@ function decode(layer: CudaLayer, bytes: Uint8Array): Float64Array {
   return out;
 }
 
-/** max |a - b| / max |b| over the first a.length elements. */
-function relErr(a: Float64Array, b: Float64Array): number {
-  let d = 0;
-  let m = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    if (!Number.isFinite(x) || !Number.isFinite(y)) return Number.POSITIVE_INFINITY;
-    d = Math.max(d, Math.abs(x - y));
-    m = Math.max(m, Math.abs(y));
-  }
-  return d / Math.max(m, 1e-12);
-}
+const relErr = relMaxError;
 
 interface LayerRow {
   readonly k: number;

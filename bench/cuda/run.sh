@@ -4,9 +4,13 @@
 # Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation summary
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
+#   (history, sanitize: whether batch programs depend on what earlier runs left in device memory, and compute-sanitizer
+#    on the worst one; not in the default list)
 #   (foundation: bench/foundation.ts with the server on two CPUs of different physical cores and the load generator on
 #    four others (taskset), shipped configs unless FOUNDATION_SHIPPED=0, then FOUNDATION_VARIANT_ARGS if set; not in
 #    the default list)
+# The script fails (exit 1) when the addon does not build (it then stops) or when the GPU unit tests fail or skip
+# (step unit; their summary with the commit is $OUT/gpu-tests.json: copy it into bench/results/ with the run's numbers).
 # Logs and JSON go to a work folder that is tarred into $OUT/results.tgz after every step (a run cut short still
 # returns what it finished); $OUT/summary.txt has the headline numbers. BUDGET_S (default 570) stops starting
 # steps that would not finish in time.
@@ -16,8 +20,9 @@ OUT=${OUT:-/tmp/rtcuda-out}
 W=${WORK:-/tmp/rtcuda-work}
 mkdir -p "$OUT" "$W" "$W/models" "$W/dump"
 BUDGET_S=${BUDGET_S:-570}
+FAILED=""
 T0=$(date +%s)
-STEPS=${*:-setup addon unit models engine50 correct torch50 engine18 correct torch18 served webgpu summary}
+STEPS=${*:-setup addon models unit engine50 correct torch50 engine18 correct torch18 served webgpu summary}
 el() { echo $(( $(date +%s) - T0 )); }
 pack() { tar czf "$OUT/results.tgz" -C "$W" --exclude=dump --exclude=models . 2>/dev/null || true; }
 step() {
@@ -32,15 +37,22 @@ step() {
   echo "[$(el)s] $name rc=$rc" | tee -a "$W/steps.txt"
   tail -n "${TAIL:-12}" "$W/$name.log" | sed "s/^/  $name| /" | cut -c1-300
   pack
+  return $rc
 }
 
 do_setup() {
   scripts/device/unpack-cuda.sh && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv &&
     python3 -c 'import torch, onnxruntime; print("torch", torch.__version__, "cudnn", torch.backends.cudnn.version(), "ort", onnxruntime.__version__)'
 }
+# The GPU unit tests, recorded (bench/cuda/gpu-tests.ts): $W/gpu-tests.json with the commit; fails when a test failed
+# or skipped (a missing onnxruntime or addon shows as skips) or none ran. Copy it into bench/results/ with the run.
 do_unit() {
-  if [ ! -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ]; then echo "onnxruntime-node not carried: GPU unit tests need it as the reference"; return 0; fi
-  node --test test/unit/engine/cuda/cuda-engine.test.ts
+  [ -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ] || echo "onnxruntime-node not carried: the GPU unit tests that need it as the reference will skip (and fail this step)"
+  local rc=0
+  RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
+    test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts || rc=$?
+  cp "$W/gpu-tests.json" "$OUT/gpu-tests.json" 2>/dev/null  # comes back on its own: copy it to bench/results/
+  return $rc
 }
 do_engine() { node bench/cuda/engine-bench.ts --model "$1" --models-dir "$W/models" --out-dir "$W" --dump-dir "$W/dump" --plan-dir /tmp/rtcuda-plans --budget-ms 1000 "${@:2}"; }
 do_served() {
@@ -54,7 +66,7 @@ do_served() {
  "dynamic_batching": {"preferred_batch_size": [64, 128, 256], "max_queue_delay_microseconds": 1000},
  "instance_group": [{"count": 2, "kind": "KIND_GPU"}]}
 EOC
-  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn > "$W/server.log" 2>&1 &
+  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn --allow-client-shm=true > "$W/server.log" 2>&1 &
   local pid=$!
   local ok=0
   for _ in $(seq 1 120); do
@@ -87,7 +99,40 @@ do_suite() {
   node bench/suite.ts --out-dir "$W/suite" --duration ${SUITE_DURATION:-1} --max-trials ${SUITE_TRIALS:-5} --warmup 1
 }
 
-export W OUT T0
+# Issue #20: which batch programs depend on what earlier runs left in device memory, and why (bench/cuda/history-check.ts;
+# RTCUDA_DEBUG diagnostics in native/src/engine.cu). history: one plan with every program kept, checked with the
+# engine as served and with each diagnostic mode; sanitize: compute-sanitizer initcheck and memcheck on one run of the
+# program the default mode found most history-dependent (HISTORY_SANITIZE_BATCH overrides), each slot in its own allocation.
+HPLAN=/tmp/rtcuda-history.payload
+do_history() {
+  local m=$W/models/resnet50.onnx H=$W/history
+  mkdir -p "$H"
+  node bench/cuda/history-check.ts build --model "$m" --plan $HPLAN --batches "${HISTORY_BATCHES:-8,16,32,64}" --tune-budget-s "${HISTORY_TUNE_S:-35}" || return 1
+  local mode label dbg
+  for mode in ${HISTORY_MODES:-default: eager:no-graphs eager-sync:no-graphs,layer-sync split:split-arena,no-graphs fence:fence}; do
+    label=${mode%%:*}; dbg=${mode#*:}
+    if [ "$label" = default ]; then export CUDNN_LOGLEVEL_DBG=2 CUDNN_LOGDEST_DBG=$H/cudnn-warnings.log; else unset CUDNN_LOGLEVEL_DBG CUDNN_LOGDEST_DBG; fi
+    RTCUDA_DEBUG=$dbg timeout 120 node bench/cuda/history-check.ts history --plan $HPLAN --model "$m" --label "$label" --out "$H/history-$label.json" > "$H/history-$label.log" 2>&1
+    echo "$label (RTCUDA_DEBUG=$dbg) rc=$?"; grep -v rtcuda-trace "$H/history-$label.log" | cut -c1-240
+  done
+  unset CUDNN_LOGLEVEL_DBG CUDNN_LOGDEST_DBG
+}
+do_sanitize() {
+  local H=$W/history cs b
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
+  [ -n "$cs" ] || { echo "compute-sanitizer not found"; return 1; }
+  "$cs" --version | tail -1
+  b=${HISTORY_SANITIZE_BATCH:-$(node -e 'const r=require(process.argv[1]); const w=r.programs.sort((a,b)=>b.historyDependence-a.historyDependence)[0]; console.log(w ? w.batch : 16)' "$H/history-default.json" 2>/dev/null || echo 16)}
+  echo "sanitizing program $b"
+  local tool
+  for tool in ${SANITIZE_TOOLS:-initcheck memcheck}; do
+    RTCUDA_DEBUG=split-arena,no-warmup,no-graphs,no-memory-check,layer-sync,trace,only-batch=$b timeout "${SANITIZE_LIMIT_S:-150}" \
+      "$cs" --tool "$tool" --print-limit 200 node bench/cuda/history-check.ts once --plan $HPLAN --batch "$b" > "$H/$tool-b$b.log" 2>&1
+    echo "$tool rc=$?: $(grep -c '^========= ' "$H/$tool-b$b.log") sanitizer lines"; grep -E 'ERROR SUMMARY|^========= [A-Z]' "$H/$tool-b$b.log" | sort | uniq -c | sort -rn | head -8 | cut -c1-240
+  done
+}
+
+export W OUT T0 HPLAN
 # The server's CPUs: the first logical CPU of each of the first two physical cores; the client's: of the next four.
 do_foundation() {
   local cpus; cpus=$(lscpu -p=CPU,CORE | grep -v '^#' | sort -t, -k2,2n -k1,1n | awk -F, '!seen[$2]++ {print $1}')
@@ -101,13 +146,14 @@ do_foundation() {
   if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
 }
 
-export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation
+export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do
   case $s in
     setup) step setup 90 do_setup; [ -f .device/cuda/env.sh ] && source .device/cuda/env.sh ;;
-    addon) step addon 240 native/build.sh ;;
-    unit) step unit 60 do_unit ;;
+    # Without the addon nothing below means anything: stop, and fail the script.
+    addon) step addon 240 native/build.sh || { FAILED="$FAILED addon"; break; } ;;
+    unit) step unit 240 do_unit || FAILED="$FAILED unit" ;;
     models) step models 150 python3 bench/cuda/make_resnets.py $W/models ;;
     engine50) step engine50 240 do_engine resnet50 --tune-budget-s 70 ;;
     engine18) step engine18 150 do_engine resnet18 --tune-budget-s 35 ;;
@@ -119,9 +165,12 @@ for s in $STEPS; do
     webgpu) step webgpu 120 do_webgpu ;;
     suite) step suite ${SUITE_LIMIT_S:-480} do_suite ;;
     foundation) step foundation ${FOUNDATION_LIMIT_S:-480} do_foundation ;;
+    history) TAIL=40 step history ${HISTORY_LIMIT_S:-420} do_history ;;
+    sanitize) TAIL=40 step sanitize ${SANITIZE_STEP_LIMIT_S:-330} do_sanitize ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
     *) echo "unknown step $s" ;;
   esac
 done
 pack
 echo "[$(el)s] done; steps:"; cat "$W/steps.txt"
+if [ -n "${FAILED:-}" ]; then echo "FAILED:$FAILED"; exit 1; fi

@@ -1,6 +1,6 @@
 /**
  * Gathers one GPU-machine run's JSON (engine-bench, torch_bench, ort-webgpu-bench, rtserve bench against the
- * served plan, correctness.py) into one results object and a plain-text table.
+ * served plan, correctness.py, the GPU unit tests' gpu-tests.json) into one results object and a plain-text table.
  *
  *   node --experimental-transform-types bench/cuda/summarize.ts WORK_DIR SUMMARY.txt
  * Also writes WORK_DIR/cuda-results.json (what bench/results/cuda-<date>.json is copied from).
@@ -24,6 +24,7 @@ const torch = torchFiles.length === 0 ? null : { ...torchFiles[0], rows: torchFi
 const webgpu = readdirSync(dir).filter((f) => /^webgpu-.*\.json$/.test(f)).map((f) => read(f) as { rows: { model: string; batch: number; latencyUs: number; throughputImgPerS: number }[] });
 const servedFiles = readdirSync(dir).filter((f) => /^served-resnet50.*\.json$/.test(f)).sort();
 const served = servedFiles.length === 0 ? null : servedFiles.map((f) => ({ file: f, ...(read(f) as { levels: Level[] }) }));
+const gpuTests = read('gpu-tests.json') as { commit: string; tests: number; passed: number; failed: number; skipped: number; evidence: boolean; why: string[] } | null;
 const correctness = read('correctness.json') as { rows: { model: string; batch: number; relMaxError: number; top1Agreement: number; passed: boolean }[]; passed: boolean } | null;
 
 const lines: string[] = [];
@@ -54,7 +55,10 @@ if (correctness !== null) {
   lines.push(`== correctness vs onnxruntime CPU FP32: ${correctness.passed ? 'PASS' : 'FAIL'}`);
   for (const r of correctness.rows) lines.push(`${r.model} b=${r.batch}: rel max err ${r.relMaxError.toExponential(2)}, top-1 agreement ${r.top1Agreement.toFixed(3)} ${r.passed ? 'ok' : 'FAIL'}`);
 }
+if (gpuTests !== null) {
+  lines.push(`== GPU unit tests on ${gpuTests.commit}: ${gpuTests.passed}/${gpuTests.tests} passed, ${gpuTests.failed} failed, ${gpuTests.skipped} skipped: ${gpuTests.evidence ? 'evidence' : `NOT evidence (${gpuTests.why.join('; ')})`}`);
+}
 const text = `${lines.join('\n')}\n`;
 writeFileSync(out, text);
-writeFileSync(join(dir, 'cuda-results.json'), `${JSON.stringify({ engines, builds, torch, webgpu, served, correctness }, null, 1)}\n`);
+writeFileSync(join(dir, 'cuda-results.json'), `${JSON.stringify({ engines, builds, torch, webgpu, served, correctness, gpuTests }, null, 1)}\n`);
 process.stdout.write(text);

@@ -326,7 +326,7 @@ export function renderScene(spec: SceneSpec, scale = 1): RenderedScene {
   const amp = spec.noiseAmp;
   for (let k = 0; k < pixels.length; k++) {
     const v = Math.floor((acc[k] as number) + (mulberryAt(spec.noiseSeed, k) * 2 - 1) * amp + 0.5);
-    pixels[k] = v < 0 ? 0 : v > 255 ? 255 : v;
+    pixels[k] = v < 0 ? 0 : Math.min(v, 255);
   }
   return { width: W, height: H, pixels, objects: sceneObjects(spec, W / spec.width) };
 }

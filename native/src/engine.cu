@@ -77,10 +77,14 @@ struct Ctx {
   char* weights = nullptr;
   void* workspace = nullptr;
   size_t workspaceBytes = 0;
+  /** Diagnostics (RTCUDA_DEBUG=split-arena): every arena slot in its own allocation, by the slot's arena offset. */
+  const std::map<int64_t, char*>* slots = nullptr;
   template <typename T = __half>
   T* p(const Ref& r) const {
     if (!r.valid) return nullptr;
-    return reinterpret_cast<T*>((r.weight ? weights : arena) + r.off);
+    if (r.weight) return reinterpret_cast<T*>(weights + r.off);
+    if (slots != nullptr) return reinterpret_cast<T*>(slots->at(r.off));
+    return reinterpret_cast<T*>(arena + r.off);
   }
 };
 
@@ -103,6 +107,8 @@ static Dims6 dims6(const std::vector<int64_t>& v) {
 
 struct Layer {
   std::string name, kind;
+  /** Where this layer's workspace starts inside the engine's workspace (its own slice; see EngineImpl::layoutWorkspace). */
+  size_t wsOffset = 0;
   virtual ~Layer() {}
   /** Workspace this layer's tactic needs (known after construction). */
   virtual size_t workspace() const { return 0; }
@@ -1042,13 +1048,64 @@ struct Program {
   std::vector<std::string> replaced;
   /** The load-time history check found the output depends on memory left by earlier runs. */
   bool historyDependent = false;
+  /** Programmatic (PDL) edges found in the captured graph and made full dependencies (serializeProgrammaticEdges). */
+  int pdlEdges = 0;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   std::string captureError;
 };
 
+/**
+ * Diagnostics for compute-sanitizer and the history check (bench/cuda/history-check.ts), from the environment:
+ * RTCUDA_DEBUG=opt,opt,... with
+ *   split-arena      every arena slot (operand offset) in its own allocation: memcheck then sees a read past a
+ *                    tensor's slot, initcheck a read of a slot's rows this run has not written
+ *   no-warmup        no arena zeroing and no eager run per program at load (initcheck sees the first real run)
+ *   no-graphs        eager launches only;  no-memory-check  skip the load-time memory and history checks
+ *   layer-sync       synchronize the stream after every eager layer;  fence  a no-op kernel between layers
+ *                    (also inside CUDA graphs): together they rule races between consecutive kernels in or out
+ *   trace            operand addresses of every layer at load, each eager layer's name as it runs (stderr)
+ *   only-batch=N     build only the program for batch N
+ *   shared-workspace every layer of a program on one workspace, not its own slice
+ *   keep-pdl         leave the programmatic (PDL) edges of the captured graphs as they are, and no eager fences
+ *                    (as before the fix of issue #20: programs then race, see serializeProgrammaticEdges)
+ * Never set in serving; the engine prints the options it took at load.
+ */
+struct DebugOptions {
+  bool splitArena = false, noWarmup = false, noGraphs = false, noMemoryCheck = false, layerSync = false, fence = false, trace = false;
+  bool sharedWorkspace = false, keepPdl = false;
+  int onlyBatch = 0;
+  std::string text;
+  static DebugOptions fromEnv() {
+    DebugOptions d;
+    const char* v = getenv("RTCUDA_DEBUG");
+    if (v == nullptr || *v == 0) return d;
+    d.text = v;
+    std::stringstream ss(d.text);
+    std::string t;
+    while (std::getline(ss, t, ',')) {
+      if (t == "split-arena") d.splitArena = true;
+      else if (t == "no-warmup") d.noWarmup = true;
+      else if (t == "no-graphs") d.noGraphs = true;
+      else if (t == "no-memory-check") d.noMemoryCheck = true;
+      else if (t == "layer-sync") d.layerSync = true;
+      else if (t == "fence") d.fence = true;
+      else if (t == "trace") d.trace = true;
+      else if (t == "shared-workspace") d.sharedWorkspace = true;
+      else if (t == "keep-pdl") d.keepPdl = true;
+      else if (t.rfind("only-batch=", 0) == 0) d.onlyBatch = atoi(t.c_str() + 11);
+      else if (!t.empty()) throw std::runtime_error("RTCUDA_DEBUG: unknown option '" + t + "'");
+    }
+    fprintf(stderr, "[rtcuda] diagnostics on: RTCUDA_DEBUG=%s\n", v);
+    return d;
+  }
+};
+
 struct EngineImpl {
   Handles h;
+  DebugOptions dbg;
+  /** split-arena: the slots' own allocations, by arena offset (the arena itself is then not allocated). */
+  std::map<int64_t, char*> slots;
   char* weights = nullptr;
   char* arena = nullptr;
   void* workspace = nullptr;
@@ -1059,8 +1116,63 @@ struct EngineImpl {
   Ctx ctx() const {
     Ctx c;
     c.dnn = h.dnn; c.lt = h.lt; c.stream = h.stream; c.arena = arena; c.weights = weights; c.workspace = workspace; c.workspaceBytes = wsBytes;
+    c.slots = dbg.splitArena ? &slots : nullptr;
     return c;
   }
+  /** The context one layer runs in: its own slice of the workspace. */
+  Ctx ctxFor(const Layer& l) const {
+    Ctx c = ctx();
+    if (!dbg.sharedWorkspace && workspace != nullptr) {
+      c.workspace = (char*)workspace + l.wsOffset;
+      c.workspaceBytes = l.workspace();
+    }
+    return c;
+  }
+  /**
+   * Gives every layer of a program its own workspace slice (programs run one at a time and share the slices), grows
+   * the allocation when needed and rebinds every layer (cuDNN graph plans bake the workspace pointer). Layers of one
+   * program never share workspace: consecutive cuDNN/cuBLASLt kernels on one stream may overlap on Hopper (the next
+   * one's prologue starts before the previous one ends), and with one shared workspace a layer's scratch was
+   * overwritten by the next layer while still in use: ResNet-50's batch-8/16/32 programs then gave different outputs
+   * for the same input depending on timing and on what earlier runs left behind (issue #20).
+   */
+  void layoutWorkspace() {
+    size_t need = 0;
+    for (auto& p : programs) {
+      size_t off = 0;
+      for (auto& l : p.layers) {
+        size_t w = l->workspace();
+        l->wsOffset = dbg.sharedWorkspace ? 0 : off;
+        off = dbg.sharedWorkspace ? std::max(off, w) : off + (w + 255) / 256 * 256;
+      }
+      need = std::max(need, off);
+    }
+    if (need > wsBytes || workspace == nullptr) {
+      CK(cudaStreamSynchronize(h.stream));
+      if (workspace) CK(cudaFree(workspace));
+      workspace = nullptr;
+      wsBytes = need;
+      if (need > 0) CK(cudaMalloc(&workspace, need));
+    }
+    for (auto& p : programs)
+      for (auto& l : p.layers) l->bind(ctxFor(*l));
+  }
+  /** Device address of an arena offset (an input's or output's binding). */
+  char* at(int64_t off) const { return dbg.splitArena ? slots.at(off) : arena + off; }
+  /** One layer, with the diagnostics' trace, fence and per-layer synchronization. */
+  void runLayer(Layer& l, int batch, size_t i) {
+    if (dbg.trace) fprintf(stderr, "[rtcuda-trace] batch %d layer %zu %s\n", batch, i, l.name.c_str());
+    Ctx c = ctxFor(l);
+    l.run(c);
+    // Eagerly, a plain kernel after every layer: the next library kernel cannot overlap this one (see
+    // serializeProgrammaticEdges; inside a graph the edges themselves are made full dependencies instead).
+    if (dbg.fence || (!capturing && !dbg.keepPdl)) launchNoop(c.stream);
+    if (dbg.layerSync && !capturing) {
+      cudaError_t err = cudaStreamSynchronize(c.stream);
+      if (err != cudaSuccess) throw std::runtime_error("batch " + std::to_string(batch) + " layer '" + l.name + "': " + cudaGetErrorString(err));
+    }
+  }
+  bool capturing = false;
   Program& program(int batch) {
     for (auto& p : programs)
       if (p.batch == batch) return p;
@@ -1070,8 +1182,7 @@ struct EngineImpl {
     if (p.exec != nullptr) {
       CK(cudaGraphLaunch(p.exec, h.stream));
     } else {
-      Ctx c = ctx();
-      for (auto& l : p.layers) l->run(c);
+      for (size_t i = 0; i < p.layers.size(); i++) runLayer(*p.layers[i], p.batch, i);
     }
   }
   ~EngineImpl() {
@@ -1085,6 +1196,7 @@ struct EngineImpl {
       for (auto& b : *io)
         if (b.pinned) cudaFreeHost(b.pinned);
     if (workspace) cudaFree(workspace);
+    for (auto& sl : slots) cudaFree(sl.second);
     if (arena) cudaFree(arena);
     if (weights) cudaFree(weights);
   }
@@ -1175,14 +1287,13 @@ struct LayerMemory {
 
 /**
  * Whether a layer's output depends on memory the layer was not given: its output range before it writes it, the rest
- * of its inputs' slots past this batch's rows (slots are planned at the largest batch), or the shared workspace. Some cuDNN
- * engine configurations read there at some batch sizes (found with bench/cuda/localize-drift.ts on ResNet-50: the
- * output then depends on whatever an earlier run left in the arena, and the program drifts on some inputs). The
- * layer runs twice on the same random inputs with that memory set to two different byte values; a safe layer gives
+ * of its inputs' slots past this batch's rows (slots are planned at the largest batch), or the workspace. A safeguard:
+ * the ResNet-50 drift it was written for turned out to be a race between consecutive layers (see
+ * serializeProgrammaticEdges), not such a read. The layer runs twice on the same random inputs with that memory set to two different byte values; a safe layer gives
  * the same output both times.
  */
 static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, void* saved, float* cmp, std::string* why) {
-  Ctx c = e.ctx();
+  Ctx c = e.ctxFor(l);
   cudaStream_t st = e.h.stream;
   char* a = e.arena;
   uint32_t seed = 4242;
@@ -1209,17 +1320,63 @@ static bool readsUngivenMemory(EngineImpl& e, Layer& l, const LayerMemory& m, vo
   return true;
 }
 
+/**
+ * Makes every programmatic dependent launch (PDL) edge of a captured graph a full dependency; returns how many it
+ * changed. On Hopper, cuDNN's and cuBLASLt's kernels are launched with programmatic stream serialization: the next
+ * kernel on the stream may start before the previous one has finished, and is trusted to wait
+ * (griddepcontrol.wait) before it touches what the previous one writes or reads. Between the engine's consecutive
+ * layers that trust does not hold: ResNet-50's batch-8/16/32 programs gave different outputs for the same input
+ * from run to run (by up to 2.7e-1), depending on timing and on what earlier runs had left in the arena (issue #20).
+ * A synchronization or a plain kernel between layers removed it; a private workspace per layer and a separate
+ * allocation per arena slot did not, and compute-sanitizer memcheck found no access outside any allocation.
+ */
+#if CUDART_VERSION >= 13000
+#define RT_GRAPH_GET_EDGES cudaGraphGetEdges
+#define RT_GRAPH_REMOVE_DEPS cudaGraphRemoveDependencies
+#define RT_GRAPH_ADD_DEPS cudaGraphAddDependencies
+#elif CUDART_VERSION >= 12030
+#define RT_GRAPH_GET_EDGES cudaGraphGetEdges_v2
+#define RT_GRAPH_REMOVE_DEPS cudaGraphRemoveDependencies_v2
+#define RT_GRAPH_ADD_DEPS cudaGraphAddDependencies_v2
+#endif
+static int serializeProgrammaticEdges(cudaGraph_t g) {
+#ifdef RT_GRAPH_GET_EDGES
+  size_t n = 0;
+  CK(RT_GRAPH_GET_EDGES(g, nullptr, nullptr, nullptr, &n));
+  if (n == 0) return 0;
+  std::vector<cudaGraphNode_t> from(n), to(n);
+  std::vector<cudaGraphEdgeData> data(n);
+  CK(RT_GRAPH_GET_EDGES(g, from.data(), to.data(), data.data(), &n));
+  int changed = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (data[i].type == cudaGraphDependencyTypeDefault && data[i].from_port == 0) continue;
+    CK(RT_GRAPH_REMOVE_DEPS(g, &from[i], &to[i], &data[i], 1));
+    cudaGraphEdgeData full;
+    memset(&full, 0, sizeof full);  // default type, port 0: full completion with memory visibility
+    if (RT_GRAPH_ADD_DEPS(g, &from[i], &to[i], &full, 1) != cudaSuccess) cudaGetLastError();  // already there
+    changed++;
+  }
+  return changed;
+#else
+  (void)g;  // before CUDA 12.3 graphs carry no edge types to rewrite
+  return 0;
+#endif
+}
+
 Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t weightBytes) : impl_(new EngineImpl()) {
   Json net = parseJson(networkJson);
   EngineImpl& e = *impl_;
+  e.dbg = DebugOptions::fromEnv();
   e.arenaBytes = (size_t)net.i64("arenaBytes");
   e.weightBytes = weightBytes;
   e.maxBatch = (int)net.i64("maxBatch");
   const size_t wsLimit = (size_t)net.i64("workspaceLimit", 256LL << 20);
   CK(cudaMalloc(&e.weights, std::max<size_t>(weightBytes, 256)));
   if (weightBytes > 0) CK(cudaMemcpy(e.weights, weightsHost, weightBytes, cudaMemcpyHostToDevice));
-  CK(cudaMalloc(&e.arena, std::max<size_t>(e.arenaBytes, 256)));
-  CK(cudaMemset(e.arena, 0, e.arenaBytes));
+  if (!e.dbg.splitArena) {
+    CK(cudaMalloc(&e.arena, std::max<size_t>(e.arenaBytes, 256)));
+    if (!e.dbg.noWarmup) CK(cudaMemset(e.arena, 0, e.arenaBytes));
+  }
   for (auto* spec : {&net["inputs"], &net["outputs"]}) {
     for (auto& io : spec->arr) {
       IoBinding b;
@@ -1230,32 +1387,66 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
       (spec == &net["inputs"] ? e.inputs : e.outputs).push_back(b);
     }
   }
-  size_t ws = 0;
   std::vector<const Json*> layerJson;  // per program, per layer (programs in order, layers in order)
   for (auto& pj : net["programs"].arr) {
     Program p;
     p.batch = (int)pj.i64("batch");
+    if (e.dbg.onlyBatch > 0 && p.batch != e.dbg.onlyBatch) continue;
     for (auto& lj : pj["layers"].arr) {
       p.layers.push_back(makeLayer(lj, e.h.dnn, e.h.lt, wsLimit));
-      ws = std::max(ws, p.layers.back()->workspace());
       layerJson.push_back(&lj);
     }
     e.programs.push_back(std::move(p));
   }
-  e.wsBytes = ws;
-  if (ws > 0) CK(cudaMalloc(&e.workspace, ws));
-  Ctx c = e.ctx();
-  for (auto& p : e.programs)
-    for (auto& l : p.layers) l->bind(c);
+  if (e.dbg.splitArena) {
+    // Each operand offset of the programs built gets its own allocation, as large as its largest use there.
+    std::map<int64_t, int64_t> sizes;
+    auto note = [&](int64_t off, int64_t bytes) { sizes[off] = std::max(sizes[off], bytes); };
+    for (auto* io : {&e.inputs, &e.outputs})
+      for (auto& b : *io) note(b.off, b.rowBytes * e.maxBatch);
+    for (const Json* lj : layerJson)
+      for (auto& kv : lj->obj)
+        if (kv.second.kind == Json::Obj && kv.second.has("off") && !kv.second.has("woff")) note(kv.second.i64("off"), kv.second.i64("bytes", 0));
+    for (auto& sz : sizes) {
+      char* q = nullptr;
+      CK(cudaMalloc(&q, (size_t)std::max<int64_t>(sz.second, 256)));
+      if (!e.dbg.noWarmup) CK(cudaMemset(q, 0, (size_t)sz.second));
+      e.slots[sz.first] = q;
+      if (e.dbg.trace) fprintf(stderr, "[rtcuda-trace] slot off %lld bytes %lld at %p\n", (long long)sz.first, (long long)sz.second, (void*)q);
+    }
+  }
+  if (e.dbg.trace) {
+    fprintf(stderr, "[rtcuda-trace] arena %p (%zu bytes), weights %p (%zu bytes), workspace %p (%zu bytes)\n", (void*)e.arena, e.arenaBytes,
+            (void*)e.weights, weightBytes, e.workspace, e.wsBytes);
+    size_t at = 0;
+    for (auto& p : e.programs) {
+      for (size_t i = 0; i < p.layers.size(); i++, at++) {
+        std::string ops;
+        for (auto& kv : layerJson[at]->obj) {
+          if (kv.second.kind != Json::Obj || !kv.second.has("bytes")) continue;
+          bool w = kv.second.has("woff");
+          int64_t off = w ? kv.second.i64("woff") : kv.second.i64("off");
+          char buf[160];
+          snprintf(buf, sizeof buf, " %s=%p+%lld%s", kv.first.c_str(), (void*)(w ? e.weights + off : e.at(off)), (long long)kv.second.i64("bytes"), w ? "(w)" : "");
+          ops += buf;
+        }
+        fprintf(stderr, "[rtcuda-trace] batch %d layer %zu %s %s tactic %s:%s\n", p.batch, i, p.layers[i]->kind.c_str(), p.layers[i]->name.c_str(),
+                p.layers[i]->tacticJson().c_str(), ops.c_str());
+      }
+    }
+  }
+  e.layoutWorkspace();
+  if (e.dbg.trace) fprintf(stderr, "[rtcuda-trace] workspace %p (%zu bytes)\n", e.workspace, e.wsBytes);
   // One eager run per program first: lazy module loading and cuDNN's first-use work stay out of the capture.
   for (auto& p : e.programs) {
-    for (auto& l : p.layers) l->run(c);
+    if (e.dbg.noWarmup) break;
+    for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
     CK(cudaStreamSynchronize(e.h.stream));
   }
 
   // The memory check (readsUngivenMemory) for every cuDNN-graph conv of every program; a layer that fails it gets
   // its recorded fallback tactic (legacy cuDNN / cuBLASLt), checked the same way.
-  if (net.i64("memoryCheck", 1) != 0) {
+  if (net.i64("memoryCheck", 1) != 0 && !e.dbg.noMemoryCheck && !e.dbg.splitArena && !e.dbg.noWarmup) {
     std::map<size_t, std::pair<int64_t, int64_t>> slots;  // layer index -> largest x and z bytes over programs
     size_t at = 0;
     for (auto& p : e.programs) {
@@ -1292,28 +1483,22 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
           continue;
         }
         std::unique_ptr<Layer> nl(new ConvLayer(lj, lj["fallback"], e.h.dnn, wsLimit));
-        if (nl->workspace() > e.wsBytes) {
-          CK(cudaStreamSynchronize(e.h.stream));
-          if (e.workspace) CK(cudaFree(e.workspace));
-          e.wsBytes = nl->workspace();
-          CK(cudaMalloc(&e.workspace, e.wsBytes));
-          c = e.ctx();
-          for (auto& q : e.programs)
-            for (auto& ql : q.layers) ql->bind(c);
-        }
-        nl->bind(e.ctx());
-        std::string still;
-        bool bad = readsUngivenMemory(e, *nl, m, saved.p, (float*)cmp.p, &still);
-        fprintf(stderr, "[rtcuda] batch %d layer '%s': tactic %s reads memory it was not given (%s); using the fallback %s%s\n", p.batch, l.name.c_str(),
-                from.c_str(), why.c_str(), nl->tacticJson().c_str(), bad ? (" (which also does: " + still + ")").c_str() : "");
-        p.replaced.push_back("{\"layer\":" + jsonStr(l.name) + ",\"from\":" + from + ",\"to\":" + nl->tacticJson() + ",\"why\":" + jsonStr(why) +
-                             ",\"fallbackAlsoFails\":" + (bad ? "true" : "false") + "}");
+        std::unique_ptr<Layer> old = std::move(p.layers[i]);
         p.layers[i] = std::move(nl);
+        e.layoutWorkspace();  // the fallback's workspace may differ: slices are laid out again, every layer rebound
+        Layer* fl = p.layers[i].get();
+        fl->name = old->name;
+        fl->kind = old->kind;
+        std::string still;
+        bool bad = readsUngivenMemory(e, *fl, m, saved.p, (float*)cmp.p, &still);
+        fprintf(stderr, "[rtcuda] batch %d layer '%s': tactic %s reads memory it was not given (%s); using the fallback %s%s\n", p.batch, old->name.c_str(),
+                from.c_str(), why.c_str(), fl->tacticJson().c_str(), bad ? (" (which also does: " + still + ")").c_str() : "");
+        p.replaced.push_back("{\"layer\":" + jsonStr(old->name) + ",\"from\":" + from + ",\"to\":" + fl->tacticJson() + ",\"why\":" + jsonStr(why) +
+                             ",\"fallbackAlsoFails\":" + (bad ? "true" : "false") + "}");
       }
     }
-    c = e.ctx();
     for (auto& p : e.programs) {
-      for (auto& l : p.layers) l->run(c);
+      for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
       CK(cudaStreamSynchronize(e.h.stream));
     }
     // Whole programs: the same input after the arena and workspace were left holding two different byte values.
@@ -1326,7 +1511,7 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
           CK(cudaMemsetAsync(e.arena, byte, e.arenaBytes, e.h.stream));
           if (e.workspace != nullptr && e.wsBytes > 0) CK(cudaMemsetAsync(e.workspace, byte, e.wsBytes, e.h.stream));
           for (auto& in : e.inputs) CK(cudaMemsetAsync(e.arena + in.off, 0x3e, (size_t)in.rowBytes * p.batch, e.h.stream));
-          for (auto& l : p.layers) l->run(c);
+          for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
         };
         runWith(0x00);
         CK(cudaMemcpyAsync(out0.p, e.arena + e.outputs[0].off, outBytes, cudaMemcpyDeviceToDevice, e.h.stream));
@@ -1342,20 +1527,24 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
       CK(cudaStreamSynchronize(e.h.stream));
     }
   }
-  const bool useGraphs = net.i64("cudaGraphs", 1) != 0;
+  const bool useGraphs = net.i64("cudaGraphs", 1) != 0 && !e.dbg.noGraphs;
   for (auto& p : e.programs) {
     if (!useGraphs) break;
     try {
       CK(cudaStreamBeginCapture(e.h.stream, cudaStreamCaptureModeThreadLocal));
+      e.capturing = true;
       try {
-        for (auto& l : p.layers) l->run(c);
+        for (size_t i = 0; i < p.layers.size(); i++) e.runLayer(*p.layers[i], p.batch, i);
       } catch (...) {
+        e.capturing = false;
         cudaGraph_t g = nullptr;
         cudaStreamEndCapture(e.h.stream, &g);
         if (g) cudaGraphDestroy(g);
         throw;
       }
+      e.capturing = false;
       CK(cudaStreamEndCapture(e.h.stream, &p.graph));
+      if (!e.dbg.keepPdl) p.pdlEdges = serializeProgrammaticEdges(p.graph);
       CK(cudaGraphInstantiate(&p.exec, p.graph, 0));
       CK(cudaGraphLaunch(p.exec, e.h.stream));
       CK(cudaStreamSynchronize(e.h.stream));
@@ -1402,7 +1591,7 @@ static void copyInputs(EngineImpl& e, int rows, const std::vector<std::vector<Pi
   }
   parallelCopySegs(staged);
   for (size_t i = 0; i < in.size(); i++) {
-    for (const Up& u : ups[i]) CK(cudaMemcpyAsync(e.arena + e.inputs[i].off + u.at, u.src, u.bytes, cudaMemcpyHostToDevice, e.h.stream));
+    for (const Up& u : ups[i]) CK(cudaMemcpyAsync(e.at(e.inputs[i].off) + u.at, u.src, u.bytes, cudaMemcpyHostToDevice, e.h.stream));
   }
 }
 
@@ -1416,13 +1605,13 @@ void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& i
   if (layers < 0 || (size_t)layers > p.layers.size()) throw std::runtime_error("probe: layer count out of range");
   if (off + bytes > e.arenaBytes) throw std::runtime_error("probe: range outside the arena");
   if (fillOff >= 0 && (size_t)fillOff + fillBytes > e.arenaBytes) throw std::runtime_error("probe: fill range outside the arena");
+  if (e.dbg.splitArena) throw std::runtime_error("probe: not with RTCUDA_DEBUG=split-arena");
   CK(cudaSetDevice(0));
   copyInputs(e, rows, in);
-  Ctx c = e.ctx();
   for (int i = 0; i < layers; i++) {
     // The fill lands just before the last layer runs: what that layer reads of memory it has not been given shows.
     if (i == layers - 1 && fillOff >= 0) CK(cudaMemsetAsync(e.arena + fillOff, fillByte, fillBytes, e.h.stream));
-    p.layers[(size_t)i]->run(c);
+    e.runLayer(*p.layers[(size_t)i], batch, (size_t)i);
   }
   CK(cudaStreamSynchronize(e.h.stream));
   CK(cudaMemcpy(out, e.arena + off, bytes, cudaMemcpyDeviceToHost));
@@ -1441,7 +1630,7 @@ void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in,
   for (size_t i = 0; i < out.size(); i++) {
     size_t n = (size_t)e.outputs[i].rowBytes * rows;
     if (outBytes[i] != n) throw std::runtime_error("output '" + e.outputs[i].name + "' buffer has the wrong size");
-    CK(cudaMemcpyAsync(e.outputs[i].pinned, e.arena + e.outputs[i].off, n, cudaMemcpyDeviceToHost, e.h.stream));
+    CK(cudaMemcpyAsync(e.outputs[i].pinned, e.at(e.outputs[i].off), n, cudaMemcpyDeviceToHost, e.h.stream));
   }
   CK(cudaStreamSynchronize(e.h.stream));
   for (size_t i = 0; i < out.size(); i++) parallelCopy(out[i], e.outputs[i].pinned, outBytes[i]);
@@ -1490,7 +1679,7 @@ std::string Engine::describe() {
   for (size_t i = 0; i < e.programs.size(); i++) {
     auto& p = e.programs[i];
     o << (i ? "," : "") << "{\"batch\":" << p.batch << ",\"graph\":" << (p.exec ? "true" : "false")
-      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"historyDependent\":" << (p.historyDependent ? "true" : "false") << ",\"replaced\":[";
+      << ",\"captureError\":" << jsonStr(p.captureError) << ",\"layers\":" << p.layers.size() << ",\"historyDependent\":" << (p.historyDependent ? "true" : "false") << ",\"pdlEdges\":" << p.pdlEdges << ",\"replaced\":[";
     for (size_t r = 0; r < p.replaced.size(); r++) o << (r ? "," : "") << p.replaced[r];
     o << "],\"tactics\":[";
     bool first = true;

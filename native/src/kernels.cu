@@ -443,6 +443,13 @@ void launchPool2d(const __half* x, __half* y, int64_t n, int64_t c, int64_t h, i
   check("pool2d");
 }
 
+__global__ void noopKernel() {}
+
+void launchNoop(cudaStream_t s) {
+  noopKernel<<<1, 1, 0, s>>>();
+  check("noop");
+}
+
 void launchGlobalAvgPool(const __half* x, __half* y, int64_t n, int64_t hw, int64_t c, bool nhwc, bool isMax, cudaStream_t s) {
   if (nhwc) {
     gapNhwc<<<blocksFor(n * c), kThreads, 0, s>>>(x, y, n, hw, c, isMax);

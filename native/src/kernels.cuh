@@ -52,6 +52,8 @@ void launchGemmNaive(const __half* a, const __half* b, const __half* bias, const
                      int64_t n, int64_t k, int64_t strideA, int64_t strideB, int64_t strideY, bool bNK, ActSpec act, cudaStream_t s);
 /** Deterministic pseudo-random fill in [-scale, scale] (tuning inputs). */
 void launchRandomFill(__half* y, int64_t count, uint32_t seed, float scale, cudaStream_t s);
+/** An empty one-thread kernel: a plain kernel boundary between two launches (diagnostics: RTCUDA_DEBUG=fence). */
+void launchNoop(cudaStream_t s);
 /** max |a - b| and max |b| over count elements, written to out[0], out[1] as floats (device memory). */
 void launchCompare(const __half* a, const __half* b, int64_t count, float* out, cudaStream_t s);
 

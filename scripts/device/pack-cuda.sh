@@ -7,7 +7,7 @@
 #                    stub that throws: the image routes are not measured there), no onnxruntime binaries
 #   ort.tar.xz       onnxruntime-node's linux/x64 libraries (WebGPU baseline and the GPU unit tests), only when
 #                    the whole carry stays under the tool's 64 MiB (WITH_ORT=0 leaves it out)
-#   gl/              the Vulkan loader and GL packages (onnxruntime's WebGPU provider needs them)
+#   gl/              the Vulkan loader and GL packages (onnxruntime's WebGPU provider needs them; WITH_GL=0: left out)
 # The sources run as they are (node --experimental-transform-types): no dist/ build is carried.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,7 +19,11 @@ if [ ! -f "$out/node.xz" ]; then
   xz -T2 -6 -c /tmp/rtserve-cuda-pack/node > "$out/node.xz"
 fi
 cp .device/node-include.tar.xz "$out/"
-if [ ! -d "$out/gl" ]; then cp -r .device/gl "$out/gl"; fi
+# WITH_GL=0 leaves the Vulkan/GL packages out (only the webgpu step needs them): room for onnxruntime in the carry.
+if [ "${WITH_GL:-1}" = 1 ]; then [ -d "$out/gl" ] || cp -r .device/gl "$out/gl"; else rm -rf "$out/gl"; fi
+
+# The commit the run is of (bench/cuda/gpu-tests.ts records it with the GPU test summary), "-dirty" with local changes.
+echo "$(git rev-parse HEAD)$(git diff --quiet HEAD 2>/dev/null || echo -dirty)" > "$out/commit.txt"
 
 stub=/tmp/rtserve-cuda-pack/stub/node_modules/sharp
 mkdir -p "$stub"
@@ -35,12 +39,13 @@ tar -cf /tmp/rtserve-cuda-pack/modules.tar \
   --exclude='node_modules/onnxruntime-node/bin' --exclude='node_modules/@img' --exclude='node_modules/sharp' \
   --exclude='node_modules/onnx-proto/node_modules/typescript' --exclude='node_modules/swagger-ui-dist/*bundle*' \
   --exclude='node_modules/*/node_modules/protobufjs/cli' --exclude='node_modules/*/node_modules/protobufjs/dist' --exclude='node_modules/protobufjs/cli' --exclude='node_modules/protobufjs/dist' \
+  --exclude='node_modules/bintrees/test' --exclude='node_modules/zod/src' \
   --exclude='*.map' --exclude='*.d.ts' --exclude='*.md' node_modules
 tar -rf /tmp/rtserve-cuda-pack/modules.tar -C /tmp/rtserve-cuda-pack/stub node_modules/sharp
 xz -T2 -6 -c /tmp/rtserve-cuda-pack/modules.tar > "$out/modules.tar.xz"
 
 tree_bytes=$( (git ls-files -z; git ls-files -z --others --exclude-standard) | xargs -0 du -cb 2>/dev/null | awk '/total$/ {s += $1} END {print s}')
-carry_bytes=$(du -cb "$out"/node.xz "$out"/node-include.tar.xz "$out"/modules.tar.xz "$out"/gl | tail -1 | cut -f1)
+carry_bytes=$(du -cb "$out"/node.xz "$out"/node-include.tar.xz "$out"/modules.tar.xz $([ -d "$out/gl" ] && echo "$out/gl") | tail -1 | cut -f1)
 limit=$((64 * 1024 * 1024 - 1024 * 1024))
 [ -f "$out/ort.tar.xz" ] && mv "$out/ort.tar.xz" /tmp/rtserve-cuda-pack/ort.tar.xz
 if [ "${WITH_ORT:-1}" = 1 ]; then

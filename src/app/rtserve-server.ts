@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config/server-config.ts';
 import { InferenceServer } from '../core/inference-server.ts';
-import { bundledModelRepository } from '../core/package-root.ts';
+import { bundledModelRepository } from '../util/package-root.ts';
 import { createOrtEngine } from '../engine/ort/index.ts';
 import { createCudaEngine } from '../engine/cuda/cuda-engine.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
@@ -21,21 +21,22 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
-import { GenerateService, registerGenerateMetrics, withGeneration } from '../generate/index.ts';
+import { installHttpDrain, type HttpDrain } from '../transport/http/http-drain.ts';
+import { countSlowClients } from '../transport/http/slow-clients.ts';
+import { GenerateService, registerGenerateMetrics } from '../generate/index.ts';
 import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
 import { rtError } from '../errors/registry.ts';
 import { registerWebDemo } from '../transport/http/web-demo.ts';
-import { withImageRequests } from '../preprocess/image-api.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
-import { attachStreamingFrontEnds, type StreamingFrontEnds } from '../transport/ws/streaming-front-ends.ts';
+import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
 import { Security } from '../security/security.ts';
-import { withRequestLimits } from '../security/limits.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
+import { clientAddressResolver } from '../security/client-address.ts';
 import { startGrpcServer } from '../transport/grpc/grpc-server.ts';
-import { SharedMemoryManager, type RegionOpener } from '../core/shared-memory.ts';
-import { withSharedMemory } from '../transport/codec/shared-memory-requests.ts';
+import { SharedMemoryManager, type RegionOpener } from '../shm/system-shared-memory.ts';
+import { requestPipeline } from '../pipeline/request-pipeline.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -45,7 +46,7 @@ export interface StartOptions {
   /**
    * How registered system shared memory regions are opened (docs/shared-memory.md); defaults to mapping them
    * through the CUDA addon where it loads (engine/cuda/shm-opener.ts: zero-copy, DMA to the GPU), else file handles
-   * on /dev/shm (core/shared-memory.ts `openFileRegion`).
+   * on /dev/shm (shm/system-shared-memory.ts `openFileRegion`).
    */
   readonly sharedMemoryOpener?: RegionOpener;
 }
@@ -124,24 +125,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     metrics: registerGenerateMetrics(serverMetrics.registry),
     logger,
   });
-  // withImageRequests: an encoded image in a BYTES input runs through the model's image pipeline on every front
-  // end (REST /infer, gRPC, WebSocket frame streams; docs/image.md). withSharedMemory, outermost: inputs in
-  // system shared memory regions are read before anything else sees the request, outputs written before any front
-  // end encodes the response (docs/shared-memory.md).
-  const sharedMemory = config.systemSharedMemory
+  // Every front end gets the same request pipeline around the core (src/pipeline/request-pipeline.ts): limits,
+  // system shared memory (docs/shared-memory.md), classification, images (docs/image.md), generation.
+  const sharedMemory = config.allowClientShm
     ? new SharedMemoryManager({ logger, opener: options.sharedMemoryOpener ?? defaultRegionOpener })
     : undefined;
-  const core = withSharedMemory(
-    withImageRequests(
-      withGeneration(new InferenceServer({
-        config,
-        repository,
-        logger,
-        observer: serverMetrics,
-        ...(responseCache === undefined ? {} : { responseCache }),
-      }), generate),
-    ),
-    sharedMemory,
+  const core = requestPipeline(
+    new InferenceServer({ config, repository, logger, observer: serverMetrics, ...(responseCache === undefined ? {} : { responseCache }) }),
+    { generate, sharedMemory, limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor } },
   );
   await core.start();
   // --exit-on-error: a model that failed to load at startup stops the start (the caller exits non-zero).
@@ -201,8 +192,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).
   const httpSecurity = createHttpSecurity(security);
-  // gRPC and the streaming front ends decode requests themselves: the same per-request limits as REST apply.
-  const limitedCore = withRequestLimits(core, { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor });
   const httpGuards = {
     ...(tls === undefined ? {} : { https: httpsServerOptions(tls) }),
     ...(httpSecurity === undefined ? {} : { security: httpSecurity }),
@@ -215,13 +204,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     maxHeaderBytes: config.maxHeaderBytes,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+    disabledApis: config.disabledApis,
+    trustedProxies: config.trustedProxies,
   };
   // WebSocket /v2/ws and SSE generate_stream share the HTTP port (docs/ws-protocol.md), with the same auth and
   // rate limits as REST (docs/security.md).
   let streaming: StreamingFrontEnds | undefined;
+  let httpDrain: HttpDrain | undefined;
   const wsHooks = createWsSecurityHooks(security);
+  // Per-IP limits and logs see the client behind a trusted proxy (X-Forwarded-For), on every front end.
+  const clientAddress = clientAddressResolver(config.trustedProxies);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: limitedCore, logger, config, metrics: serverMetrics, ...(wsHooks === undefined ? {} : wsHooks), ...(tracing === undefined ? {} : { tracing }) });
+    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, clientAddress, ...(wsHooks === undefined ? {} : wsHooks), ...(tracing === undefined ? {} : { tracing }) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -232,8 +226,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logger,
     maxBodyBytes: config.maxBodyBytes,
     ...(config.allowMetrics ? { metrics } : {}),
-    observe: (app) => registerHttpObservability(app, { logger, metrics: serverMetrics, accessLog: config.accessLog, logControl: logControlOf(logger), ...(tracing === undefined ? {} : { tracing }) }),
+    observe: (app) => {
+      // First of the hooks: while draining, every answer (401s and 404s included) closes its connection.
+      httpDrain = installHttpDrain(app);
+      registerHttpObservability(app, {
+        logger,
+        metrics: serverMetrics,
+        accessLog: config.accessLog,
+        logControl: logControlOf(logger),
+        ...(config.logDirectory === undefined ? {} : { logDirectory: config.logDirectory }),
+        ...(tracing === undefined ? {} : { tracing }),
+      });
+    },
   });
+  // Slowloris heads and dribbled bodies that node's headersTimeout / requestTimeout cut off, counted on /metrics.
+  countSlowClients(http.server, (kind) => serverMetrics.slowClients.inc({ kind }));
   // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
   registerOpenAiRoutes(http, { generate, api: core, logger });
   // --allow-http=false: the routes exist (for in-process use) but the port is not opened.
@@ -243,7 +250,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const httpPort = config.allowHttp ? (http.server.address() as AddressInfo).port : undefined;
 
   const grpc = !config.allowGrpc ? undefined : await startGrpcServer({
-    api: limitedCore,
+    api: core,
     logger,
     host: config.grpcAddress ?? config.host,
     port: config.grpcPort,
@@ -253,12 +260,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
     maxInflightPerStream: config.grpcMaxInflightPerStream,
     flowControlWindowBytes: config.grpcFlowControlWindowBytes,
+    disabledApis: config.disabledApis,
     ...(tracing === undefined ? {} : { tracing }),
     // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive
       ? {}
-      : { admit: (ctx) => security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ipFromGrpcPeer(ctx.peer), 'grpc') }),
+      : {
+          admit: (ctx) => {
+            const forwarded = ctx.metadata.get('x-forwarded-for').map(String);
+            const ip = clientAddress(ipFromGrpcPeer(ctx.peer), forwarded.length === 0 ? undefined : forwarded);
+            return security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ip, 'grpc');
+          },
+        }),
   });
 
   let metricsServer: Server | undefined;
@@ -285,21 +299,30 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      await poller?.stop();
-      // gRPC stops taking new calls at once and lets in-flight ones finish, then cuts what is left at the timeout.
+      const deadlineMs = Date.now() + config.exitTimeoutSecs * 1000;
+      // At once, before anything awaits: not ready, new inference answered SERVER_DRAINING (503, Retry-After), every
+      // REST answer closes its connection. The ports stay open: a request that reaches the server gets an answer.
+      const drained = core.drain(config.exitTimeoutSecs * 1000);
+      httpDrain?.begin();
+      // gRPC: GOAWAY, in-flight calls finish, then what is left is cut at the timeout.
       const grpcClosed = grpc?.close(config.exitTimeoutSecs * 1000);
       // Generations are not the core's in-flight requests: they drain alongside, within the same timeout.
       const generationsDrained = generate.drain(config.exitTimeoutSecs * 1000);
-      const drained = await core.drain(config.exitTimeoutSecs * 1000);
-      if (!drained) {
+      await poller?.stop();
+      if (!(await drained)) {
         logger.warn({ inFlight: core.inFlightCount }, 'exit timeout reached with requests still in flight: answering queued ones SERVER_DRAINING');
         repository.rejectQueued();
       }
       if (!(await generationsDrained)) logger.warn('exit timeout reached with generations still running: ending them SERVER_DRAINING');
       generate.close();
       await grpcClosed;
-      // After the drain: sockets close with 1001 (going away), open SSE responses end.
+      // Clients are told SERVER_DRAINING until they stop sending (http-drain.ts); then WebSocket sockets close with
+      // 1001 (going away) behind their last answers, open SSE responses end, and the listener closes last, once
+      // nothing arrived for the quiet period again, so no request that reached the server is reset.
+      const quietDeadlineMs = Math.max(deadlineMs, Date.now() + config.drainQuietMs);
+      await httpDrain?.quiet(config.drainQuietMs, quietDeadlineMs);
       await streaming?.close();
+      await httpDrain?.quiet(config.drainQuietMs, quietDeadlineMs);
       await http.close();
       if (metricsServer !== undefined) {
         const s = metricsServer;

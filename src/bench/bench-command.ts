@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { bundledModelRepository } from '../core/package-root.ts';
+import { bundledModelRepository } from '../util/package-root.ts';
 import { ENGINE_KINDS, type EngineKind } from './clients/engine-client.ts';
 import type { HttpStack } from './clients/http-client.ts';
 import { serverDefaultEngineOptions } from './engine-defaults.ts';
@@ -186,7 +186,7 @@ export function registerBenchCommand(program: Command): void {
     .option('--shape <name:dims>', 'shape of an input with dynamic dims, without the batch dim (repeatable)', collect)
     .option('--timeout-ms <ms>', 'fail a request unanswered after this long')
     .option('--http-client <stack>', 'net (HTTP/1.1 over node:net, the leanest) | node (node:http, keep-alive agent) | fetch', 'net')
-    .option('--shared-memory <mode>', 'none | system: tensors through /dev/shm regions on the server host (http-*, grpc*; see docs/shared-memory.md)', 'none')
+    .option('--shared-memory <mode>', 'none | system: tensors through /dev/shm regions on the server host (http-*, grpc*; the server must run with --allow-client-shm=true; docs/shared-memory.md)', 'none')
     .option('--engine [model.onnx]', 'also run the model in-process as the raw-engine baseline (default file: from --model-repository)')
     .option('--engine-kinds <list>', 'inprocess (ORT on this thread) and/or worker (the server\'s worker-thread engine)', 'inprocess,worker')
     .option('--engine-threads <n>', 'intra-op threads for the raw engine (default: onnxruntime\'s)')

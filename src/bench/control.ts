@@ -1,10 +1,10 @@
 /**
- * The benchmark's control plane over KServe v2 REST (reference §2.1, §2.4): model metadata and config to build
+ * The benchmark's control plane over KServe v2 REST (docs/protocol.md §2.1, §2.4): model metadata and config to build
  * inputs, and the statistics extension for the server-side breakdown. Not on the measured path, so plain fetch.
  */
-import type { ModelStatsSnapshot } from '../core/stats.ts';
-import type { TensorMetadata } from '../core/types.ts';
-import { isDataType } from '../core/datatype.ts';
+import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
+import type { TensorMetadata } from '../tensor/tensor.ts';
+import { isDataType } from '../tensor/datatype.ts';
 import { BenchError } from './errors.ts';
 import { countersOf, type StatsCounters } from './server-stats.ts';
 

@@ -4,11 +4,11 @@
  * data from a file.
  */
 import { readFile } from 'node:fs/promises';
-import { elementCount, type DataType, type TensorData } from '../core/datatype.ts';
-import type { Tensor, TensorMetadata } from '../core/types.ts';
-import { floatToBf16Bits, floatToHalfBits } from '../transport/codec/half.ts';
-import { decodeInferRequestJson } from '../transport/codec/kserve-json.ts';
-import { jsonToTensorData } from '../transport/codec/tensor-data.ts';
+import { elementCount, type DataType, type TensorData } from '../tensor/datatype.ts';
+import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
+import { floatToBf16Bits, floatToHalfBits } from '../tensor/half.ts';
+import { decodeInferRequestJson } from '../codec/kserve-json.ts';
+import { jsonToTensorData } from '../codec/json-data-decode.ts';
 import { BenchError } from './errors.ts';
 import { mulberry32 } from '../util/random.ts';
 
@@ -106,7 +106,7 @@ function repeatRows(data: TensorData, rows: number): TensorData {
 
 /**
  * Input sets from a JSON file, in one of two forms:
- *  - a KServe v2 $inference_request body (`{"inputs": [...]}`, reference §2.2): sent as written, one set;
+ *  - a KServe v2 $inference_request body (`{"inputs": [...]}`, docs/protocol.md §2.2): sent as written, one set;
  *  - perf_analyzer's --input-data form (`{"data": [{"<input>": [values] | {"content": [...], "shape": [...]}}]}`):
  *    each entry is one sample (shape without the batch dimension); requests cycle through the entries and a
  *    batch of N repeats the sample N times.

@@ -1,5 +1,5 @@
 /**
- * One load level, measured as perf_analyzer does (reference §4.1): load is applied (N outstanding requests, or a
+ * One load level, measured as perf_analyzer does (docs/protocol.md §4.1): load is applied (N outstanding requests, or a
  * fixed request rate), a warm-up is discarded, then measurement windows follow until the last three are stable
  * (max/min of throughput and of latency within the stability percentage) or the trial limit is reached. The
  * reported result merges the last three windows; the server breakdown is the statistics delta over the same span.

@@ -2,9 +2,9 @@
  * `rtserve bench` as a library: every protocol × batch size × load level against a server, and optionally the
  * same model through the raw engine in the same run, in one BenchReport.
  */
-import type { Tensor, TensorMetadata } from '../core/types.ts';
+import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import type { EngineLoadOptions } from '../engine/engine.ts';
-import { RTSERVE_VERSION } from '../core/version.ts';
+import { RTSERVE_VERSION } from '../util/version.ts';
 import { httpClientFactories, type HttpStack } from './clients/http-client.ts';
 import { openEngineClient, type EngineKind } from './clients/engine-client.ts';
 import { grpcClientFactories } from './clients/grpc-client.ts';

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../core/package-root.ts';
+import { packageRoot } from '../util/package-root.ts';
 import { BenchError } from './errors.ts';
 
 export interface ServerProcessOptions {

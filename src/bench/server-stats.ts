@@ -1,8 +1,8 @@
 /**
- * Server-side breakdown from the statistics extension (reference §2.4): perf_analyzer reads
- * GET /v2/models/<m>/stats before and after each window and reports the deltas (reference §4.1, "Server report").
+ * Server-side breakdown from the statistics extension (docs/protocol.md §2.4): perf_analyzer reads
+ * GET /v2/models/<m>/stats before and after each window and reports the deltas (docs/protocol.md §4.1, "Server report").
  */
-import type { Duration, ModelStatsSnapshot } from '../core/stats.ts';
+import type { Duration, ModelStatsSnapshot } from '../observability/model-stats.ts';
 import type { ServerBreakdown } from './types.ts';
 
 /** The counters a breakdown needs, summed over the model's versions. */

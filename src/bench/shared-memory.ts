@@ -16,11 +16,12 @@
 import { randomBytes } from 'node:crypto';
 import { open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_SHM_DIRECTORY } from '../core/shared-memory.ts';
-import type { RequestedOutput, SharedMemoryInput, Tensor } from '../core/types.ts';
-import { decodeInferResponse, encodeInferRequest } from '../transport/codec/kserve-client-codec.ts';
-import { sharedMemoryParameters } from '../transport/codec/shared-memory-params.ts';
-import { tensorDataToBinary } from '../transport/codec/tensor-data.ts';
+import { DEFAULT_SHM_DIRECTORY } from '../shm/system-shared-memory.ts';
+import type { RequestedOutput, SharedMemoryInput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
+import { decodeInferResponse, encodeInferRequest } from '../codec/kserve-client-codec.ts';
+import { sharedMemoryParameters } from '../codec/shared-memory-params.ts';
+import { tensorDataToBinary } from '../codec/binary-data.ts';
 import { BenchError } from './errors.ts';
 import type { LoadClient, LoadTarget } from './clients/load-client.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Shapes of `rtserve bench` options and results. The measurement follows perf_analyzer (reference §4.1):
+ * Shapes of `rtserve bench` options and results. The measurement follows perf_analyzer (docs/protocol.md §4.1):
  * measurement windows (time or request count), a stability rule over the last three windows, p50/p90/p95/p99
  * client latency, throughput, and the server-side breakdown read from the statistics extension.
  */
@@ -49,7 +49,7 @@ export interface ErrorCount {
 
 /**
  * The server's own account of a window, as deltas of GET /v2/models/<m>/stats (Triton statistics extension,
- * reference §2.4). Durations are per-request averages in microseconds. `overheadUs` is Triton's "overhead":
+ * docs/protocol.md §2.4). Durations are per-request averages in microseconds. `overheadUs` is Triton's "overhead":
  * request time minus queue and compute, i.e. time inside the server core that is neither (it starts when the
  * front end hands the decoded request to the core, so HTTP parsing and response encoding are not in it).
  */

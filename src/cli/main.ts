@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { RTSERVE_VERSION } from '../core/version.ts';
+import { RTSERVE_VERSION } from '../util/version.ts';
 import { registerServeCommand, reportFatal } from './serve-command.ts';
 import { registerBenchCommand } from '../bench/bench-command.ts';
 import { registerCompilerCommands } from '../compiler/cli.ts';

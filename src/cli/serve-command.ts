@@ -26,6 +26,9 @@ interface ServeFlags {
   tlsCert?: string;
   tlsKey?: string;
   tlsCa?: string;
+  allowClientShm?: boolean | string;
+  disableApi?: string;
+  logDirectory?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -52,7 +55,10 @@ export function registerServeCommand(program: Command): void {
     .option('--log-level <level>', 'fatal | error | warn | info | debug | trace | silent')
     .option('--tls-cert <file>', 'PEM certificate chain: HTTPS/WSS on the HTTP port and TLS on the gRPC port')
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
-    .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)');
+    .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)')
+    .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
+    .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo')
+    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)');
   // tritonserver's own flags (--model-store, --allow-grpc=true, ...): docs/triton-compat.md.
   registerTritonFlags(serve);
   serve.action(async (flags: ServeFlags) => {
@@ -64,9 +70,12 @@ export function registerServeCommand(program: Command): void {
       setFlagsFromString('--no-allocation-site-pretenuring');
       const triton = translateTritonFlags(flags as Record<string, unknown>);
       const tritonRepositories = triton.config['modelRepository'] as string[] | undefined;
+      // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
+      const configWarnings: string[] = [];
       const sources = {
         ...(flags.config === undefined ? {} : { file: flags.config }),
         env: process.env,
+        warn: (message: string) => configWarnings.push(message),
         flags: {
           modelRepository: flags.modelRepository,
           host: flags.host,
@@ -85,6 +94,9 @@ export function registerServeCommand(program: Command): void {
           tlsCert: flags.tlsCert,
           tlsKey: flags.tlsKey,
           tlsCa: flags.tlsCa,
+          allowClientShm: flags.allowClientShm,
+          disabledApis: flags.disableApi,
+          logDirectory: flags.logDirectory,
           // tritonserver's flags; --model-store adds to --model-repository.
           ...triton.config,
           ...(tritonRepositories === undefined ? {} : { modelRepository: [...(flags.modelRepository ?? []), ...tritonRepositories] }),
@@ -92,6 +104,7 @@ export function registerServeCommand(program: Command): void {
       };
       const config = await loadServerConfig(sources);
       const logger = createLogger(config.logLevel, 'rtserve', { file: config.logFile, format: config.logFormat });
+      for (const message of configWarnings.splice(0)) logger.warn(message);
       for (const w of triton.warnings) logger.warn(w);
       const server = await startServer({ config, logger });
       const parts = server.httpUrl === '' ? [] : [`http=${server.httpUrl}`];

@@ -1,20 +1,15 @@
 /**
  * The SDK's gRPC transport (Node only: it imports @grpc/grpc-js): inference.GRPCInferenceService ModelInfer and
- * ModelStreamInfer (reference §2.5; src/transport/grpc/proto/grpc_service.proto), with every input in
- * raw_input_contents through the byte-level codec of src/transport/grpc/infer-client-codec.ts. Errors carry the
+ * ModelStreamInfer (docs/protocol.md §2.5; src/transport/grpc/proto/grpc_service.proto), with every input in
+ * raw_input_contents through the byte-level codec of src/codec/grpc/infer-client-codec.ts. Errors carry the
  * registry code from the server's trailing metadata (`rtserve-error-code`, `retry-after-ms`).
  * createNodeClient plugs it in when given `grpcAddress`; browsers cannot speak gRPC and never load this file.
  */
 import { Client, credentials as grpcCredentials, Metadata, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
 import { CATEGORY_MAPPING, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../errors/registry.ts';
-import type { Parameters, RequestedOutput, Tensor } from '../core/types.ts';
-import {
-  decodeModelInferResponse,
-  decodeModelStreamInferResponse,
-  encodeModelInferRequest,
-  type GrpcClientRequest,
-  type StreamInferResult,
-} from '../transport/grpc/infer-client-codec.ts';
+import type { Parameters, RequestedOutput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
+import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest, type GrpcClientRequest, type StreamInferResult } from '../codec/grpc/infer-client-codec.ts';
 import { RtserveError } from './errors.ts';
 import { InferResult } from './tensors.ts';
 

@@ -1,14 +1,15 @@
 /**
- * The SDK's REST transport: KServe v2 over HTTP with Triton's binary tensor data extension (reference §2.3) for
+ * The SDK's REST transport: KServe v2 over HTTP with Triton's binary tensor data extension (docs/protocol.md §2.3) for
  * inference, the metadata and health endpoints, and streaming over SSE (`generate_stream` in its KServe form,
  * with Last-Event-ID resume after a dropped connection; docs/ws-protocol.md "SSE"). Uses `fetch` only, so it
  * runs in browsers and Node alike.
  */
 import type { ModelConfig } from '../config/model-config.ts';
-import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../core/api.ts';
-import type { Parameters, RequestedOutput, Tensor } from '../core/types.ts';
-import { decodeInferResponse, encodeInferRequest } from '../transport/codec/kserve-client-codec.ts';
-import { encodeWireTensor } from '../transport/codec/wire-tensor.ts';
+import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
+import type { Parameters, RequestedOutput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
+import { decodeInferResponse, encodeInferRequest } from '../codec/kserve-client-codec.ts';
+import { encodeWireTensor } from '../codec/wire-tensor.ts';
 import { errorFromHttp, RtserveError } from './errors.ts';
 import { readSse } from './sse-reader.ts';
 import { InferResult } from './tensors.ts';

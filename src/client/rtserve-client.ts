@@ -8,11 +8,12 @@
  * src/client/node.ts, which injects the `ws` package.
  */
 import type { ModelConfig } from '../config/model-config.ts';
-import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../core/api.ts';
-import type { Parameters, RequestedOutput, Tensor } from '../core/types.ts';
+import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
+import type { Parameters, RequestedOutput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { RtserveError } from './errors.ts';
 import { RestTransport } from './rest-transport.ts';
-import { InferResult, toTensors, type Inputs } from './tensors.ts';
+import { type InferResult, toTensors, type Inputs } from './tensors.ts';
 import type { WebSocketFactory } from './websocket-like.ts';
 import { WsTransport, type WsRequestEvent, type WsRequestSpec, type WsTransportOptions } from './ws-transport.ts';
 

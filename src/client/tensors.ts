@@ -4,8 +4,9 @@
  * booleans → BOOL, ...). FP16 and BF16 travel as raw 16-bit patterns in a Uint16Array and must be named.
  * No Node-only imports: runs in browsers.
  */
-import { DATA_TYPES, elementCount, type DataType, type TensorData } from '../core/datatype.ts';
-import type { InferResponse, Parameters, Tensor } from '../core/types.ts';
+import { DATA_TYPES, elementCount, type DataType, type TensorData } from '../tensor/datatype.ts';
+import type { InferResponse, Parameters } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { RtserveError } from './errors.ts';
 
 export type TypedArray =

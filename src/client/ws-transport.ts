@@ -7,9 +7,10 @@
  * Runs in browsers (globalThis.WebSocket) and in Node (a `ws` factory injected by src/client/node.ts); no
  * Node-only imports.
  */
-import type { Parameters, RequestedOutput, Tensor } from '../core/types.ts';
-import { BinarySection, decodeWireTensor, encodeWireTensor } from '../transport/codec/wire-tensor.ts';
-import { binaryOutputCount, WS_BEARER_PROTOCOL_PREFIX, WS_PATH, WS_SUBPROTOCOL, type WsErrorBody, type WsLimits, type WsWireOutput } from '../transport/ws/ws-protocol.ts';
+import type { Parameters, RequestedOutput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
+import { BinarySection, decodeWireTensor, encodeWireTensor } from '../codec/wire-tensor.ts';
+import { binaryOutputCount, WS_BEARER_PROTOCOL_PREFIX, WS_PATH, WS_SUBPROTOCOL, type WsErrorBody, type WsLimits, type WsWireOutput } from '../codec/ws-protocol.ts';
 import { RtserveError } from './errors.ts';
 import { InferResult } from './tensors.ts';
 import { platformWebSocketFactory, WS_OPEN, type WebSocketFactory, type WebSocketLike } from './websocket-like.ts';

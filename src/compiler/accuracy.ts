@@ -1,9 +1,9 @@
 import { rtError } from '../errors/registry.ts';
 import type { PlanPrecision, PlanTarget } from '../plan/manifest.ts';
 import { batches, type Dataset } from './data/dataset.ts';
-import { DT, allocData, readNumber, writeNumber } from './ir/dtype.ts';
+import { DT, allocData, readNumber, writeNumber } from '../tensor/onnx-dtype.ts';
 import type { ValueInfo } from './ir/graph.ts';
-import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from './runtime.ts';
+import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from '../plan/runtime.ts';
 
 /**
  * The accuracy gate: the built plan and the FP32 original run on the same validation data, output by output.
@@ -241,7 +241,7 @@ function checkGate(gate: AccuracyGate, outputs: readonly OutputMetrics[]): GateR
     throw rtError('BAD_CONFIG', `--accuracy-gate names output '${gate.output}', which the model does not have (outputs: ${outputs.map((o) => o.name).join(', ')})`);
   }
   const higherIsBetter = gate.metric === 'cosine' || gate.metric === 'top1-agreement' || gate.metric === 'top1-accuracy';
-  const valueOf = (o: OutputMetrics): number | null => {
+  const metricOf = (o: OutputMetrics): number | null => {
     switch (gate.metric) {
       case 'max-abs': return o.maxAbsError;
       case 'mean-rel': return o.meanRelError;
@@ -253,7 +253,7 @@ function checkGate(gate: AccuracyGate, outputs: readonly OutputMetrics[]): GateR
   };
   let worst: { value: number; output: string } | undefined;
   for (const o of selected) {
-    const v = valueOf(o);
+    const v = metricOf(o);
     if (v === null) continue;
     if (worst === undefined || (higherIsBetter ? v < worst.value : v > worst.value) || Number.isNaN(v)) worst = { value: v, output: o.name };
   }

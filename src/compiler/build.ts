@@ -1,257 +1,22 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { RtError, rtError } from '../errors/registry.ts';
-import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, isPlanBytes, readPlan, sha256Hex, writePlan } from '../plan/format.ts';
-import {
-  calibrationTableSchema, type CalibrationMethod, type CalibrationTable, type NodePrecision, type PlanManifest, type PlanPrecision,
-  type PlanTarget, type ShapeProfile,
-} from '../plan/manifest.ts';
-import { defaultGates, evaluateAccuracy, type AccuracyGate, type AccuracyReport } from './accuracy.ts';
+import { rtError } from '../errors/registry.ts';
+import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../plan/format.ts';
+import type { CalibrationTable, NodePrecision, PlanManifest } from '../plan/manifest.ts';
+import { defaultGates, evaluateAccuracy, type AccuracyReport } from './accuracy.ts';
 import { holdOut, loadDataset, syntheticDataset, type Dataset } from './data/dataset.ts';
-import { DT, elemSize, elemTypeName, kserveDatatype } from './ir/dtype.ts';
-import { loadModel, saveModel, type Graph, type ValueInfo } from './ir/graph.ts';
-import { inferShapes } from './ir/shape-inference.ts';
-import { validateGraph } from './ir/validate.ts';
-import { DEFAULT_PASSES, deadNodeElimination, runPasses, type PassReport } from './passes/index.ts';
+import { DT, elemSize, elemTypeName } from '../tensor/onnx-dtype.ts';
+import { loadModel, saveModel, type Graph } from './ir/graph.ts';
+import { DEFAULT_PASSES, deadNodeElimination, runPasses } from './passes/index.ts';
 import { calibrate } from './precision/calibration.ts';
 import { DEFAULT_FP16_BLOCK_LIST, convertToFp16 } from './precision/fp16.ts';
 import { quantizeInt8 } from './precision/int8.ts';
 import { planQuantization, type QuantPlan } from './precision/quant-plan.ts';
-import { checkProfiles } from './profiles.ts';
-import type { HostTensor, OfflineRuntime, OptimizationLevel } from './runtime.ts';
+import type { HostTensor, OptimizationLevel } from '../plan/runtime.ts';
 import { toolVersion } from './version.ts';
 
-export const BUILD_STAGES = ['load', 'validate', 'passes', 'calibrate', 'precision', 'ort-optimize', 'profiles', 'accuracy', 'write'] as const;
-export type BuildStage = (typeof BUILD_STAGES)[number];
-
-export interface ProgressEvent {
-  readonly stage: BuildStage;
-  readonly state: 'start' | 'progress' | 'done' | 'skipped';
-  readonly message?: string;
-  /** 0..1 within the stage, for `progress` events. */
-  readonly fraction?: number;
-  readonly elapsedMs?: number;
-}
-export type ProgressListener = (e: ProgressEvent) => void;
-
-export interface BuildOptions {
-  /** Path of the ONNX model, or its bytes (then `modelName` names it). */
-  readonly model: string | Uint8Array;
-  readonly modelName?: string;
-  readonly target?: PlanTarget;
-  readonly precision?: PlanPrecision;
-  /** .npy / .npz / directory of them (see data/dataset.ts). */
-  readonly calibration?: string;
-  readonly calibrationMethod?: CalibrationMethod;
-  readonly percentile?: number;
-  /** A calibration table JSON (or a .plan holding one): reused when it matches, written after calibrating. */
-  readonly calibrationCache?: string;
-  readonly calibrationBatchSize?: number;
-  readonly validation?: string;
-  /** Part of the calibration data held out for validation when no validation data is given (default 0.2). */
-  readonly holdoutFraction?: number;
-  readonly profiles?: readonly ShapeProfile[];
-  /** Gates; undefined = defaults for the precision; [] = no gate. */
-  readonly accuracyGates?: readonly AccuracyGate[];
-  readonly keepIoTypes?: boolean;
-  /** Operator types added to the FP16 block list. */
-  readonly fp32Ops?: readonly string[];
-  /** Node names kept in FP32 under fp16/int8/mixed. */
-  readonly fp32Nodes?: readonly string[];
-  /** Per-channel weight scales for INT8 (default true). */
-  readonly perChannel?: boolean;
-  /** onnxruntime offline optimization level for the payload; default 'extended' (ort-cpu), 'basic' (ort-webgpu). */
-  readonly ortOptimization?: OptimizationLevel | 'none';
-  /** Pass names to skip. */
-  readonly disablePasses?: readonly string[];
-  /** Needed for calibration, onnxruntime optimization, profile checks and accuracy; without it those are skipped. */
-  readonly runtime?: OfflineRuntime;
-  readonly seed?: number;
-}
-
-export interface PrecisionReport {
-  readonly precision: PlanPrecision;
-  readonly nodes: Readonly<Record<NodePrecision, number>>;
-  readonly fp16?: { readonly castsInserted: number; readonly convertedInitializers: number; readonly keptFp32: readonly { node: string; op: string; reason: string }[] };
-  readonly int8?: {
-    readonly quantizedTensors: number;
-    readonly quantizedWeights: number;
-    readonly removedActivations: number;
-    readonly perChannel: boolean;
-    /** mixed: nodes moved back to FP32 and why. */
-    readonly fallbackFp32: readonly string[];
-  };
-}
-
-export interface BuildReport {
-  readonly tool: { readonly name: string; readonly version: string };
-  readonly source: PlanManifest['source'];
-  readonly target: PlanTarget;
-  readonly precision: PlanPrecision;
-  readonly stagesMs: Partial<Record<BuildStage, number>>;
-  readonly totalMs: number;
-  readonly passes: readonly PassReport[];
-  readonly precisionReport: PrecisionReport;
-  readonly calibration: { readonly method: CalibrationMethod; readonly samples: number; readonly source: string; readonly fromCache: boolean; readonly tensors: number } | null;
-  readonly ortOptimization: { readonly level: string; readonly nodesBefore: number; readonly nodesAfter: number; readonly opTypes: Readonly<Record<string, number>> } | null;
-  readonly profiles: readonly ShapeProfile[];
-  readonly accuracy: AccuracyReport | null;
-  readonly sizes: { readonly sourceBytes: number; readonly payloadBytes: number; readonly planBytes: number };
-  readonly warnings: readonly string[];
-}
-
-export interface BuildResult {
-  readonly plan: Uint8Array;
-  readonly manifest: PlanManifest;
-  readonly report: BuildReport;
-}
-
-/** A build whose accuracy gate failed: the report is attached so the CLI can still write it. */
-export class AccuracyGateError extends RtError {
-  readonly report: BuildReport;
-  constructor(message: string, report: BuildReport) {
-    super('BAD_CONFIG', message);
-    this.name = 'AccuracyGateError';
-    this.report = report;
-  }
-}
-
-function countOps(g: Graph, opType: string): number {
-  return g.nodes.filter((n) => n.opType === opType && n.domain === '').length;
-}
-
-function countPrecisions(m: ReadonlyMap<string, NodePrecision>): Record<NodePrecision, number> {
-  const out: Record<NodePrecision, number> = { fp32: 0, fp16: 0, int8: 0 };
-  for (const v of m.values()) out[v]++;
-  return out;
-}
-
-/** A plan manifest's inputs or outputs: KServe datatypes, dynamic dims as -1 (every target's build writes these). */
-export function ioSpec(vs: readonly ValueInfo[]): PlanManifest['io']['inputs'] {
-  return vs.map((v) => {
-    const datatype = kserveDatatype(v.type.elemType);
-    if (datatype === undefined) throw rtError('UNSUPPORTED', `tensor '${v.name}' has an element type the server cannot carry`);
-    return { name: v.name, datatype, shape: (v.type.shape ?? []).map((d) => (typeof d === 'number' ? d : -1)) };
-  });
-}
-
-/** What a plan manifest records of the accuracy report (every target's build). */
-export function manifestAccuracy(accuracy: AccuracyReport | null): PlanManifest['accuracy'] {
-  return accuracy === null ? null : {
-    passed: accuracy.passed,
-    samples: accuracy.samples,
-    dataSource: accuracy.dataSource,
-    gates: accuracy.gates.map((x) => ({ metric: x.metric, threshold: x.threshold, value: x.value, passed: x.passed })),
-  };
-}
-
-async function readCalibrationCache(path: string): Promise<CalibrationTable | undefined> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch {
-    return undefined;
-  }
-  if (isPlanBytes(bytes)) {
-    const table = readPlan(bytes, { name: path }).manifest.calibration;
-    if (table === null) throw rtError('BAD_CONFIG', `calibration cache ${path} is a plan without a calibration table`);
-    return table;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw rtError('BAD_CONFIG', `calibration cache ${path} is neither a plan nor a JSON calibration table`);
-  }
-  const parsed = calibrationTableSchema.safeParse(json);
-  if (!parsed.success) {
-    throw rtError('BAD_CONFIG', `calibration cache ${path} is malformed: ${parsed.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return parsed.data;
-}
-
-function checkTarget(target: PlanTarget): void {
-  if (target === 'cuda') {
-    throw rtError(
-      'ENGINE_UNAVAILABLE',
-      "target 'cuda' is unavailable: the native CUDA engine is not part of this build; use --target ort-cpu (or ort-webgpu for browsers/GPUs via onnxruntime)",
-    );
-  }
-}
-
-/** Builds a plan: load → validate → passes → calibrate → precision → onnxruntime optimization → profile check → accuracy → write. */
-/** Stage progress events and per-stage times (the report's `stagesMs`), shared by every target's build. */
-export function stageTimer(progress: ProgressListener): {
-  stagesMs: Partial<Record<BuildStage, number>>;
-  start: (stage: BuildStage, message?: string) => void;
-  done: (stage: BuildStage, message?: string) => void;
-  skip: (stage: BuildStage, why: string) => void;
-} {
-  const stagesMs: Partial<Record<BuildStage, number>> = {};
-  let stageStart = 0;
-  return {
-    stagesMs,
-    start: (stage, message) => {
-      stageStart = performance.now();
-      progress(message === undefined ? { stage, state: 'start' } : { stage, state: 'start', message });
-    },
-    done: (stage, message) => {
-      const ms = Math.round((performance.now() - stageStart) * 10) / 10;
-      stagesMs[stage] = ms;
-      progress(message === undefined ? { stage, state: 'done', elapsedMs: ms } : { stage, state: 'done', message, elapsedMs: ms });
-    },
-    skip: (stage, why) => progress({ stage, state: 'skipped', message: why }),
-  };
-}
-
-/** What the load and validate stages give every target's build. */
-export interface LoadedSource {
-  readonly sourceBytes: Uint8Array;
-  readonly fileName: string;
-  readonly g: Graph;
-  /** The graph's inputs as loaded (before passes change them). */
-  readonly sourceInputs: ValueInfo[];
-  readonly source: PlanManifest['source'];
-  readonly profiles: ShapeProfile[];
-}
-
-/**
- * The `load` stage (read the model, refuse a plan, parse, record the source) and the start of `validate`
- * (graph checks, shape inference, profile checks), shared by the ONNX Runtime and CUDA targets. `validate` is
- * left open: each target adds its own checks, then marks it done.
- */
-export async function loadAndValidateSource(
-  options: Pick<BuildOptions, 'model' | 'modelName' | 'profiles'>,
-  warnings: string[],
-  start: (stage: BuildStage) => void,
-  done: (stage: BuildStage, detail: string) => void,
-): Promise<LoadedSource> {
-  start('load');
-  const sourceBytes = typeof options.model === 'string' ? new Uint8Array(await readFile(options.model).catch(() => {
-    throw rtError('BAD_CONFIG', `model file '${options.model as string}' cannot be read`);
-  })) : options.model;
-  const fileName = options.modelName ?? (typeof options.model === 'string' ? basename(options.model) : 'model.onnx');
-  if (isPlanBytes(sourceBytes)) throw rtError('BAD_CONFIG', `${fileName} is already a plan; \`rtserve build\` takes an .onnx model`);
-  const g = loadModel(sourceBytes, typeof options.model === 'string' ? { baseDir: dirname(options.model), fileName } : { fileName });
-  const sourceInputs = g.inputs.map((i) => ({ ...i }));
-  const source: PlanManifest['source'] = {
-    fileName,
-    sha256: sha256Hex(sourceBytes),
-    bytes: sourceBytes.byteLength,
-    irVersion: g.meta.irVersion,
-    opsets: Object.fromEntries(g.opsets),
-    producer: `${g.meta.producerName} ${g.meta.producerVersion}`.trim(),
-  };
-  done('load', `${g.nodes.length} nodes, ${g.initializers.size} initializers, opset ${g.opset}`);
-
-  start('validate');
-  warnings.push(...validateGraph(g, fileName));
-  inferShapes(g);
-  const profiles = [...(options.profiles ?? [])];
-  warnings.push(...checkProfiles(profiles, g.inputs));
-  return { sourceBytes, fileName, g, sourceInputs, source, profiles };
-}
+import { type ProgressListener, type BuildOptions, type PrecisionReport, type BuildReport, type BuildResult, AccuracyGateError } from './build-options.ts';
+import { ioSpec, manifestAccuracy, stageTimer, loadAndValidateSource, countOps, countPrecisions, readCalibrationCache, checkTarget } from './build-steps.ts';
 
 export async function buildPlan(options: BuildOptions, progress: ProgressListener = () => {}): Promise<BuildResult> {
   const t0 = performance.now();
@@ -265,7 +30,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
 
   checkTarget(target);
 
-  const { sourceBytes, fileName, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
+  const { sourceBytes, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const needsCalibration = precision === 'int8' || precision === 'mixed';
   if (needsCalibration && options.calibration === undefined && options.calibrationCache === undefined) {
     throw rtError('BAD_CONFIG', `--precision ${precision} needs calibration data (--calibration FILE.npy|FILE.npz|DIR) or a --calibration-cache`);

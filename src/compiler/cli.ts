@@ -3,11 +3,13 @@ import type { Command } from 'commander';
 import { RtError, toRtError } from '../errors/registry.ts';
 import { CALIBRATION_METHODS, PLAN_PRECISIONS, PLAN_TARGETS, type CalibrationMethod, type PlanPrecision, type PlanTarget } from '../plan/manifest.ts';
 import { parseGate, type AccuracyGate } from './accuracy.ts';
-import { AccuracyGateError, BUILD_STAGES, buildPlan, type BuildOptions, type BuildReport, type ProgressEvent } from './build.ts';
-import { buildCudaPlan, type CudaBuildDeps } from './cuda/build-cuda.ts';
+import { buildPlan } from './build.ts';
+import { AccuracyGateError, BUILD_STAGES, type BuildOptions, type BuildReport, type ProgressEvent } from './build-options.ts';
+import { buildCudaPlan } from './cuda/build-cuda.ts';
+import type { CudaBuildDeps } from '../plan/cuda-tuning.ts';
 import { formatInspect, inspect } from './inspect.ts';
 import { parseProfile } from './profiles.ts';
-import type { OfflineRuntime, OptimizationLevel } from './runtime.ts';
+import type { OfflineRuntime, OptimizationLevel } from '../plan/runtime.ts';
 
 /** Exit codes of `rtserve build`: 0 built, 1 failed, 2 bad usage, 3 built but the accuracy gate failed. */
 export const EXIT_OK = 0;
@@ -42,7 +44,7 @@ export interface BuildFlags {
 export interface CompilerCommandDeps {
   /**
    * Supplies the in-process runtime (src/engine/ort/offline-runner.ts `createOfflineRunner`). The compiler may
-   * not import onnxruntime itself (DESIGN.md layering), so the CLI wires it in. Without one, builds skip
+   * not import onnxruntime itself (docs/architecture.md, Layers), so the CLI wires it in. Without one, builds skip
    * calibration, onnxruntime optimization and the accuracy gate (INT8 then needs a calibration cache).
    */
   readonly createRuntime?: () => OfflineRuntime;

@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { rtError } from '../errors/registry.ts';
 import { isPlanBytes, readPlan } from '../plan/format.ts';
 import type { PlanManifest } from '../plan/manifest.ts';
-import { elemTypeName } from './ir/dtype.ts';
+import { elemTypeName } from '../tensor/onnx-dtype.ts';
 import { loadModel, type Dim, type ValueInfo } from './ir/graph.ts';
 import { tensorBytes } from './ir/tensor.ts';
 

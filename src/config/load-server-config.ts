@@ -2,10 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { rtError } from '../errors/registry.ts';
-import { describeZodError } from './hint.ts';
+import type { z } from 'zod';
+import { describeZodError, didYouMean } from './hint.ts';
 import { serverConfigSchema, type ServerConfig, type ServerConfigInput } from './server-config.ts';
 
-/** Environment variables map to config keys: RTSERVE_HTTP_PORT → httpPort, RTSERVE_MODEL_REPOSITORY → modelRepository. */
+/**
+ * Environment variables map to config keys: RTSERVE_HTTP_PORT → httpPort, RTSERVE_MODEL_REPOSITORY → modelRepository
+ * (a comma-separated list), RTSERVE_AUTH → auth (a JSON object).
+ */
 const ENV_PREFIX = 'RTSERVE_';
 
 export interface ServerConfigSources {
@@ -14,6 +18,8 @@ export interface ServerConfigSources {
   /** A JSON or YAML config file. */
   readonly file?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Told about each thing ignored on the way (unknown RTSERVE_* variables); the server logs them as warnings. */
+  readonly warn?: (message: string) => void;
 }
 
 function camelFromEnv(name: string): string {
@@ -25,15 +31,60 @@ function camelFromEnv(name: string): string {
 
 const LIST_KEYS = new Set(['modelRepository', 'providers']);
 
-/** Reads RTSERVE_* variables; unknown names are reported like unknown file keys (with a hint). */
-function fromEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (!k.startsWith(ENV_PREFIX) || v === undefined) continue;
-    const key = camelFromEnv(k);
-    out[key] = LIST_KEYS.has(key) ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v;
+/** RTSERVE_* names read by other parts of rtserve, not server settings (docs/configuration.md). */
+const OTHER_RTSERVE_VARIABLES = new Set(['RTSERVE_CUDA_ADDON']);
+
+/** The server keys whose value is an object: their variable holds JSON (`RTSERVE_AUTH='{"enabled":true}'`). */
+function isObjectKey(key: string): boolean {
+  const shape = serverConfigSchema.shape as Record<string, z.ZodType>;
+  const def = shape[key];
+  if (def === undefined) return false;
+  const probe = def.safeParse(undefined);
+  return probe.success && typeof probe.data === 'object' && probe.data !== null && !Array.isArray(probe.data);
+}
+
+/**
+ * Reads RTSERVE_* variables. Unknown names are not errors but warnings (returned in `ignored`): an orchestrator
+ * sets names of its own in the same namespace (Kubernetes injects RTSERVE_PORT, RTSERVE_SERVICE_HOST, ... for a
+ * Service named rtserve), while files and flags stay strict. Each value is checked on its own, so an error names
+ * its variable.
+ */
+function fromEnv(env: Readonly<Record<string, string | undefined>>): { values: Record<string, unknown>; ignored: string[] } {
+  const values: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  const known = Object.keys(serverConfigSchema.shape);
+  for (const [name, v] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || v === undefined || OTHER_RTSERVE_VARIABLES.has(name)) continue;
+    const key = camelFromEnv(name);
+    if (!known.includes(key)) {
+      // A variable meant for a section's field (RTSERVE_AUTH_ENABLED) names its section in the hint.
+      const section = known.find((k) => isObjectKey(k) && key.startsWith(k) && key !== k);
+      const hint = section !== undefined ? ` (the ${section} section is set as one JSON object: ${envNameOf(section)}='{...}')` : didYouMean(key, known);
+      ignored.push(`${name}${hint}`);
+      continue;
+    }
+    let value: unknown = LIST_KEYS.has(key) ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v;
+    if (isObjectKey(key)) {
+      try {
+        value = JSON.parse(v) as unknown;
+      } catch (err) {
+        throw rtError('BAD_CONFIG', `environment variable ${name} must hold the ${key} section as a JSON object (${name}='{"enabled":true}'): ${(err as Error).message}`);
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw rtError('BAD_CONFIG', `environment variable ${name} must hold the ${key} section as a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+      }
+    }
+    const layer = { [key]: value };
+    const r = serverConfigSchema.partial().safeParse(layer);
+    if (!r.success) throw rtError('BAD_CONFIG', `environment variable ${name}: ${describeZodError(r.error, serverConfigSchema, layer).join('; ')}`);
+    values[key] = value;
   }
-  return out;
+  return { values, ignored };
+}
+
+/** RTSERVE_HTTP_PORT for httpPort (docs/configuration.md). */
+export function envNameOf(key: string): string {
+  return `${ENV_PREFIX}${key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`;
 }
 
 async function fromFile(path: string): Promise<Record<string, unknown>> {
@@ -71,7 +122,13 @@ function deepFreeze<T>(value: T): T {
 export async function loadServerConfig(sources: ServerConfigSources = {}): Promise<Readonly<ServerConfig>> {
   const layers: [string, Record<string, unknown>][] = [];
   if (sources.file !== undefined) layers.push([`config file ${sources.file}`, await fromFile(sources.file)]);
-  if (sources.env !== undefined) layers.push(['environment (RTSERVE_*)', fromEnv(sources.env)]);
+  if (sources.env !== undefined) {
+    const env = fromEnv(sources.env);
+    if (env.ignored.length > 0) {
+      sources.warn?.(`ignoring environment variables that are not rtserve settings: ${env.ignored.join(', ')} (see docs/configuration.md)`);
+    }
+    layers.push(['environment (RTSERVE_*)', env.values]);
+  }
   if (sources.flags !== undefined) {
     const flags = Object.fromEntries(Object.entries(sources.flags).filter(([, v]) => v !== undefined));
     layers.push(['command-line flags', flags]);

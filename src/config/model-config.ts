@@ -16,17 +16,28 @@ export const CONFIG_DATA_TYPES = [
   'TYPE_INT64', 'TYPE_FP16', 'TYPE_FP32', 'TYPE_FP64', 'TYPE_STRING', 'TYPE_BF16',
 ] as const;
 
-const tensorConfig = z.strictObject({
+const tensorFields = {
   name: z.string().min(1),
   data_type: z.enum(CONFIG_DATA_TYPES),
   /** Without the batch dimension when max_batch_size > 0. -1 = any size. */
   dims: z.array(int.pipe(z.number().int().min(-1))),
-  format: z.enum(['FORMAT_NONE', 'FORMAT_NHWC', 'FORMAT_NCHW']).optional(),
   reshape: z.strictObject({ shape: z.array(int) }).optional(),
+};
+/** Triton's ModelInput. */
+const inputConfig = z.strictObject({
+  ...tensorFields,
+  format: z.enum(['FORMAT_NONE', 'FORMAT_NHWC', 'FORMAT_NCHW']).optional(),
   optional: z.boolean().optional(),
+});
+/** Triton's ModelOutput. */
+const outputConfig = z.strictObject({
+  ...tensorFields,
   label_filename: z.string().optional(),
 });
-export type TensorConfig = z.infer<typeof tensorConfig>;
+export type InputConfig = z.infer<typeof inputConfig>;
+export type OutputConfig = z.infer<typeof outputConfig>;
+/** An input or an output, where code treats both alike. */
+export type TensorConfig = InputConfig | OutputConfig;
 
 const queuePolicy = z.strictObject({
   timeout_action: z.enum(['REJECT', 'DELAY']).default('REJECT'),
@@ -271,8 +282,8 @@ export const modelConfigSchema = z.strictObject({
   /** 0 = the model does no batching and shapes must match `dims` exactly. */
   max_batch_size: nonNegInt.default(0),
   version_policy: versionPolicy.default(() => ({ latest: { num_versions: 1 } })),
-  input: z.array(tensorConfig).default([]),
-  output: z.array(tensorConfig).default([]),
+  input: z.array(inputConfig).default([]),
+  output: z.array(outputConfig).default([]),
   dynamic_batching: dynamicBatching.optional(),
   instance_group: z.array(instanceGroup).default([]),
   optimization: optimization.optional(),

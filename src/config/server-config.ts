@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authConfigSchema, rateLimitConfigSchema } from '../security/config-schema.ts';
+import { authConfigSchema, rateLimitConfigSchema } from './security-schema.ts';
 
 /**
  * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by
@@ -7,8 +7,11 @@ import { authConfigSchema, rateLimitConfigSchema } from '../security/config-sche
  * (RTSERVE_*) < command-line flags. The result is deeply frozen.
  */
 const port = z.coerce.number().int().min(0).max(65535);
-/** A boolean that also takes the strings of environment variables and tritonserver flags ('true'/'1'/'on', 'false'/'0'/'off'). */
-const switchValue = z.preprocess((v) => (typeof v === 'string' ? ({ true: true, '1': true, on: true, false: false, '0': false, off: false } as Record<string, boolean>)[v.toLowerCase()] ?? v : v), z.boolean());
+/**
+ * A boolean that also takes the strings an environment variable or a `--flag=value` holds: 'true'/'1'/'on' and
+ * 'false'/'0'/'off' in any case (tritonserver's spellings).
+ */
+const bool = z.preprocess((v) => (typeof v === 'string' ? ({ true: true, '1': true, on: true, false: false, '0': false, off: false } as Record<string, boolean>)[v.toLowerCase()] ?? v : v), z.boolean());
 
 export const serverConfigSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
@@ -42,6 +45,32 @@ export const serverConfigSchema = z.strictObject({
   headersTimeoutMs: z.coerce.number().int().min(100).default(15000),
   /** ...and its whole request, body included, within this time (node's requestTimeout). */
   requestTimeoutMs: z.coerce.number().int().min(100).default(120000),
+  // ---- running exposed (docs/security.md "Running exposed"); each off or closed by default
+  /**
+   * Triton's system shared memory extension (docs/shared-memory.md): clients on this host register regions of
+   * POSIX shared memory objects (/dev/shm) and send references instead of tensor bytes. The server then reads and
+   * writes any shm object a client names that its own user may open, so it is off unless turned on, as in Triton
+   * (--allow-client-shm=true).
+   */
+  allowClientShm: bool.default(false),
+  /** API groups answered UNSUPPORTED (the demo pages 404) on every front end; Triton's restricted APIs, but off. */
+  disabledApis: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
+    z.array(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
+  ).default([]),
+  /**
+   * The only directory POST /v2/logging may point log_file into (relative names resolve inside it; escapes are
+   * refused). Unset: log_file cannot be changed over the network, as in Triton.
+   */
+  logDirectory: z.string().min(1).optional(),
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDR ranges, `loopback`, `uniquelocal`): per-IP rate limits
+   * and logs then use the client address they forward. Empty: the socket's peer address, X-Forwarded-For ignored.
+   */
+  trustedProxies: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
+    z.array(z.string().min(1)),
+  ).default([]),
   /** Messages per second a WebSocket client may send (token bucket, burst = 2 s worth); 0 = unlimited. */
   wsMaxMessagesPerSec: z.coerce.number().min(0).default(0),
   // ---- gRPC front end (docs/grpc.md); keepalive defaults are Triton's --grpc-keepalive-* defaults
@@ -65,9 +94,14 @@ export const serverConfigSchema = z.strictObject({
   maxQueueSizeDefault: z.coerce.number().int().min(1).default(4096),
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
   exitTimeoutSecs: z.coerce.number().min(0).default(30),
+  /**
+   * On SIGTERM the REST port closes only once no request or connection arrived for this long after the in-flight
+   * work drained (capped by exitTimeoutSecs), so a client's request in the accept queue is answered, not reset.
+   */
+  drainQuietMs: z.coerce.number().int().min(0).default(1000),
   /** Ready only when every model is ready (Triton's --strict-readiness). */
   // Not z.coerce.boolean(): that turns the string "false" (RTSERVE_STRICT_READINESS=false) into true.
-  strictReadiness: switchValue.default(true),
+  strictReadiness: bool.default(true),
   /** Triton's default-max-batch-size for auto-completed configs. */
   defaultMaxBatchSize: z.coerce.number().int().min(0).default(4),
   /** Default execution providers for models whose config does not name any. */
@@ -107,24 +141,17 @@ export const serverConfigSchema = z.strictObject({
   loadModel: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v), z.array(z.string().min(1))).default([]),
   /** poll mode: seconds between repository scans (0 = no polling); Triton's --repository-poll-secs (default 15). */
   repositoryPollSecs: z.coerce.number().min(0).default(15),
-  /**
-   * Triton's system shared memory extension (docs/shared-memory.md): clients on this host register regions of
-   * POSIX shared memory objects (/dev/shm) and send references instead of tensor bytes. The server then reads and
-   * writes any shm object a client names that its own user may open; turn it off where clients on the host must
-   * not reach each other's shared memory (Triton has it off unless started with --allow-client-shm=true).
-   */
-  systemSharedMemory: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
   /** Response cache capacity in bytes (0 = no cache); models opt in with response_cache { enable: true }. */
   cacheSizeBytes: z.coerce.number().int().min(0).default(0),
   /** One info log line per HTTP request with request id, trace id, status and stage timings. */
   accessLog: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
   // ---- front ends, addresses and startup as tritonserver's flags set them (docs/triton-compat.md)
   /** Listen for HTTP (REST, WebSocket, SSE) on httpPort; off, the HTTP port is not opened (Triton's --allow-http). */
-  allowHttp: switchValue.default(true),
+  allowHttp: bool.default(true),
   /** Listen for gRPC on grpcPort (Triton's --allow-grpc). */
-  allowGrpc: switchValue.default(true),
+  allowGrpc: bool.default(true),
   /** Serve Prometheus metrics, on metricsPort and at /metrics on the HTTP port (Triton's --allow-metrics). */
-  allowMetrics: switchValue.default(true),
+  allowMetrics: bool.default(true),
   /** Address of the HTTP port; default `host` (Triton's --http-address). */
   httpAddress: z.string().min(1).optional(),
   /** Address of the gRPC port; default `host` (Triton's --grpc-address). */
@@ -134,9 +161,9 @@ export const serverConfigSchema = z.strictObject({
   /** The server name in server metadata (GET /v2, ServerMetadata); default "rtserve" (Triton's --id). */
   serverId: z.string().min(1).optional(),
   /** Exit (non-zero) when a model fails to load at startup (Triton's --exit-on-error; Triton defaults to true). */
-  exitOnError: switchValue.default(false),
+  exitOnError: bool.default(false),
   /** Complete partial model configs from the ONNX graph; false requires complete configs (--disable-auto-complete-config). */
-  autoCompleteConfig: switchValue.default(true),
+  autoCompleteConfig: bool.default(true),
   /** Models loaded at the same time at startup and by loadAll; 0 = all at once (Triton's --model-load-thread-count). */
   modelLoadThreadCount: z.coerce.number().int().min(0).default(0),
   /** Log file ('' = standard error), appended to (Triton's --log-file). */
@@ -151,7 +178,7 @@ export const serverConfigSchema = z.strictObject({
   /** One new trace in this many requests (Triton's trace_rate); a caller's sampled traceparent is always followed. */
   traceRate: z.coerce.number().int().min(1).default(1000),
   /** NVML GPU metrics (nv_gpu_*) and the CUDA engine's device memory where NVML loads (Triton's --allow-gpu-metrics). */
-  gpuMetrics: switchValue.default(true),
+  gpuMetrics: bool.default(true),
   /** Latency and batch-size histograms on /metrics (Triton has them off by default; rtserve on). */
   metricsHistograms: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
 });

@@ -1,11 +1,11 @@
-import type { InferenceApi, LoadModelOptions, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from './api.ts';
-import type { InferRequest, InferResponse } from './types.ts';
+import type { InferenceApi, LoadModelOptions, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { ServerConfig } from '../config/server-config.ts';
-import type { ModelStatsSnapshot } from './stats.ts';
+import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
 import { validateRequest } from './validate.ts';
-import { checkProfiles } from '../repository/manager.ts';
-import { RTSERVE_VERSION, SERVER_NAME } from './version.ts';
+import { checkInputsInProfiles } from '../plan/profiles.ts';
+import { RTSERVE_VERSION, SERVER_NAME } from '../util/version.ts';
 import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { LoadedVersion, RepositoryManager } from '../repository/manager.ts';
@@ -18,7 +18,7 @@ export interface InferObserver {
   inferDone(protocol: string, model: string, version: string, error?: { readonly code: string; readonly category: string }): void;
 }
 
-/** Extensions advertised in server metadata: only those rtserve implements (Triton's names, reference §2.4). */
+/** Extensions advertised in server metadata: only those rtserve implements (Triton's names, docs/protocol.md §2.4). */
 const EXTENSIONS = ['binary_tensor_data', 'classification', 'model_configuration', 'model_repository', 'schedule_policy', 'statistics', 'parameters', 'logging'];
 
 export interface InferenceServerOptions {
@@ -49,12 +49,12 @@ export class InferenceServer implements InferenceApi {
 
   constructor(private readonly options: InferenceServerOptions) {
     // system_shared_memory: the regions and requests that use them are served by the layer the app wraps around
-    // this core (transport/codec/shared-memory-requests.ts); it is advertised only when switched on.
-    this.extensions = options.config.systemSharedMemory ? [...EXTENSIONS, 'system_shared_memory'] : EXTENSIONS;
+    // this core (pipeline/shared-memory.ts); it is advertised only when switched on.
+    this.extensions = options.config.allowClientShm ? [...EXTENSIONS, 'system_shared_memory'] : EXTENSIONS;
   }
 
   /**
-   * Loads the models (Triton's model control modes, reference §1.4): none and poll load everything; explicit
+   * Loads the models (Triton's model control modes, docs/protocol.md §1.4): none and poll load everything; explicit
    * loads only --load-model names ('*' = everything). A model that fails to load is recorded (repository index,
    * readiness), not thrown.
    */
@@ -178,7 +178,7 @@ export class InferenceServer implements InferenceApi {
     try {
       try {
         validated = validateRequest(request, loaded.validation, arrivalNs);
-        checkProfiles(loaded, request.inputs);
+        checkInputsInProfiles(loaded.profiles, request.inputs);
       } catch (err) {
         // Triton counts a request refused by validation as a failure of the model it addressed.
         loaded.stats.recordFailure(Number(process.hrtime.bigint() - arrivalNs));

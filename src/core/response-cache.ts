@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { TensorData } from './datatype.ts';
-import type { InferResponse, Parameters, RequestedOutput, Tensor } from './types.ts';
+import type { TensorData } from '../tensor/datatype.ts';
+import type { InferResponse, Parameters, RequestedOutput } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 
 /**
- * Triton's response cache (S:docs/user_guide/response_cache.md, reference §1.4): opt-in per model
+ * Triton's response cache (S:docs/user_guide/response_cache.md, docs/protocol.md §1.4): opt-in per model
  * (`response_cache { enable: true }`), keyed by a hash of the model name, version and inputs, holding only
  * successful responses, bounded by bytes (`--cache-size-bytes`) and evicting the least recently used entry.
  *

@@ -3,29 +3,18 @@
  *
  * The checks follow Triton's InferenceRequest::Normalize (S:core src/infer_request.cc) with clearer messages:
  * every input the model needs is present and none is unknown or repeated; datatypes match; shapes match the
- * config dims (without the batch dimension when max_batch_size > 0, -1 = any size; reference §1.2); batching
+ * config dims (without the batch dimension when max_batch_size > 0, -1 = any size; docs/protocol.md §1.2); batching
  * inputs agree on the batch size and it is ≤ max_batch_size; data holds as many elements as the shape says;
- * requested outputs exist (reference §2.2: no outputs = all outputs); reserved parameters `priority` and
+ * requested outputs exist (docs/protocol.md §2.2: no outputs = all outputs); reserved parameters `priority` and
  * `timeout` (S:docs/protocol/extension_parameters.md) are non-negative integers, as are per-output
- * `classification` counts, and `binary_data` / `binary_data_output` flags are booleans (reference §2.3).
+ * `classification` counts, and `binary_data` / `binary_data_output` flags are booleans (docs/protocol.md §2.3).
  */
-import { TYPED_ARRAY_OF, elementCount } from './datatype.ts';
-import type { InferRequest, Parameters, TensorMetadata } from './types.ts';
+import { TYPED_ARRAY_OF, elementCount } from '../tensor/datatype.ts';
+import type { InferRequest, Parameters } from '../api/types.ts';
+import type { TensorMetadata } from '../tensor/tensor.ts';
 import type { ValidatedRequest } from '../scheduler/scheduler.ts';
+import type { ModelIoMetadata } from '../repository/model-metadata.ts';
 import { rtError } from '../errors/registry.ts';
-
-/** What validation needs to know about a model version. */
-export interface ModelIoMetadata {
-  readonly name: string;
-  readonly version: string;
-  /** 0 = no batching. Otherwise inputs' shapes below exclude the batch dimension. */
-  readonly maxBatchSize: number;
-  /** Config dims WITHOUT the batch dimension when maxBatchSize > 0; -1 for a dynamic dimension. */
-  readonly inputs: readonly TensorMetadata[];
-  readonly outputs: readonly TensorMetadata[];
-  /** Inputs the request may leave out (Triton's `optional: true`). */
-  readonly optionalInputs?: ReadonlySet<string>;
-}
 
 interface ModelIndex {
   readonly inputs: ReadonlyMap<string, TensorMetadata>;

@@ -4,7 +4,7 @@
  * garbage for the GC) and makes no garbage. The owner runs one batch at a time, so a buffer is free again when the
  * next run starts. Buffers above `maxKeptBytes` are not kept.
  */
-import { BYTE_SIZE, TYPED_ARRAY_OF, bytesOf, type DataType, type NumericArray } from '../core/datatype.ts';
+import { BYTE_SIZE, TYPED_ARRAY_OF, bytesOf, type DataType, type NumericArray } from '../tensor/datatype.ts';
 
 export class BatchScratch {
   readonly #buffers = new Map<string, ArrayBuffer>();

@@ -1,4 +1,4 @@
-import type { Tensor, TensorMetadata } from '../core/types.ts';
+import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import type { PlanRuntime } from '../plan/compatibility.ts';
 
 /** Execution providers rtserve knows how to ask onnxruntime for, in the order a user lists them. */

@@ -1,7 +1,8 @@
 /**
  * The one error registry. Every error a client can see has a code here; each code belongs to a category, and
  * each category maps once to an HTTP status, a gRPC status code and a WebSocket close code. Transports never
- * pick statuses themselves: they call `httpStatusOf`, `grpcStatusOf` or `wsCloseCodeOf`.
+ * pick statuses themselves: they read an RtError's `httpStatus`, `grpcStatus` or `wsCloseCode` (after
+ * `toRtError` for anything else that was thrown).
  */
 
 /** Categories follow google.rpc.Code names (KServe v2 gRPC errors use google.rpc.Status). */
@@ -32,11 +33,11 @@ interface CategoryMapping {
 export const CATEGORY_MAPPING: Readonly<Record<ErrorCategory, CategoryMapping>> = Object.freeze({
   INVALID_ARGUMENT: { http: 400, grpc: 3, ws: 4400, retryable: false },
   NOT_FOUND: { http: 404, grpc: 5, ws: 4404, retryable: false },
-  // Triton answers 400 for ALREADY_EXISTS on REST and ALREADY_EXISTS on gRPC (reference §2.1 status maps).
+  // Triton answers 400 for ALREADY_EXISTS on REST and ALREADY_EXISTS on gRPC (docs/protocol.md §2.1 status maps).
   ALREADY_EXISTS: { http: 400, grpc: 6, ws: 4409, retryable: false },
   // Triton answers 503 for UNAVAILABLE (model not ready, server draining).
   UNAVAILABLE: { http: 503, grpc: 14, ws: 1013, retryable: true },
-  // Overload is 429 + Retry-After, not Triton's 503 (see reference §5.9).
+  // Overload is 429 + Retry-After, not Triton's 503 (see docs/protocol.md §5, item 8).
   RESOURCE_EXHAUSTED: { http: 429, grpc: 8, ws: 4429, retryable: true },
   DEADLINE_EXCEEDED: { http: 504, grpc: 4, ws: 4408, retryable: true },
   // Triton maps CANCELLED to 400; 499 (client closed request) is what proxies log for it.

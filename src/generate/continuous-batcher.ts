@@ -11,7 +11,7 @@
  * Every engine run goes through EngineSession.run (a worker thread); the loop itself only builds feeds, samples
  * (a few hundred floats per row) and moves events.
  */
-import type { Tensor } from '../core/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import type { EngineSession } from '../engine/engine.ts';
 import { rtError, toRtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -165,7 +165,7 @@ export class ContinuousBatcher {
   private releaseFinished(): void {
     for (let r = 0; r < this.batch.rows; r++) {
       const owner = this.batch.owners[r];
-      if (owner !== undefined && owner.finished) this.batch.release(r);
+      if (owner?.finished) this.batch.release(r);
     }
     this.batch.compactIfWasteful();
   }

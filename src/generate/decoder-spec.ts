@@ -5,8 +5,8 @@
  * tensor instead of an engine error at the first request.
  */
 import type { GenerateSection, ModelConfig } from '../config/model-config.ts';
-import type { DataType } from '../core/datatype.ts';
-import type { TensorMetadata } from '../core/types.ts';
+import type { DataType } from '../tensor/datatype.ts';
+import type { TensorMetadata } from '../tensor/tensor.ts';
 import type { SessionDescription } from '../engine/engine.ts';
 import { rtError } from '../errors/registry.ts';
 import { tokenizerFor, type Tokenizer } from './tokenizer.ts';

@@ -4,8 +4,6 @@ export { ContinuousBatcher, DEFAULT_BATCHER_LIMITS } from './continuous-batcher.
 export type { BatcherLimits } from './continuous-batcher.ts';
 export { decoderSpecOf } from './decoder-spec.ts';
 export type { ChatTemplate, DecoderSpec } from './decoder-spec.ts';
-export { generateRequestOf, generativeMetadata, withGeneration, TEXT_INPUT, TEXT_OUTPUT } from './generative-api.ts';
-export type { StreamingInferenceApi } from './generative-api.ts';
 export { GenerationStream } from './generation-stream.ts';
 export { KvBatch } from './kv-batch.ts';
 export { registerGenerateMetrics } from './metrics.ts';

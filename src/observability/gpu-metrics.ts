@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Gauge, type Registry } from 'prom-client';
-import { packageRoot } from '../core/package-root.ts';
+import { packageRoot } from '../util/package-root.ts';
 
 /**
  * GPU metrics under Triton's names (docs/metrics.md "GPU"), read from NVML through native/build/rtnvml.node

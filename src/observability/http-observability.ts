@@ -14,6 +14,8 @@ export interface HttpObservabilityOptions {
   readonly accessLog: boolean;
   /** Serves Triton's logging extension (GET/POST /v2/logging) when given. */
   readonly logControl?: LogControl;
+  /** The only directory POST /v2/logging may move log_file into; unset, log_file cannot be changed (Triton). */
+  readonly logDirectory?: string;
   /** OpenTelemetry spans of inference requests (otel-tracing.ts); /v2/trace/setting reports OFF without it. */
   readonly tracing?: OtelTracing;
 }
@@ -93,7 +95,7 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
     app.post('/v2/logging', async (req) => {
       const patch = jsonBody(req.body, 'logging settings');
       const before = control.settings();
-      const after = control.update(patch);
+      const after = control.update(patch, options.logDirectory);
       logger.info({ before, after }, 'log settings changed');
       return after;
     });

@@ -1,8 +1,8 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
 import { z } from 'zod';
-import { rtError } from '../errors/registry.ts';
+import { RtError, rtError } from '../errors/registry.ts';
 
 export type { Logger };
 
@@ -97,6 +97,46 @@ class SwitchableDestination implements DestinationStream {
   }
 }
 
+/**
+ * Where a log_file from the network may go. Without a configured directory, nowhere: a client able to name a file
+ * could create or append to any file the server's user may write (Triton refuses the same way since 2024). With
+ * one, `file` (relative names resolve inside it) must stay inside it once `..` and symbolic links are resolved.
+ */
+export function logFileInside(file: string, logDirectory: string | undefined): string {
+  if (logDirectory === undefined) {
+    throw rtError('UNSUPPORTED', 'log file location can not be updated through network protocol (the operator may allow files inside one directory: server setting logDirectory)');
+  }
+  let root: string;
+  try {
+    mkdirSync(logDirectory, { recursive: true });
+    root = realpathSync(logDirectory);
+  } catch (err) {
+    throw rtError('UNSUPPORTED', `the configured logDirectory cannot be used: ${(err as Error).message}`);
+  }
+  const target = resolve(root, file);
+  const inside = (p: string): boolean => {
+    const rel = relative(root, p);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
+  if (!inside(target)) throw rtError('PERMISSION_DENIED', `log_file '${file}' is outside the log directory ${root}`);
+  // The nearest existing ancestor, symbolic links resolved, must be inside too (a link in the directory to /etc).
+  let existing = target;
+  for (;;) {
+    try {
+      const real = realpathSync(existing);
+      if (real !== root && !inside(real)) throw rtError('PERMISSION_DENIED', `log_file '${file}' resolves outside the log directory ${root}`);
+      break;
+    } catch (err) {
+      if (err instanceof RtError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // Not there yet (or under a file): the switch itself reports what cannot be created.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw rtError('BAD_PARAMETER', `log_file '${file}' cannot be used: ${(err as Error).message}`);
+      existing = dirname(existing);
+    }
+  }
+  return target;
+}
+
 /** Runtime control of one logger tree: what /v2/logging reads and changes. */
 export class LogControl {
   private format: 'default' | 'ISO8601' = 'default';
@@ -119,7 +159,7 @@ export class LogControl {
    * the settings now in force. Child loggers follow the root's level (pino children inherit it unless they set
    * their own).
    */
-  update(patch: unknown): LogSettings {
+  update(patch: unknown, logDirectory?: string): LogSettings {
     const r = settingsPatchSchema.safeParse(patch);
     if (!r.success) {
       const issues = r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
@@ -127,8 +167,10 @@ export class LogControl {
     }
     const p = r.data;
     if (p.log_file !== undefined && p.log_file !== (this.destination?.file ?? '')) {
+      // Checked before anything else changes: a refused request changes nothing.
+      const file = p.log_file === '' ? '' : logFileInside(p.log_file, logDirectory);
       if (this.destination === undefined) throw rtError('UNSUPPORTED', 'this server was started with a logger whose destination cannot be changed');
-      this.destination.switchTo(p.log_file);
+      this.destination.switchTo(file);
     }
     if (p.log_format !== undefined) this.format = p.log_format;
     const current = settingsOfLevel(this.logger.level);

@@ -1,6 +1,6 @@
 import { cpus, freemem, totalmem } from 'node:os';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ModelStatsSnapshot } from '../core/stats.ts';
+import type { ModelStatsSnapshot } from './model-stats.ts';
 import { LocalHistogram } from './local-histogram.ts';
 
 /** What the metrics read at scrape time; everything but statistics and pending is optional. */
@@ -22,7 +22,7 @@ export interface MetricsSource {
   cache?(): { bytes: number; capacityBytes: number; entries: number; evictions: number } | undefined;
 }
 
-/** One model version's engine chain as the metrics read it (src/repository/engine-chain.ts). */
+/** One model version's engine chain as the metrics read it (src/engine/engine-chain.ts). */
 export interface EngineChainSample {
   readonly model: string;
   readonly version: string;
@@ -42,7 +42,7 @@ export interface EngineLinkLabel {
 const BREAKER_STATE_VALUE = { closed: 0, open: 1, half_open: 2 } as const;
 
 export interface MetricsOptions {
-  /** Latency and batch-size histograms (on by default; Triton has them off, reference §3). */
+  /** Latency and batch-size histograms (on by default; Triton has them off, docs/protocol.md §3). */
   readonly histograms?: boolean;
 }
 
@@ -86,7 +86,7 @@ type ModelLabel = (typeof MODEL_LABELS)[number];
 
 /**
  * The server's Prometheus metrics (prom-client). Triton's nv_inference_* families keep Triton's names, types
- * and {model, version} labels (reference §3) so existing dashboards work; rtserve adds latency and batch-size
+ * and {model, version} labels (docs/protocol.md §3) so existing dashboards work; rtserve adds latency and batch-size
  * histograms (on by default), per-protocol request counts, front-end counters and engine gauges under
  * rtserve_*. Counters that Triton derives from statistics are read from the models' statistics at scrape
  * time, so the hot path pays nothing for them.
@@ -100,11 +100,16 @@ export class ServerMetrics {
   readonly wsConnections: Gauge;
   /** WebSocket frames dropped (backpressure, oversize, malformed): `inc({ reason })`. */
   readonly wsDroppedFrames: Counter<'reason'>;
+  /**
+   * Clients bounded for being too slow: `http_head` (request head not complete within headersTimeoutMs: slowloris),
+   * `http_body` (body not complete within requestTimeoutMs), `ws_refused` (a WebSocket request refused because
+   * results wait unread past wsMaxBufferedBytes), `ws_closed` (a socket closed at 4 × that).
+   */
+  readonly slowClients: Counter<'kind'>;
   /** Requests refused by a rate limit or concurrency cap: `inc({ protocol })`. */
   readonly rateLimited: Counter<'protocol'>;
   /** Every HTTP request by route pattern (bounded cardinality) and status code. */
   readonly httpRequests: Counter<'route' | 'code'>;
-  private readonly inferRequests: Counter<'protocol' | 'outcome'>;
   private readonly failures: Counter<ModelLabel | 'reason'>;
   private readonly queueFull: Counter<ModelLabel>;
   private readonly failovers: Counter<ModelLabel | 'from' | 'to' | 'reason'>;
@@ -183,7 +188,8 @@ export class ServerMetrics {
       this.batchHist = hist('rtserve_inference_batch_size', 'Rows (batch size) of each model execution', BATCH_BUCKETS);
     }
 
-    this.inferRequests = new Counter({
+    // Registered with the registry and filled on each scrape from inferCounts: nothing else holds it.
+    new Counter({
       name: 'rtserve_inference_requests_total',
       help: 'Inference requests by front-end protocol (http, grpc, ws, ...) and outcome (success, failure)',
       labelNames: ['protocol', 'outcome'],
@@ -224,6 +230,12 @@ export class ServerMetrics {
       },
     });
     this.wsConnections = new Gauge({ name: 'rtserve_ws_connections', help: 'Open WebSocket connections', registers: [registry] });
+    this.slowClients = new Counter({
+      name: 'rtserve_slow_clients_total',
+      help: 'Clients bounded for being too slow: http_head (headersTimeoutMs), http_body (requestTimeoutMs), ws_refused / ws_closed (wsMaxBufferedBytes)',
+      labelNames: ['kind'],
+      registers: [registry],
+    });
     this.wsDroppedFrames = new Counter({
       name: 'rtserve_ws_dropped_frames_total',
       help: 'WebSocket frames dropped, by reason (backpressure, too_large, malformed, ...)',
@@ -329,7 +341,7 @@ export class ServerMetrics {
       },
     });
 
-    // Triton's CPU gauges (reference §3): the whole host, as Triton reports them.
+    // Triton's CPU gauges (docs/protocol.md §3): the whole host, as Triton reports them.
     let lastCpu = cpuTimes();
     new Gauge({
       name: 'nv_cpu_utilization',
@@ -395,7 +407,7 @@ export class ServerMetrics {
     };
   }
 
-  /** Engine chain events (src/repository/engine-chain.ts EngineChainEvents), counted per model version. */
+  /** Engine chain events (src/engine/engine-chain.ts EngineChainEvents), counted per model version. */
   engineChainEvents(): {
     failover(e: { model: string; version: string; from: EngineLinkLabel; to: EngineLinkLabel | undefined; reason: string }): void;
     recovered(e: { model: string; version: string; from: EngineLinkLabel | undefined; to: EngineLinkLabel }): void;

@@ -1,10 +1,10 @@
-import { ModelStats } from '../core/stats.ts';
+import { ModelStats } from './model-stats.ts';
 import type { Logger } from './logger.ts';
 import type { VersionObserver } from './metrics.ts';
 
 /**
  * ModelStats that also feeds the latency and batch-size histograms and logs each batch execution at trace
- * level. The scheduler already reports every request and batch to ModelStats (src/core/stats.ts), so this
+ * level. The scheduler already reports every request and batch to ModelStats (src/observability/model-stats.ts), so this
  * hook sees exactly what the statistics extension sees, with no change to the scheduler.
  */
 export class ObservedModelStats extends ModelStats {

@@ -71,7 +71,7 @@ export class OtelTracing {
   private rate: number;
   private sampler: ParentBasedSampler;
 
-  constructor(private readonly options: OtelTracingOptions) {
+  constructor(options: OtelTracingOptions) {
     this.level = options.level;
     this.rate = options.rate;
     this.sampler = OtelTracing.samplerFor(options.rate);

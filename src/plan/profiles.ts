@@ -61,3 +61,9 @@ export function warmupShapes(
   }
   return out;
 }
+
+/** Rejects any input whose shape is outside the plan's profiles with BAD_SHAPE naming the input and the range. */
+export function checkInputsInProfiles(profiles: readonly ShapeProfile[], inputs: readonly { readonly name: string; readonly shape: readonly number[] }[]): void {
+  if (profiles.length === 0) return;
+  for (const t of inputs) checkShapeInProfiles(profiles, t.name, t.shape);
+}

@@ -1,6 +1,6 @@
 /**
  * The `classification` postprocess: an activation over a model's class scores, then the top-k classes with their
- * labels (the output's label_filename). Triton's classification extension (src/transport/codec/classification.ts)
+ * labels (the output's label_filename). Triton's classification extension (src/codec/classification.ts)
  * answers "value:index:label" strings for any output; this one answers probabilities as JSON for the image routes.
  */
 export type Activation = 'softmax' | 'sigmoid' | 'none';

@@ -1,6 +1,6 @@
-import type { Tensor } from '../core/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
-import { bf16ArrayToFloat32, halfArrayToFloat32 } from '../transport/codec/half.ts';
+import { bf16ArrayToFloat32, halfArrayToFloat32 } from '../tensor/half.ts';
 
 /** A numeric output tensor's values as plain numbers (FP16/BF16 decoded, 64-bit integers narrowed). */
 export function numericValues(t: Tensor, what: string): ArrayLike<number> {

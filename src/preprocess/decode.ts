@@ -6,7 +6,7 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { rtError } from '../errors/registry.ts';
 import type { ImageTransform } from '../postprocess/geometry.ts';
-import type { ImageSpec } from './image-spec.ts';
+import type { ImageSpec } from '../config/image-spec.ts';
 import { sniffImageFormat } from './sniff.ts';
 
 // Results are never reused: sharp's operation cache only holds memory (it is keyed by file, not by buffer).

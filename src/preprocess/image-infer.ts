@@ -12,11 +12,12 @@
  * Request parameters `top_k`, `score_threshold`, `iou_threshold` and `max_detections` override the config.
  * A front end calls `inferImageRequest(api, request) ?? api.infer(request)` — in one place, before `api.infer`.
  */
-import type { InferenceApi } from '../core/api.ts';
-import type { InferRequest, InferResponse, Parameters, Tensor } from '../core/types.ts';
+import type { InferenceApi } from '../api/inference-api.ts';
+import type { InferRequest, InferResponse, Parameters } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
-import { utf8Encode } from '../transport/codec/tensor-data.ts';
-import { imageSpecOf } from './image-spec.ts';
+import { utf8Encode } from '../codec/tensor-data.ts';
+import { imageSpecOf } from '../config/image-spec.ts';
 import { runImagePipeline, type ImagePipelineOptions, type ImageResult } from './image-pipeline.ts';
 
 function numberParam(params: Parameters | undefined, name: string): number | undefined {

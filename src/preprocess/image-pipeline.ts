@@ -5,15 +5,15 @@
  * coordinates (postprocess). REST calls it from POST /v2/models/{m}/image; a WebSocket or gRPC front end calls it
  * with the bytes of a frame (see `inferImageRequest` for the KServe tensor form).
  */
-import type { InferenceApi } from '../core/api.ts';
-import type { Tensor } from '../core/types.ts';
+import type { InferenceApi } from '../api/inference-api.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
 import { classify, type ClassScore } from '../postprocess/classification.ts';
 import { postprocessDetections, type Detection } from '../postprocess/detection.ts';
 import type { BoxXyxy, ImageTransform } from '../postprocess/geometry.ts';
 import { numericValues } from '../postprocess/numeric.ts';
 import { decodeImage } from './decode.ts';
-import { requireImageSpec, type ImageSpec } from './image-spec.ts';
+import { requireImageSpec, type ImageSpec } from '../config/image-spec.ts';
 import type { RequestContext } from '../observability/request-context.ts';
 import { convertPixels } from './pixel-pool.ts';
 

@@ -3,7 +3,7 @@
  * alive) and restarted if it dies; jobs in flight when it dies fail with INTERNAL.
  */
 import type { Worker } from 'node:worker_threads';
-import { spawnWorker } from '../engine/worker/spawn.ts';
+import { spawnWorker } from '../util/worker-spawn.ts';
 import { rtError } from '../errors/registry.ts';
 import type { PixelJob, PixelReply } from './pixel-worker.ts';
 import { INLINE_ELEMENT_LIMIT, pixelsToTensor, type PixelConversion, type PixelTensorData } from './to-tensor.ts';

@@ -4,8 +4,8 @@
  * converted inline (well under a millisecond), large ones in a worker thread (pixel-worker.ts) so the event loop
  * stays free.
  */
-import { floatToHalfBits } from '../transport/codec/half.ts';
-import type { ImageDtype } from './image-spec.ts';
+import { floatToHalfBits } from '../tensor/half.ts';
+import type { ImageDtype } from '../config/image-spec.ts';
 
 export interface PixelConversion {
   readonly width: number;

@@ -11,7 +11,7 @@ import { rtError } from '../errors/registry.ts';
 import { didYouMean } from '../config/hint.ts';
 import { defaultDynamicBatching } from '../config/model-config.ts';
 import type { ModelConfig, TensorConfig } from '../config/model-config.ts';
-import { toConfigType } from '../core/datatype.ts';
+import { toConfigType } from '../tensor/datatype.ts';
 import { dataTypeOfElemType, elemTypeName } from '../onnx/elem-type.ts';
 import type { GraphIO, GraphTensor } from '../onnx/graph-io.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The shape of Triton's ModelConfig message (model_config.proto, reference §1.2) as far as a config loader needs
+ * The shape of Triton's ModelConfig message (model_config.proto, docs/protocol.md §1.2) as far as a config loader needs
  * it: which fields exist, which are repeated, which are maps, and which Triton fields rtserve does not support
  * (those are dropped with a warning rather than rejected, so that a Triton user's config loads unchanged).
  * The pbtxt parser maps text format onto the JSON spelling with it; JSON/YAML configs are filtered with it.
@@ -40,7 +40,7 @@ const ints = { type: { t: 'int' }, repeated: true } as const satisfies FieldDesc
 const enumOf = (values: readonly string[]): FieldDesc => ({ type: { t: 'enum', values } });
 const msg = (message: MessageDesc, repeated = false): FieldDesc => ({ type: { t: 'message', message }, repeated });
 
-/** DataType enum: TYPE_INVALID = 0, then TYPE_BOOL = 1 ... TYPE_BF16 = 14 (MC). */
+/** DataType enum: TYPE_INVALID = 0, then TYPE_BOOL = 1 ... TYPE_BF16 = 14 (docs/protocol.md §1.2). */
 const DATA_TYPE_ENUM = ['TYPE_INVALID', ...CONFIG_DATA_TYPES];
 
 const reshape: MessageDesc = { name: 'ModelTensorReshape', fields: { shape: ints }, unsupported: [] };
@@ -166,6 +166,13 @@ const engine: MessageDesc = {
     graph_optimization_level: enumOf(['disabled', 'basic', 'extended', 'all']),
     intra_op_num_threads: int,
     inter_op_num_threads: int,
+    allow_spinning: bool,
+    session_config: { type: { t: 'map', value: { t: 'string' } } },
+    failover: msg({
+      name: 'engine.failover',
+      fields: { enabled: bool, failure_threshold: int, probe_interval_ms: int, max_probe_interval_ms: int, retry_failed_batch: bool },
+      unsupported: [],
+    }),
   },
   unsupported: [],
 };

@@ -18,7 +18,7 @@ import { parsePbtxt } from './pbtxt.ts';
 import { findModelFile } from './scan.ts';
 import type { ConfigFormat, ModelEntry } from './scan.ts';
 
-/** Triton's `--default-max-batch-size` default (reference §1.1). */
+/** Triton's `--default-max-batch-size` default (docs/protocol.md §1.1). */
 export const DEFAULT_MAX_BATCH_SIZE = 4;
 
 export interface LoadModelConfigOptions {
@@ -33,7 +33,7 @@ export interface LoadModelConfigOptions {
   /** False mirrors Triton's `--disable-auto-complete-config`: the config must be complete; it is still checked. */
   readonly autoComplete?: boolean;
   /**
-   * A config given with a load request (Triton's load API `"config"` parameter, reference §1.4): JSON text or an
+   * A config given with a load request (Triton's load API `"config"` parameter, docs/protocol.md §1.4): JSON text or an
    * already parsed object. It replaces the config file.
    */
   readonly configOverride?: string | Readonly<Record<string, unknown>>;

@@ -4,32 +4,21 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { loadPlan } from '../plan/load.ts';
 import { readPlan } from '../plan/format.ts';
-import { checkShapeInProfiles, warmupShapes } from '../plan/profiles.ts';
 import type { PlanManifest } from '../plan/manifest.ts';
-import type { ModelConfig, ModelWarmup, TensorConfig } from '../config/model-config.ts';
-import type { ModelMetadata, ModelState, RepositoryIndexEntry } from '../core/api.ts';
-import { allocate, elementCount, fromConfigType, type DataType } from '../core/datatype.ts';
-import { ModelStats } from '../core/stats.ts';
-import type { Tensor, TensorMetadata } from '../core/types.ts';
+import type { ModelConfig } from '../config/model-config.ts';
+import type { ModelMetadata, ModelState, RepositoryIndexEntry } from '../api/inference-api.ts';
+import { ModelStats } from '../observability/model-stats.ts';
 import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec } from '../engine/engine.ts';
 import { ERROR_CODES, rtError, toRtError, type ErrorCode } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Scheduler, SchedulerFactory } from '../scheduler/scheduler.ts';
-import { imageSpecOf } from '../preprocess/image-spec.ts';
-import { EngineChain, type EngineChainEvents, type EngineChainView } from './engine-chain.ts';
+import { imageSpecOf } from '../config/image-spec.ts';
+import { EngineChain, type EngineChainEvents, type EngineChainView } from '../engine/engine-chain.ts';
 import { loadModelConfig } from './load-config.ts';
+import { ioMetadataOf, metadataOf, type ModelIoMetadata } from './model-metadata.ts';
+import { warmup } from './warmup.ts';
 import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { selectVersions } from './version-policy.ts';
-
-/** What validation needs to know about a model version (dims without the batch dimension). */
-export interface ValidationMeta {
-  readonly name: string;
-  readonly version: string;
-  readonly maxBatchSize: number;
-  readonly inputs: readonly TensorMetadata[];
-  readonly outputs: readonly TensorMetadata[];
-  readonly optionalInputs: ReadonlySet<string>;
-}
 
 /** One loaded, servable model version. */
 export interface LoadedVersion {
@@ -37,7 +26,7 @@ export interface LoadedVersion {
   readonly version: string;
   readonly config: ModelConfig;
   readonly metadata: ModelMetadata;
-  readonly validation: ValidationMeta;
+  readonly validation: ModelIoMetadata;
   readonly scheduler: Scheduler;
   readonly stats: ModelStats;
   readonly sessions: readonly EngineSession[];
@@ -48,12 +37,6 @@ export interface LoadedVersion {
   readonly labels: ReadonlyMap<string, readonly string[]>;
   /** Shape profiles of a plan (`rtserve build --profile`): requests outside them are refused. Empty for ONNX. */
   readonly profiles: PlanManifest['profiles'];
-}
-
-/** Rejects an input shape outside the version's plan profiles with BAD_SHAPE naming the input and the range. */
-export function checkProfiles(v: LoadedVersion, inputs: readonly { readonly name: string; readonly shape: readonly number[] }[]): void {
-  if (v.profiles.length === 0) return;
-  for (const t of inputs) checkShapeInProfiles(v.profiles, t.name, t.shape);
 }
 
 interface ModelRecord {
@@ -170,7 +153,7 @@ export class RepositoryManager {
   /** The version a request addresses. Throws NOT_FOUND for unknown names/versions, UNAVAILABLE while not ready. */
   get(name: string, version?: string): LoadedVersion {
     const rec = this.models.get(name);
-    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest(name)}`);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest()}`);
     const v = version === undefined || version === '' ? rec.latest : version;
     if (v === undefined) {
       throw rtError('MODEL_NOT_READY', `model '${name}' is not ready (${rec.state.toLowerCase()}${rec.reason === '' ? '' : `: ${rec.reason}`})`);
@@ -186,7 +169,7 @@ export class RepositoryManager {
   /** Whether the model (or version) is ready; throws MODEL_NOT_FOUND for names never seen. */
   isReady(name: string, version?: string): boolean {
     const rec = this.models.get(name);
-    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest(name)}`);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest()}`);
     if (version === undefined || version === '') return rec.state === 'READY' && rec.latest !== undefined;
     return rec.versions.has(version);
   }
@@ -262,7 +245,7 @@ export class RepositoryManager {
 
   // ---------------------------------------------------------------------------------------------------------
 
-  private suggest(name: string): string {
+  private suggest(): string {
     const names = [...this.models.keys()];
     return names.length === 0 ? '' : ` (models: ${names.sort().join(', ')})`;
   }
@@ -374,7 +357,7 @@ export class RepositoryManager {
     const sessions: EngineSession[] = [];
     let chain: EngineChain | undefined;
     try {
-      const validation = validationMetaOf(entry.name, version, config);
+      const validation = ioMetadataOf(entry.name, version, config);
       if (config.engine.failover.enabled) {
         // Each provider of the chain loads on its own; the first that loads and warms up serves (engine-chain.ts).
         chain = await EngineChain.open({
@@ -489,90 +472,3 @@ function labelPath(modelDir: string, output: string, fileName: string): string {
 }
 
 const CLIENT_CATEGORIES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'NOT_FOUND', 'UNIMPLEMENTED']);
-
-function tensorMeta(t: TensorConfig, batchDim: boolean): TensorMetadata {
-  const dt = fromConfigType(t.data_type);
-  if (dt === undefined) throw rtError('BAD_CONFIG', `tensor '${t.name}': unknown data_type ${t.data_type}`);
-  return { name: t.name, datatype: dt, shape: batchDim ? [-1, ...t.dims] : [...t.dims] };
-}
-
-export function metadataOf(name: string, versions: readonly string[], config: ModelConfig): ModelMetadata {
-  const batch = config.max_batch_size > 0;
-  return {
-    name,
-    versions,
-    platform: config.platform,
-    inputs: config.input.map((t) => tensorMeta(t, batch)),
-    outputs: config.output.map((t) => tensorMeta(t, batch)),
-  };
-}
-
-function validationMetaOf(name: string, version: string, config: ModelConfig): ValidationMeta {
-  return {
-    name,
-    version,
-    maxBatchSize: config.max_batch_size,
-    inputs: config.input.map((t) => tensorMeta(t, false)),
-    outputs: config.output.map((t) => tensorMeta(t, false)),
-    optionalInputs: new Set(config.input.filter((t) => t.optional === true).map((t) => t.name)),
-  };
-}
-
-/**
- * Runs Triton-style warmup before a version turns READY (model_warmup in the config), or, without one, a
- * single batch-1 run with zeros (dynamic dims as 1) so the first client request does not pay for lazy
- * initialization.
- */
-async function warmup(session: EngineSession, config: ModelConfig, meta: ValidationMeta, plan?: PlanManifest): Promise<void> {
-  const outputs = meta.outputs.map((o) => o.name);
-  const samples: { feeds: Tensor[]; count: number }[] = [];
-  const batchPrefix = (b: number): number[] => (config.max_batch_size > 0 ? [Math.max(1, b)] : []);
-  if (config.model_warmup.length > 0) {
-    for (const w of config.model_warmup) samples.push({ feeds: warmupFeeds(w, batchPrefix(w.batch_size)), count: w.count });
-  } else if (plan !== undefined && plan.profiles.length > 0) {
-    // A plan warms up at its profiles' opt shapes, the shapes it was tuned for (docs/plan-format.md).
-    const full = meta.inputs.map((i) => ({ name: i.name, shape: [...batchPrefix(1).map(() => -1), ...i.shape] }));
-    const shapes = warmupShapes(full, plan.profiles);
-    const feeds: Tensor[] = [];
-    for (const i of meta.inputs) {
-      if (meta.optionalInputs.has(i.name)) continue;
-      const shape = shapes[i.name] ?? [];
-      feeds.push({ name: i.name, datatype: i.datatype, shape, data: allocate(i.datatype, elementCount(shape)) });
-    }
-    samples.push({ feeds, count: 1 });
-  } else {
-    const feeds: Tensor[] = [];
-    for (const i of meta.inputs) {
-      if (meta.optionalInputs.has(i.name)) continue;
-      const shape = [...batchPrefix(1), ...i.shape.map((d) => (d < 0 ? 1 : d))];
-      feeds.push({ name: i.name, datatype: i.datatype, shape, data: allocate(i.datatype, elementCount(shape)) });
-    }
-    samples.push({ feeds, count: 1 });
-  }
-  for (const s of samples) {
-    for (let n = 0; n < s.count; n++) {
-      // Fresh buffers each run: the engine may transfer (detach) them to its worker.
-      const feeds = s.feeds.map((t) => ({ ...t, data: cloneData(t.data) }));
-      await session.run(feeds, outputs);
-    }
-  }
-}
-
-function warmupFeeds(w: ModelWarmup, batchPrefix: number[]): Tensor[] {
-  return Object.entries(w.inputs).map(([name, spec]) => {
-    const dt: DataType | undefined = fromConfigType(spec.data_type);
-    if (dt === undefined) throw rtError('BAD_CONFIG', `model_warmup '${w.name}': input '${name}' has unknown data_type ${spec.data_type}`);
-    const shape = [...batchPrefix, ...spec.dims];
-    const data = allocate(dt, elementCount(shape));
-    if (spec.random_data === true && !Array.isArray(data)) {
-      if (data instanceof Float32Array || data instanceof Float64Array) for (let i = 0; i < data.length; i++) data[i] = Math.random() * 2 - 1;
-      else if (data instanceof BigInt64Array || data instanceof BigUint64Array) for (let i = 0; i < data.length; i++) data[i] = BigInt(i % 7);
-      else if (dt !== 'FP16' && dt !== 'BF16') for (let i = 0; i < data.length; i++) data[i] = i % 7;
-    }
-    return { name, datatype: dt, shape, data };
-  });
-}
-
-function cloneData(d: Tensor['data']): Tensor['data'] {
-  return Array.isArray(d) ? d.map((x) => x.slice()) : d.slice();
-}

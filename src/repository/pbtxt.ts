@@ -10,7 +10,7 @@ import { rtError } from '../errors/registry.ts';
 import { didYouMean } from '../config/hint.ts';
 import type { ModelConfigInput } from '../config/model-config.ts';
 import { MODEL_CONFIG_DESC, unsupportedFieldWarning } from './config-fields.ts';
-import type { FieldDesc, FieldType, MessageDesc } from './config-fields.ts';
+import type { FieldType, MessageDesc } from './config-fields.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Tokenizer

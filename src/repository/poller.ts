@@ -19,7 +19,7 @@ export interface RepositoryPollerOptions {
   /**
    * A changed model is fingerprinted twice, this far apart, and reloaded only when both agree: a model still
    * being copied into the repository is picked up on a later poll instead of half-written (Triton's poll mode
-   * has no such guard and its docs warn about partial changes, reference §1.4).
+   * has no such guard and its docs warn about partial changes, docs/protocol.md §1.4).
    */
   readonly settleMs?: number;
 }
@@ -73,7 +73,7 @@ export async function fingerprintModel(dir: string): Promise<string> {
 }
 
 /**
- * Triton's poll mode (--model-control-mode poll, --repository-poll-secs; reference §1.4): rescans the
+ * Triton's poll mode (--model-control-mode poll, --repository-poll-secs; docs/protocol.md §1.4): rescans the
  * repositories in the background, loads new models, reloads changed ones and unloads removed ones. Reloads go
  * through the manager, which builds the new versions beside the old and swaps them in atomically, so requests
  * keep being served; a failed reload keeps the old versions serving and the repository index says why.

@@ -1,5 +1,5 @@
 /**
- * Model repository scanning (reference §1.1, Triton's layout):
+ * Model repository scanning (docs/protocol.md §1.1, Triton's layout):
  *   <repo>/<model>/config.json | config.yaml | config.yml | config.pbtxt   (optional; the first found wins)
  *   <repo>/<model>/<version>/model.onnx | model.plan | <default_model_filename>
  * Version directories are numeric; names that are not, or that start with "0", are ignored (as Triton does).
@@ -65,7 +65,7 @@ export function assertSafeModelName(name: string): void {
   else if (name.includes('/') || name.includes('\\')) problem = 'it contains a path separator';
   else if (name.includes('..')) problem = "it contains '..'";
   else if (name === '.') problem = "it is '.'";
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is for control characters.
   else if (/[\u0000-\u001f\u007f]/.test(name)) problem = 'it contains a control character';
   if (problem !== undefined) {
     throw rtError('BAD_CONFIG', `invalid model name ${JSON.stringify(name)}: ${problem}`);

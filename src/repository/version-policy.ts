@@ -1,5 +1,5 @@
 /**
- * Which versions of a model to serve, per its version_policy (reference §1.1; model_config.proto
+ * Which versions of a model to serve, per its version_policy (docs/protocol.md §1.1; model_config.proto
  * ModelVersionPolicy): `latest { num_versions }` (default: the single highest), `all {}`, or
  * `specific { versions }`.
  */

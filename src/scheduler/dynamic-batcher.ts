@@ -1,11 +1,11 @@
 import { rtError } from '../errors/registry.ts';
-import { batchKey } from './batch-tensors.ts';
+import { batchKey } from '../engine/batch-tensors.ts';
 import { QueueingScheduler } from './queueing-scheduler.ts';
 import type { BatchDecision, QueuedRequest } from './queueing-scheduler.ts';
 import type { SchedulerOptions, ValidatedRequest } from './scheduler.ts';
 
 /**
- * Triton's dynamic batcher (reference §1.3, batcher.md): joins queued requests into batches of up to
+ * Triton's dynamic batcher (docs/protocol.md §1.3, batcher.md): joins queued requests into batches of up to
  * max_batch_size rows, preferring the largest preferred_batch_size that can be formed, holding a partial batch
  * up to max_queue_delay_microseconds for more requests. Only requests whose inputs match the head of the queue
  * (same names, dtypes and non-batch dims) join its batch; the others keep their place for a later batch.

@@ -7,7 +7,7 @@ export type { Scheduler, SchedulerFactory, SchedulerOptions, ValidatedRequest } 
 export type { CloseReason, RtScheduler, SchedulerSnapshot } from './queueing-scheduler.ts';
 export { DirectScheduler } from './direct-scheduler.ts';
 export { DynamicBatcher } from './dynamic-batcher.ts';
-export { batchKey, concatBatch, planBatch, splitBatch } from './batch-tensors.ts';
+export { batchKey, concatBatch, planBatch, splitBatch } from '../engine/batch-tensors.ts';
 
 /**
  * The scheduler for one model version: the dynamic batcher when the model batches (max_batch_size > 0) and

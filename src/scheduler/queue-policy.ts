@@ -1,10 +1,10 @@
 import type { ModelConfig, QueuePolicy } from '../config/model-config.ts';
-import type { Parameters } from '../core/types.ts';
+import type { Parameters } from '../api/types.ts';
 import { rtError } from '../errors/registry.ts';
 
 /**
  * Scheduling policy resolved once from the model config (Triton model_config.proto ModelDynamicBatching and
- * ModelQueuePolicy, reference §1.2-1.3), shared by the dynamic batcher and the direct scheduler.
+ * ModelQueuePolicy, docs/protocol.md §1.2-1.3), shared by the dynamic batcher and the direct scheduler.
  */
 
 export type TimeoutAction = 'REJECT' | 'DELAY';

@@ -1,6 +1,7 @@
-import type { InferResponse, Tensor } from '../core/types.ts';
+import type { InferResponse } from '../api/types.ts';
+import type { Tensor } from '../tensor/tensor.ts';
 import { RtError, rtError } from '../errors/registry.ts';
-import { concatBatch, planBatch, splitBatch } from './batch-tensors.ts';
+import { concatBatch, planBatch, splitBatch } from '../engine/batch-tensors.ts';
 import { LinkedList } from './linked-list.ts';
 import type { ListNode } from './linked-list.ts';
 import { priorityLevelOf, queueTimeoutUsOf, resolveSchedulingPolicy } from './queue-policy.ts';
@@ -278,6 +279,7 @@ export abstract class QueueingScheduler implements RtScheduler {
    */
   private clockNs(): bigint {
     const now = hrtimeNs();
+    // biome-ignore lint/complexity/useMathMinMax: bigints; Math.max takes numbers only.
     return now > this.clockFloorNs ? now : this.clockFloorNs;
   }
 
@@ -432,6 +434,7 @@ export abstract class QueueingScheduler implements RtScheduler {
         const ctx = e.v.request.context;
         if (ctx === undefined) continue;
         // dispatchNs is the scheduler's clock, which may run up to a timer tick ahead of hrtime.
+        // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
         ctx.dispatchNs = e.dispatchNs < startNs ? e.dispatchNs : startNs;
         ctx.batchStartNs = startNs;
         ctx.computeStartNs = inputDoneNs;
@@ -448,7 +451,7 @@ export abstract class QueueingScheduler implements RtScheduler {
         nsToNumber(doneNs - inferDoneNs),
       );
       this.noteBatch(nsToNumber(doneNs - startNs) / 1e6, entries.length);
-      entries.forEach((e, i) => this.finish(e, { ok: true, response: responses[i] as InferResponse }));
+      for (const [i, e] of entries.entries()) this.finish(e, { ok: true, response: responses[i] as InferResponse });
     } catch (err) {
       // The engine failed this batch: every request of it fails, the scheduler goes on with the next one.
       const error = this.engineError(err, entries.length);

@@ -1,7 +1,7 @@
-import type { InferRequest, InferResponse } from '../core/types.ts';
+import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { EngineSession } from '../engine/engine.ts';
-import type { ModelStats } from '../core/stats.ts';
+import type { ModelStats } from '../observability/model-stats.ts';
 
 /**
  * A request that passed validation against the model (core/validate.ts): inputs are complete tensors whose

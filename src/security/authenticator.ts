@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { RtError, rtError } from '../errors/registry.ts';
-import type { AuthConfig, JwtConfig, Operation } from './config-schema.ts';
-import { OPERATIONS } from './config-schema.ts';
+import type { AuthConfig, JwtConfig, Operation } from '../config/security-schema.ts';
+import { OPERATIONS } from '../config/security-schema.ts';
 import type { Principal } from './principal.ts';
 import type { WsTicketStore } from './ws-tickets.ts';
 

@@ -2,43 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RtError, rtError } from '../errors/registry.ts';
 import { WWW_AUTHENTICATE } from './authenticator.ts';
-import type { Operation } from './config-schema.ts';
 import { credentialsFromHeaders } from './credentials.ts';
 import type { Principal } from './principal.ts';
+import { routeRule } from './route-table.ts';
 import type { Security } from './security.ts';
 
 /** Route that exchanges a REST credential for a single-use WebSocket ticket. */
 export const WS_TICKET_ROUTE = '/v2/auth/ws-ticket';
-
-const HEALTH_ROUTES = new Set(['/v2/health/live', '/v2/health/ready', '/healthz', '/readyz']);
-
-/**
- * Static pages that hold no data and that a browser loads by navigation, which cannot carry a bearer token: the
- * demo page and its assets, the API docs UI and the OpenAPI document. The API calls these pages make are guarded.
- */
-function isPublicPage(url: string): boolean {
-  return url === '/' || url.startsWith('/demo/') || url === '/docs' || url.startsWith('/docs/') || url === '/openapi.json';
-}
-
-/**
- * The operation a REST route belongs to, from its route pattern (fastify's `routeOptions.url`): 'any' for routes
- * every authenticated principal may call, 'public' for static pages. Unknown routes (404) still need
- * credentials, so that the route table is not an unauthenticated oracle.
- */
-export function operationOfRoute(url: string | undefined): Operation | 'any' | 'public' {
-  if (url === undefined) return 'metadata';
-  if (HEALTH_ROUTES.has(url)) return 'health';
-  if (url === WS_TICKET_ROUTE) return 'any';
-  if (isPublicPage(url)) return 'public';
-  if (url === '/metrics' || url.endsWith('/stats')) return 'metrics';
-  if (url.startsWith('/v2/repository')) return 'repository';
-  if (url === '/v1/models' || url.startsWith('/v1/models/')) return 'metadata';
-  // Shared memory regions carry inference inputs and outputs: the same operation as inference (Triton groups them
-  // under its own "shared-memory" restricted API; docs/security.md).
-  if (url.startsWith('/v2/systemsharedmemory') || url.startsWith('/v2/cudasharedmemory')) return 'infer';
-  if (url.endsWith('/infer') || url.endsWith('/generate') || url.endsWith('/generate_stream') || url.endsWith('/image') || url.startsWith('/v1/')) return 'infer';
-  return 'metadata';
-}
 
 const principals = new WeakMap<IncomingMessage, Principal>();
 
@@ -56,23 +26,14 @@ export interface HttpSecurityHooks {
 
 /**
  * Auth and rate limits for the REST front end, or undefined when both are off (then the server installs no hook
- * and REST pays nothing). Per request: one Map lookup for the route's operation, the credential check (an API
+ * and REST pays nothing). Per request: one Map lookup for the route's operation (the route table), the credential check (an API
  * key costs one sha256; a JWT is verified once and then cached), and the buckets.
  */
 export function createHttpSecurity(security: Security): HttpSecurityHooks | undefined {
   if (security.inactive) return undefined;
-  const opCache = new Map<string | undefined, Operation | 'any' | 'public'>();
-  const opOf = (url: string | undefined): Operation | 'any' | 'public' => {
-    let op = opCache.get(url);
-    if (op === undefined) {
-      op = operationOfRoute(url);
-      if (opCache.size < 1000) opCache.set(url, op);
-    }
-    return op;
-  };
-
   const onRequest = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const op = opOf(req.routeOptions.url);
+    // The route's operation from the one route table (src/security/route-table.ts): one Map lookup.
+    const op = routeRule(req.method, req.routeOptions.url).op;
     if (op === 'public') return;
     const params = req.params as Record<string, string> | undefined;
     const model = params?.['model'];

@@ -1,6 +1,6 @@
 /** Security: TLS, authentication (API keys, JWT, WebSocket tickets), authorization, rate limits and limits. */
-export { OPERATIONS, authConfigSchema, rateLimitConfigSchema } from './config-schema.ts';
-export type { AuthConfig, JwtConfig, ApiKeyConfig, RateLimitConfig, BucketConfig, Operation } from './config-schema.ts';
+export { OPERATIONS, authConfigSchema, rateLimitConfigSchema } from '../config/security-schema.ts';
+export type { AuthConfig, JwtConfig, ApiKeyConfig, RateLimitConfig, BucketConfig, Operation } from '../config/security-schema.ts';
 export { ANONYMOUS, authorize, modelMatches } from './principal.ts';
 export type { Principal } from './principal.ts';
 export { createAuthenticator, bearerToken, hashApiKey, WWW_AUTHENTICATE } from './authenticator.ts';
@@ -24,11 +24,13 @@ export { MemoryBucketStore } from './bucket-store.ts';
 export type { BucketSpec, BucketStore, TakeOutcome } from './bucket-store.ts';
 export { RedisBucketStore } from './redis-bucket-store.ts';
 export { WsTicketStore } from './ws-tickets.ts';
-export { checkJsonLimits, checkTensorLimits, MessageRateLimiter, withRequestLimits } from './limits.ts';
+export { checkJsonLimits, checkTensorLimits, MessageRateLimiter } from './limits.ts';
 export type { RequestLimits } from './limits.ts';
 export { loadTlsMaterial, httpsServerOptions, grpcServerCredentials } from './tls.ts';
 export type { TlsConfig, TlsMaterial } from './tls.ts';
-export { createHttpSecurity, operationOfRoute, principalOf, WS_TICKET_ROUTE } from './http-guard.ts';
+export { createHttpSecurity, principalOf, WS_TICKET_ROUTE } from './http-guard.ts';
+export { API_GROUPS, GRPC_METHODS, HTTP_ROUTES, apiSwitchHook, registeredRoutes, routeRule, trackRoutes } from './route-table.ts';
+export type { ApiGroup, RouteAccess, RouteRule } from './route-table.ts';
 export type { HttpSecurityHooks } from './http-guard.ts';
 export { watchConfig } from './reload.ts';
 export type { ConfigWatcher } from './reload.ts';

@@ -1,5 +1,4 @@
 import { rtError } from '../errors/registry.ts';
-import { withOverrides } from '../util/with-overrides.ts';
 
 /** Structural limits on a request, beyond its byte size (server config keys of the same names). */
 export interface RequestLimits {
@@ -55,7 +54,7 @@ export function checkJsonLimits(bytes: Uint8Array, limits: Pick<RequestLimits, '
   }
 }
 
-interface ShapedTensor {
+export interface ShapedTensor {
   readonly name: string;
   readonly shape: readonly number[];
 }
@@ -106,51 +105,4 @@ export class MessageRateLimiter {
   get retryAfterMs(): number {
     return this.tokens >= 1 || this.perSec <= 0 ? 0 : Math.ceil(((1 - this.tokens) * 1000) / this.perSec);
   }
-}
-
-interface LimitableRequest {
-  readonly inputs: readonly ShapedTensor[];
-  /** Inputs whose bytes are in shared memory regions count like the others. */
-  readonly sharedMemoryInputs?: readonly ShapedTensor[];
-}
-
-interface LimitableApi {
-  infer(request: LimitableRequest): Promise<unknown>;
-  inferStream?(request: LimitableRequest): AsyncIterable<unknown>;
-}
-
-function requestInputs(request: LimitableRequest): readonly ShapedTensor[] {
-  return request.sharedMemoryInputs === undefined ? request.inputs : [...request.inputs, ...request.sharedMemoryInputs];
-}
-
-/**
- * The same InferenceApi with inputs per request and elements per tensor checked before every infer / inferStream,
- * for the front ends that decode requests themselves (gRPC, WebSocket, SSE). Other methods pass through.
- */
-export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>): T {
-  const overrides: Record<string, unknown> = {
-    infer(request: LimitableRequest): Promise<unknown> {
-      try {
-        checkTensorLimits(requestInputs(request), limits);
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      return api.infer(request);
-    },
-  };
-  if (typeof api.inferStream === 'function') {
-    const inner = api.inferStream;
-    overrides['inferStream'] = (request: LimitableRequest): AsyncIterable<unknown> => {
-      try {
-        checkTensorLimits(requestInputs(request), limits);
-      } catch (err) {
-        // Errors of a stream surface from its iterator (the InferenceApi contract), never from the call itself.
-        return (async function* refused(): AsyncGenerator<never> {
-          throw err;
-        })();
-      }
-      return inner.call(api, request);
-    };
-  }
-  return withOverrides(api, overrides);
 }

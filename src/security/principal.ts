@@ -1,5 +1,5 @@
 import { rtError, type RtError } from '../errors/registry.ts';
-import type { Operation } from './config-schema.ts';
+import type { Operation } from '../config/security-schema.ts';
 
 /** Who made a request, as established by an API key, a JWT, a WebSocket ticket, or nobody (auth off / open op). */
 export interface Principal {

@@ -1,6 +1,6 @@
-import { RtError, rtError } from '../errors/registry.ts';
+import { type RtError, rtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { BucketConfig, RateLimitConfig } from './config-schema.ts';
+import type { BucketConfig, RateLimitConfig } from '../config/security-schema.ts';
 import { MemoryBucketStore, type BucketSpec, type BucketStore } from './bucket-store.ts';
 import { modelMatches, type Principal } from './principal.ts';
 import { RedisBucketStore } from './redis-bucket-store.ts';

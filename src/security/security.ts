@@ -1,7 +1,7 @@
 import { RtError, rtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import { createAuthenticator, type Authenticator, type Credentials } from './authenticator.ts';
-import type { AuthConfig, Operation, RateLimitConfig } from './config-schema.ts';
+import type { AuthConfig, Operation, RateLimitConfig } from '../config/security-schema.ts';
 import { ANONYMOUS, authorize, type Principal } from './principal.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import type { BucketStore } from './bucket-store.ts';

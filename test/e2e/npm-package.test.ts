@@ -9,11 +9,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/core/package-root.ts';
+import { packageRoot } from '../../src/util/package-root.ts';
 import { startCli, type CliProcess } from '../helpers/cli.ts';
 import { browserSkipReason, launchChromium } from './browser.ts';
 
@@ -110,7 +110,7 @@ describe('the npm package', { skip: existsSync(join(root, 'dist', 'src', 'cli', 
         "import { RtserveClient } from 'rtserve/client';",
         'const client = new RtserveClient({ url: location.origin });',
         "const r = await client.infer('simple', { INPUT0: { shape: [1, 16], data: new Int32Array(16).fill(7) }, INPUT1: { shape: [1, 16], data: new Int32Array(16).fill(2) } });",
-        "document.title = `done ${Array.from(r.data('OUTPUT0')).join(',')}`;",
+        "document.title = 'done ' + Array.from(r.data('OUTPUT0')).join(',');",
       ].join('\n'),
     );
     // esbuild from this repository's tools (the project itself has none): resolves 'rtserve/client' in the project.

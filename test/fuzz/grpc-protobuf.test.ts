@@ -10,7 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
-import { decodeModelInferResponse, encodeModelInferRequest } from '../../src/transport/grpc/infer-client-codec.ts';
+import { decodeModelInferResponse, encodeModelInferRequest } from '../../src/codec/grpc/infer-client-codec.ts';
 import { A, B, EXPECTED_SUM, FUZZ_RUNS, FUZZ_SEED, assertNoLeaks } from './helpers.ts';
 
 const METHOD = '/inference.GRPCInferenceService/ModelInfer';

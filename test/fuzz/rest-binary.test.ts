@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
-import { encodeInferRequest } from '../../src/transport/codec/kserve-client-codec.ts';
+import { encodeInferRequest } from '../../src/codec/kserve-client-codec.ts';
 import { A, B, FUZZ_RUNS, FUZZ_SEED, assertClientError, assertNoLeaks, assertStillServes, post } from './helpers.ts';
 
 function validBinary(): { body: Uint8Array<ArrayBuffer>; headerLength: number } {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/core/package-root.ts';
+import { packageRoot } from '../../src/util/package-root.ts';
 
 export const CLI_FROM_BIN: readonly string[] = [join(packageRoot(), 'bin', 'rtserve.js')];
 export const CLI_FROM_SOURCES: readonly string[] = ['--import', 'tsx', join(packageRoot(), 'src', 'cli', 'main.ts')];

@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { loadServerConfig } from '../../src/config/load-server-config.ts';
 import type { ServerConfigInput } from '../../src/config/server-config.ts';
 import { startServer, type RunningServer } from '../../src/app/rtserve-server.ts';
-import { bundledModelRepository } from '../../src/core/package-root.ts';
+import { bundledModelRepository } from '../../src/util/package-root.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 
-/** A real rtserve on port 0 (HTTP, gRPC and metrics), serving the bundled models unless told otherwise. */
+/**
+ * A real rtserve on port 0 (HTTP, gRPC and metrics), serving the bundled models unless told otherwise. Its close
+ * does not wait for arrivals to stop (drainQuietMs 0); the drain tests run the real CLI with the default.
+ */
 export async function startTestServer(overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
   const config = await loadServerConfig({
-    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', exitTimeoutSecs: 10, ...overrides },
+    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', exitTimeoutSecs: 10, drainQuietMs: 0, ...overrides },
   });
   return startServer({ config, logger: silentLogger() });
 }

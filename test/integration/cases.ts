@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import type { ErrorCategory } from '../../src/errors/registry.ts';
-import type { DataType, TensorData } from '../../src/core/datatype.ts';
-import type { Parameters, RequestedOutput, Tensor } from '../../src/core/types.ts';
+import type { DataType, TensorData } from '../../src/tensor/datatype.ts';
+import type { Parameters, RequestedOutput } from '../../src/api/types.ts';
+import type { Tensor } from '../../src/tensor/tensor.ts';
 
 export interface TableRequest {
   readonly model: string;

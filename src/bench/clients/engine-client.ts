@@ -6,8 +6,8 @@
  *    difference to `engine-worker` is the worker hop.
  * Both implement LoadClient, so the same windows, stability rule and percentiles apply.
  */
-import type { TensorData } from '../../core/datatype.ts';
-import type { Tensor } from '../../core/types.ts';
+import type { TensorData } from '../../tensor/datatype.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import type { EngineLoadOptions, SessionDescription } from '../../engine/engine.ts';
 import { createOrtEngine, openInProcessOrtSession } from '../../engine/ort/index.ts';
 import { RequestFailure } from '../errors.ts';

@@ -1,13 +1,13 @@
 /**
- * gRPC load clients for inference.GRPCInferenceService (reference §2.5):
+ * gRPC load clients for inference.GRPCInferenceService (docs/protocol.md §2.5):
  *  - `grpc`: one unary ModelInfer per request, all over one HTTP/2 channel (grpc-js multiplexes the calls);
  *  - `grpc-stream`: one bidirectional ModelStreamInfer stream carrying every request; responses are matched to
  *    requests by the request id the server echoes (perf_analyzer's --streaming mode).
  * Requests put every input in raw_input_contents and are encoded once before measuring with the client codec
- * (src/transport/grpc/infer-client-codec.ts); grpc-js gets the bytes as they are (identity serializer).
+ * (src/codec/grpc/infer-client-codec.ts); grpc-js gets the bytes as they are (identity serializer).
  */
 import { Client, credentials, status, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
-import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest, type StreamInferResult } from '../../transport/grpc/infer-client-codec.ts';
+import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest, type StreamInferResult } from '../../codec/grpc/infer-client-codec.ts';
 import { RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
 import { openSharedMemoryClient, type SharedMemoryRequest } from '../shared-memory.ts';

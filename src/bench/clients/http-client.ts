@@ -1,6 +1,6 @@
 /**
- * KServe v2 REST load clients (reference §2.1): `http-json` sends and receives tensors as JSON `data`, `http-binary`
- * uses Triton's binary tensor data extension both ways (reference §2.3: inputs with binary_data_size, and
+ * KServe v2 REST load clients (docs/protocol.md §2.1): `http-json` sends and receives tensors as JSON `data`, `http-binary`
+ * uses Triton's binary tensor data extension both ways (docs/protocol.md §2.3: inputs with binary_data_size, and
  * `binary_data_output: true` so outputs come back binary). Bodies are encoded once, before measuring.
  *
  * Three HTTP stacks: `net`, HTTP/1.1 written and parsed by the load generator itself over node:net keep-alive
@@ -10,7 +10,7 @@
  */
 import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { encodeHttp1Post, Http1Pool } from './http1-pool.ts';
-import { decodeInferResponse, encodeInferRequest } from '../../transport/codec/kserve-client-codec.ts';
+import { decodeInferResponse, encodeInferRequest } from '../../codec/kserve-client-codec.ts';
 import { BenchError, RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
 import { openSharedMemoryClient, type SharedMemoryRequest } from '../shared-memory.ts';

@@ -272,7 +272,7 @@ export class Http1Pool {
       }
       const pending: Pending = { resolve, reject };
       let c = this.#idle.pop();
-      while (c !== undefined && c.closed) c = this.#idle.pop();
+      while (c?.closed) c = this.#idle.pop();
       if (c === undefined && this.#all.size < this.maxConnections) {
         c = new Connection(this.host, this.port, this.timeoutMs, (conn, reusable) => this.#done(conn, reusable));
         this.#all.add(c);

@@ -3,7 +3,7 @@
  * a LoadClientFactory; the measurement loop only ever calls `send` and `close`, so its timing is the same for every
  * protocol: a latency is the time from `send` being called to its promise settling.
  */
-import type { Tensor } from '../../core/types.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 
 export interface LoadTarget {
   /** Where to send: a REST base URL (http://host:port), a gRPC address (host:port) or a WebSocket URL. */

@@ -6,7 +6,7 @@
  * `error` event. Sockets are opened so that none carries more than the session's `max_in_flight`.
  */
 import WebSocket from 'ws';
-import { tensorDataToBinary } from '../../transport/codec/tensor-data.ts';
+import { tensorDataToBinary } from '../../codec/binary-data.ts';
 import { RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
 

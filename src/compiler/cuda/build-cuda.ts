@@ -3,77 +3,19 @@ import { rtError } from '../../errors/registry.ts';
 import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../../plan/format.ts';
 import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
-import { AccuracyGateError, ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer, type BuildOptions, type BuildReport, type BuildResult, type BuildStage, type ProgressListener } from '../build.ts';
+import { ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer } from '../build-steps.ts';
+import { AccuracyGateError, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build-options.ts';
 import { syntheticDataset } from '../data/dataset.ts';
-import { DT } from '../ir/dtype.ts';
+import { DT } from '../../tensor/onnx-dtype.ts';
 import { Graph, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../passes/index.ts';
-import type { OfflineRuntime } from '../runtime.ts';
+import type { CudaBuildDeps, TuneOptions, TuneResult } from '../../plan/cuda-tuning.ts';
 import { toolVersion } from '../version.ts';
-import { lowerGraph, type Lowered } from './lower.ts';
+import { lowerGraph } from './lower.ts';
+import type { Lowered } from './lowering/types.ts';
 import { verifyPrograms, type ProgramCheck } from './verify-programs.ts';
 import { emitPrograms, planArena, tensorBytes } from './memory.ts';
-import {
-  CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding,
-  type CudaLayer, type CudaNetwork, type GemmLayer, type Tactic,
-} from './network.ts';
-
-/** One timed candidate of a layer (what the addon's `tune` reports). */
-export interface TuneCandidate {
-  readonly tactic: Tactic;
-  readonly ok: boolean;
-  readonly us?: number;
-  readonly ws?: number;
-  readonly err?: number;
-  readonly why?: string;
-  readonly setupMs?: number;
-}
-
-export interface TuneResult {
-  readonly candidates: readonly TuneCandidate[];
-  readonly notes: readonly string[];
-  readonly best: Tactic | null;
-  readonly bestUs: number | null;
-  readonly fallback: Tactic | null;
-}
-
-export interface TuneOptions {
-  /** Largest workspace a tactic may ask for (bytes). */
-  readonly workspaceLimit: number;
-  /** cuDNN graph-API engine configurations tried per convolution (heuristic order). */
-  readonly graphCandidates: number;
-  /** Timed runs per candidate (median reported). */
-  readonly iters: number;
-  /** Check every candidate's output against the engine's reference kernel. */
-  readonly verify: boolean;
-}
-
-/**
- * Times tactics on the device. The compiler never loads the addon itself (DESIGN.md layering): the CLI passes
- * the one from src/engine/cuda/addon.ts.
- */
-export interface CudaTuner {
-  readonly device: CudaDeviceInfo;
-  tune(layer: ConvLayer | GemmLayer, options: TuneOptions): TuneResult;
-}
-
-export interface CudaBuildDeps {
-  readonly tuner?: CudaTuner;
-  /** Why there is no tuner (no addon, no device): the build fails naming it. */
-  readonly unavailable?: string;
-  /** Runs target 'cuda' payloads (and delegates the FP32 reference to onnxruntime) for the accuracy gate. */
-  readonly accuracyRuntime?: OfflineRuntime;
-  readonly tuneOptions?: Partial<TuneOptions>;
-  /** Overrides the batch sizes derived from the profile. */
-  readonly batches?: readonly number[];
-  /** CUDA graphs in the plan (default on). */
-  readonly cudaGraphs?: boolean;
-  /**
-   * Wall-clock budget for tactic timing: once spent, the remaining problems try no cuDNN graph-API engines
-   * (their plans can compile kernels at run time) and time fewer runs. Default: no limit.
-   */
-  readonly tuneBudgetMs?: number;
-}
+import { CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding, type CudaLayer, type CudaNetwork, type GemmLayer, type Tactic } from '../../plan/cuda-network.ts';
 
 export const DEFAULT_TUNE_OPTIONS: TuneOptions = { workspaceLimit: 256 * 1024 * 1024, graphCandidates: 4, iters: 10, verify: true };
 
@@ -202,7 +144,7 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   const warnings: string[] = [];
   const { stagesMs, start, done, skip } = stageTimer(progress);
 
-  const { sourceBytes, fileName, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
+  const { sourceBytes, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const batches = deps.batches !== undefined ? [...deps.batches].sort((a, b) => a - b) : profileBatches(g.inputs, profiles, warnings);
   const rows = rowShapes(g.inputs, profiles);
   if ((options.fp32Ops ?? []).length > 0 || (options.fp32Nodes ?? []).length > 0) warnings.push('--fp32-ops / --fp32-nodes are ignored by the CUDA target (every layer runs FP16 with FP32 accumulation)');

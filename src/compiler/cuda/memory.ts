@@ -1,6 +1,6 @@
 import { rtError } from '../../errors/registry.ts';
-import type { Lowered, LTensor } from './lower.ts';
-import type { CudaProgram, OperandRef } from './network.ts';
+import type { Lowered, LTensor } from './lowering/types.ts';
+import type { CudaProgram, OperandRef } from '../../plan/cuda-network.ts';
 
 /** Arena offsets are 256-byte aligned: vectorized kernels read 16 bytes, cuDNN and cuBLASLt want 16 too. */
 export const ARENA_ALIGN = 256;

@@ -1,6 +1,6 @@
 import { rtError } from '../../errors/registry.ts';
-import { floatToHalf, halfToFloat } from '../ir/dtype.ts';
-import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } from './network.ts';
+import { floatToHalf, halfToFloat } from '../../tensor/onnx-dtype.ts';
+import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } from '../../plan/cuda-network.ts';
 
 /**
  * A CPU interpreter of CUDA programs with the kernels' exact semantics: FP16 storage (every value written is
@@ -11,6 +11,7 @@ import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } 
 
 function act(x: number, a: ActSpec): number {
   switch (a.kind) {
+    // biome-ignore lint/complexity/useMathMinMax: NaN gives 0 here, as the device's fmaxf does; Math.max gives NaN.
     case ACT.relu: return x > 0 ? x : 0;
     case ACT.clip: return Math.min(Math.max(x, a.p0), a.p1);
     case ACT.sigmoid: return 1 / (1 + Math.exp(-x));

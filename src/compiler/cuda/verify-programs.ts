@@ -10,10 +10,11 @@
  * build: requests of their batch sizes run on the next larger program (padded), which passed. When every program
  * is off alike, it is the model's own FP16 sensitivity, not a broken program; that is for the accuracy gates.
  *
- * Served traffic mixes batch sizes, and on ResNet-50 some programs' outputs depend on what a larger batch left in
- * device memory (they drift by 1e-2 to 1e-1 after one ran; bench/cuda/localize-drift.ts). So each smaller program
- * is checked right after the largest program ran over the whole dataset, not on a fresh device: a program that reads
- * memory a larger run left behind then shows its error here and is dropped like any outlier.
+ * Served traffic mixes batch sizes, and on ResNet-50 some programs' outputs once depended on what a larger batch left
+ * in device memory (they drifted by 1e-2 to 2.7e-1 after one ran: a race between consecutive layers through
+ * programmatic dependent launch, fixed in the engine on 2026-12-01; docs/cuda-engine.md). So each smaller program
+ * is checked right after the largest program ran over the whole dataset, not on a fresh device: a program that
+ * depends on what a larger run left behind then shows its error here and is dropped like any outlier.
  *
  * A program the engine reports as history-dependent (RuntimeSession.historyDependentBatches: its output changed at
  * load when device memory was left holding different values, native/src/engine.cu) is an outlier too, whatever its
@@ -24,8 +25,8 @@
 import { rtError } from '../../errors/registry.ts';
 import { batches as datasetBatches, type Dataset } from '../data/dataset.ts';
 import type { ValueInfo } from '../ir/graph.ts';
-import { readNumber } from '../ir/dtype.ts';
-import type { HostTensor, OfflineRuntime } from '../runtime.ts';
+import { readNumber } from '../../tensor/onnx-dtype.ts';
+import type { HostTensor, OfflineRuntime } from '../../plan/runtime.ts';
 
 export interface ProgramCheck {
   readonly batch: number;

@@ -1,4 +1,4 @@
-import { floatToHalf } from '../ir/dtype.ts';
+import { floatToHalf } from '../../tensor/onnx-dtype.ts';
 
 /** Weights are packed into one blob, each tensor 256-byte aligned (cuDNN and cuBLASLt want 16). */
 export const WEIGHT_ALIGN = 256;

@@ -1,7 +1,7 @@
 import { rtError } from '../../errors/registry.ts';
-import { DT, allocData, elemSize, type ElemType, type NumericData } from '../ir/dtype.ts';
+import { DT, allocData, elemSize, type ElemType, type NumericData } from '../../tensor/onnx-dtype.ts';
 import { numel } from '../ir/tensor.ts';
-import type { HostTensor } from '../runtime.ts';
+import type { HostTensor } from '../../plan/runtime.ts';
 
 /**
  * NumPy .npy reader and writer (format spec: numpy/lib/format.py, "NPY format"): magic \x93NUMPY, version,
@@ -94,7 +94,7 @@ export function writeNpy(t: HostTensor): Uint8Array {
   const shape = t.dims.length === 1 ? `(${t.dims[0]},)` : `(${t.dims.join(', ')})`;
   let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shape}, }`;
   const total = 10 + header.length + 1;
-  header += ' '.repeat((64 - (total % 64)) % 64) + '\n';
+  header += `${' '.repeat((64 - (total % 64)) % 64)}\n`;
   const h = new TextEncoder().encode(header);
   const body = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
   const out = new Uint8Array(10 + h.byteLength + body.byteLength);

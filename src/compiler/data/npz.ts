@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { rtError } from '../../errors/registry.ts';
-import type { HostTensor } from '../runtime.ts';
+import type { HostTensor } from '../../plan/runtime.ts';
 import { readNpy, writeNpy } from './npy.ts';
 
 /**

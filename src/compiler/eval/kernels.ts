@@ -1,4 +1,4 @@
-import { DT, allocData, readNumber, writeNumber, type ElemType, type NumericData } from '../ir/dtype.ts';
+import { DT, allocData, readNumber, writeNumber, type ElemType, type NumericData } from '../../tensor/onnx-dtype.ts';
 import { attrFloat, attrInt, attrInts, attrTensor, type Graph, type Node } from '../ir/graph.ts';
 import { broadcastShapes, reshapeDims } from '../ir/shape-inference.ts';
 import { numel, toIntArray, type ConstTensor } from '../ir/tensor.ts';

@@ -1,4 +1,4 @@
-import { DT, type ElemType } from './dtype.ts';
+import { DT, type ElemType } from '../../tensor/onnx-dtype.ts';
 import { Graph, makeNode, saveModel, type AttrValue, type Dim } from './graph.ts';
 import type { ConstTensor } from './tensor.ts';
 
@@ -14,7 +14,7 @@ export const attr = {
 
 /**
  * Builds small graphs in code: tests, benchmarks and the compiler's own helper models (calibration probes)
- * use it, so no fixture is ever downloaded (DESIGN.md, habit 4).
+ * use it, so no fixture is ever downloaded (docs/architecture.md, Habits 4).
  */
 export class GraphBuilder {
   readonly graph: Graph;

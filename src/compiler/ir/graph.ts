@@ -1,6 +1,6 @@
 import onnxProto from 'onnx-proto';
 import { rtError } from '../../errors/registry.ts';
-import type { ElemType } from './dtype.ts';
+import type { ElemType } from '../../tensor/onnx-dtype.ts';
 import { toInt64Field, toNumber } from './long.ts';
 import { tensorFromProto, tensorToProto, type ConstTensor } from './tensor.ts';
 

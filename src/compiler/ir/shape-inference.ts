@@ -1,5 +1,5 @@
 import { rtError } from '../../errors/registry.ts';
-import { DT, type ElemType } from './dtype.ts';
+import { DT, type ElemType } from '../../tensor/onnx-dtype.ts';
 import { attrInt, attrInts, attrString, attrTensor, type Dim, type Graph, type Node, type ValueType } from './graph.ts';
 import { toIntArray, type ConstTensor } from './tensor.ts';
 

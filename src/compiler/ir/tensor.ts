@@ -1,8 +1,8 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
-import onnxProto from 'onnx-proto';
+import type onnxProto from 'onnx-proto';
 import { rtError } from '../../errors/registry.ts';
-import { DT, allocData, elemSize, elemTypeName, readNumber, type ElemType, type NumericData, type TensorData } from './dtype.ts';
+import { DT, allocData, elemSize, elemTypeName, readNumber, type ElemType, type NumericData, type TensorData } from '../../tensor/onnx-dtype.ts';
 import { toNumber } from './long.ts';
 
 type ITensorProto = onnxProto.onnx.ITensorProto;

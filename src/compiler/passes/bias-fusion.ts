@@ -1,4 +1,4 @@
-import { DT } from '../ir/dtype.ts';
+import { DT } from '../../tensor/onnx-dtype.ts';
 import { attrFloat, attrInt, makeNode, type Graph, type Node } from '../ir/graph.ts';
 import { toFloat32, type ConstTensor } from '../ir/tensor.ts';
 import { ChangeLog, type Pass } from './pass.ts';

@@ -40,7 +40,7 @@ export const identityElimination: Pass = {
         }
         case 'Transpose': {
           const perm = attrInts(n, 'perm');
-          if (perm !== undefined && perm.every((p, i) => p === i)) why = 'identity Transpose';
+          if (perm?.every((p, i) => p === i)) why = 'identity Transpose';
           break;
         }
         case 'Reshape': {

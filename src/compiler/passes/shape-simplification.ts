@@ -1,4 +1,4 @@
-import { DT } from '../ir/dtype.ts';
+import { DT } from '../../tensor/onnx-dtype.ts';
 import { attrInt, attrInts, type Graph, type Node } from '../ir/graph.ts';
 import { int64Tensor, toIntArray } from '../ir/tensor.ts';
 import { ChangeLog, type Pass } from './pass.ts';
@@ -69,7 +69,7 @@ function analyze(g: Graph): Map<string, SymShape> {
           const t = g.initializers.get(n.inputs[1] ?? '');
           return t === undefined ? undefined : toIntArray(t);
         })();
-        if (data !== undefined && data.scalar && axes !== undefined && axes.length === 1 && (axes[0] === 0 || axes[0] === -1)) {
+        if (data?.scalar && axes !== undefined && axes.length === 1 && (axes[0] === 0 || axes[0] === -1)) {
           r = { dims: data.dims, scalar: false };
         }
         break;

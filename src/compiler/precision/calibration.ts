@@ -1,10 +1,10 @@
 import { rtError } from '../../errors/registry.ts';
 import type { CalibrationMethod, CalibrationTable, TensorRange } from '../../plan/manifest.ts';
-import { DT, readNumber } from '../ir/dtype.ts';
+import { DT, readNumber } from '../../tensor/onnx-dtype.ts';
 import { saveModel, type Graph } from '../ir/graph.ts';
 import { batches, type Dataset } from '../data/dataset.ts';
 import type { PlanTarget } from '../../plan/manifest.ts';
-import type { OfflineRuntime } from '../runtime.ts';
+import type { OfflineRuntime } from '../../plan/runtime.ts';
 
 /**
  * Activation range calibration for INT8 (post-training static quantization).

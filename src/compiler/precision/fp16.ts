@@ -1,5 +1,5 @@
 import type { NodePrecision } from '../../plan/manifest.ts';
-import { DT, floatToHalf } from '../ir/dtype.ts';
+import { DT, floatToHalf } from '../../tensor/onnx-dtype.ts';
 import { attrInt, attrTensor, hasSubgraph, makeNode, type Graph, type Node } from '../ir/graph.ts';
 import { inferShapes } from '../ir/shape-inference.ts';
 import { toFloat32, type ConstTensor } from '../ir/tensor.ts';

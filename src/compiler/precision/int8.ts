@@ -1,6 +1,6 @@
 import { rtError } from '../../errors/registry.ts';
 import type { CalibrationTable, NodePrecision } from '../../plan/manifest.ts';
-import { DT } from '../ir/dtype.ts';
+import { DT } from '../../tensor/onnx-dtype.ts';
 import { attrFloat, attrInt, makeNode, type Graph, type Node } from '../ir/graph.ts';
 import { inferShapes } from '../ir/shape-inference.ts';
 import { toFloat32, type ConstTensor } from '../ir/tensor.ts';

@@ -1,4 +1,4 @@
-import { DT } from '../ir/dtype.ts';
+import { DT } from '../../tensor/onnx-dtype.ts';
 import { attrFloat, attrInt, hasSubgraph, type Graph, type Node } from '../ir/graph.ts';
 import { toFloat32 } from '../ir/tensor.ts';
 

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { CudaDeviceInfo } from '../../compiler/cuda/network.ts';
-import { packageRoot } from '../../core/package-root.ts';
+import type { CudaDeviceInfo } from '../../plan/cuda-network.ts';
+import { packageRoot } from '../../util/package-root.ts';
 
 /** Opaque handle of one native engine instance (an `napi_external`). */
 export interface NativeEngineHandle {

@@ -1,7 +1,7 @@
-import type { CudaDeviceInfo, CudaIoBinding } from '../../compiler/cuda/network.ts';
-import type { Tensor, TensorMetadata } from '../../core/types.ts';
+import type { CudaDeviceInfo, CudaIoBinding } from '../../plan/cuda-network.ts';
+import type { Tensor, TensorMetadata } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
-import type { NumericArray } from '../../core/datatype.ts';
+import type { NumericArray } from '../../tensor/datatype.ts';
 import { BatchScratch } from '../batch-scratch.ts';
 import type { BatchFeed, EngineSession, SessionDescription } from '../engine.ts';
 import type { CudaAddon, NativeEngineHandle } from './addon.ts';
@@ -24,6 +24,8 @@ export interface CudaEngineDescription {
     readonly batch: number; readonly graph: boolean; readonly captureError: string; readonly layers: number;
     /** The load-time history check: the program's output changed with what earlier runs left in memory. */
     readonly historyDependent: boolean;
+    /** Programmatic (PDL) edges of the captured graph the engine made full dependencies (native serializeProgrammaticEdges). */
+    readonly pdlEdges?: number;
     /** Layers whose tuned tactic failed the load-time memory check (native readsUngivenMemory) and what replaced it. */
     readonly replaced: readonly { readonly layer: string; readonly from: unknown; readonly to: unknown; readonly why: string; readonly fallbackAlsoFails?: boolean }[];
     readonly tactics: readonly { readonly name: string; readonly tactic: Readonly<Record<string, unknown>> }[];

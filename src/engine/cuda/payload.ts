@@ -1,5 +1,5 @@
 import onnxProto from 'onnx-proto';
-import { CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type CudaNetwork } from '../../compiler/cuda/network.ts';
+import { CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type CudaNetwork } from '../../plan/cuda-network.ts';
 import { rtError } from '../../errors/registry.ts';
 
 const { onnx } = onnxProto;

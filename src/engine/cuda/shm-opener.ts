@@ -3,10 +3,10 @@
  * page-locked for CUDA when it allows) instead of read through a file handle. An input in a region is then a view
  * of the client's memory: nothing is copied on the way in, and the CUDA engine copies it to the GPU directly (DMA)
  * from there. Outputs are written into the mapping. Without the addon (no CUDA toolkit or GPU here) regions are
- * opened with the file-handle backing (core/shared-memory.ts).
+ * opened with the file-handle backing (shm/system-shared-memory.ts).
  */
-import { markMapped } from '../../core/exclusive-buffers.ts';
-import { openFileRegion, type RegionBacking, type RegionOpener } from '../../core/shared-memory.ts';
+import { markMapped } from '../../tensor/exclusive-buffers.ts';
+import { openFileRegion, type RegionBacking, type RegionOpener } from '../../shm/system-shared-memory.ts';
 import { rtError } from '../../errors/registry.ts';
 import { loadCudaAddon, type CudaAddon } from './addon.ts';
 

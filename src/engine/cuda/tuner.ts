@@ -1,7 +1,7 @@
-import type { CudaBuildDeps, CudaTuner, TuneOptions, TuneResult } from '../../compiler/cuda/build-cuda.ts';
-import type { ConvLayer, GemmLayer } from '../../compiler/cuda/network.ts';
-import type { OfflineRuntime, RuntimeSession, Feeds, Outputs, HostTensor } from '../../compiler/runtime.ts';
-import type { Tensor } from '../../core/types.ts';
+import type { CudaBuildDeps, CudaTuner, TuneOptions, TuneResult } from '../../plan/cuda-tuning.ts';
+import type { ConvLayer, GemmLayer } from '../../plan/cuda-network.ts';
+import type { OfflineRuntime, RuntimeSession, Feeds, Outputs, HostTensor } from '../../plan/runtime.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
 import { loadCudaAddon } from './addon.ts';
 import { loadCudaSession } from './cuda-engine.ts';

@@ -2,7 +2,7 @@
  * onnxruntime on the calling thread, for benchmarks and offline tools only: `run` blocks the event loop for
  * the whole inference. The server always goes through `createOrtEngine` (one worker per session).
  */
-import type { Tensor } from '../../core/types.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import type { EngineLoadOptions, SessionDescription } from '../engine.ts';
 import { modelLabelOf } from '../worker/worker-session.ts';
 import { fromWire, toWire } from '../worker/wire-tensor.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from '../../compiler/runtime.ts';
+import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from '../../plan/runtime.ts';
 import { rtError } from '../../errors/registry.ts';
 
 /**

@@ -1,18 +1,18 @@
 /**
  * The onnxruntime-node side of a session: provider selection, metadata, tensor conversion and run. It runs
  * inside the engine worker (ort-worker.ts); `in-process.ts` reuses it on the calling thread for benchmarks.
- * This directory is the only place in rtserve that imports onnxruntime-node (DESIGN.md, layering).
+ * This directory is the only place in rtserve that imports onnxruntime-node (docs/architecture.md, Layers).
  */
 import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import type { DataType, NumericArray } from '../../core/datatype.ts';
-import type { TensorMetadata } from '../../core/types.ts';
+import type { DataType, NumericArray } from '../../tensor/datatype.ts';
+import type { TensorMetadata } from '../../tensor/tensor.ts';
 import { rtError, RtError } from '../../errors/registry.ts';
 import type { EngineLoadOptions, ExecutionProviderName, ExecutionProviderSpec, SessionDescription } from '../engine.ts';
+import { readGraphIO } from '../../onnx/graph-io.ts';
 import type { ProviderAttempt, WorkerLoadRequest } from '../worker/protocol.ts';
 import { LoadFailure, type LoadedModel } from '../worker/serve.ts';
 import type { WireTensor } from '../worker/wire-tensor.ts';
-import { scanGraphIo } from './onnx-io-scan.ts';
 import { PREFLIGHT_PROVIDERS, preflightProvider } from './provider-preflight.ts';
 import { dataTypeOfOrt, ONNX_ELEM_TYPE_NAMES, ORT_TYPE_OF } from './ort-types.ts';
 
@@ -79,7 +79,7 @@ async function unsupportedTypeError(modelPath: string, modelLabel: string, elemT
   const typeName = ONNX_ELEM_TYPE_NAMES[elemType] ?? `ONNX element type ${elemType}`;
   let where = 'an input or output';
   try {
-    const io = scanGraphIo(await readFile(modelPath));
+    const io = readGraphIO(await readFile(modelPath));
     const named = [
       ...io.inputs.filter((v) => v.elemType === elemType).map((v) => `input '${v.name}'`),
       ...io.outputs.filter((v) => v.elemType === elemType).map((v) => `output '${v.name}'`),

@@ -1,6 +1,6 @@
 /**
  * The onnxruntime engine: each `load` starts one worker thread that owns one onnxruntime session (one model
- * instance). Scheduling, batching and instance counts stay with the caller (DESIGN.md, contracts).
+ * instance). Scheduling, batching and instance counts stay with the caller (docs/architecture.md, Contracts).
  */
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';

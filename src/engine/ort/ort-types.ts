@@ -1,13 +1,13 @@
 /**
- * KServe v2 datatypes (reference §2.2) ↔ onnxruntime-common tensor types. The in-memory layouts match
- * src/core/datatype.ts: BOOL is one byte per element (Uint8Array), FP16 is raw IEEE half bits (Uint16Array),
+ * KServe v2 datatypes (docs/protocol.md §2.2) ↔ onnxruntime-common tensor types. The in-memory layouts match
+ * src/tensor/datatype.ts: BOOL is one byte per element (Uint8Array), FP16 is raw IEEE half bits (Uint16Array),
  * INT64/UINT64 are BigInt64Array/BigUint64Array, BYTES is onnxruntime's 'string' (UTF-8 decoded at the edge of
  * onnxruntime and encoded back on the way out).
  *
  * BF16 has no onnxruntime-node tensor type (onnxruntime-common's Tensor.Type has no 'bfloat16'), so a model
  * with a bfloat16 input or output cannot be served by this engine; 4-bit types have no KServe datatype.
  */
-import type { DataType } from '../../core/datatype.ts';
+import type { DataType } from '../../tensor/datatype.ts';
 
 /** onnxruntime-common `Tensor.Type` names that rtserve exchanges. */
 export type OrtTensorType =

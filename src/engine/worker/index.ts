@@ -5,4 +5,4 @@ export type { LoadedModel, ModelLoader } from './serve.ts';
 export { fromWire, packBytes, toWire, transferable, unpackBytes } from './wire-tensor.ts';
 export type { WireBytesTensor, WireNumericTensor, WireTensor } from './wire-tensor.ts';
 export type { HostToWorker, ProviderAttempt, WireError, WorkerLoadRequest, WorkerToHost } from './protocol.ts';
-export { spawnWorker } from './spawn.ts';
+export { spawnWorker } from '../../util/worker-spawn.ts';

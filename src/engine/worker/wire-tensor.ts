@@ -8,7 +8,7 @@
  * - A numeric tensor that is a view into a larger buffer (a slice of an HTTP body, a batch member) is copied
  *   once into a fresh buffer of exactly its size, which is then transferred. Transferring the larger buffer
  *   would move bytes the engine does not need and detach memory other requests still use.
- *   Except when the larger buffer is exclusive to one request (core/exclusive-buffers.ts: an HTTP body, a gRPC
+ *   Except when the larger buffer is exclusive to one request (tensor/exclusive-buffers.ts: an HTTP body, a gRPC
  *   message): then the whole buffer is transferred, header bytes and all, and nothing is copied.
  * - A BYTES tensor (one byte string per element) is packed into one byte buffer plus an `ends` offset table,
  *   two transfers however many elements it has.
@@ -16,11 +16,11 @@
  *   worker's side into a buffer the worker keeps (engine/batch-scratch.ts): the one copy batching needs then runs on the
  *   worker thread, into memory that is already mapped, instead of on the event loop into a fresh allocation.
  */
-import type { BytesArray, DataType, NumericArray } from '../../core/datatype.ts';
-import { isExclusive, isMapped } from '../../core/exclusive-buffers.ts';
+import type { BytesArray, DataType, NumericArray } from '../../tensor/datatype.ts';
+import { isExclusive, isMapped } from '../../tensor/exclusive-buffers.ts';
 import { isSharedArrayBuffer } from 'node:util/types';
 import type { TransferListItem } from 'node:worker_threads';
-import type { Tensor } from '../../core/types.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 
 export interface WireNumericTensor {
   readonly name: string;

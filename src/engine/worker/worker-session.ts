@@ -1,5 +1,5 @@
 /**
- * The event-loop side of an engine session that lives in a worker thread (DESIGN.md, performance rules: never
+ * The event-loop side of an engine session that lives in a worker thread (docs/architecture.md, Performance rules: never
  * run inference on the event loop thread). One worker per session; one message each way per run; tensor bytes
  * cross as transferred buffers (see wire-tensor.ts).
  *
@@ -11,12 +11,12 @@
  */
 import { basename, dirname } from 'node:path';
 import type { TransferListItem, Worker } from 'node:worker_threads';
-import { rtError, RtError } from '../../errors/registry.ts';
-import type { BytesArray, NumericArray } from '../../core/datatype.ts';
-import type { Tensor } from '../../core/types.ts';
+import { rtError, type RtError } from '../../errors/registry.ts';
+import type { BytesArray, NumericArray } from '../../tensor/datatype.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import type { BatchFeed, EngineLoadOptions, EngineSession, SessionDescription } from '../engine.ts';
 import type { HostToWorker, ProviderAttempt, WireError, WorkerLoadRequest, WorkerToHost } from './protocol.ts';
-import { spawnWorker } from './spawn.ts';
+import { spawnWorker } from '../../util/worker-spawn.ts';
 import { fromWire, toWire, toWireParts, type WireFeed } from './wire-tensor.ts';
 
 export interface WorkerSessionOptions {

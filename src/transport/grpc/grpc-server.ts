@@ -1,5 +1,5 @@
 /**
- * The gRPC front end: inference.GRPCInferenceService (reference §2.5, byte-compatible with Triton's and KServe's
+ * The gRPC front end: inference.GRPCInferenceService (docs/protocol.md §2.5, byte-compatible with Triton's and KServe's
  * generated clients), grpc.health.v1.Health and server reflection, on @grpc/grpc-js.
  *
  * ModelInfer and ModelStreamInfer use rtserve's own codec (infer-codec.ts): requests decode straight into tensors
@@ -8,51 +8,31 @@
  *
  * Deadlines: a call's deadline aborts its requests' signal when it passes, so a request still queued leaves the
  * queue, and the call is answered DEADLINE_EXCEEDED. The scheduler's own `timeout` parameter (µs) applies only
- * when the model allows overrides (reference §1.3), so the transport enforces the call deadline itself.
+ * when the model allows overrides (docs/protocol.md §1.3), so the transport enforces the call deadline itself.
  * Cancellation: a cancelled call aborts its requests the same way.
  * Streams: each ModelStreamInfer request is answered once, with its id; a failed request is answered with
- * `error_message` and the stream stays open (Triton's default, reference §2.5 "gRPC options"). A stream stops
+ * `error_message` and the stream stays open (Triton's default, docs/protocol.md §2.5 "gRPC options"). A stream stops
  * reading while it has `maxInflightPerStream` requests in flight or its writes are backed up (HTTP/2 flow control
  * then holds the client back).
  */
-import {
-  Server,
-  ServerCredentials,
-  status as GrpcStatus,
-  type Metadata,
-  type MethodDefinition,
-  type ServerDuplexStream,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type ServiceDefinition,
-  type UntypedHandleCall,
-  type UntypedServiceImplementation,
-  type sendUnaryData,
-} from '@grpc/grpc-js';
+import { Server, ServerCredentials, status as GrpcStatus, type Metadata, type MethodDefinition, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
-import type { InferenceApi } from '../../core/api.ts';
-import type { InferRequest, InferResponse, Tensor } from '../../core/types.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../../api/types.ts';
 import type { ModelConfig } from '../../config/model-config.ts';
-import { markExclusive } from '../../core/exclusive-buffers.ts';
-import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../core/shared-memory.ts';
-import { RtError, rtError } from '../../errors/registry.ts';
+import { markExclusive } from '../../tensor/exclusive-buffers.ts';
+import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
+import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { classifyOutput } from '../codec/classification.ts';
 import { toStatus } from './errors.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
-import {
-  decodeModelInferRequest,
-  encodeModelInferResponse,
-  encodeModelStreamInferError,
-  encodeModelStreamInferResponse,
-  type DecodedInferMessage,
-  type GrpcInferRequest,
-} from './infer-codec.ts';
+import { decodeModelInferRequest, encodeModelInferResponse, encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
 import { requestIdFrom, type RequestContext } from '../../observability/request-context.ts';
 import { traceFromHeaders } from '../../observability/trace-context.ts';
+import { GRPC_METHODS, type ApiGroup } from '../../security/route-table.ts';
 
 export interface GrpcServerOptions {
   readonly api: InferenceApi;
@@ -82,6 +62,8 @@ export interface GrpcServerOptions {
    * which becomes the call's status (or that stream request's error_message). Absent: every call is admitted.
    */
   readonly admit?: (ctx: GrpcAdmitContext) => Promise<{ readonly release: () => void }>;
+  /** API groups turned off (server setting disabledApis): their methods answer UNSUPPORTED. */
+  readonly disabledApis?: readonly ApiGroup[];
   /** OpenTelemetry spans of ModelInfer calls, joined to the caller's `traceparent` metadata (otel-tracing.ts). */
   readonly tracing?: OtelTracing;
 }
@@ -163,7 +145,7 @@ const passThrough = (buf: Buffer): Buffer => buf;
  * grpc-js hands each received message over as a view that skips the 5-byte gRPC frame prefix of a buffer it
  * allocated for that frame alone (stream-decoder.js Buffer.concat; small frames come from Node's shared pool and
  * are left unmarked by the size check), and keeps no reference to it: the engine may take the whole buffer
- * (core/exclusive-buffers.ts) instead of copying the tensors out of it.
+ * (tensor/exclusive-buffers.ts) instead of copying the tensors out of it.
  */
 function decodeOwnedMessage(buf: Buffer): DecodedInferMessage {
   markExclusive(buf, 5);
@@ -259,6 +241,22 @@ class GrpcFront {
     return toStatus(err, this.log);
   }
 
+  /** The method's operation from the one route table (src/security/route-table.ts); a method it lacks is refused. */
+  operationOf(method: string): GrpcOperation {
+    const op = GRPC_METHODS[method]?.op;
+    if (op === undefined || op === 'any' || op === 'public') {
+      throw new Error(`gRPC method ${method} has no operation in the route table (src/security/route-table.ts)`);
+    }
+    return op;
+  }
+
+  /** The UNSUPPORTED error for a method of a turned-off API group (disabledApis), else undefined. */
+  switchedOff(method: string): RtError | undefined {
+    const api = GRPC_METHODS[method]?.api;
+    if (api === undefined || !(this.options.disabledApis ?? []).includes(api)) return undefined;
+    return rtError('UNSUPPORTED', `the ${api} API is turned off on this server (server setting disabledApis / --disable-api)`);
+  }
+
   /** Runs `admit` for a call (when configured); resolves with the release function. */
   admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<{ readonly release: () => void }> | undefined {
     const admit = this.options.admit;
@@ -270,10 +268,13 @@ class GrpcFront {
    * A unary handler whose work may throw or reject; either becomes the registry's status. `op` and `modelOf` say
    * what the admission hook checks.
    */
-  private unary<Req, Res>(op: GrpcOperation, modelOf: (request: Req) => string | undefined, fn: (request: Req) => Res | Promise<Res>) {
+  private unary<Req, Res>(method: string, modelOf: (request: Req) => string | undefined, fn: (request: Req) => Res | Promise<Res>) {
+    const op = this.operationOf(method);
+    const off = this.switchedOff(method);
     const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void => {
       let result: Res | Promise<Res>;
       try {
+        if (off !== undefined) throw off;
         result = fn(call.request);
       } catch (err) {
         callback(this.status(err));
@@ -337,23 +338,23 @@ class GrpcFront {
     const named = (r: ModelRef): string => r.name;
     const target = (r: RepositoryModelRequest): string => r.model_name;
     const impl: UntypedServiceImplementation = {
-      ServerLive: this.unary('health', none, () => ({ live: api.isLive() })),
-      ServerReady: this.unary('health', none, () => ({ ready: api.isReady() })),
-      ModelReady: this.unary('metadata', named, (r: ModelRef) => ({ ready: api.modelReady(r.name, version(r.version)) })),
-      ServerMetadata: this.unary('metadata', none, () => api.serverMetadata()),
-      ModelMetadata: this.unary('metadata', named, (r: ModelRef) => {
+      ServerLive: this.unary('ServerLive', none, () => ({ live: api.isLive() })),
+      ServerReady: this.unary('ServerReady', none, () => ({ ready: api.isReady() })),
+      ModelReady: this.unary('ModelReady', named, (r: ModelRef) => ({ ready: api.modelReady(r.name, version(r.version)) })),
+      ServerMetadata: this.unary('ServerMetadata', none, () => api.serverMetadata()),
+      ModelMetadata: this.unary('ModelMetadata', named, (r: ModelRef) => {
         const m = api.modelMetadata(r.name, version(r.version));
         return { name: m.name, versions: m.versions, platform: m.platform, inputs: m.inputs, outputs: m.outputs };
       }),
-      ModelConfig: this.unary('metadata', named, (r: ModelRef) => ({ config: configMessage(api.modelConfig(r.name, version(r.version))) })),
-      ModelStatistics: this.unary('metrics', named, (r: ModelRef) => ({
+      ModelConfig: this.unary('ModelConfig', named, (r: ModelRef) => ({ config: configMessage(api.modelConfig(r.name, version(r.version))) })),
+      ModelStatistics: this.unary('ModelStatistics', named, (r: ModelRef) => ({
         model_stats: api.modelStatistics(r.name === '' ? undefined : r.name, version(r.version)),
       })),
-      RepositoryIndex: this.unary('repository', none, (r: { repository_name: string; ready: boolean }) => {
+      RepositoryIndex: this.unary('RepositoryIndex', none, (r: { repository_name: string; ready: boolean }) => {
         checkRepositoryName(r.repository_name);
         return { models: api.repositoryIndex(r.ready).map((e) => ({ name: e.name, version: e.version ?? '', state: e.state, reason: e.reason })) };
       }),
-      RepositoryModelLoad: this.unary('repository', target, async (r: RepositoryModelRequest) => {
+      RepositoryModelLoad: this.unary('RepositoryModelLoad', target, async (r: RepositoryModelRequest) => {
         checkRepositoryName(r.repository_name);
         const config = loadConfigParameter(r.parameters);
         try {
@@ -363,7 +364,7 @@ class GrpcFront {
         }
         return {};
       }),
-      RepositoryModelUnload: this.unary('repository', target, async (r: RepositoryModelRequest) => {
+      RepositoryModelUnload: this.unary('RepositoryModelUnload', target, async (r: RepositoryModelRequest) => {
         checkRepositoryName(r.repository_name);
         try {
           await api.unloadModel(r.model_name);
@@ -372,25 +373,25 @@ class GrpcFront {
         }
         return {};
       }),
-      // Triton's system shared memory extension (reference §2.5; docs/shared-memory.md). Regions carry inference
+      // Triton's system shared memory extension (docs/protocol.md §2.5; docs/shared-memory.md). Regions carry inference
       // inputs and outputs, so they are the 'infer' operation for the admission hook. An empty name means every
       // region, as in Triton.
-      SystemSharedMemoryStatus: this.unary('infer', none, (r: { name: string }) => {
+      SystemSharedMemoryStatus: this.unary('SystemSharedMemoryStatus', none, (r: { name: string }) => {
         const regions: Record<string, SharedMemoryRegionStatus> = {};
         for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name)) regions[s.name] = s;
         return { regions };
       }),
-      SystemSharedMemoryRegister: this.unary('infer', none, async (r: { name: string; key: string; offset: number; byte_size: number }) => {
+      SystemSharedMemoryRegister: this.unary('SystemSharedMemoryRegister', none, async (r: { name: string; key: string; offset: number; byte_size: number }) => {
         await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size);
         return {};
       }),
-      SystemSharedMemoryUnregister: this.unary('infer', none, async (r: { name: string }) => {
+      SystemSharedMemoryUnregister: this.unary('SystemSharedMemoryUnregister', none, async (r: { name: string }) => {
         await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name);
         return {};
       }),
-      CudaSharedMemoryStatus: this.unary('infer', none, cudaSharedMemoryUnsupported),
-      CudaSharedMemoryRegister: this.unary('infer', none, cudaSharedMemoryUnsupported),
-      CudaSharedMemoryUnregister: this.unary('infer', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryStatus: this.unary('CudaSharedMemoryStatus', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryRegister: this.unary('CudaSharedMemoryRegister', none, cudaSharedMemoryUnsupported),
+      CudaSharedMemoryUnregister: this.unary('CudaSharedMemoryUnregister', none, cudaSharedMemoryUnsupported),
       ModelInfer: (call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>) => this.modelInfer(call, callback),
       ModelStreamInfer: (call: ServerDuplexStream<DecodedInferMessage, Buffer>) => {
         const stream = new InferStream(call, this);
@@ -399,7 +400,7 @@ class GrpcFront {
       },
     };
     for (const [rpc, what] of Object.entries(UNSUPPORTED_RPCS)) {
-      impl[rpc] = this.unary('admin', none, () => {
+      impl[rpc] = this.unary(rpc, none, () => {
         throw rtError('UNSUPPORTED', `${rpc}: rtserve does not implement ${what}`);
       });
     }
@@ -459,7 +460,7 @@ class GrpcFront {
         call.removeListener('cancelled', onCancel);
         let out: Buffer;
         try {
-          out = this.checkSize(encodeModelInferResponse(this.classify(req, resp)), req.model);
+          out = this.checkSize(encodeModelInferResponse(resp), req.model);
         } catch (err) {
           done(err);
           return;
@@ -515,28 +516,6 @@ class GrpcFront {
     return out;
   }
 
-  /**
-   * Triton's classification extension over gRPC: a requested output with parameter `classification: N` comes
-   * back as the top-N "value:index[:label]" strings (reference §2.2), exactly as over REST.
-   */
-  classify(req: GrpcInferRequest, resp: InferResponse): InferResponse {
-    if (req.outputs === undefined) return resp;
-    let counts: Map<string, number> | undefined;
-    for (const o of req.outputs) {
-      const n = o.parameters?.['classification'];
-      if (typeof n === 'number' && n > 0) (counts ??= new Map()).set(o.name, n);
-    }
-    if (counts === undefined) return resp;
-    const batched = this.api.modelConfig(resp.model_name, resp.model_version).max_batch_size > 0;
-    const outputs = resp.outputs.map((o): Tensor => {
-      const n = counts.get(o.name);
-      if (n === undefined) return o;
-      const labels = this.api.outputLabels(resp.model_name, resp.model_version, o.name);
-      return classifyOutput(o, { count: n, batched, ...(labels !== undefined && { labels }) });
-    });
-    return { ...resp, outputs };
-  }
-
   close(timeoutMs: number): Promise<void> {
     this.closing ??= (async () => {
       this.draining = true;
@@ -562,7 +541,7 @@ function checkRepositoryName(name: string): void {
   if (name !== '') throw rtError('UNSUPPORTED', `repository_name '${name}': rtserve serves its repositories as one; leave repository_name empty`);
 }
 
-/** The load request's `config` parameter (a JSON ModelConfig, reference §1.4 "Load params"). */
+/** The load request's `config` parameter (a JSON ModelConfig, docs/protocol.md §1.4 "Load params"). */
 function loadConfigParameter(params: Record<string, RepositoryParameter>): string | undefined {
   let config: string | undefined;
   for (const [key, p] of Object.entries(params)) {
@@ -636,7 +615,7 @@ class InferStream {
     const run = async (): Promise<void> => {
       if (admission !== undefined) release = (await admission).release;
       for await (const resp of this.front.inferResponses(req, controller.signal)) {
-        this.write(this.front.checkSize(encodeModelStreamInferResponse(this.front.classify(req, resp)), req.model));
+        this.write(this.front.checkSize(encodeModelStreamInferResponse(resp), req.model));
       }
     };
     run()

@@ -1,5 +1,5 @@
 /**
- * grpc.health.v1.Health (https://github.com/grpc/grpc/blob/master/doc/health-checking.md; reference §2.5 HP) over
+ * grpc.health.v1.Health (https://github.com/grpc/grpc/blob/master/doc/health-checking.md; docs/protocol.md §2.5 HP) over
  * the InferenceApi, computed live rather than from a status table that could go stale:
  *
  *   ""  and "inference.GRPCInferenceService"  SERVING when the server is ready (api.isReady), else NOT_SERVING
@@ -13,7 +13,7 @@
  */
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import type { ServerUnaryCall, ServerWritableStream, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js';
-import type { InferenceApi } from '../../core/api.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 
 export type ServingStatus = 'SERVING' | 'NOT_SERVING' | 'SERVICE_UNKNOWN';
 

@@ -1,13 +1,13 @@
 /**
  * The .proto files rtserve serves, loaded once with @grpc/proto-loader: `inference` (proto/grpc_service.proto and
- * proto/model_config.proto, reference §2.5) and `grpc.health.v1` (the health.proto that grpc-health-check ships).
+ * proto/model_config.proto, docs/protocol.md §2.5) and `grpc.health.v1` (the health.proto that grpc-health-check ships).
  * The package definitions drive grpc-js (service paths, the generic codec for the small RPCs) and server
  * reflection (@grpc/reflection reads their file descriptors).
  */
 import { join } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { packageRoot } from '../../core/package-root.ts';
+import { packageRoot } from '../../util/package-root.ts';
 
 /** The folder of rtserve's .proto files, found from the package root so it works under src/ and dist/ alike. */
 export function protoDir(): string {

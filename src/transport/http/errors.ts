@@ -3,7 +3,7 @@ import { RtError, rtError, toRtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 
 /**
- * The one place REST maps errors: KServe v2 error body `{"error": "<message>"}` (OIPR §errors) with the
+ * The one place REST maps errors: KServe v2 error body `{"error": "<message>"}` (docs/protocol.md §2.1) with the
  * registry's status; overload answers carry Retry-After in whole seconds (RFC 9110 §10.2.3).
  */
 export function sendError(reply: FastifyReply, err: unknown, log: Logger): FastifyReply {

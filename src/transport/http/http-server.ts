@@ -1,20 +1,20 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Socket } from 'node:net';
-import type { ModelConfig } from '../../config/model-config.ts';
-import type { InferenceApi } from '../../core/api.ts';
-import { markExclusive } from '../../core/exclusive-buffers.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { requestContextOf } from '../../observability/http-observability.ts';
-import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../codec/kserve-json.ts';
-import type { DecodedInferRequest, RawRequestModel } from '../codec/kserve-json.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
-import { concatBytes } from '../codec/wire-tensor.ts';
+import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../../codec/kserve-json.ts';
+import type { DecodedInferRequest, RawRequestModel } from '../../codec/kserve-json.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
+import { concatBytes } from '../../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
 import type { HttpSecurityHooks } from '../../security/http-guard.ts';
+import { apiSwitchHook, trackRoutes, type ApiGroup } from '../../security/route-table.ts';
 import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
@@ -45,6 +45,10 @@ export interface HttpServerOptions {
   readonly maxHeaderBytes?: number;
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** API groups turned off (server setting disabledApis; src/security/route-table.ts). */
+  readonly disabledApis?: readonly ApiGroup[];
+  /** Proxies whose X-Forwarded-For sets `req.ip` (fastify trustProxy; src/security/client-address.ts). */
+  readonly trustedProxies?: readonly string[];
 }
 
 interface ModelParams {
@@ -53,7 +57,7 @@ interface ModelParams {
 }
 
 /**
- * KServe v2 REST (OIPR §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
+ * KServe v2 REST (docs/protocol.md §2.1) plus Triton's extensions (binary tensor data, statistics, model configuration,
  * model repository, system shared memory), /openapi.json, /docs and the conventional /healthz and /readyz probe aliases.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
@@ -76,9 +80,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // bodies and lets the codec produce errors that name tensors.
     logger: false,
     return503OnClosing: true,
+    ...(options.trustedProxies === undefined || options.trustedProxies.length === 0 ? {} : { trustProxy: [...options.trustedProxies] }),
     forceCloseConnections: false,
     routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
   });
+  // Every route must have an entry in the one route table (operation, scope, API group): one without is refused here.
+  trackRoutes(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.maxBodyBytes }, (req, body, done) => {
     // Image and form bodies (POST .../image) are never parsed as JSON; scanning their bytes for brackets would refuse
@@ -106,6 +113,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     app.addHook('onRequest', options.security.onRequest);
     options.security.register(app);
   }
+  // After the security hook: a turned-off API answers UNSUPPORTED only to those who could otherwise call it.
+  const apiSwitch = apiSwitchHook(options.disabledApis ?? []);
+  if (apiSwitch !== undefined) app.addHook('onRequest', apiSwitch);
   app.setNotFoundHandler((req, reply) =>
     sendError(reply, rtError('ROUTE_NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0] ?? ''}`), logger),
   );
@@ -171,7 +181,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const { model, version } = req.params;
     const body = req.body instanceof Buffer ? req.body : Buffer.alloc(0);
     // Fastify allocates a large body for this request alone (small ones share Node's pool and stay unmarked): the
-    // engine may take its buffer instead of copying the tensors out (core/exclusive-buffers.ts).
+    // engine may take its buffer instead of copying the tensors out (tensor/exclusive-buffers.ts).
     markExclusive(body);
     const headerLength = req.headers['inference-header-content-length'];
     const hdr = Array.isArray(headerLength) ? headerLength[0] : headerLength;
@@ -192,35 +202,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     if (limits !== undefined) checkTensorLimits(decoded.sharedMemoryInputs === undefined ? decoded.inputs : [...decoded.inputs, ...decoded.sharedMemoryInputs], limits);
 
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
-    // HTTP disconnect until it writes; reference §5.10).
+    // HTTP disconnect until it writes; docs/protocol.md §5, item 9).
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
     const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw) });
-    // A reload may swap out the answering version before its answer is encoded (poll mode, explicit load): what
-    // encoding needs is looked up before the call too, and used when the answering version is gone.
-    const configBefore = api.modelConfig(model, version);
     // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
     // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
     const response = isImageRequest(api, request) ? ((await inferImageRequest(api, request)) ?? (await api.infer(request))) : await api.infer(request);
 
-    let labels: Map<string, readonly string[]> | undefined;
-    for (const o of decoded.outputs ?? []) {
-      if (o.parameters?.['classification'] === undefined) continue;
-      let l: readonly string[] | undefined;
-      try {
-        l = api.outputLabels(response.model_name, response.model_version, o.name);
-      } catch {
-        l = undefined;
-      }
-      if (l !== undefined) (labels ??= new Map()).set(o.name, l);
-    }
-    let config: ModelConfig;
-    try {
-      config = api.modelConfig(response.model_name, response.model_version);
-    } catch {
-      config = configBefore;
-    }
-    const opts = responseOptionsFor(decoded, { batched: config.max_batch_size > 0, ...(labels === undefined ? {} : { labels }) });
+    const opts = responseOptionsFor(decoded);
     const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);
     if (encoded.binary.length === 0) {
       return reply.type('application/json').send(Buffer.from(encoded.json.buffer, encoded.json.byteOffset, encoded.json.byteLength));

@@ -6,12 +6,12 @@
  * for JSON and forms, from fields of the same names: top_k, score_threshold, iou_threshold, max_detections.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { InferenceApi } from '../../core/api.ts';
-import type { Tensor } from '../../core/types.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { runImagePipeline, type ImagePipelineOptions, type ImageResult } from '../../preprocess/image-pipeline.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface ImageRouteOptions {
   readonly api: InferenceApi;

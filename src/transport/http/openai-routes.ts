@@ -20,14 +20,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../../core/package-root.ts';
-import type { InferenceApi } from '../../core/api.ts';
+import { packageRoot } from '../../util/package-root.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { renderChat, type ChatMessage, type GenerateService, type Generation } from '../../generate/generate-service.ts';
 import type { FinishReason, GenerateRequest, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface OpenAiRoutesOptions {
   readonly generate: GenerateService;

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  errorSchema, inferRequestSchema, inferResponseSchema, loadRequestSchema, modelMetadataSchema, modelReadySchema,
-  repositoryIndexRequestSchema, repositoryIndexResponseSchema, serverMetadataSchema, statisticsSchema, systemSharedMemoryRegisterSchema,
-  systemSharedMemoryStatusSchema, unloadRequestSchema,
-} from './schemas.ts';
-import { RTSERVE_VERSION } from '../../core/version.ts';
+import { errorSchema, inferRequestSchema, inferResponseSchema, loadRequestSchema, modelMetadataSchema, modelReadySchema, repositoryIndexRequestSchema, repositoryIndexResponseSchema, serverMetadataSchema, statisticsSchema, systemSharedMemoryRegisterSchema, systemSharedMemoryStatusSchema, unloadRequestSchema } from './schemas.ts';
+import { RTSERVE_VERSION } from '../../util/version.ts';
 
 type JsonObject = Record<string, unknown>;
 

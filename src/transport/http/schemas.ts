@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { rtError } from '../../errors/registry.ts';
-import { DATA_TYPES } from '../../core/datatype.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
+import { DATA_TYPES } from '../../tensor/datatype.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
 
 /**
  * The REST wire shapes, as zod schemas. The small envelopes (repository requests) are validated with them

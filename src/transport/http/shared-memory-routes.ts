@@ -1,5 +1,5 @@
 /**
- * Triton's shared-memory extension over REST (reference §2.4; S:docs/protocol/extension_shared_memory.md):
+ * Triton's shared-memory extension over REST (docs/protocol.md §2.4; S:docs/protocol/extension_shared_memory.md):
  *
  *   GET  /v2/systemsharedmemory[/region/{r}]/status     → [{name, key, offset, byte_size}]
  *   POST /v2/systemsharedmemory/region/{r}/register     {key, offset?, byte_size} → 200, empty body
@@ -9,8 +9,8 @@
  * IPC. Errors use the registry like every other route (docs/errors.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { InferenceApi } from '../../core/api.ts';
-import { cudaSharedMemoryUnsupported, systemSharedMemoryOf } from '../../core/shared-memory.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import { cudaSharedMemoryUnsupported, systemSharedMemoryOf } from '../../shm/system-shared-memory.ts';
 import { parseBodyWith, systemSharedMemoryRegisterSchema } from './schemas.ts';
 
 type RegionRequest = FastifyRequest<{ Params: { region: string } }>;

@@ -1,5 +1,5 @@
 /**
- * Request and response bodies of Triton's generate extension (reference §2.4 "generate (provisional)";
+ * Request and response bodies of Triton's generate extension (docs/protocol.md §2.4 "generate (provisional)";
  * S:docs/protocol/extension_generate.md), served for any model, plus the SSE event framing
  * (WHATWG HTML §9.2 server-sent events: `id:`, `event:`, `data:` lines, a blank line ends an event).
  *
@@ -10,13 +10,16 @@
  *   one-element output.
  * - KServe form: a body with an `inputs` array is an $inference_request; answers are $inference_response JSON.
  */
-import type { InferenceApi } from '../../core/api.ts';
-import type { InferResponse, Parameters, Tensor } from '../../core/types.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import type { InferResponse, Parameters } from '../../api/types.ts';
+import type { Tensor } from '../../tensor/tensor.ts';
 import { rtError, type RtError } from '../../errors/registry.ts';
-import { decodeInferRequestJson, encodeInferResponse, type DecodedInferRequest } from '../codec/kserve-json.ts';
-import { describeValue, formatShape, jsonToTensorData, tensorDataToJson } from '../codec/tensor-data.ts';
-import { checkParameters, isPlainObject } from '../codec/wire-tensor.ts';
-import { encodeOptionsFor } from '../ws/response-encoding.ts';
+import { decodeInferRequestJson, encodeInferResponse, type DecodedInferRequest } from '../../codec/kserve-json.ts';
+import { describeValue, formatShape } from '../../codec/tensor-data.ts';
+import { tensorDataToJson } from '../../codec/json-data-encode.ts';
+import { jsonToTensorData } from '../../codec/json-data-decode.ts';
+import { checkParameters, isPlainObject } from '../../codec/wire-tensor.ts';
+import { encodeOptionsFor } from '../streaming/response-encoding.ts';
 
 export type GenerateForm = 'generate' | 'kserve';
 
@@ -81,13 +84,12 @@ function deduceShape(name: string, dims: readonly number[], count: number): numb
 
 /** A response body in the request's form (JSON text, no binary data). */
 export function encodeGenerateResponse(
-  api: InferenceApi,
   form: GenerateForm,
   decoded: { readonly parameters?: Parameters | undefined; readonly outputs?: DecodedInferRequest['outputs'] },
   response: InferResponse,
 ): string {
   if (form === 'kserve') {
-    const opts = encodeOptionsFor(api, { parameters: decoded.parameters, outputs: decoded.outputs, jsonOnly: true }, response);
+    const opts = encodeOptionsFor({ parameters: decoded.parameters, outputs: decoded.outputs, jsonOnly: true });
     return new TextDecoder().decode(encodeInferResponse(response, opts).json);
   }
   let text = '{';

@@ -1,7 +1,7 @@
 /**
  * POST /v2/models/{m}[/versions/{v}]/generate and /generate_stream (Triton's generate extension, reference
  * §2.4; docs/ws-protocol.md "SSE") for any model. generate_stream runs the request into a ReplayStream
- * (src/transport/ws/stream-registry.ts) — the same event source the WebSocket front end uses — and writes its
+ * (src/transport/streaming/stream-registry.ts) — the same event source the WebSocket front end uses — and writes its
  * events as SSE with `id: <stream id>:<seq>`, so Last-Event-ID resumes a dropped stream exactly where it broke.
  *
  * The HTTP status is decided by the first event (as in Triton): a request that fails before producing anything
@@ -10,21 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { InferenceApi } from '../../core/api.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { toInferRequest } from '../codec/kserve-json.ts';
-import { parseJsonBytes } from '../codec/tensor-data.ts';
-import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../ws/stream-registry.ts';
-import {
-  decodeGenerateBody,
-  encodeGenerateResponse,
-  parseLastEventId,
-  sseErrorData,
-  sseEvent,
-  sseEventId,
-  type DecodedGenerate,
-} from './sse-generate.ts';
+import { toInferRequest } from '../../codec/kserve-json.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
+import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
+import { decodeGenerateBody, encodeGenerateResponse, parseLastEventId, sseErrorData, sseEvent, sseEventId, type DecodedGenerate } from './sse-generate.ts';
 
 export interface SseOptions {
   readonly api: InferenceApi;
@@ -67,7 +59,6 @@ class SseSink {
   readonly listener: StreamListener = (event) => this.onEvent(event);
 
   constructor(
-    private readonly api: InferenceApi,
     private readonly stream: ReplayStream,
     private readonly options: SseOptions,
     private readonly active: Set<SseSink>,
@@ -95,7 +86,7 @@ class SseSink {
     switch (event.kind) {
       case 'data':
         try {
-          return sseEvent(id, undefined, encodeGenerateResponse(this.api, ctx.generate.form, ctx.generate.decoded, event.response));
+          return sseEvent(id, undefined, encodeGenerateResponse(ctx.generate.form, ctx.generate.decoded, event.response));
         } catch (err) {
           return sseEvent(id, 'error', sseErrorData(rtError('INTERNAL', 'the response could not be encoded', { cause: err })));
         }
@@ -188,13 +179,13 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       if (!reply.raw.writableFinished) controller.abort();
     });
     const response = await api.infer(toInferRequest(generateBody.decoded, { model, version, signal: controller.signal, protocol: 'sse' }));
-    return reply.code(200).type('application/json').send(encodeGenerateResponse(api, generateBody.form, generateBody.decoded, response));
+    return reply.code(200).type('application/json').send(encodeGenerateResponse(generateBody.form, generateBody.decoded, response));
   };
 
   const attachSink = (stream: ReplayStream, after: number): SseSink | undefined => {
     const ctx = stream.context as StreamContext;
     ctx.sink?.end();
-    const sink = new SseSink(api, stream, options, active);
+    const sink = new SseSink(stream, options, active);
     ctx.sink = sink;
     return stream.attach(sink.listener, after) ? sink : undefined;
   };

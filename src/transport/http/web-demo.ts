@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { packageRoot } from '../../core/package-root.ts';
+import { packageRoot } from '../../util/package-root.ts';
 import { rtError } from '../../errors/registry.ts';
 
 export interface WebDemoOptions {

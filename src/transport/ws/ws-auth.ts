@@ -6,7 +6,7 @@
  * upgrade completes. The security work provides the real hook; the default admits everyone.
  */
 import type { IncomingMessage } from 'node:http';
-import { WS_BEARER_PROTOCOL_PREFIX, WS_TICKET_PROTOCOL_PREFIX } from './ws-protocol.ts';
+import { WS_BEARER_PROTOCOL_PREFIX, WS_TICKET_PROTOCOL_PREFIX } from '../../codec/ws-protocol.ts';
 
 export interface WsCredentials {
   /** The bearer token, when the client sent one. */

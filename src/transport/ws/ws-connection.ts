@@ -6,13 +6,14 @@
  */
 import type { WebSocket } from 'ws';
 import { rtError, type RtError } from '../../errors/registry.ts';
-import { describeValue, parseJsonBytes } from '../codec/tensor-data.ts';
-import { isPlainObject } from '../codec/wire-tensor.ts';
-import { encodeOptionsFor, encodeResponseEvent } from './response-encoding.ts';
-import type { StreamEvent } from './stream-registry.ts';
+import { describeValue } from '../../codec/tensor-data.ts';
+import { parseJsonBytes } from '../../codec/json-body.ts';
+import { isPlainObject } from '../../codec/wire-tensor.ts';
+import { encodeOptionsFor, encodeResponseEvent } from '../streaming/response-encoding.ts';
+import type { StreamEvent } from '../streaming/stream-registry.ts';
 import { wsError, wsErrorBody } from './ws-errors.ts';
-import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from './ws-protocol.ts';
-import { WsSession, type WsRequestEntry, type WsSessionContext, type WsSessionSink } from './ws-session.ts';
+import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from '../../codec/ws-protocol.ts';
+import type { WsSession, WsRequestEntry, WsSessionContext, WsSessionSink } from './ws-session.ts';
 import { MessageRateLimiter } from '../../security/limits.ts';
 import { rateLimited } from '../../security/rate-limiter.ts';
 
@@ -265,7 +266,7 @@ export class WsConnection implements WsSessionSink {
         let encoded;
         try {
           const prefix = `{"type":"${type}","event_id":"${head.event_id}","id":${JSON.stringify(entry.id)},"seq":${event.seq},`;
-          encoded = encodeResponseEvent(prefix, event.response, encodeOptionsFor(this.ctx.api, entry.encoding, event.response));
+          encoded = encodeResponseEvent(prefix, event.response, encodeOptionsFor(entry.encoding));
         } catch (err) {
           const e = wsError(err, this.ctx.logger);
           this.ws.send(JSON.stringify({ type: 'error', ...head, error: wsErrorBody(e) }), { binary: false });
@@ -287,6 +288,7 @@ export class WsConnection implements WsSessionSink {
         break;
     }
     if (this.ws.bufferedAmount > HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) {
+      this.ctx.onSlowClient?.('ws_closed');
       this.fail(rtError('SLOW_CONSUMER', `the client reads too slowly: ${this.ws.bufferedAmount} bytes are queued on the socket (limit ${HARD_BUFFER_FACTOR} × max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); resume the session to get the rest`));
     }
   }

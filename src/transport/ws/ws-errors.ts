@@ -6,7 +6,7 @@
  */
 import { toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import type { WsErrorBody } from './ws-protocol.ts';
+import type { WsErrorBody } from '../../codec/ws-protocol.ts';
 
 export function wsErrorBody(err: RtError, param?: string): WsErrorBody {
   return {

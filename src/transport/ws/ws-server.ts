@@ -8,12 +8,12 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { InferenceApi } from '../../core/api.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { allowAllWs, extractWsCredentials, type WsAdmit, type WsAuthenticate, type WsPrincipal } from './ws-auth.ts';
 import { WsConnection } from './ws-connection.ts';
-import { WS_PATH, WS_SUBPROTOCOL, type WsLimits } from './ws-protocol.ts';
+import { WS_PATH, WS_SUBPROTOCOL, type WsLimits } from '../../codec/ws-protocol.ts';
 import { WsSession, WsSessionStore, type WsSessionContext } from './ws-session.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
 
@@ -36,6 +36,8 @@ export interface WsMetrics {
   readonly wsConnections: { inc(): void; dec(): void };
   /** Reasons: superseded (frame stream drop), too_large (1009), malformed (unparsable event). */
   readonly wsDroppedFrames: { inc(labels: { reason: string }): void };
+  /** Clients too slow to read their results (kind ws_refused / ws_closed). */
+  readonly slowClients?: { inc(labels: { kind: string }): void };
 }
 
 export interface WsFrontEndOptions {
@@ -49,6 +51,8 @@ export interface WsFrontEndOptions {
   /** Per-request admission (authorization, rate limits); see ws-auth.ts. */
   readonly admit?: WsAdmit;
   readonly metrics?: WsMetrics;
+  /** The client's address from the upgrade's peer and X-Forwarded-For (src/security/client-address.ts). */
+  readonly clientAddress?: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string | undefined;
 }
 
 export interface WsFrontEnd {
@@ -78,6 +82,7 @@ export function wsLimitsOf(config: WsFrontEndConfig): WsLimits {
 export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOptions): WsFrontEnd {
   const { logger } = options;
   const authenticate = options.authenticate ?? allowAllWs;
+  const clientAddress = options.clientAddress ?? ((peer: string | undefined) => peer);
   const store = new WsSessionStore();
   const ctx: WsSessionContext = {
     api: options.api,
@@ -88,7 +93,12 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     maxMessagesPerSec: options.config.wsMaxMessagesPerSec ?? 0,
     ...(options.admit === undefined ? {} : { admit: options.admit }),
     ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
-    ...(options.metrics === undefined ? {} : { onDrop: (reason: string) => options.metrics?.wsDroppedFrames.inc({ reason }) }),
+    ...(options.metrics === undefined
+      ? {}
+      : {
+          onDrop: (reason: string) => options.metrics?.wsDroppedFrames.inc({ reason }),
+          onSlowClient: (kind: string) => options.metrics?.slowClients?.inc({ kind }),
+        }),
   };
   const connections = new Set<WsConnection>();
   let closing = false;
@@ -131,7 +141,7 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
       .then(
         (principal) => {
           if (socket.destroyed) return;
-          wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, principal, req.socket.remoteAddress));
+          wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, principal, clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'])));
         },
         (err: unknown) => {
           const e = toRtError(err);

@@ -9,19 +9,19 @@
  * frame wins) with a `frame.dropped` terminal event.
  */
 import { randomUUID } from 'node:crypto';
-import type { InferenceApi } from '../../core/api.ts';
-import type { InferRequest } from '../../core/types.ts';
+import type { InferenceApi } from '../../api/inference-api.ts';
+import type { InferRequest } from '../../api/types.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
 import type { RequestContext } from '../../observability/request-context.ts';
 import { traceFromHeaders } from '../../observability/trace-context.ts';
-import { decodeInferRequestJson, toInferRequest } from '../codec/kserve-json.ts';
-import { describeValue } from '../codec/tensor-data.ts';
-import type { ResponseEncodingContext } from './response-encoding.ts';
-import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from './stream-registry.ts';
+import { decodeInferRequestJson, toInferRequest } from '../../codec/kserve-json.ts';
+import { describeValue } from '../../codec/tensor-data.ts';
+import type { ResponseEncodingContext } from '../streaming/response-encoding.ts';
+import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from '../streaming/stream-registry.ts';
 import type { WsAdmission, WsAdmit, WsPrincipal } from './ws-auth.ts';
-import { WS_MAX_ID_LENGTH, WS_SUBPROTOCOL, type WsLimits, type WsSessionInfo } from './ws-protocol.ts';
+import { WS_MAX_ID_LENGTH, WS_SUBPROTOCOL, type WsLimits, type WsSessionInfo } from '../../codec/ws-protocol.ts';
 
 /** What a session needs from the front end. */
 export interface WsSessionContext {
@@ -37,6 +37,8 @@ export interface WsSessionContext {
   readonly maxMessagesPerSec?: number;
   /** Counts a dropped frame or refused message by reason (metrics). */
   readonly onDrop?: (reason: 'superseded' | 'too_large' | 'malformed') => void;
+  /** A client too slow to read its results: a request refused (`ws_refused`) or the socket closed (`ws_closed`). */
+  readonly onSlowClient?: (kind: 'ws_refused' | 'ws_closed') => void;
   /** OpenTelemetry spans of infer events; an event's `traceparent` field joins the caller's trace. */
   readonly tracing?: OtelTracing;
 }
@@ -221,6 +223,7 @@ export class WsSession {
       }
       const buffered = sink.bufferedAmount;
       if (buffered > this.ctx.limits.max_buffered_bytes) {
+        this.ctx.onSlowClient?.('ws_refused');
         throw rtError('SLOW_CONSUMER', `${buffered} bytes of results are waiting to be read on this socket (max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); read them before sending more requests`, { retryAfterMs: LIMIT_RETRY_AFTER_MS });
       }
 

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { packageRoot } from '../../../src/core/package-root.ts';
+import { packageRoot } from '../../../src/util/package-root.ts';
 import { httpClientFactories } from '../../../src/bench/clients/http-client.ts';
 import { RestControl } from '../../../src/bench/control.ts';
 import { BenchError } from '../../../src/bench/errors.ts';
@@ -71,7 +71,7 @@ describe('rtserve bench against a real server', () => {
   let report: BenchReport;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ allowClientShm: true });
     report = await runBench({
       url: server.httpUrl,
       model: 'simple',
@@ -300,7 +300,7 @@ describe('rtserve bench CLI', () => {
   let server: RunningServer;
   let dir: string;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ allowClientShm: true });
     dir = await mkdtemp(join(tmpdir(), 'rtserve-bench-'));
   });
   after(async () => {

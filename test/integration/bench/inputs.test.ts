@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATA_TYPES } from '../../../src/core/datatype.ts';
+import { DATA_TYPES } from '../../../src/tensor/datatype.ts';
 import { BenchError } from '../../../src/bench/errors.ts';
 import { inputsFromFile, randomData, randomInputs, requestShape, zeroInputs } from '../../../src/bench/inputs.ts';
 import { parseShapeFlag } from '../../../src/bench/bench-command.ts';

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { packageRoot } from '../../../src/core/package-root.ts';
+import { packageRoot } from '../../../src/util/package-root.ts';
 import { startTestServer } from '../../helpers/server.ts';
 
 const HEADER = 'Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency';

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LatencySamples, isStable, percentileOf, summarizeLatency } from '../../../src/bench/latency.ts';
 import { breakdownBetween, countersOf } from '../../../src/bench/server-stats.ts';
-import type { ModelStatsSnapshot } from '../../../src/core/stats.ts';
+import type { ModelStatsSnapshot } from '../../../src/observability/model-stats.ts';
 import type { WindowResult } from '../../../src/bench/types.ts';
 
 function win(inferencesPerSec: number, avgUs: number, p99Us = avgUs * 2): WindowResult {

@@ -76,6 +76,6 @@ async function metricsText(s: RunningServer): Promise<string> {
 }
 
 function metricValue(text: string, series: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
 }

@@ -45,7 +45,7 @@ describe('system shared memory over gRPC', () => {
   const register = (name: string, key: string, byteSize: number, offset = 0) => unary(client, 'SystemSharedMemoryRegister', { name, key, offset, byte_size: byteSize });
 
   before(async () => {
-    server = await startTestServer({ modelControlMode: 'explicit', loadModel: ['simple'] });
+    server = await startTestServer({ modelControlMode: 'explicit', loadModel: ['simple'], allowClientShm: true });
     client = inferenceClient(server.grpcAddress ?? '');
     inputs = await objects.create(128);
     await inputs.write(0, int32Bytes(A));

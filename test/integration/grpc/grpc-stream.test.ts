@@ -1,5 +1,5 @@
 /**
- * ModelStreamInfer (reference §2.5): many requests pipelined on one stream are each answered exactly once with
+ * ModelStreamInfer (docs/protocol.md §2.5): many requests pipelined on one stream are each answered exactly once with
  * their id; a bad request in the middle gets an error response (error_message, with its id) and the stream carries
  * on; closing our side ends the stream with OK once everything is answered.
  */

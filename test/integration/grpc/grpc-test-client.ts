@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { BYTE_SIZE } from '../../../src/core/datatype.ts';
-import type { DataType, TensorData } from '../../../src/core/datatype.ts';
-import type { Tensor } from '../../../src/core/types.ts';
+import { BYTE_SIZE } from '../../../src/tensor/datatype.ts';
+import type { DataType, TensorData } from '../../../src/tensor/datatype.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import type { Engine, EngineSession } from '../../../src/engine/engine.ts';
 import { createOrtEngine } from '../../../src/engine/ort/index.ts';
 import type { ErrorCategory } from '../../../src/errors/registry.ts';

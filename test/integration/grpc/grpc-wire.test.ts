@@ -1,5 +1,5 @@
 /**
- * Wire compatibility from the field numbers alone (reference §2.5): requests are encoded with a generic protobuf
+ * Wire compatibility from the field numbers alone (docs/protocol.md §2.5): requests are encoded with a generic protobuf
  * writer and hand-written tags, responses decoded with a generic reader — no generated code, neither rtserve's
  * nor proto-loader's. If a field number in rtserve's .proto or codec drifted from Triton's, this breaks.
  */
@@ -153,7 +153,7 @@ describe('gRPC wire compatibility from field numbers', () => {
     const res = decodeResponse(await call(req));
     assert.equal(res.model_name, 'mlp');
     assert.deepEqual(res.outputs, [{ name: 'logits', datatype: 'BYTES', shape: [1, 3] }]);
-    // BYTES in raw contents: 4-byte little-endian length, then the bytes (reference §2.5).
+    // BYTES in raw contents: 4-byte little-endian length, then the bytes (docs/protocol.md §2.5).
     const raw = Buffer.from(res.raw[0]!);
     const entries: string[] = [];
     for (let p = 0; p < raw.length; ) {

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { makeRepository, request, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { bundledModelRepository } from '../../../src/core/package-root.ts';
+import { bundledModelRepository } from '../../../src/util/package-root.ts';
 import { openInProcessOrtSession } from '../../../src/engine/ort/index.ts';
-import { decodeInferResponse, encodeInferRequest } from '../../../src/transport/codec/kserve-client-codec.ts';
+import { decodeInferResponse, encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
 
 /** Seeded inputs so each request is distinguishable and the test is reproducible. */
 function inputFor(i: number): Float32Array {

@@ -13,7 +13,7 @@ import { Gate, startGatedServer } from '../ws/gated-engine.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
 import { startServer } from '../../../src/app/rtserve-server.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
-import { openFileRegion, type RegionOpener } from '../../../src/core/shared-memory.ts';
+import { openFileRegion, type RegionOpener } from '../../../src/shm/system-shared-memory.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 
 const A = Array.from({ length: 16 }, (_, i) => i * 3 - 7);
@@ -71,7 +71,7 @@ describe('system shared memory over REST', () => {
 
   before(async () => {
     // The bundled `simple` (OUTPUT0 = INPUT0 + INPUT1, OUTPUT1 = INPUT0 - INPUT1) and `identity_all`, nothing else.
-    server = await startGatedServer(gate, { modelControlMode: 'explicit', loadModel: ['simple', 'identity_all'] });
+    server = await startGatedServer(gate, { modelControlMode: 'explicit', loadModel: ['simple', 'identity_all'], allowClientShm: true });
     base = server.httpUrl;
     inputs = await shm.create(128);
     await inputs.write(0, int32Bytes(A));
@@ -297,10 +297,10 @@ describe('system shared memory over REST', () => {
   });
 });
 
-describe('system shared memory turned off (systemSharedMemory: false)', () => {
+describe('client shared memory off (the default; Triton: --allow-client-shm=false)', () => {
   let server: RunningServer;
   before(async () => {
-    server = await startTestServer({ modelControlMode: 'explicit', loadModel: ['simple'], systemSharedMemory: false });
+    server = await startTestServer({ modelControlMode: 'explicit', loadModel: ['simple'] });
   });
   after(async () => {
     await server.close();
@@ -310,15 +310,15 @@ describe('system shared memory turned off (systemSharedMemory: false)', () => {
     const base = server.httpUrl;
     const meta = (await request(`${base}/v2`)).json() as { extensions: string[] };
     assert.ok(!meta.extensions.includes('system_shared_memory'));
-    assertError(await request(`${base}/v2/systemsharedmemory/status`), 501, 'UNSUPPORTED', 'systemSharedMemory');
-    assertError(await postJson(`${base}/v2/systemsharedmemory/region/r/register`, { key: '/x', byte_size: 8 }), 501, 'UNSUPPORTED', 'turned off');
+    assertError(await request(`${base}/v2/systemsharedmemory/status`), 501, 'UNSUPPORTED', '--allow-client-shm=true', 'allowClientShm');
+    assertError(await postJson(`${base}/v2/systemsharedmemory/region/r/register`, { key: '/x', byte_size: 8 }), 501, 'UNSUPPORTED', '--allow-client-shm');
     const r = await postJson(`${base}/v2/models/simple/infer`, {
       inputs: [
         { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: shmParams('in', 64) },
         { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: B },
       ],
     });
-    assertError(r, 501, 'UNSUPPORTED', 'turned off');
+    assertError(r, 501, 'UNSUPPORTED', '--allow-client-shm');
   });
 });
 
@@ -336,7 +336,7 @@ describe('an application-supplied RegionOpener (StartOptions.sharedMemoryOpener)
         close: () => (calls.push(`close ${path}`), inner.close()),
       };
     };
-    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', modelControlMode: 'explicit', loadModel: ['simple'] } });
+    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', modelControlMode: 'explicit', loadModel: ['simple'], allowClientShm: true } });
     const server = await startServer({ config, logger: silentLogger(), sharedMemoryOpener });
     try {
       const io = await objects.create(256);

@@ -1,6 +1,6 @@
-/** A TableClient over KServe v2 REST, JSON or binary tensor data (reference §2.3), shared by the transport tests. */
+/** A TableClient over KServe v2 REST, JSON or binary tensor data (docs/protocol.md §2.3), shared by the transport tests. */
 import assert from 'node:assert/strict';
-import { encodeInferRequest, decodeInferResponse } from '../../../src/transport/codec/kserve-client-codec.ts';
+import { encodeInferRequest, decodeInferResponse } from '../../../src/codec/kserve-client-codec.ts';
 import type { ErrorCategory } from '../../../src/errors/registry.ts';
 import { TableError, type TableClient } from '../cases.ts';
 

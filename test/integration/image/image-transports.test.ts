@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { createNodeClient } from '../../../src/client/node.ts';
-import type { Tensor } from '../../../src/core/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { boxIou } from '../../../src/postprocess/geometry.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import { inferenceClient, tensorsOf, unary, type InferenceClient, type ModelInferResponse } from '../grpc/grpc-test-client.ts';

@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, credentials, type ServiceError } from '@grpc/grpc-js';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import type { InferResponse, Tensor } from '../../../src/core/types.ts';
-import { decodeInferResponse, encodeInferRequest } from '../../../src/transport/codec/kserve-client-codec.ts';
-import { decodeModelInferResponse, encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import type { InferResponse } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
+import { decodeInferResponse, encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
+import { decodeModelInferResponse, encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 import { buildModel, ElemType } from '../../fixtures/onnx-builders.ts';
 import { request, startTestServer } from '../../helpers/server.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { WorkerSession } from '../../../src/engine/worker/worker-session.ts';
-import type { EngineChainView } from '../../../src/repository/engine-chain.ts';
+import type { EngineChainView } from '../../../src/engine/engine-chain.ts';
 import { buildModel, ElemType } from '../../fixtures/onnx-builders.ts';
 import { makeRepository, postJson, startTestServer, type FetchResult } from '../../helpers/server.ts';
 import { parseSamples, scrape, valueOf, waitFor, type Sample } from './helpers.ts';

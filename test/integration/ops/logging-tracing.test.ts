@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { startServer, type RunningServer } from '../../../src/app/rtserve-server.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
 import { createLogger, type Logger } from '../../../src/observability/logger.ts';
@@ -38,7 +39,8 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
     logFile = join(dir, 'rtserve.log');
     // A real pino logger (warn until the test moves it to a file), with the access log on.
     logger = createLogger('warn');
-    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, accessLog: true, exitTimeoutSecs: 10 } });
+    // The operator lets /v2/logging move the log file inside this directory only (logDirectory).
+    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, accessLog: true, exitTimeoutSecs: 10, logDirectory: dir } });
     server = await startServer({ config, logger });
   });
   after(async () => {
@@ -136,5 +138,86 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
     }
     const notJson = await request(`${server.httpUrl}/v2/logging`, { method: 'POST', body: '{nope' });
     assert.equal(notJson.status, 400);
+  });
+
+  test('log_file outside the configured log directory is refused: .., absolute paths, symbolic links out', async () => {
+    const { symlink } = await import('node:fs/promises');
+    await symlink(tmpdir(), join(dir, 'out'));
+    for (const file of ['../escaped.log', join(tmpdir(), 'escaped.log'), 'out/escaped.log', '/etc/rtserve-escaped']) {
+      const r = await postJson(`${server.httpUrl}/v2/logging`, { log_file: file, log_info: true });
+      assert.equal(r.status, 403, file);
+      assert.equal((r.json() as { code: string }).code, 'PERMISSION_DENIED');
+      assert.match((r.json() as { error: string }).error, /outside the log directory/);
+    }
+    await assert.rejects(readFile(join(tmpdir(), 'escaped.log'), 'utf8'));
+    // A relative name resolves inside the directory.
+    const ok = await postJson(`${server.httpUrl}/v2/logging`, { log_file: 'relative.log' });
+    assert.equal(ok.status, 200);
+    assert.equal((ok.json() as { log_file: string }).log_file, join(dir, 'relative.log'));
+    await postJson(`${server.httpUrl}/v2/logging`, { log_file: logFile });
+  });
+});
+
+describe('/v2/logging on a server without a log directory (the default)', () => {
+  let server: RunningServer;
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rtserve-nologdir-'));
+    server = await startServer({
+      config: await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, exitTimeoutSecs: 10 } }),
+      logger: createLogger('warn'),
+    });
+  });
+  after(async () => {
+    await server?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test("log_file cannot be changed over the network (Triton's UNSUPPORTED); no file is created; other settings change", async () => {
+    const target = join(dir, 'created-by-a-client');
+    const r = await postJson(`${server.httpUrl}/v2/logging`, { log_file: target, log_info: true });
+    assert.equal(r.status, 501);
+    const body = r.json() as { code: string; error: string };
+    assert.equal(body.code, 'UNSUPPORTED');
+    assert.match(body.error, /log file location can not be updated through network protocol/);
+    await assert.rejects(readFile(target), 'the file was not created');
+    // The refused request changed nothing, and the other settings stay changeable.
+    assert.equal(((await request(`${server.httpUrl}/v2/logging`)).json() as { log_info: boolean }).log_info, false);
+    const level = await postJson(`${server.httpUrl}/v2/logging`, { log_info: true, log_format: 'ISO8601' });
+    assert.equal(level.status, 200);
+    assert.deepEqual(level.json(), { log_file: '', log_info: true, log_warning: true, log_error: true, log_verbose_level: 0, log_format: 'ISO8601' });
+    // Naming the current destination ('' = standard error) is no change, so it is accepted.
+    assert.equal((await postJson(`${server.httpUrl}/v2/logging`, { log_file: '' })).status, 200);
+  });
+});
+
+describe('/v2/logging needs the admin scope when auth is on', () => {
+  const key = (k: string): string => createHash('sha256').update(k).digest('hex');
+  let server: RunningServer;
+  before(async () => {
+    server = await startTestServer({
+      auth: {
+        enabled: true,
+        apiKeys: [
+          { id: 'user', sha256: key('user-key'), scopes: ['infer', 'metadata', 'metrics', 'repository'] },
+          { id: 'ops', sha256: key('admin-key'), scopes: ['admin'] },
+        ],
+      },
+    });
+  });
+  after(async () => server?.close());
+
+  test('no credentials: 401; every scope but admin: 403; admin: 200', async () => {
+    const url = `${server.httpUrl}/v2/logging`;
+    assert.equal((await request(url)).status, 401);
+    assert.equal((await request(url, { method: 'POST', body: '{"log_info":true}' })).status, 401);
+    const user = { authorization: 'Bearer user-key' };
+    const denied = await request(url, { headers: user });
+    assert.equal(denied.status, 403);
+    assert.match((denied.json() as { error: string }).error, /'admin' scope/);
+    assert.equal((await request(url, { method: 'POST', headers: user, body: '{"log_info":true}' })).status, 403);
+    const admin = { authorization: 'Bearer admin-key' };
+    assert.equal((await request(url, { headers: admin })).status, 200);
+    assert.equal((await request(url, { method: 'POST', headers: admin, body: '{"log_verbose_level":0}' })).status, 200);
   });
 });

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bundledModelRepository } from '../../../src/core/package-root.ts';
+import { bundledModelRepository } from '../../../src/util/package-root.ts';
 import { makeRepository, postJson, request, startTestServer } from '../../helpers/server.ts';
 import { waitFor } from './helpers.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startServer, type RunningServer } from '../../../src/app/rtserve-server.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
 import type { ServerConfigInput } from '../../../src/config/server-config.ts';
-import type { Tensor } from '../../../src/core/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import type { Engine, EngineLoadOptions, EngineSession } from '../../../src/engine/engine.ts';
 import { createOrtEngine } from '../../../src/engine/ort/index.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeRepository, postJson, request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { bundledModelRepository } from '../../../src/core/package-root.ts';
+import { bundledModelRepository } from '../../../src/util/package-root.ts';
 import { buildPlan } from '../../../src/compiler/build.ts';
 import { writeNpy } from '../../../src/compiler/data/npy.ts';
 import { createOfflineRunner } from '../../../src/engine/ort/offline-runner.ts';

@@ -4,8 +4,8 @@ import { SignJWT } from 'jose';
 import { request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
-import type { Operation } from '../../../src/security/config-schema.ts';
-import { authConfigSchema } from '../../../src/security/config-schema.ts';
+import type { Operation } from '../../../src/config/security-schema.ts';
+import { authConfigSchema } from '../../../src/config/security-schema.ts';
 import { simpleRequest } from './helpers.ts';
 
 const SECRET = 'integration-test-secret-of-32-chars!!';
@@ -35,7 +35,7 @@ describe('REST authentication and authorization', () => {
   let server: RunningServer;
   let base: string;
   before(async () => {
-    server = await startTestServer({ auth: { enabled: true, apiKeys, jwt: { secret: SECRET, algorithms: ['HS256'] } } });
+    server = await startTestServer({ allowClientShm: true, auth: { enabled: true, apiKeys, jwt: { secret: SECRET, algorithms: ['HS256'] } } });
     base = server.httpUrl;
   });
   after(async () => {

@@ -10,7 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
-import { decodeModelInferResponse, encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import { decodeModelInferResponse, encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 import { makeCerts, type Certs } from './helpers.ts';
 
 type Outcome = { ok: true; bytes: Buffer } | { ok: false; code: number; details: string; metadata: grpc.Metadata };

@@ -4,10 +4,11 @@ import { connect } from 'node:net';
 import { postJson, request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import * as grpc from '@grpc/grpc-js';
-import { encodeInferRequest } from '../../../src/transport/codec/kserve-client-codec.ts';
-import { encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import { encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
+import { encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
 import { simpleRequest } from './helpers.ts';
+import { parseSamples, scrape, valueOf } from '../ops/helpers.ts';
 
 /** Writes raw bytes on a fresh connection and collects everything the server sends until it closes (or 10 s). */
 function rawExchange(url: string, chunks: string[]): Promise<{ text: string; closed: boolean }> {
@@ -58,11 +59,11 @@ describe('request limits on the REST port', () => {
   };
 
   test('JSON nested deeper than maxJsonDepth is refused before parsing, naming the setting', async () => {
-    const deep = { inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: JSON.parse('['.repeat(9) + '1' + ']'.repeat(9)) as unknown }] };
+    const deep = { inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: JSON.parse(`${'['.repeat(9)}1${']'.repeat(9)}`) as unknown }] };
     await expect413(await postJson(infer, deep), /maxJsonDepth/);
     // the same limit applies to a binary request's JSON header
     const header = JSON.stringify({ inputs: [{ name: 'x', parameters: { a: JSON.parse('['.repeat(10) + ']'.repeat(10)) as unknown } }] });
-    const r = await request(infer, { method: 'POST', headers: { 'inference-header-content-length': String(header.length) }, body: header + '\0\0\0\0' });
+    const r = await request(infer, { method: 'POST', headers: { 'inference-header-content-length': String(header.length) }, body: `${header}\0\0\0\0` });
     await expect413(r, /maxJsonDepth/);
   });
 
@@ -129,5 +130,9 @@ describe('request limits on the REST port', () => {
     assert.ok(body.closed, 'the server closes a connection whose body never ends');
     assert.match(body.text, /^HTTP\/1\.1 408 /);
     assert.equal((await request(`${server.httpUrl}/v2/health/live`)).status, 200);
+    // Each is counted on /metrics by the guard that fired.
+    const metrics = parseSamples(await scrape(`${server.metricsUrl ?? ''}/metrics`));
+    assert.equal(valueOf(metrics, 'rtserve_slow_clients_total', { kind: 'http_head' }), 1);
+    assert.equal(valueOf(metrics, 'rtserve_slow_clients_total', { kind: 'http_body' }), 1);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Overload: a flood far beyond capacity keeps memory bounded and is refused fast beyond the queue bound
- * (DESIGN.md: bounded queues, overload answered at once with RESOURCE_EXHAUSTED, never by growing memory).
+ * (docs/architecture.md, Contracts: bounded queues, overload answered at once with RESOURCE_EXHAUSTED, never by growing memory).
  * The model holds partial batches for a long max_queue_delay and its max_batch_size is larger than the queue, so
  * every admitted request stays queued while the flood arrives. gRPC carries the flood: HTTP/2 multiplexes the
  * 12,000 calls over one connection, where HTTP/1.1 would need 12,000 sockets.
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import { makeRepository, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { encodeModelInferRequest } from '../../../src/transport/grpc/infer-client-codec.ts';
+import { encodeModelInferRequest } from '../../../src/codec/grpc/infer-client-codec.ts';
 
 const QUEUE_BOUND = 10_000;
 const FLOOD = 12_000;

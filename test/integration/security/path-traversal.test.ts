@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { postJson, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { bundledModelRepository } from '../../../src/core/package-root.ts';
+import { bundledModelRepository } from '../../../src/util/package-root.ts';
 import { simpleRequest } from './helpers.ts';
 
 /**

@@ -5,7 +5,7 @@ import { connect, createServer } from 'node:net';
 import { makeRepository, postJson, request, startTestServer, slowMlpConfig } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
-import type { Operation } from '../../../src/security/config-schema.ts';
+import type { Operation } from '../../../src/config/security-schema.ts';
 import { simpleRequest } from './helpers.ts';
 
 const apiKeys: { id: string; sha256: string; scopes: Operation[]; models?: string[] }[] = [

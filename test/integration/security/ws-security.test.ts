@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { postJson, request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
-import type { Operation } from '../../../src/security/config-schema.ts';
+import type { Operation } from '../../../src/config/security-schema.ts';
 import { TestWs, outputData, simpleInfer } from '../ws/ws-test-client.ts';
 import { makeCerts, type Certs } from './helpers.ts';
 

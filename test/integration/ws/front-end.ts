@@ -3,11 +3,11 @@
  * the front end's handle (sessions, connection counts) or a custom authentication hook use it.
  */
 import type { AddressInfo } from 'node:net';
-import type { InferenceApi } from '../../../src/core/api.ts';
+import type { InferenceApi } from '../../../src/api/inference-api.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { createHttpServer } from '../../../src/transport/http/http-server.ts';
 import type { WsAdmit, WsAuthenticate } from '../../../src/transport/ws/ws-auth.ts';
-import { attachWsFrontEnd, type WsFrontEnd, type WsFrontEndConfig } from '../../../src/transport/ws/ws-server.ts';
+import { attachWsFrontEnd, type WsFrontEnd, type WsFrontEndConfig, type WsMetrics } from '../../../src/transport/ws/ws-server.ts';
 
 export const FRONT_END_DEFAULTS: WsFrontEndConfig = {
   wsMaxMessageBytes: 1 << 20,
@@ -29,7 +29,7 @@ export interface TestFrontEnd {
 export async function startFrontEnd(
   api: InferenceApi,
   config: Partial<WsFrontEndConfig> = {},
-  hooks: { readonly authenticate?: WsAuthenticate; readonly admit?: WsAdmit } = {},
+  hooks: { readonly authenticate?: WsAuthenticate; readonly admit?: WsAdmit; readonly metrics?: WsMetrics } = {},
 ): Promise<TestFrontEnd> {
   let front: WsFrontEnd | undefined;
   const app = await createHttpServer({
@@ -43,6 +43,7 @@ export async function startFrontEnd(
         config: { ...FRONT_END_DEFAULTS, ...config },
         ...(hooks.authenticate === undefined ? {} : { authenticate: hooks.authenticate }),
         ...(hooks.admit === undefined ? {} : { admit: hooks.admit }),
+        ...(hooks.metrics === undefined ? {} : { metrics: hooks.metrics }),
       });
     },
   });

@@ -3,8 +3,8 @@
  * decoupled / generative models) whose responses the test lets out one by one. Requests with parameter
  * `tokens: true` get the ticker's responses; others stream their ordinary answer as one response.
  */
-import type { InferenceApi } from '../../../src/core/api.ts';
-import type { InferRequest, InferResponse } from '../../../src/core/types.ts';
+import type { InferenceApi } from '../../../src/api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../../../src/api/types.ts';
 
 /** A token source the test drives: `emit(n)` lets n more responses out, `end()` finishes the stream. */
 export class Ticker {

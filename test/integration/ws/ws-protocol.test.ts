@@ -14,6 +14,8 @@ import { startTestServer } from '../../helpers/server.ts';
 import { startFrontEnd, type TestFrontEnd } from './front-end.ts';
 import { Gate, startGatedServer } from './gated-engine.ts';
 import { outputData, simpleInfer, TestWs } from './ws-test-client.ts';
+import { ServerMetrics } from '../../../src/observability/metrics.ts';
+import { parseSamples, valueOf } from '../ops/helpers.ts';
 
 const MLP_ROW = Array.from({ length: 64 }, (_, i) => (i % 7) / 7);
 
@@ -517,10 +519,13 @@ describe('WebSocket outgoing-buffer bound', () => {
   // under the 32 MiB hard one — and after two, about 48 MiB, over the hard one.
   const BIG = 24 * 1024 * 1024;
   const gate = new Gate();
+  // The server's own metrics registry: each bound that fires is counted in rtserve_slow_clients_total.
+  const metrics = new ServerMetrics({ statistics: () => [], pending: () => [] });
+  const slowClients = async (kind: string): Promise<number | undefined> => valueOf(parseSamples(await metrics.text()), 'rtserve_slow_clients_total', { kind });
   let fe: TestFrontEnd;
   before(async () => {
     server = await startGatedServer(gate);
-    fe = await startFrontEnd(server.core, { wsMaxMessageBytes: 32 * 1024 * 1024, wsMaxBufferedBytes: 8 * 1024 * 1024, wsResumeWindowMs: 60000 });
+    fe = await startFrontEnd(server.core, { wsMaxMessageBytes: 32 * 1024 * 1024, wsMaxBufferedBytes: 8 * 1024 * 1024, wsResumeWindowMs: 60000 }, { metrics });
   });
   after(async () => {
     await fe.close();
@@ -570,6 +575,7 @@ describe('WebSocket outgoing-buffer bound', () => {
       const refused = await c.terminal('refused');
       const err = refused.error as { code: string; category: string; retryable: boolean; retry_after_ms: number };
       assert.equal(err.code, 'SLOW_CONSUMER');
+      assert.equal(await slowClients('ws_refused'), 1);
       assert.equal(err.category, 'RESOURCE_EXHAUSTED');
       assert.equal(err.retryable, true);
       assert.ok(err.retry_after_ms > 0);
@@ -602,5 +608,6 @@ describe('WebSocket outgoing-buffer bound', () => {
     assert.equal(closed.reason, 'see error event');
     const fatal = c.events.find((e) => e.type === 'error' && e.id === undefined);
     assert.equal((fatal?.error as { code: string } | undefined)?.code, 'SLOW_CONSUMER');
+    assert.equal(await slowClients('ws_closed'), 1);
   });
 });

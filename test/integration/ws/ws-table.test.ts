@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import type { ErrorCategory } from '../../../src/errors/registry.ts';
-import { BinarySection, decodeWireTensor, encodeWireTensor } from '../../../src/transport/codec/wire-tensor.ts';
+import { BinarySection, decodeWireTensor, encodeWireTensor } from '../../../src/codec/wire-tensor.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import { INFER_CASES, plainValues, TableError, type TableClient } from '../cases.ts';
 import { TestWs } from './ws-test-client.ts';

@@ -4,7 +4,7 @@
  * It deliberately does not use the SDK, so the protocol is tested on the wire.
  */
 import WebSocket from 'ws';
-import { binaryOutputCount, type WsServerEvent, type WsWireOutput } from '../../../src/transport/ws/ws-protocol.ts';
+import { binaryOutputCount, type WsServerEvent, type WsWireOutput } from '../../../src/codec/ws-protocol.ts';
 
 export type RecordedEvent = WsServerEvent & { binary: Uint8Array[] } & Record<string, unknown>;
 

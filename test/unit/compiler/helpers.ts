@@ -4,9 +4,9 @@
  * onnxruntime's).
  */
 import assert from 'node:assert/strict';
-import { DT } from '../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../src/tensor/onnx-dtype.ts';
 import { saveModel, type Graph } from '../../../src/compiler/ir/graph.ts';
-import type { Feeds, HostTensor, Outputs } from '../../../src/compiler/runtime.ts';
+import type { Feeds, HostTensor, Outputs } from '../../../src/plan/runtime.ts';
 import { createOfflineRunner } from '../../../src/engine/ort/offline-runner.ts';
 import { mulberry32, randn } from '../../../src/util/random.ts';
 

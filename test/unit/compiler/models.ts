@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeNpy } from '../../../src/compiler/data/npy.ts';
 import { GraphBuilder, attr } from '../../../src/compiler/ir/builder.ts';
-import { DT } from '../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../src/tensor/onnx-dtype.ts';
 import { randn, rng } from './helpers.ts';
 
 function f32(rand: () => number, dims: number[], scale: number, offset = 0) {

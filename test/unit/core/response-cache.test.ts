@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponseCache } from '../../../src/core/response-cache.ts';
-import type { InferResponse, Tensor } from '../../../src/core/types.ts';
+import type { InferResponse } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 
 const t = (name: string, values: number[], shape = [1, values.length]): Tensor => ({ name, datatype: 'FP32', shape, data: new Float32Array(values) });
 const resp = (values: number[]): InferResponse => ({ model_name: 'm', model_version: '1', outputs: [t('y', values)] });

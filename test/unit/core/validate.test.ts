@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { InferRequest, Tensor } from '../../../src/core/types.ts';
+import type { InferRequest } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { validateRequest } from '../../../src/core/validate.ts';
-import type { ModelIoMetadata } from '../../../src/core/validate.ts';
+import type { ModelIoMetadata } from '../../../src/repository/model-metadata.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import type { ErrorCode } from '../../../src/errors/registry.ts';
 
@@ -27,6 +28,7 @@ const batching: ModelIoMetadata = {
     { name: 'OUT0', datatype: 'FP32', shape: [-1] },
     { name: 'OUT1', datatype: 'INT64', shape: [1] },
   ],
+  optionalInputs: new Set(),
 };
 
 const fixed: ModelIoMetadata = {

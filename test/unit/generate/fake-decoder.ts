@@ -10,7 +10,7 @@
  */
 import type { ModelConfig } from '../../../src/config/model-config.ts';
 import { modelConfigSchema } from '../../../src/config/model-config.ts';
-import type { Tensor } from '../../../src/core/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import type { EngineSession, SessionDescription } from '../../../src/engine/engine.ts';
 
 export const FAKE_VOCAB = 20;
@@ -25,7 +25,7 @@ export function fakeConfig(overrides: Record<string, unknown> = {}): ModelConfig
 }
 
 /** The next token after the attended entries (pairs of token and position). */
-export function fakeNext(entries: readonly (readonly [number, number])[], vocab: number, eos: number): number {
+export function fakeNext(entries: readonly (readonly [number, number])[], _vocab: number, eos: number): number {
   let h = 0;
   for (const [t, p] of entries) h += (t % 97) * (p + 1) + 1;
   // About one step in 60 ends the sequence; otherwise a printable byte so the text decodes.

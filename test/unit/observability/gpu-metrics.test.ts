@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { packageRoot } from '../../../src/core/package-root.ts';
+import { packageRoot } from '../../../src/util/package-root.ts';
 import { loadNvmlSampler, nvmlAddonPath, registerGpuMetrics, type GpuDeviceSample } from '../../../src/observability/gpu-metrics.ts';
 
 /** Builds native/build/rtnvml.node when it is missing; undefined when it builds (or was built), else why not. */

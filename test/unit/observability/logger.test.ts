@@ -49,7 +49,7 @@ describe('runtime log control (Triton logging extension settings)', () => {
       const logger = createLogger('warn');
       const c = logControlOf(logger);
       const file = join(dir, 'sub', 'rtserve.log');
-      assert.equal(c.update({ log_file: file, log_info: true }).log_file, file);
+      assert.equal(c.update({ log_file: file, log_info: true }, dir).log_file, file);
       logger.info({ n: 1 }, 'first');
       c.update({ log_format: 'ISO8601' });
       logger.child({ model: 'm' }).info({ n: 2 }, 'second');
@@ -59,9 +59,17 @@ describe('runtime log control (Triton logging extension settings)', () => {
       assert.equal(typeof lines[0]?.time, 'number');
       assert.match(String(lines[1]?.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(lines[1]?.model, 'm');
-      assert.throws(() => c.update({ log_file: join(file, 'not-a-dir', 'x.log') }), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER');
+      assert.throws(() => c.update({ log_file: join(file, 'not-a-dir', 'x.log') }, dir), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER');
       c.update({ log_file: '' });
       assert.equal(c.settings().log_file, '');
+      // Without a log directory the file cannot move at all (Triton's answer); outside it, it is refused.
+      const refused = (patch: unknown, logDirectory: string | undefined, code: string): void =>
+        assert.throws(() => c.update(patch, logDirectory), (e: unknown) => e instanceof RtError && e.code === code, JSON.stringify(patch));
+      refused({ log_file: file, log_info: false }, undefined, 'UNSUPPORTED');
+      refused({ log_file: join(dir, '..', 'x.log') }, dir, 'PERMISSION_DENIED');
+      refused({ log_file: '/etc/rtserve.log' }, dir, 'PERMISSION_DENIED');
+      refused({ log_file: dir }, dir, 'PERMISSION_DENIED');
+      assert.equal(c.settings().log_info, true, 'a refused update changes nothing');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

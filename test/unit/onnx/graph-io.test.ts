@@ -5,7 +5,7 @@ import { dataTypeOfElemType, elemTypeName, elemTypeOfDataType } from '../../../s
 import { readGraphIO } from '../../../src/onnx/graph-io.ts';
 import { AttributeType, ElemType, loadModel, saveModel, toNumber } from '../../../src/onnx/proto.ts';
 import { RtError } from '../../../src/errors/registry.ts';
-import { DATA_TYPES } from '../../../src/core/datatype.ts';
+import { DATA_TYPES } from '../../../src/tensor/datatype.ts';
 
 function gemmModel(): Uint8Array {
   const g = new GraphBuilder('gemm');

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { modelConfigSchema, type ModelConfigInput } from '../../../src/config/model-config.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { decodeImage, planResize } from '../../../src/preprocess/decode.ts';
-import { imageSpecOf, type ImageSpec } from '../../../src/preprocess/image-spec.ts';
+import { imageSpecOf, type ImageSpec } from '../../../src/config/image-spec.ts';
 import { sniffImageFormat } from '../../../src/preprocess/sniff.ts';
 import { boxToSource } from '../../../src/postprocess/geometry.ts';
 

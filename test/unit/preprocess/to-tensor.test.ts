@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { halfBitsToFloat } from '../../../src/transport/codec/half.ts';
+import { halfBitsToFloat } from '../../../src/tensor/half.ts';
 import { convertPixels, stopPixelWorker } from '../../../src/preprocess/pixel-pool.ts';
 import { INLINE_ELEMENT_LIMIT, pixelsToTensor, type PixelConversion } from '../../../src/preprocess/to-tensor.ts';
 

@@ -3,18 +3,8 @@ import { afterEach, describe, mock, test } from 'node:test';
 import { RtError, rtError } from '../../../src/errors/registry.ts';
 import { createScheduler, DirectScheduler, DynamicBatcher } from '../../../src/scheduler/index.ts';
 import type { RtScheduler } from '../../../src/scheduler/index.ts';
-import type { InferResponse } from '../../../src/core/types.ts';
-import {
-  advance,
-  expectedOutput,
-  FakeSession,
-  flush,
-  makeOptions,
-  makeRequest,
-  track,
-  until,
-  valuesOf,
-} from './fake-session.ts';
+import type { InferResponse } from '../../../src/api/types.ts';
+import { advance, expectedOutput, FakeSession, flush, makeOptions, makeRequest, track, until, valuesOf } from './fake-session.ts';
 import type { RequestSpec } from './fake-session.ts';
 
 const isCode = (code: string) => (e: unknown) => e instanceof RtError && e.code === code;

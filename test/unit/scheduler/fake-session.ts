@@ -4,9 +4,10 @@
  */
 import { modelConfigSchema } from '../../../src/config/model-config.ts';
 import type { ModelConfigInput } from '../../../src/config/model-config.ts';
-import { ModelStats } from '../../../src/core/stats.ts';
-import type { NumericArray } from '../../../src/core/datatype.ts';
-import type { InferResponse, Parameters, Tensor } from '../../../src/core/types.ts';
+import { ModelStats } from '../../../src/observability/model-stats.ts';
+import type { NumericArray } from '../../../src/tensor/datatype.ts';
+import type { InferResponse, Parameters } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import type { EngineSession, SessionDescription } from '../../../src/engine/engine.ts';
 import type { SchedulerOptions, ValidatedRequest } from '../../../src/scheduler/scheduler.ts';
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { authConfigSchema } from '../../../src/security/config-schema.ts';
+import { authConfigSchema } from '../../../src/config/security-schema.ts';
 import { bearerToken, createAuthenticator, hashApiKey, type Authenticator } from '../../../src/security/authenticator.ts';
 import { WsTicketStore } from '../../../src/security/ws-tickets.ts';
 import { RtError } from '../../../src/errors/registry.ts';

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkJsonLimits, checkTensorLimits, MessageRateLimiter, withRequestLimits } from '../../../src/security/limits.ts';
+import { checkJsonLimits, checkTensorLimits, MessageRateLimiter } from '../../../src/security/limits.ts';
+import { withRequestLimits } from '../../../src/pipeline/limits.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

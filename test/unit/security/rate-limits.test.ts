@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryBucketStore } from '../../../src/security/bucket-store.ts';
-import { rateLimitConfigSchema } from '../../../src/security/config-schema.ts';
+import { rateLimitConfigSchema } from '../../../src/config/security-schema.ts';
 import { RateLimiter } from '../../../src/security/rate-limiter.ts';
 import { ANONYMOUS, authorize, modelMatches, type Principal } from '../../../src/security/principal.ts';
 import { RtError } from '../../../src/errors/registry.ts';

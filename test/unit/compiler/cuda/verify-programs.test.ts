@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { classifyPrograms, verifyPrograms } from '../../../../src/compiler/cuda/verify-programs.ts';
 import { syntheticDataset } from '../../../../src/compiler/data/dataset.ts';
 import { loadModel } from '../../../../src/compiler/ir/graph.ts';
-import type { OfflineRuntime, RuntimeSession } from '../../../../src/compiler/runtime.ts';
+import type { OfflineRuntime, RuntimeSession } from '../../../../src/plan/runtime.ts';
 import { runtime } from '../helpers.ts';
 import { tinyConvNet } from '../models.ts';
 

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { holdOut, loadDataset } from '../../../../src/compiler/data/dataset.ts';
 import { readNpy, writeNpy } from '../../../../src/compiler/data/npy.ts';
 import { readNpz, writeNpz } from '../../../../src/compiler/data/npz.ts';
-import { DT } from '../../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import type { ValueInfo } from '../../../../src/compiler/ir/graph.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
 

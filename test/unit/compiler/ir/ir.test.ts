@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { evaluate } from '../../../../src/compiler/eval/kernels.ts';
 import { GraphBuilder, attr } from '../../../../src/compiler/ir/builder.ts';
-import { DT } from '../../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import { loadModel, makeNode, saveModel } from '../../../../src/compiler/ir/graph.ts';
 import { inferShapes } from '../../../../src/compiler/ir/shape-inference.ts';
 import { int64Tensor, toIntArray } from '../../../../src/compiler/ir/tensor.ts';

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { GraphBuilder, attr } from '../../../../src/compiler/ir/builder.ts';
-import { DT } from '../../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import { loadModel } from '../../../../src/compiler/ir/graph.ts';
 import { int64Tensor } from '../../../../src/compiler/ir/tensor.ts';
-import {
-  activationFusion, batchNormFolding, biasFusion, constantFolding, deadNodeElimination, identityElimination, runPasses,
-  shapeSimplification, type Pass,
-} from '../../../../src/compiler/passes/index.ts';
+import { activationFusion, batchNormFolding, biasFusion, constantFolding, deadNodeElimination, identityElimination, runPasses, shapeSimplification, type Pass } from '../../../../src/compiler/passes/index.ts';
 import { assertAllClose, assertEquivalent, floatT, opTypes, randn, rng, runBytes, runGraph } from '../helpers.ts';
 
 const ctx = { target: 'ort-cpu', precision: 'fp32' } as const;

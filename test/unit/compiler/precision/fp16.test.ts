@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { GraphBuilder } from '../../../../src/compiler/ir/builder.ts';
-import { DT, floatToHalf, halfToFloat } from '../../../../src/compiler/ir/dtype.ts';
+import { DT, floatToHalf, halfToFloat } from '../../../../src/tensor/onnx-dtype.ts';
 import { loadModel } from '../../../../src/compiler/ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../../../../src/compiler/passes/index.ts';
 import { DEFAULT_FP16_BLOCK_LIST, convertToFp16 } from '../../../../src/compiler/precision/fp16.ts';

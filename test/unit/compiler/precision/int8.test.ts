@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { holdOut } from '../../../../src/compiler/data/dataset.ts';
 import { syntheticDataset } from '../../../../src/compiler/data/dataset.ts';
-import { DT } from '../../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import { loadModel, saveModel } from '../../../../src/compiler/ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../../../../src/compiler/passes/index.ts';
 import { HISTOGRAM_BINS, calibrate, entropyBin, percentileBin } from '../../../../src/compiler/precision/calibration.ts';

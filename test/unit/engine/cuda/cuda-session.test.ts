@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { CudaDeviceInfo, CudaNetwork } from '../../../../src/compiler/cuda/network.ts';
-import type { Tensor } from '../../../../src/core/types.ts';
+import type { CudaDeviceInfo, CudaNetwork } from '../../../../src/plan/cuda-network.ts';
+import type { Tensor } from '../../../../src/tensor/tensor.ts';
 import type { CudaAddon, NativeEngineHandle } from '../../../../src/engine/cuda/addon.ts';
 import { CudaSession } from '../../../../src/engine/cuda/cuda-session.ts';
 import type { CudaPayload } from '../../../../src/engine/cuda/payload.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { GraphBuilder } from '../../../../src/compiler/ir/builder.ts';
-import { DT } from '../../../../src/compiler/ir/dtype.ts';
+import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import { createOfflineRunner, offlineProviders } from '../../../../src/engine/ort/offline-runner.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
 

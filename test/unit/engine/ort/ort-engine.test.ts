@@ -2,16 +2,13 @@ import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { DataType } from '../../../../src/core/datatype.ts';
-import type { Tensor } from '../../../../src/core/types.ts';
+import type { DataType } from '../../../../src/tensor/datatype.ts';
+import type { Tensor } from '../../../../src/tensor/tensor.ts';
 import type { EngineLoadOptions } from '../../../../src/engine/engine.ts';
 import { createOrtEngine, type OrtEngineSession } from '../../../../src/engine/ort/index.ts';
 import { cleanOrtMessage, sessionOptionsFor } from '../../../../src/engine/ort/ort-backend.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
-import {
-  addModel, allTypesIdentityModel, ElemType, heavyMatMulModel, identityModel, makeModelDir, ORT_ELEM_TYPES,
-  twoOutputModel, writeModel,
-} from '../../../fixtures/onnx-builders.ts';
+import { addModel, allTypesIdentityModel, ElemType, heavyMatMulModel, identityModel, makeModelDir, type ORT_ELEM_TYPES, twoOutputModel, writeModel } from '../../../fixtures/onnx-builders.ts';
 
 // One intra-op thread: these tests share a small machine and check behaviour, not speed.
 const CPU: EngineLoadOptions = { providers: [{ name: 'cpu' }], intraOpNumThreads: 1, interOpNumThreads: 1 };

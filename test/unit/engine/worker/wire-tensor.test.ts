@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MessageChannel, type TransferListItem } from 'node:worker_threads';
-import type { Tensor } from '../../../../src/core/types.ts';
+import type { Tensor } from '../../../../src/tensor/tensor.ts';
 import { BatchScratch } from '../../../../src/engine/batch-scratch.ts';
-import { markExclusive, markMapped } from '../../../../src/core/exclusive-buffers.ts';
+import { markExclusive, markMapped } from '../../../../src/tensor/exclusive-buffers.ts';
 import { fromWire, isPartsTensor, packBytes, toWire, toWireParts, transferable, unpackBytes, type WireTensor } from '../../../../src/engine/worker/wire-tensor.ts';
 
 /** Sends one message through a real MessageChannel with a transfer list and returns what arrives. */
@@ -122,7 +122,7 @@ describe('toWire / fromWire', () => {
   });
 });
 
-describe('exclusive request buffers (core/exclusive-buffers.ts)', () => {
+describe('exclusive request buffers (tensor/exclusive-buffers.ts)', () => {
   test('views over a request-owned buffer move with the whole buffer: no copy, listed once, offsets kept', async () => {
     // A body as an HTTP transport holds it: a JSON header, then two tensors' bytes, in one buffer of its own.
     const body = Buffer.alloc(16 + 8 + 12);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Tensor } from '../../../../src/core/types.ts';
+import type { Tensor } from '../../../../src/tensor/tensor.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
 import { modelLabelOf, WorkerSession } from '../../../../src/engine/worker/worker-session.ts';
 

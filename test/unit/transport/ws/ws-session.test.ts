@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { InferenceApi } from '../../../../src/core/api.ts';
-import type { InferRequest, InferResponse } from '../../../../src/core/types.ts';
+import type { InferenceApi } from '../../../../src/api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../../../../src/api/types.ts';
 import type { RtError } from '../../../../src/errors/registry.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
-import type { StreamEvent } from '../../../../src/transport/ws/stream-registry.ts';
-import type { WsLimits } from '../../../../src/transport/ws/ws-protocol.ts';
+import type { StreamEvent } from '../../../../src/transport/streaming/stream-registry.ts';
+import type { WsLimits } from '../../../../src/codec/ws-protocol.ts';
 import { WsSession, WsSessionStore, type WsRequestEntry, type WsSessionSink } from '../../../../src/transport/ws/ws-session.ts';
 
 const LIMITS: WsLimits = {
