@@ -11,6 +11,9 @@ import type { Engine } from '../engine/engine.ts';
 import { ServerMetrics } from '../observability/metrics.ts';
 import { logControlOf, type Logger } from '../observability/logger.ts';
 import { registerHttpObservability } from '../observability/http-observability.ts';
+import { OtelTracing } from '../observability/otel-tracing.ts';
+import { loadNvmlSampler, registerGpuMetrics, type EngineDeviceMemory } from '../observability/gpu-metrics.ts';
+import type { CudaEngineDescription } from '../engine/cuda/cuda-session.ts';
 import { ObservedModelStats } from '../observability/observed-stats.ts';
 import { ResponseCache } from '../core/response-cache.ts';
 import { RepositoryManager } from '../repository/manager.ts';
@@ -56,6 +59,7 @@ export interface StartOptions {
 export interface RunningServer {
   readonly core: InferenceServer;
   readonly http: FastifyInstance;
+  /** '' when the HTTP port is off (allowHttp false). */
   readonly httpUrl: string;
   readonly grpcAddress: string | undefined;
   readonly metricsUrl: string | undefined;
@@ -63,6 +67,8 @@ export interface RunningServer {
   readonly security: Security;
   /** The Prometheus metrics; front ends report into it (e.g. `metrics.wsConnections.inc()`). */
   readonly metrics: ServerMetrics;
+  /** OpenTelemetry traces when an OTLP endpoint is configured (traceOtlpEndpoint). */
+  readonly tracing: OtelTracing | undefined;
   /** The repository poller in poll mode (--model-control-mode poll, --repository-poll-secs > 0). */
   readonly poller: RepositoryPoller | undefined;
   /** Generation (continuous batching) of the models with a `generate` config section (docs/generate.md). */
@@ -102,6 +108,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     schedulerFactory: createScheduler,
     logger,
     defaultMaxBatchSize: config.defaultMaxBatchSize,
+    autoCompleteConfig: config.autoCompleteConfig,
+    modelLoadThreadCount: config.modelLoadThreadCount,
     maxQueueSizeDefault: config.maxQueueSizeDefault,
     defaultProviders: config.providers.map((name) => ({ name })),
     engineChainEvents: serverMetrics.engineChainEvents(),
@@ -134,6 +142,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     { generate, sharedMemory, limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor } },
   );
   await core.start();
+  // --exit-on-error: a model that failed to load at startup stops the start (the caller exits non-zero).
+  const failed = config.exitOnError && !repository.allReady() ? repository.index(false).filter((e) => e.state !== 'READY' && e.reason !== 'not loaded') : [];
+  if (failed.length > 0) {
+    await core.stop();
+    await security.close();
+    throw rtError('MODEL_LOAD_FAILED', `--exit-on-error: ${failed.map((e) => `'${e.name}' failed to load: ${e.reason ?? ''}`).join('; ')}`);
+  }
   let poller: RepositoryPoller | undefined;
   if (config.modelControlMode === 'poll' && config.repositoryPollSecs > 0) {
     poller = new RepositoryPoller(repository, { repositories, intervalMs: config.repositoryPollSecs * 1000, logger });
@@ -162,6 +177,25 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     cache: () => responseCache?.stats(),
   });
   const metrics = async () => ({ contentType: serverMetrics.contentType, body: await serverMetrics.text() });
+  if (config.allowMetrics && config.gpuMetrics) {
+    // nv_gpu_* from NVML (skipped with one log line where the reader or the driver is absent), and what the CUDA
+    // engine's instances hold on the device.
+    const nvml = loadNvmlSampler();
+    if ('reason' in nvml) logger.info({ reason: nvml.reason }, 'no GPU metrics');
+    const described = new WeakMap<object, CudaEngineDescription>();
+    const engineMemory = (): EngineDeviceMemory[] =>
+      repository.loadedVersions().flatMap((v) =>
+        v.sessions.flatMap((s, instance) => {
+          const native = (s as { nativeDescription?: () => CudaEngineDescription }).nativeDescription;
+          if (typeof native !== 'function') return [];
+          let d = described.get(s);
+          if (d === undefined) described.set(s, (d = native.call(s)));
+          return [{ model: v.name, version: v.version, instance, arenaBytes: d.arenaBytes, weightBytes: d.weightBytes, workspaceBytes: d.workspaceBytes }];
+        }),
+      );
+    registerGpuMetrics(serverMetrics.registry, 'sampler' in nvml ? nvml.sampler : undefined, engineMemory);
+  }
+  const tracing = config.traceOtlpEndpoint === undefined ? undefined : new OtelTracing({ endpoint: config.traceOtlpEndpoint, level: config.traceLevel, rate: config.traceRate, serviceName: config.serverId ?? 'rtserve' });
 
   // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).
   const httpSecurity = createHttpSecurity(security);
@@ -188,7 +222,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Per-IP limits and logs see the client behind a trusted proxy (X-Forwarded-For), on every front end.
   const clientAddress = clientAddressResolver(config.trustedProxies);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, clientAddress, ...(wsHooks === undefined ? {} : wsHooks), ...(shared.journal === undefined ? {} : { journal: shared.journal, replicaId: shared.replicaId }) });
+    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, clientAddress, ...(wsHooks === undefined ? {} : wsHooks), ...(shared.journal === undefined ? {} : { journal: shared.journal, replicaId: shared.replicaId }), ...(tracing === undefined ? {} : { tracing }) });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -198,7 +232,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     api: core,
     logger,
     maxBodyBytes: config.maxBodyBytes,
-    metrics,
+    ...(config.allowMetrics ? { metrics } : {}),
     observe: (app) => {
       // First of the hooks: while draining, every answer (401s and 404s included) closes its connection.
       httpDrain = installHttpDrain(app);
@@ -208,6 +242,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         accessLog: config.accessLog,
         logControl: logControlOf(logger),
         ...(config.logDirectory === undefined ? {} : { logDirectory: config.logDirectory }),
+        ...(tracing === undefined ? {} : { tracing }),
       });
     },
   });
@@ -215,13 +250,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   countSlowClients(http.server, (kind) => serverMetrics.slowClients.inc({ kind }));
   // OpenAI-compatible /v1/completions and /v1/chat/completions (docs/generate.md), added before the port opens.
   registerOpenAiRoutes(http, { generate, api: core, logger });
-  await http.listen({ host: config.host, port: config.httpPort });
-  const httpPort = (http.server.address() as AddressInfo).port;
+  // --allow-http=false: the routes exist (for in-process use) but the port is not opened.
+  const httpHost = config.httpAddress ?? config.host;
+  if (config.allowHttp) await http.listen({ host: httpHost, port: config.httpPort });
+  else await http.ready();
+  const httpPort = config.allowHttp ? (http.server.address() as AddressInfo).port : undefined;
 
-  const grpc = await startGrpcServer({
+  const grpc = !config.allowGrpc ? undefined : await startGrpcServer({
     api: core,
     logger,
-    host: config.host,
+    host: config.grpcAddress ?? config.host,
     port: config.grpcPort,
     maxMessageBytes: config.grpcMaxMessageBytes,
     keepaliveTimeMs: config.grpcKeepaliveTimeMs,
@@ -232,6 +270,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
     maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
     disabledApis: config.disabledApis,
+    ...(tracing === undefined ? {} : { tracing }),
     // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
     ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
     ...(security.inactive
@@ -247,7 +286,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   let metricsServer: Server | undefined;
   let metricsUrl: string | undefined;
-  if (config.metricsPort !== config.httpPort || config.metricsPort === 0) {
+  const metricsHost = config.metricsAddress ?? httpHost;
+  if (config.allowMetrics && (config.metricsPort !== config.httpPort || config.metricsPort === 0 || !config.allowHttp || metricsHost !== httpHost)) {
     metricsServer = createServer((req, res) => {
       if (req.method === 'GET' && (req.url === '/metrics' || req.url?.startsWith('/metrics?') === true)) {
         metrics().then(
@@ -260,9 +300,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     await new Promise<void>((resolve, reject) => {
       metricsServer?.once('error', reject);
-      metricsServer?.listen(config.metricsPort, config.host, () => resolve());
+      metricsServer?.listen(config.metricsPort, metricsHost, () => resolve());
     });
-    metricsUrl = urlOf(config.host, (metricsServer.address() as AddressInfo).port);
+    metricsUrl = urlOf(metricsHost, (metricsServer.address() as AddressInfo).port);
   }
 
   // The async inference queue: this replica consumes the broker's work queue through the same API as the front ends.
@@ -291,7 +331,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const drained = core.drain(config.exitTimeoutSecs * 1000);
       httpDrain?.begin();
       // gRPC: GOAWAY, in-flight calls finish, then what is left is cut at the timeout.
-      const grpcClosed = grpc.close(config.exitTimeoutSecs * 1000);
+      const grpcClosed = grpc?.close(config.exitTimeoutSecs * 1000);
       // Generations are not the core's in-flight requests: they drain alongside, within the same timeout.
       const generationsDrained = generate.drain(config.exitTimeoutSecs * 1000);
       await poller?.stop();
@@ -320,6 +360,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await core.stop();
       await security.close();
       if (options.sharedState === undefined) await shared.close();
+      await tracing?.close();
     })();
     return closing;
   };
@@ -327,11 +368,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   return {
     core,
     http,
-    httpUrl: urlOf(config.host, httpPort, tls === undefined ? 'http' : 'https'),
-    grpcAddress: grpc.address,
+    httpUrl: httpPort === undefined ? '' : urlOf(httpHost, httpPort, tls === undefined ? 'http' : 'https'),
+    grpcAddress: grpc?.address,
     metricsUrl,
     security,
     metrics: serverMetrics,
+    tracing,
     poller,
     generate,
     repository,

@@ -10,8 +10,11 @@ import type { StreamJournal } from '../state/stream-journal.ts';
 import { registerSseRoutes, type SseFrontEnd } from '../transport/http/sse-routes.ts';
 import type { WsAdmit, WsAuthenticate } from '../transport/ws/ws-auth.ts';
 import { attachWsFrontEnd, type WsFrontEnd, type WsMetrics } from '../transport/ws/ws-server.ts';
+import type { OtelTracing } from '../observability/otel-tracing.ts';
 
 export interface StreamingFrontEndsOptions {
+  /** OpenTelemetry spans of WebSocket infer events (otel-tracing.ts). */
+  readonly tracing?: OtelTracing;
   readonly api: InferenceApi;
   readonly logger: Logger;
   readonly config: Readonly<ServerConfig>;
@@ -44,6 +47,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
     ...(options.admit === undefined ? {} : { admit: options.admit }),
     ...(options.clientAddress === undefined ? {} : { clientAddress: options.clientAddress }),
+    ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
   });
   const sse = registerSseRoutes(app, {
     api: options.api,

@@ -16,6 +16,7 @@ import { createProgress } from './progress.ts';
 import { renderHtmlReport } from './report-html.ts';
 import { defaultFactories, runBench, type BenchOptions, type InputSource } from './runner.ts';
 import type { BenchReport, LoadMode, MeasureOptions } from './types.ts';
+import { nativeBenchFlags, perfAnalyzerCsv, registerPerfAnalyzerFlags, type PerfAnalyzerFlags } from './perf-analyzer.ts';
 
 export interface BenchFlags {
   url?: string;
@@ -161,7 +162,7 @@ export function reportProblems(report: BenchReport): string[] {
 }
 
 export function registerBenchCommand(program: Command): void {
-  program
+  const bench = program
     .command('bench')
     .description('measure throughput and latency of a model (perf_analyzer method: windows, stability rule, percentiles, server breakdown)')
     .requiredOption('-m, --model <name>', 'model to measure')
@@ -181,7 +182,7 @@ export function registerBenchCommand(program: Command): void {
     .option('--percentile <p>', 'stabilize on p50/p90/p95/p99 latency instead of the average')
     .option('--max-inflight <n>', 'request-rate mode: most outstanding requests before sends are dropped', '1024')
     .option('-b, --batch <list>', 'rows per request (batch dimension), comma-separated', '1')
-    .option('-i, --input <src>', 'random | zero | FILE (KServe request JSON or perf_analyzer {"data": [...]})', 'random')
+    .option('--input <src>', 'random | zero | FILE (KServe request JSON or perf_analyzer {"data": [...]})', 'random')
     .option('--shape <name:dims>', 'shape of an input with dynamic dims, without the batch dim (repeatable)', collect)
     .option('--timeout-ms <ms>', 'fail a request unanswered after this long')
     .option('--http-client <stack>', 'net (HTTP/1.1 over node:net, the leanest) | node (node:http, keep-alive agent) | fetch', 'net')
@@ -193,8 +194,11 @@ export function registerBenchCommand(program: Command): void {
     .option('-o, --out <file>', 'write the results as JSON')
     .option('--report <file>', 'write an HTML report (inline SVG charts)')
     .option('--markdown <file>', 'write the results table as markdown')
-    .option('--no-progress', 'no progress line on stderr')
-    .action(async (flags: BenchFlags) => {
+    .option('--no-progress', 'no progress line on stderr');
+  // perf_analyzer's flags (-i, --concurrency-range, --measurement-interval, -f, ...): src/bench/perf-analyzer.ts.
+  registerPerfAnalyzerFlags(bench);
+  bench.action(async (given: BenchFlags & PerfAnalyzerFlags) => {
+      const flags = nativeBenchFlags(given);
       const command = `rtserve bench ${process.argv.slice(3).join(' ')}`.trim();
       const options = await benchOptionsFromFlags(flags, command);
       const stack = flags.httpClient;
@@ -210,6 +214,7 @@ export function registerBenchCommand(program: Command): void {
       if (flags.out !== undefined) await writeFile(flags.out, `${JSON.stringify(report, null, 2)}\n`);
       if (flags.report !== undefined) await writeFile(flags.report, renderHtmlReport(report));
       if (flags.markdown !== undefined) await writeFile(flags.markdown, `${markdownTable(report.levels)}\n`);
+      if (given.f !== undefined) await writeFile(given.f, perfAnalyzerCsv(report.levels));
       const problems = reportProblems(report);
       for (const p of problems) process.stderr.write(`error: ${p}\n`);
       if (problems.length > 0) process.exitCode = 1;

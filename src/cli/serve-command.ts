@@ -5,6 +5,7 @@ import { startServer } from '../app/rtserve-server.ts';
 import { createLogger } from '../observability/logger.ts';
 import { RtError } from '../errors/registry.ts';
 import { watchConfig } from '../security/reload.ts';
+import { registerTritonFlags, translateTritonFlags } from './triton-flags.ts';
 
 interface ServeFlags {
   modelRepository?: string[];
@@ -17,7 +18,7 @@ interface ServeFlags {
   logLevel?: string;
   exitTimeoutSecs?: string;
   providers?: string;
-  strictReadiness?: boolean;
+  strictReadiness?: boolean | string;
   loadModel?: string[];
   repositoryPollSecs?: string;
   cacheSizeBytes?: string;
@@ -33,7 +34,7 @@ interface ServeFlags {
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export function registerServeCommand(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('serve a model repository over KServe v2 REST (and the other front ends)')
     .option('--model-repository <dir>', 'model repository (repeatable); default: the bundled models/', collect)
@@ -45,7 +46,7 @@ export function registerServeCommand(program: Command): void {
     .option('--model-control-mode <mode>', 'none | poll | explicit')
     .option('--providers <list>', 'default execution providers, in order, e.g. webgpu,cpu')
     .option('--exit-timeout-secs <s>', 'how long SIGTERM waits for in-flight requests')
-    .option('--strict-readiness', 'ready only when every model is ready (the default)')
+    .option('--strict-readiness [bool]', 'ready only when every model is ready (the default)')
     .option('--no-strict-readiness', 'ready even when some model failed to load')
     .option('--load-model <name>', "explicit mode: model to load at startup (repeatable; '*' = all)", collect)
     .option('--repository-poll-secs <s>', 'poll mode: seconds between repository scans (default 15, 0 = off)')
@@ -57,14 +58,18 @@ export function registerServeCommand(program: Command): void {
     .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)')
     .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
     .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo')
-    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)')
-    .action(async (flags: ServeFlags) => {
+    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)');
+  // tritonserver's own flags (--model-store, --allow-grpc=true, ...): docs/triton-compat.md.
+  registerTritonFlags(serve);
+  serve.action(async (flags: ServeFlags) => {
       // V8's allocation-site pretenuring sees a request's objects survive a minor GC while the request waits in a
       // queue, and from then on allocates every request's objects of those sites in the old generation: the main
       // isolate promoted ~1.2 MB per minor GC under load and spent ~20 µs of CPU per request in major GCs. Off,
       // they die young (bench/results/hotpath-2026-11-30.md). Set before the server allocates; it is process-wide,
       // so it also covers the engine workers.
       setFlagsFromString('--no-allocation-site-pretenuring');
+      const triton = translateTritonFlags(flags as Record<string, unknown>);
+      const tritonRepositories = triton.config['modelRepository'] as string[] | undefined;
       // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
       const configWarnings: string[] = [];
       const sources = {
@@ -77,7 +82,7 @@ export function registerServeCommand(program: Command): void {
           httpPort: flags.httpPort,
           grpcPort: flags.grpcPort,
           metricsPort: flags.metricsPort,
-          modelControlMode: flags.modelControlMode,
+          modelControlMode: flags.modelControlMode?.toLowerCase(),
           logLevel: flags.logLevel,
           exitTimeoutSecs: flags.exitTimeoutSecs,
           providers: flags.providers?.split(',').map((s) => s.trim()),
@@ -92,13 +97,17 @@ export function registerServeCommand(program: Command): void {
           allowClientShm: flags.allowClientShm,
           disabledApis: flags.disableApi,
           logDirectory: flags.logDirectory,
+          // tritonserver's flags; --model-store adds to --model-repository.
+          ...triton.config,
+          ...(tritonRepositories === undefined ? {} : { modelRepository: [...(flags.modelRepository ?? []), ...tritonRepositories] }),
         },
       };
       const config = await loadServerConfig(sources);
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(config.logLevel, 'rtserve', { file: config.logFile, format: config.logFormat });
       for (const message of configWarnings.splice(0)) logger.warn(message);
+      for (const w of triton.warnings) logger.warn(w);
       const server = await startServer({ config, logger });
-      const parts = [`http=${server.httpUrl}`];
+      const parts = server.httpUrl === '' ? [] : [`http=${server.httpUrl}`];
       if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
       if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);
       process.stdout.write(`rtserve ready ${parts.join(' ')}\n`);

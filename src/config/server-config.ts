@@ -9,8 +9,11 @@ import { sharedStateConfigSchema } from './shared-state-schema.ts';
  * (RTSERVE_*) < command-line flags. The result is deeply frozen.
  */
 const port = z.coerce.number().int().min(0).max(65535);
-/** A boolean that also takes the strings an environment variable or a `--flag=value` holds ('true', '1', 'false', '0'). */
-const bool = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
+/**
+ * A boolean that also takes the strings an environment variable or a `--flag=value` holds: 'true'/'1'/'on' and
+ * 'false'/'0'/'off' in any case (tritonserver's spellings).
+ */
+const bool = z.preprocess((v) => (typeof v === 'string' ? ({ true: true, '1': true, on: true, false: false, '0': false, off: false } as Record<string, boolean>)[v.toLowerCase()] ?? v : v), z.boolean());
 
 export const serverConfigSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
@@ -107,7 +110,7 @@ export const serverConfigSchema = z.strictObject({
   drainQuietMs: z.coerce.number().int().min(0).default(1000),
   /** Ready only when every model is ready (Triton's --strict-readiness). */
   // Not z.coerce.boolean(): that turns the string "false" (RTSERVE_STRICT_READINESS=false) into true.
-  strictReadiness: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
+  strictReadiness: bool.default(true),
   /** Triton's default-max-batch-size for auto-completed configs. */
   defaultMaxBatchSize: z.coerce.number().int().min(0).default(4),
   /** Default execution providers for models whose config does not name any. */
@@ -155,6 +158,40 @@ export const serverConfigSchema = z.strictObject({
   cacheSizeBytes: z.coerce.number().int().min(0).default(0),
   /** One info log line per HTTP request with request id, trace id, status and stage timings. */
   accessLog: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
+  // ---- front ends, addresses and startup as tritonserver's flags set them (docs/triton-compat.md)
+  /** Listen for HTTP (REST, WebSocket, SSE) on httpPort; off, the HTTP port is not opened (Triton's --allow-http). */
+  allowHttp: bool.default(true),
+  /** Listen for gRPC on grpcPort (Triton's --allow-grpc). */
+  allowGrpc: bool.default(true),
+  /** Serve Prometheus metrics, on metricsPort and at /metrics on the HTTP port (Triton's --allow-metrics). */
+  allowMetrics: bool.default(true),
+  /** Address of the HTTP port; default `host` (Triton's --http-address). */
+  httpAddress: z.string().min(1).optional(),
+  /** Address of the gRPC port; default `host` (Triton's --grpc-address). */
+  grpcAddress: z.string().min(1).optional(),
+  /** Address of the metrics port; default the HTTP address (Triton's --metrics-address). */
+  metricsAddress: z.string().min(1).optional(),
+  /** The server name in server metadata (GET /v2, ServerMetadata); default "rtserve" (Triton's --id). */
+  serverId: z.string().min(1).optional(),
+  /** Exit (non-zero) when a model fails to load at startup (Triton's --exit-on-error; Triton defaults to true). */
+  exitOnError: bool.default(false),
+  /** Complete partial model configs from the ONNX graph; false requires complete configs (--disable-auto-complete-config). */
+  autoCompleteConfig: bool.default(true),
+  /** Models loaded at the same time at startup and by loadAll; 0 = all at once (Triton's --model-load-thread-count). */
+  modelLoadThreadCount: z.coerce.number().int().min(0).default(0),
+  /** Log file ('' = standard error), appended to (Triton's --log-file). */
+  logFile: z.string().default(''),
+  /** 'default': epoch milliseconds in "time"; 'ISO8601': an ISO 8601 timestamp (Triton's --log-format). */
+  logFormat: z.enum(['default', 'ISO8601']).default('default'),
+  // ---- OpenTelemetry traces (docs/operations.md "Traces"); Triton's --trace-config opentelemetry,url=... maps here
+  /** OTLP/HTTP protobuf traces endpoint (e.g. http://127.0.0.1:4318/v1/traces); unset = no traces. */
+  traceOtlpEndpoint: z.url().optional(),
+  /** TIMESTAMPS traces inference requests, OFF does not (Triton's trace_level); changeable at /v2/trace/setting. */
+  traceLevel: z.enum(['OFF', 'TIMESTAMPS']).default('TIMESTAMPS'),
+  /** One new trace in this many requests (Triton's trace_rate); a caller's sampled traceparent is always followed. */
+  traceRate: z.coerce.number().int().min(1).default(1000),
+  /** NVML GPU metrics (nv_gpu_*) and the CUDA engine's device memory where NVML loads (Triton's --allow-gpu-metrics). */
+  gpuMetrics: bool.default(true),
   /** Latency and batch-size histograms on /metrics (Triton has them off by default; rtserve on). */
   metricsHistograms: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(true),
 });

@@ -110,7 +110,7 @@ export class InferenceServer implements InferenceApi {
   }
 
   serverMetadata(): ServerMetadata {
-    return { name: SERVER_NAME, version: RTSERVE_VERSION, extensions: this.extensions };
+    return { name: this.options.config.serverId ?? SERVER_NAME, version: RTSERVE_VERSION, extensions: this.extensions };
   }
 
   modelMetadata(name: string, version?: string): ModelMetadata {
@@ -206,6 +206,7 @@ export class InferenceServer implements InferenceApi {
         if (ctx !== undefined) ctx.cache = 'miss';
       }
       const enqueuedNs = process.hrtime.bigint();
+      if (ctx !== undefined) ctx.enqueuedNs = enqueuedNs;
       const response = await loaded.scheduler.enqueue(validated);
       const answeredNs = process.hrtime.bigint();
       if (ctx !== undefined) ctx.schedulerUs = usSince(enqueuedNs, answeredNs);

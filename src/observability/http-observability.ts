@@ -5,6 +5,7 @@ import type { LogControl, Logger } from './logger.ts';
 import type { ServerMetrics } from './metrics.ts';
 import { requestIdFrom, stageTimingsUs, type RequestContext } from './request-context.ts';
 import { formatTraceparent, traceFromHeaders } from './trace-context.ts';
+import type { OtelTracing } from './otel-tracing.ts';
 
 export interface HttpObservabilityOptions {
   readonly logger: Logger;
@@ -15,6 +16,8 @@ export interface HttpObservabilityOptions {
   readonly logControl?: LogControl;
   /** The only directory POST /v2/logging may move log_file into; unset, log_file cannot be changed (Triton). */
   readonly logDirectory?: string;
+  /** OpenTelemetry spans of inference requests (otel-tracing.ts); /v2/trace/setting reports OFF without it. */
+  readonly tracing?: OtelTracing;
 }
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();
@@ -60,6 +63,8 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
     const route = req.routeOptions.url ?? 'unmatched';
     metrics?.httpRequestDone(route, reply.statusCode);
     const ctx = contexts.get(req.raw);
+    // Inference requests (the core named a model) become traces.
+    if (ctx?.model !== undefined) options.tracing?.finish(ctx, process.hrtime.bigint(), reply.statusCode >= 400 ? `HTTP ${reply.statusCode}` : undefined);
     if (options.accessLog && ctx !== undefined) {
       logger.info(
         {
@@ -88,17 +93,38 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
     // any subset and answers the settings now in force.
     app.get('/v2/logging', async () => control.settings());
     app.post('/v2/logging', async (req) => {
-      const body = req.body instanceof Buffer ? req.body : Buffer.alloc(0);
-      let patch: unknown;
-      try {
-        patch = body.length === 0 ? {} : (JSON.parse(body.toString('utf8')) as unknown);
-      } catch {
-        throw rtError('BAD_JSON', 'the logging settings body is not valid JSON');
-      }
+      const patch = jsonBody(req.body, 'logging settings');
       const before = control.settings();
       const after = control.update(patch, options.logDirectory);
       logger.info({ before, after }, 'log settings changed');
       return after;
     });
+  }
+
+  // Triton's trace extension, mapped onto the OpenTelemetry exporter (otel-tracing.ts).
+  const tracing = options.tracing;
+  const OFF = { trace_level: ['OFF'], trace_rate: '1000', trace_count: '-1', log_frequency: '0', trace_file: '', trace_mode: 'opentelemetry' };
+  app.get('/v2/trace/setting', async () => tracing?.settings() ?? OFF);
+  // Per-model settings (Triton's /v2/models/<m>/trace/setting) read the global ones; changing them is refused.
+  app.get('/v2/models/:model/trace/setting', async () => tracing?.settings() ?? OFF);
+  app.post('/v2/models/:model/trace/setting', async () => {
+    throw rtError('UNSUPPORTED', 'per-model trace settings are not supported: POST /v2/trace/setting changes the settings of every model');
+  });
+  app.post('/v2/trace/setting', async (req) => {
+    const patch = jsonBody(req.body, 'trace settings');
+    if (tracing === undefined) throw rtError('UNSUPPORTED', 'tracing is off: start rtserve with an OTLP endpoint (--trace-config opentelemetry,url=<host:port/v1/traces> or traceOtlpEndpoint)');
+    const after = tracing.update(patch);
+    logger.info({ after }, 'trace settings changed');
+    return after;
+  });
+}
+
+/** A settings POST body: {} when empty, BAD_JSON when it does not parse. */
+function jsonBody(body: unknown, what: string): unknown {
+  const bytes = body instanceof Buffer ? body : Buffer.alloc(0);
+  try {
+    return bytes.length === 0 ? {} : (JSON.parse(bytes.toString('utf8')) as unknown);
+  } catch {
+    throw rtError('BAD_JSON', `the ${what} body is not valid JSON`);
   }
 }

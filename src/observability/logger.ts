@@ -38,7 +38,7 @@ function settingsOfLevel(level: string): Pick<LogSettings, 'log_info' | 'log_war
   return { log_error: r >= 1, log_warning: r >= 2, log_info: r >= 3, log_verbose_level: r >= 5 ? 2 : r >= 4 ? 1 : 0 };
 }
 
-function levelOfSettings(s: Pick<LogSettings, 'log_info' | 'log_warning' | 'log_error' | 'log_verbose_level'>): LevelWithSilent {
+export function levelOfSettings(s: Pick<LogSettings, 'log_info' | 'log_warning' | 'log_error' | 'log_verbose_level'>): LevelWithSilent {
   if (s.log_verbose_level >= 2) return 'trace';
   if (s.log_verbose_level === 1) return 'debug';
   if (s.log_info) return 'info';
@@ -192,8 +192,10 @@ const controls = new WeakMap<Logger, LogControl>();
  * and for machine-readable command output. Its level, destination and time format can be changed at run time
  * through `logControlOf(logger)` (GET/POST /v2/logging).
  */
-export function createLogger(level: LevelWithSilent = 'info', name = 'rtserve'): Logger {
+export function createLogger(level: LevelWithSilent = 'info', name = 'rtserve', output: { readonly file?: string; readonly format?: LogSettings['log_format'] } = {}): Logger {
   const destination = new SwitchableDestination();
+  // --log-file: opened (and its folder made) before the first line, so a bad path fails the start.
+  if (output.file !== undefined && output.file !== '') destination.switchTo(output.file);
   let control: LogControl | undefined;
   const logger = pino(
     {
@@ -205,6 +207,7 @@ export function createLogger(level: LevelWithSilent = 'info', name = 'rtserve'):
     destination,
   );
   control = new LogControl(logger, destination);
+  if (output.format !== undefined) control.update({ log_format: output.format });
   controls.set(logger, control);
   return logger;
 }

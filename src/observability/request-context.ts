@@ -26,6 +26,14 @@ export interface RequestContext {
   /** Microseconds the core spent validating, and waiting for the scheduler (queue + batch execution). */
   validateUs?: number;
   schedulerUs?: number;
+  /** Stage timestamps (hrtime) for traces (otel-tracing.ts): enqueued, dispatched to an instance, batch inputs
+   * gathered from computeStartNs, engine run until computeEndNs; and how many requests shared the batch. */
+  enqueuedNs?: bigint;
+  dispatchNs?: bigint;
+  batchStartNs?: bigint;
+  computeStartNs?: bigint;
+  computeEndNs?: bigint;
+  batchRequests?: number;
 }
 
 const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;

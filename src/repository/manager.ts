@@ -59,6 +59,10 @@ export interface RepositoryManagerOptions {
   readonly logger: Logger;
   readonly defaultMaxBatchSize: number;
   readonly maxQueueSizeDefault: number;
+  /** False: model configs must be complete (Triton's --disable-auto-complete-config); default true. */
+  readonly autoCompleteConfig?: boolean;
+  /** Models loadAll loads at the same time; 0 or absent = all at once (Triton's --model-load-thread-count). */
+  readonly modelLoadThreadCount?: number;
   /** Server-wide default providers for models whose config leaves `engine.providers` at its default. */
   readonly defaultProviders: readonly ExecutionProviderSpec[];
   /** Told about engine failovers, recoveries and health probes (the metrics count them). */
@@ -96,7 +100,17 @@ export class RepositoryManager {
         this.known.add(e.name);
       }
     }
-    await Promise.all(entries.map((e) => this.loadEntry(e)));
+    const lanes = this.options.modelLoadThreadCount ?? 0;
+    if (lanes <= 0) {
+      await Promise.all(entries.map((e) => this.loadEntry(e)));
+      return;
+    }
+    // At most `lanes` loads at a time: each lane takes the next entry when its load settles.
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      for (let e = entries[next++]; e !== undefined; e = entries[next++]) await this.loadEntry(e);
+    };
+    await Promise.all(Array.from({ length: Math.min(lanes, entries.length) }, lane));
   }
 
   /** Loads (or reloads) one model by name; `configOverride` is a JSON ModelConfig replacing the file's. */
@@ -270,6 +284,7 @@ export class RepositoryManager {
       const onnxBytes = firstBytes === undefined || firstFile === undefined ? undefined : firstFile.kind === 'plan' ? readPlan(firstBytes, { name: firstFile.fileName }).payload : firstBytes;
       const { config, warnings } = await loadModelConfig(entry, {
         defaultMaxBatchSize: this.options.defaultMaxBatchSize,
+        ...(this.options.autoCompleteConfig === false ? { autoComplete: false } : {}),
         ...(onnxBytes === undefined || firstVersion === undefined || firstFile === undefined
           ? {}
           : { onnxBytes, graphSource: `${firstVersion.version}/${firstFile.fileName}` }),

@@ -429,6 +429,18 @@ export abstract class QueueingScheduler implements RtScheduler {
           );
       const responses = entries.map((e, i) => this.response(e, perRequest[i] ?? []));
       const doneNs = hrtimeNs();
+      // Stage timestamps for the requests' traces (src/observability/otel-tracing.ts).
+      for (const e of entries) {
+        const ctx = e.v.request.context;
+        if (ctx === undefined) continue;
+        // dispatchNs is the scheduler's clock, which may run up to a timer tick ahead of hrtime.
+        // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
+        ctx.dispatchNs = e.dispatchNs < startNs ? e.dispatchNs : startNs;
+        ctx.batchStartNs = startNs;
+        ctx.computeStartNs = inputDoneNs;
+        ctx.computeEndNs = inferDoneNs;
+        ctx.batchRequests = entries.length;
+      }
       let rows = 0;
       for (const e of entries) rows += e.batchSize;
       this.options.stats.recordExecution(

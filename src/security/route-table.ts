@@ -69,6 +69,11 @@ export const HTTP_ROUTES: ReadonlyMap<string, RouteRule> = new Map<string, Route
   // logging: its settings change what the server writes where, so only an admin may read or change them
   ['GET /v2/logging', rule('admin', 'logging')],
   ['POST /v2/logging', rule('admin', 'logging')],
+  // trace settings (Triton's trace extension onto OpenTelemetry): like logging, what the server exports and where
+  ['GET /v2/trace/setting', rule('admin', 'logging')],
+  ['POST /v2/trace/setting', rule('admin', 'logging')],
+  ['GET /v2/models/:model/trace/setting', rule('admin', 'logging')],
+  ['POST /v2/models/:model/trace/setting', rule('admin', 'logging')],
   // shared memory
   ...SHM_ROUTES('/v2/systemsharedmemory'),
   ...SHM_ROUTES('/v2/cudasharedmemory'),

@@ -23,9 +23,15 @@ export interface CliProcess {
 export async function startCli(
   entry: readonly string[],
   args: readonly string[],
-  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number } = {},
+  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number; readonly command?: string; readonly cwd?: string; readonly detached?: boolean } = {},
 ): Promise<CliProcess> {
-  const child = spawn(process.execPath, [...entry, 'serve', ...args], { cwd: packageRoot(), env: options.env ?? process.env });
+  // `command` (default: this node) runs `entry`; e.g. command 'npx', entry ['rtserve'] in an installed project.
+  // `detached`: in a process group of its own, so a signal can reach the whole group as Ctrl-C does.
+  const child = spawn(options.command ?? process.execPath, [...entry, 'serve', ...args], {
+    cwd: options.cwd ?? packageRoot(),
+    env: options.env ?? process.env,
+    ...(options.detached === true ? { detached: true } : {}),
+  });
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-8000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -28,6 +28,9 @@ import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
 import { decodeModelInferRequest, encodeModelInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
+import type { OtelTracing } from '../../observability/otel-tracing.ts';
+import { requestIdFrom, type RequestContext } from '../../observability/request-context.ts';
+import { traceFromHeaders } from '../../observability/trace-context.ts';
 import { GRPC_METHODS, type ApiGroup } from '../../security/route-table.ts';
 import { Deadline, deadlineError, deadlineMsOf } from './deadline.ts';
 import { InferStream } from './infer-stream.ts';
@@ -67,6 +70,14 @@ export interface GrpcServerOptions {
   readonly admit?: (ctx: GrpcAdmitContext) => Promise<GrpcAdmission>;
   /** API groups turned off (server setting disabledApis): their methods answer UNSUPPORTED. */
   readonly disabledApis?: readonly ApiGroup[];
+  /** OpenTelemetry spans of ModelInfer calls, joined to the caller's `traceparent` metadata (otel-tracing.ts). */
+  readonly tracing?: OtelTracing;
+}
+
+/** The first value of a metadata key, as a string. */
+function metadataValue(metadata: Metadata, key: string): string | undefined {
+  const v = metadata.get(key)[0];
+  return v === undefined ? undefined : String(v);
 }
 
 /** The operation groups of docs/security.md, as the gRPC RPCs map onto them (the same split as the REST routes). */
@@ -383,7 +394,23 @@ export class GrpcFront {
     }
     const onCancel = (): void => controller.abort();
     call.once('cancelled', onCancel);
-    this.api.infer(this.inferRequest(req, controller.signal, principal)).then(
+    // With tracing on, the call joins the caller's trace (traceparent metadata) and its stages become spans.
+    const tracing = this.options.tracing?.enabled === true ? this.options.tracing : undefined;
+    const ctx: RequestContext | undefined =
+      tracing === undefined
+        ? undefined
+        : {
+            requestId: requestIdFrom(metadataValue(call.metadata, 'x-request-id')),
+            trace: traceFromHeaders(metadataValue(call.metadata, 'traceparent'), metadataValue(call.metadata, 'tracestate')),
+            protocol: 'grpc',
+            receivedNs: process.hrtime.bigint(),
+          };
+    const done = (err: unknown, out?: Buffer): void => {
+      if (ctx !== undefined) tracing?.finish(ctx, process.hrtime.bigint(), err === null ? undefined : this.status(err).details);
+      if (err === null) callback(null, out);
+      else callback(this.status(err));
+    };
+    this.api.infer({ ...this.inferRequest(req, controller.signal, principal), ...(ctx === undefined ? {} : { context: ctx }) }).then(
       (resp) => {
         deadline.dispose();
         call.removeListener('cancelled', onCancel);
@@ -391,15 +418,15 @@ export class GrpcFront {
         try {
           out = this.checkSize(encodeModelInferResponse(resp), req.model);
         } catch (err) {
-          callback(this.status(err));
+          done(err);
           return;
         }
-        callback(null, out);
+        done(null, out);
       },
       (err: unknown) => {
         deadline.dispose();
         call.removeListener('cancelled', onCancel);
-        callback(this.status(deadline.expired ? deadlineError(req.model) : err));
+        done(deadline.expired ? deadlineError(req.model) : err);
       },
     );
   }

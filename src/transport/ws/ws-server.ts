@@ -15,6 +15,7 @@ import { allowAllWs, extractWsCredentials, type WsAdmit, type WsAuthenticate, ty
 import { WsConnection } from './ws-connection.ts';
 import { WS_PATH, WS_SUBPROTOCOL, type WsLimits } from '../../codec/ws-protocol.ts';
 import { WsSession, WsSessionStore, type WsSessionContext } from './ws-session.ts';
+import type { OtelTracing } from '../../observability/otel-tracing.ts';
 
 /** The server config keys this front end reads (src/config/server-config.ts). */
 export interface WsFrontEndConfig {
@@ -40,6 +41,8 @@ export interface WsMetrics {
 }
 
 export interface WsFrontEndOptions {
+  /** OpenTelemetry spans of infer events (otel-tracing.ts). */
+  readonly tracing?: OtelTracing;
   readonly api: InferenceApi;
   readonly logger: Logger;
   readonly config: WsFrontEndConfig;
@@ -89,6 +92,7 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     store,
     maxMessagesPerSec: options.config.wsMaxMessagesPerSec ?? 0,
     ...(options.admit === undefined ? {} : { admit: options.admit }),
+    ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
     ...(options.metrics === undefined
       ? {}
       : {

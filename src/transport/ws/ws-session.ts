@@ -13,6 +13,9 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import type { InferRequest } from '../../api/types.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
+import type { OtelTracing } from '../../observability/otel-tracing.ts';
+import type { RequestContext } from '../../observability/request-context.ts';
+import { traceFromHeaders } from '../../observability/trace-context.ts';
 import { decodeInferRequestJson, toInferRequest } from '../../codec/kserve-json.ts';
 import { describeValue } from '../../codec/tensor-data.ts';
 import type { ResponseEncodingContext } from '../streaming/response-encoding.ts';
@@ -36,6 +39,8 @@ export interface WsSessionContext {
   readonly onDrop?: (reason: 'superseded' | 'too_large' | 'malformed') => void;
   /** A client too slow to read its results: a request refused (`ws_refused`) or the socket closed (`ws_closed`). */
   readonly onSlowClient?: (kind: 'ws_refused' | 'ws_closed') => void;
+  /** OpenTelemetry spans of infer events; an event's `traceparent` field joins the caller's trace. */
+  readonly tracing?: OtelTracing;
 }
 
 /** The socket side, as the session sees it. */
@@ -61,6 +66,8 @@ export interface WsRequestEntry {
   settled: boolean;
   /** The admission to release when the request ends. */
   admission: WsAdmission | undefined;
+  /** Set when the request is traced: its stage timestamps, turned into spans when it settles. */
+  trace?: RequestContext;
 }
 
 interface FrameStreamState {
@@ -158,6 +165,7 @@ export class WsSession {
    * makes the request fail at once with that error (framing problems found by the connection).
    */
   submit(event: Readonly<Record<string, unknown>>, binary: Uint8Array | undefined, failure?: RtError): void {
+    const receivedNs = process.hrtime.bigint();
     const sink = this.sink;
     if (sink === undefined) return;
     const clientEventId = typeof event['event_id'] === 'string' ? event['event_id'] : undefined;
@@ -222,6 +230,11 @@ export class WsSession {
       // `inputs`, `outputs`, `parameters` and `id` are exactly a KServe $inference_request.
       const decoded = decodeInferRequestJson(event, binary === undefined ? undefined : { bytes: binary });
       entry.request = toInferRequest(decoded, { model, version, id, signal: stream.controller.signal, protocol: 'ws', principal: this.principal.subject });
+      if (this.ctx.tracing?.enabled === true) {
+        const field = (k: string): string | undefined => (typeof event[k] === 'string' ? (event[k] as string) : undefined);
+        entry.trace = { requestId: id, trace: traceFromHeaders(field('traceparent'), field('tracestate')), protocol: 'ws', receivedNs };
+        entry.request = { ...entry.request, context: entry.trace };
+      }
       entry.encoding = {
         parameters: decoded.parameters,
         outputs: decoded.outputs,
@@ -304,6 +317,7 @@ export class WsSession {
   private settle(entry: WsRequestEntry): void {
     if (entry.settled) return;
     entry.settled = true;
+    if (entry.trace?.model !== undefined) this.ctx.tracing?.finish(entry.trace, process.hrtime.bigint());
     entry.admission?.release();
     if (this.requests.get(entry.id) === entry) this.requests.delete(entry.id);
     this.sink?.touch();

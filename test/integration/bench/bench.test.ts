@@ -351,7 +351,7 @@ describe('rtserve bench CLI', () => {
     const input = join(dir, 'bad.json');
     await writeFile(input, JSON.stringify({ inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(1) }] }));
     const out = join(dir, 'bad.json.out');
-    const res = await cli(['-m', 'simple', '-u', server.httpUrl, '-p', 'http-json', '-n', '10', '--warmup', '0', '--max-trials', '3', '-i', input, '-o', out]);
+    const res = await cli(['-m', 'simple', '-u', server.httpUrl, '-p', 'http-json', '-n', '10', '--warmup', '0', '--max-trials', '3', '--input', input, '-o', out]);
     assert.equal(res.status, 1, res.stderr);
     assert.match(res.stderr, /error: http-json b=1 c=1: \d+ failed requests: \d+ × HTTP 400: .*INPUT1/);
     const report = JSON.parse(await readFile(out, 'utf8')) as BenchReport;

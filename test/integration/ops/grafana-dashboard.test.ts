@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { postJson, startTestServer } from '../../helpers/server.ts';
 import { familiesOf, needTool, scrape } from './helpers.ts';
+import { Registry } from 'prom-client';
+import { registerGpuMetrics } from '../../../src/observability/gpu-metrics.ts';
 
 const DASHBOARD = fileURLToPath(new URL('../../../deploy/grafana/rtserve-dashboard.json', import.meta.url));
 
@@ -70,6 +72,12 @@ describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
       if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) exposed.add(name + suffix);
       if (type === 'summary') for (const suffix of ['_sum', '_count']) exposed.add(name + suffix);
     }
+    // The GPU families exist only where NVML loads: their names come from the same registration, fed one device.
+    const gpu = new Registry();
+    registerGpuMetrics(gpu, () => [{ index: 0, name: 'GPU', uuid: 'GPU-0', utilization: 0, memoryUsed: 0, memoryTotal: 1, powerMilliwatts: 0, powerLimitMilliwatts: 0, energyMillijoules: 0 }], () => [
+      { model: 'm', version: '1', instance: 0, arenaBytes: 0, weightBytes: 0, workspaceBytes: 0 },
+    ]);
+    for (const [name] of familiesOf(await gpu.metrics())) exposed.add(name);
   });
   after(async () => {
     await server?.close();
@@ -103,11 +111,19 @@ describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
     assert.match(all, /nv_inference_request_failure/);
   });
 
+  test('an instance variable scopes every query; GPU panels read the NVML metrics and the CUDA engine memory', () => {
+    assert.ok(dashboard.templating.list.some((v) => v.name === 'instance'));
+    const unscoped = exprs.filter((e) => !e.includes('instance=~"$instance"'));
+    assert.deepEqual(unscoped, []);
+    const all = exprs.join('\n');
+    for (const m of ['nv_gpu_utilization', 'nv_gpu_memory_used_bytes', 'nv_gpu_memory_total_bytes', 'nv_gpu_power_usage', 'nv_energy_consumption', 'rtserve_engine_device_memory_bytes']) assert.ok(all.includes(m), m);
+  });
+
   test('every query is valid PromQL (promtool check rules)', { skip: needTool('promtool', 'prometheus') }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rtserve-dash-'));
     try {
       // Grafana's variables replaced by values Prometheus would see.
-      const rules = exprs.map((e, i) => ({ record: `dashboard:query_${i}`, expr: e.replaceAll('$__rate_interval', '1m').replaceAll('$model', '.*') }));
+      const rules = exprs.map((e, i) => ({ record: `dashboard:query_${i}`, expr: e.replaceAll('$__rate_interval', '1m').replaceAll('$model', '.*').replaceAll('$instance', '.*') }));
       await writeFile(join(dir, 'rules.json'), JSON.stringify({ groups: [{ name: 'dashboard', rules }] }));
       const r = spawnSync('promtool', ['check', 'rules', join(dir, 'rules.json')], { encoding: 'utf8' });
       assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
