@@ -40,6 +40,8 @@ tar -cf /tmp/rtserve-cuda-pack/modules.tar \
   --exclude='node_modules/onnx-proto/node_modules/typescript' --exclude='node_modules/swagger-ui-dist/*bundle*' \
   --exclude='node_modules/*/node_modules/protobufjs/cli' --exclude='node_modules/*/node_modules/protobufjs/dist' --exclude='node_modules/protobufjs/cli' --exclude='node_modules/protobufjs/dist' \
   --exclude='node_modules/bintrees/test' --exclude='node_modules/zod/src' \
+  --exclude='node_modules/@biomejs' --exclude='node_modules/kubernetes-models' --exclude='node_modules/@kubernetes-models' --exclude='node_modules/c8' \
+  --exclude='node_modules/@opentelemetry/*/build/esm' --exclude='node_modules/@opentelemetry/*/build/esnext' \
   --exclude='*.map' --exclude='*.d.ts' --exclude='*.md' node_modules
 tar -rf /tmp/rtserve-cuda-pack/modules.tar -C /tmp/rtserve-cuda-pack/stub node_modules/sharp
 xz -T2 -6 -c /tmp/rtserve-cuda-pack/modules.tar > "$out/modules.tar.xz"
