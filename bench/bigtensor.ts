@@ -118,7 +118,10 @@ interface ProtocolResult {
 const root = packageRoot();
 const repo = await makeRepo();
 const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-bigtensor-prof-')) : undefined;
-const server = await startServerProcess({ args: ['--model-repository', repo], ...(profDir === undefined ? {} : { cpuProfDir: join(profDir, 'server') }) });
+const server = await startServerProcess({
+  args: ['--model-repository', repo],
+  ...(profDir === undefined ? {} : { cpuProfDir: join(profDir, 'server') }),
+});
 const batch = Number(values.batch);
 const bodyBytes = batch * IMAGE.reduce((a, b) => a * b, 1) * 4;
 const results: ProtocolResult[] = [];
@@ -128,9 +131,29 @@ try {
     const outFile = join(repo, `bench-${protocol}.json`);
     const clientProf = profDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', join(profDir, `client-${protocol}`)];
     const benchArgs = [
-      'bench', '-m', MODEL, '-u', server.httpUrl, ...(server.grpcAddress === undefined ? [] : ['--grpc-url', server.grpcAddress]),
-      '-p', protocol, '-b', String(batch), '-c', values.concurrency, '-d', values.duration,
-      '--warmup', '2', '--max-trials', '4', '--stability-percentage', '30', '-o', outFile, '--no-progress',
+      'bench',
+      '-m',
+      MODEL,
+      '-u',
+      server.httpUrl,
+      ...(server.grpcAddress === undefined ? [] : ['--grpc-url', server.grpcAddress]),
+      '-p',
+      protocol,
+      '-b',
+      String(batch),
+      '-c',
+      values.concurrency,
+      '-d',
+      values.duration,
+      '--warmup',
+      '2',
+      '--max-trials',
+      '4',
+      '--stability-percentage',
+      '30',
+      '-o',
+      outFile,
+      '--no-progress',
     ];
     const threads0 = threadCpuUs(server.pid);
     const fromUs = nowUs();
@@ -183,22 +206,34 @@ if (profDir !== undefined) {
     const per = (ms: number): string => `${((ms * 1000) / requests).toFixed(0).padStart(7)} µs`;
     return [
       `main thread busy ${per(busy)} per request`,
-      ...s.byArea.filter((a) => a.name !== '(idle)').slice(0, top).map((a) => `  area ${per(a.ms)}  ${a.name}`),
-      ...s.byFunction.filter((f) => !f.name.startsWith('(idle)')).slice(0, top).map((f) => `  fn   ${per(f.ms)}  ${f.name}`),
+      ...s.byArea
+        .filter((a) => a.name !== '(idle)')
+        .slice(0, top)
+        .map((a) => `  area ${per(a.ms)}  ${a.name}`),
+      ...s.byFunction
+        .filter((f) => !f.name.startsWith('(idle)'))
+        .slice(0, top)
+        .map((f) => `  fn   ${per(f.ms)}  ${f.name}`),
     ];
   };
   const serverFiles = (await readdir(join(profDir, 'server'))).filter((f) => f.endsWith('.cpuprofile'));
-  const serverProfiles = await Promise.all(serverFiles.map(async (f) => JSON.parse(await readFile(join(profDir, 'server', f), 'utf8')) as CpuProfile));
+  const serverProfiles = await Promise.all(
+    serverFiles.map(async (f) => JSON.parse(await readFile(join(profDir, 'server', f), 'utf8')) as CpuProfile),
+  );
   for (const span of spans) {
     const res = results.find((x) => x.protocol === span.protocol)!;
     // The main thread's profile is the one busy in the span; worker threads write their own files.
     const serverLines = serverProfiles.map((p) => lines(p, span.requests, span.fromUs, span.toUs)).sort((a, b) => b[0]!.localeCompare(a[0]!));
     const clientDir = join(profDir, `client-${span.protocol}`);
     const clientFiles = (await readdir(clientDir)).filter((f) => f.endsWith('.cpuprofile'));
-    const clientLines = await Promise.all(clientFiles.map(async (f) => lines(JSON.parse(await readFile(join(clientDir, f), 'utf8')) as CpuProfile, span.requests)));
+    const clientLines = await Promise.all(
+      clientFiles.map(async (f) => lines(JSON.parse(await readFile(join(clientDir, f), 'utf8')) as CpuProfile, span.requests)),
+    );
     res.profile = { server: serverLines.flat(), client: clientLines.flat() };
     console.log(`\n== ${span.protocol}: server profile (per request, during its span)\n${serverLines.map((l) => l.join('\n')).join('\n')}`);
-    console.log(`\n== ${span.protocol}: load client profile (per request, whole run incl. warm-up)\n${clientLines.map((l) => l.join('\n')).join('\n')}`);
+    console.log(
+      `\n== ${span.protocol}: load client profile (per request, whole run incl. warm-up)\n${clientLines.map((l) => l.join('\n')).join('\n')}`,
+    );
   }
   if (values['keep-prof']) console.log(`\nprofiles kept in ${profDir}`);
   else await rm(profDir, { recursive: true, force: true });

@@ -83,7 +83,6 @@ const SPECS: Record<string, ModelSpec> = {
 
 const rng = mulberry32;
 
-
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : ((s[(s.length - 1) >> 1] ?? 0) + (s[s.length >> 1] ?? 0)) / 2;
@@ -130,9 +129,23 @@ const runtime = createOfflineRunner();
 /** Timing and on-target accuracy: ort-webgpu sessions on the WebGPU provider. */
 const targetRuntime = createOfflineRunner({ webgpu: TARGET === 'ort-webgpu' });
 
-interface OutputSummary { name: string; maxAbsError: number; meanRelError: number; cosine: number; cosineMin: number; top1Agreement: number | null }
+interface OutputSummary {
+  name: string;
+  maxAbsError: number;
+  meanRelError: number;
+  cosine: number;
+  cosineMin: number;
+  top1Agreement: number | null;
+}
 const summarize = (acc: AccuracyReport): OutputSummary[] =>
-  acc.outputs.map((o) => ({ name: o.name, maxAbsError: o.maxAbsError, meanRelError: o.meanRelError, cosine: o.cosine, cosineMin: o.cosineMin, top1Agreement: o.top1Agreement }));
+  acc.outputs.map((o) => ({
+    name: o.name,
+    maxAbsError: o.maxAbsError,
+    meanRelError: o.meanRelError,
+    cosine: o.cosine,
+    cosineMin: o.cosineMin,
+    top1Agreement: o.top1Agreement,
+  }));
 const loadBefore = loadavg().map((x) => Number(x.toFixed(2)));
 const dir = await mkdtemp(join(tmpdir(), 'rtserve-bench-compiler-'));
 const results: Record<string, unknown>[] = [];
@@ -142,13 +155,23 @@ try {
     if (spec === undefined) throw new Error(`unknown model ${name} (known: ${Object.keys(SPECS).join(', ')})`);
     const per = spec.sampleDims.reduce((a, b) => a * b, 1);
     const calibration = join(dir, `${name}-calib.npy`);
-    await writeFile(calibration, writeNpy({ elemType: DT.FLOAT, dims: [spec.calibrationSamples, ...spec.sampleDims], data: randn(rng(42), spec.calibrationSamples * per) }));
+    await writeFile(
+      calibration,
+      writeNpy({ elemType: DT.FLOAT, dims: [spec.calibrationSamples, ...spec.sampleDims], data: randn(rng(42), spec.calibrationSamples * per) }),
+    );
 
     const builds = new Map<PlanPrecision | 'source', { build?: BuildResult; payload: Uint8Array; buildMs: number }>();
     builds.set('source', { payload: new Uint8Array(await readFile(spec.path)), buildMs: 0 });
     for (const precision of PRECISIONS) {
       const t0 = performance.now();
-      const build = await buildPlan({ model: spec.path, runtime, target: TARGET, precision, calibration, ...(spec.profiles !== undefined ? { profiles: spec.profiles } : {}) });
+      const build = await buildPlan({
+        model: spec.path,
+        runtime,
+        target: TARGET,
+        precision,
+        calibration,
+        ...(spec.profiles !== undefined ? { profiles: spec.profiles } : {}),
+      });
       const buildMs = performance.now() - t0;
       builds.set(precision, { build, payload: readPlan(build.plan).payload, buildMs });
       process.stderr.write(`${name} ${precision}: built in ${buildMs.toFixed(0)} ms, ${build.plan.byteLength} bytes\n`);
@@ -163,12 +186,20 @@ try {
       const reference = { bytes: builds.get('source')?.payload ?? new Uint8Array(), inputs: source.inputs };
       for (const [k, v] of builds) {
         const inputs = loadModel(v.payload, { fileName: k }).inputs;
-        onTarget.set(k, await evaluateAccuracy(targetRuntime, reference, { bytes: v.payload, inputs }, outputNames, validation, { target: TARGET, gates: [], dataSource: 'calibration-holdout' }));
+        onTarget.set(
+          k,
+          await evaluateAccuracy(targetRuntime, reference, { bytes: v.payload, inputs }, outputNames, validation, {
+            target: TARGET,
+            gates: [],
+            dataSource: 'calibration-holdout',
+          }),
+        );
       }
     }
 
     const sessions = new Map<string, RuntimeSession>();
-    for (const [k, v] of builds) sessions.set(k, await targetRuntime.createSession(v.payload, { target: TARGET, optimizationLevel: 'all', intraOpThreads: THREADS }));
+    for (const [k, v] of builds)
+      sessions.set(k, await targetRuntime.createSession(v.payload, { target: TARGET, optimizationLevel: 'all', intraOpThreads: THREADS }));
     // warm-up: every session, every batch size
     for (const s of sessions.values()) for (const b of BATCHES) for (let i = 0; i < 5; i++) await s.run(input(spec, b, 3));
 
@@ -206,49 +237,90 @@ try {
         throughputSamplesPerSec: perBatch,
         bestBatch: best?.batch,
         bestThroughput: Math.round(best?.samplesPerSec ?? 0),
-        accuracy: acc === undefined || acc === null ? null : {
-          measuredOn: 'onnxruntime CPU provider (the build\'s gate)',
-          dataSource: acc.dataSource,
-          samples: acc.samples,
-          outputs: summarize(acc),
-          gates: acc.gates.map((g) => ({ metric: g.metric, threshold: g.threshold, value: g.value, passed: g.passed })),
-        },
-        ...(onTarget.has(k) ? { accuracyOnTarget: { measuredOn: `${TARGET}, against the source on the CPU provider`, samples: onTarget.get(k)?.samples, outputs: summarize(onTarget.get(k) as AccuracyReport) } } : {}),
+        accuracy:
+          acc === undefined || acc === null
+            ? null
+            : {
+                measuredOn: "onnxruntime CPU provider (the build's gate)",
+                dataSource: acc.dataSource,
+                samples: acc.samples,
+                outputs: summarize(acc),
+                gates: acc.gates.map((g) => ({ metric: g.metric, threshold: g.threshold, value: g.value, passed: g.passed })),
+              },
+        ...(onTarget.has(k)
+          ? {
+              accuracyOnTarget: {
+                measuredOn: `${TARGET}, against the source on the CPU provider`,
+                samples: onTarget.get(k)?.samples,
+                outputs: summarize(onTarget.get(k) as AccuracyReport),
+              },
+            }
+          : {}),
         payloadOps: v.build?.report.ortOptimization?.opTypes,
       });
     }
     const fp32 = rows.find((r) => r.variant === 'fp32') as { bestThroughput: number; latencyBatch1Us: { p50: number } };
     for (const r of rows) {
       const rr = r as { bestThroughput: number; latencyBatch1Us: { p50: number } };
-      r.speedupVsFp32 = { throughput: Number((rr.bestThroughput / fp32.bestThroughput).toFixed(2)), latencyBatch1: Number((fp32.latencyBatch1Us.p50 / rr.latencyBatch1Us.p50).toFixed(2)) };
+      r.speedupVsFp32 = {
+        throughput: Number((rr.bestThroughput / fp32.bestThroughput).toFixed(2)),
+        latencyBatch1: Number((fp32.latencyBatch1Us.p50 / rr.latencyBatch1Us.p50).toFixed(2)),
+      };
     }
-    results.push({ model: name, source: spec.path, sampleDims: spec.sampleDims, calibrationSamples: spec.calibrationSamples, profiles: spec.profiles ?? [], rows });
+    results.push({
+      model: name,
+      source: spec.path,
+      sampleDims: spec.sampleDims,
+      calibrationSamples: spec.calibrationSamples,
+      profiles: spec.profiles ?? [],
+      rows,
+    });
 
     // Accuracy columns: the worst output's cosine and max-abs, the first output's top-1 agreement; on the target when measured there.
     console.log(`\n${name} (${spec.path}, ${TARGET}, sample [${spec.sampleDims.join(', ')}])`);
     console.log('| variant | plan bytes | build ms | p50 batch-1 µs | best batch | samples/s | vs fp32 | cosine | max-abs | top-1 agree |');
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    type Row = { variant: string; fileBytes: number; buildMs: number; latencyBatch1Us: { p50: number }; bestBatch: number; bestThroughput: number; speedupVsFp32: { throughput: number }; accuracy: { outputs: OutputSummary[] } | null; accuracyOnTarget?: { outputs: OutputSummary[] } };
+    type Row = {
+      variant: string;
+      fileBytes: number;
+      buildMs: number;
+      latencyBatch1Us: { p50: number };
+      bestBatch: number;
+      bestThroughput: number;
+      speedupVsFp32: { throughput: number };
+      accuracy: { outputs: OutputSummary[] } | null;
+      accuracyOnTarget?: { outputs: OutputSummary[] };
+    };
     for (const r of rows as Row[]) {
       const outs = (r.accuracyOnTarget ?? r.accuracy)?.outputs ?? [];
       const cos = outs.length === 0 ? '-' : Math.min(...outs.map((o) => o.cosine)).toFixed(6);
       const maxAbs = outs.length === 0 ? '-' : Math.max(...outs.map((o) => o.maxAbsError)).toPrecision(3);
-      console.log(`| ${r.variant} | ${r.fileBytes} | ${r.buildMs} | ${r.latencyBatch1Us.p50} | ${r.bestBatch} | ${r.bestThroughput} | ${r.speedupVsFp32.throughput}x | ${cos} | ${maxAbs} | ${outs[0]?.top1Agreement?.toFixed(3) ?? '-'} |`);
+      console.log(
+        `| ${r.variant} | ${r.fileBytes} | ${r.buildMs} | ${r.latencyBatch1Us.p50} | ${r.bestBatch} | ${r.bestThroughput} | ${r.speedupVsFp32.throughput}x | ${cos} | ${maxAbs} | ${outs[0]?.top1Agreement?.toFixed(3) ?? '-'} |`,
+      );
     }
   }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
 
-const resnet = results.find((r) => r.model === 'resnet_tiny') as { rows: { variant: string; speedupVsFp32: { throughput: number }; accuracy: { gates: { passed: boolean }[] } | null }[] } | undefined;
+const resnet = results.find((r) => r.model === 'resnet_tiny') as
+  | { rows: { variant: string; speedupVsFp32: { throughput: number }; accuracy: { gates: { passed: boolean }[] } | null }[] }
+  | undefined;
 const int8 = resnet?.rows.find((r) => r.variant === 'int8');
-const target = int8 === undefined || TARGET !== 'ort-cpu' ? null : {
-  goal: 'INT8 >= 1.5x FP32 throughput on CPU for the conv net, accuracy within the gate',
-  int8ThroughputVsFp32: int8.speedupVsFp32.throughput,
-  gatePassed: int8.accuracy?.gates.every((g) => g.passed) ?? false,
-  met: int8.speedupVsFp32.throughput >= 1.5 && (int8.accuracy?.gates.every((g) => g.passed) ?? false),
-};
-if (target !== null) console.log(`\ntarget: ${target.goal}: ${target.int8ThroughputVsFp32}x, gate ${target.gatePassed ? 'passed' : 'FAILED'} → ${target.met ? 'MET' : 'NOT MET'}`);
+const target =
+  int8 === undefined || TARGET !== 'ort-cpu'
+    ? null
+    : {
+        goal: 'INT8 >= 1.5x FP32 throughput on CPU for the conv net, accuracy within the gate',
+        int8ThroughputVsFp32: int8.speedupVsFp32.throughput,
+        gatePassed: int8.accuracy?.gates.every((g) => g.passed) ?? false,
+        met: int8.speedupVsFp32.throughput >= 1.5 && (int8.accuracy?.gates.every((g) => g.passed) ?? false),
+      };
+if (target !== null)
+  console.log(
+    `\ntarget: ${target.goal}: ${target.int8ThroughputVsFp32}x, gate ${target.gatePassed ? 'passed' : 'FAILED'} → ${target.met ? 'MET' : 'NOT MET'}`,
+  );
 
 if (values.save === true) {
   const date = new Date().toISOString();

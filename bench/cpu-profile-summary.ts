@@ -76,8 +76,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const busy = s.byArea.filter((a) => a.name !== '(idle)').reduce((t, a) => t + a.ms, 0);
     console.log(`${file}: ${s.totalMs.toFixed(0)} ms sampled, ${busy.toFixed(0)} ms not idle`);
     console.log('\nself time by area (share of non-idle time):');
-    for (const a of s.byArea.slice(0, top)) if (a.name !== '(idle)') console.log(`  ${((a.ms / busy) * 100).toFixed(1).padStart(5)}%  ${a.ms.toFixed(0).padStart(7)} ms  ${a.name}`);
+    for (const a of s.byArea.slice(0, top))
+      if (a.name !== '(idle)') console.log(`  ${((a.ms / busy) * 100).toFixed(1).padStart(5)}%  ${a.ms.toFixed(0).padStart(7)} ms  ${a.name}`);
     console.log('\nself time by function:');
-    for (const f of s.byFunction.filter((x) => !x.name.startsWith('(idle)')).slice(0, top)) console.log(`  ${((f.ms / busy) * 100).toFixed(1).padStart(5)}%  ${f.ms.toFixed(0).padStart(7)} ms  ${f.name}`);
+    for (const f of s.byFunction.filter((x) => !x.name.startsWith('(idle)')).slice(0, top))
+      console.log(`  ${((f.ms / busy) * 100).toFixed(1).padStart(5)}%  ${f.ms.toFixed(0).padStart(7)} ms  ${f.name}`);
   }
 }

@@ -100,8 +100,13 @@ async function main(): Promise<void> {
     };
     console.log(`engine overhead, ${result.model}, ${RUNS} sequential runs after ${WARMUP} warm-up runs (${result.node})`);
     console.log('path         median µs   p90 µs   p99 µs   mean µs');
-    for (const [name, r] of [['in-process', inProcessResult], ['worker', workerResult]] as const) {
-      console.log(`${name.padEnd(12)} ${String(r.medianUs).padStart(9)} ${String(r.p90Us).padStart(8)} ${String(r.p99Us).padStart(8)} ${String(r.meanUs).padStart(9)}`);
+    for (const [name, r] of [
+      ['in-process', inProcessResult],
+      ['worker', workerResult],
+    ] as const) {
+      console.log(
+        `${name.padEnd(12)} ${String(r.medianUs).padStart(9)} ${String(r.p90Us).padStart(8)} ${String(r.p99Us).padStart(8)} ${String(r.meanUs).padStart(9)}`,
+      );
     }
     console.log(`worker hop adds ${result.workerOverheadMedianUs} µs per run (median)`);
     if (values.save) {

@@ -60,7 +60,8 @@ const serverCpus = values['server-cpus'];
 const clientCpus = values['client-cpus'];
 if ((serverCpus === undefined) !== (clientCpus === undefined)) throw new Error('--server-cpus and --client-cpus go together');
 const pinned = serverCpus !== undefined && clientCpus !== undefined;
-if (pinned && parseCpuList(serverCpus).some((c) => parseCpuList(clientCpus).includes(c))) throw new Error(`--server-cpus ${serverCpus} and --client-cpus ${clientCpus} overlap`);
+if (pinned && parseCpuList(serverCpus).some((c) => parseCpuList(clientCpus).includes(c)))
+  throw new Error(`--server-cpus ${serverCpus} and --client-cpus ${clientCpus} overlap`);
 const intraOpThreads =
   values['intra-op-threads'] !== undefined ? Number(values['intra-op-threads']) : pinned ? parseCpuList(serverCpus).length : undefined;
 const variant = intraOpThreads !== undefined || values.set.length > 0 || pinned || values.models !== undefined;
@@ -87,7 +88,8 @@ const measure: MeasureOptions = {
   maxInflight: 1024,
 };
 /** Results files keep one decimal (µs, infer/s): the noise is far larger, and the files stay small. */
-const roundNumbers = (_key: string, value: unknown): unknown => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value);
+const roundNumbers = (_key: string, value: unknown): unknown =>
+  typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value;
 // A Node that runs TypeScript itself (22.18+, or with --experimental-transform-types, as on the GPU machine) needs no tsx.
 const nativeTs = (process.features as { typescript?: string | false }).typescript === 'transform';
 const command = `node ${nativeTs ? '' : '--import tsx '}bench/foundation.ts ${process.argv.slice(2).join(' ')}`.trim();
@@ -163,7 +165,9 @@ async function measureRaw(model: string, kind: 'engine-inprocess' | 'engine-work
   const tagged: Tagged = { ...l, model, ...(pairedWith === undefined ? {} : { pairedWith }) };
   raw.push(tagged);
   rawCpuPerInference.set(tagged, (ownCpuUs() - cpu0) / ((report.totals[kind]?.succeeded ?? 0) * batch));
-  console.error(`  raw ${model} ${kind} b=${batch}: ${formatRate(l.merged.inferencesPerSec)} infer/s, avg ${formatUs(l.merged.latency.avgUs)}${pairedWith === undefined ? '' : ` (after ${pairedWith})`}`);
+  console.error(
+    `  raw ${model} ${kind} b=${batch}: ${formatRate(l.merged.inferencesPerSec)} infer/s, avg ${formatUs(l.merged.latency.avgUs)}${pairedWith === undefined ? '' : ` (after ${pairedWith})`}`,
+  );
   return tagged;
 }
 
@@ -185,18 +189,25 @@ try {
           batches: [1],
           input: { kind: 'random' },
           measure,
-          onLevel: (l) => console.error(`  ${model} ${protocol} c=${c}: ${formatRate(l.merged.inferencesPerSec)} infer/s, p50 ${formatUs(l.merged.latency.p50Us)}, batch ${formatNumber(l.merged.server?.avgBatchSize, 2)}${l.stable ? '' : ' (unstable)'}`),
+          onLevel: (l) =>
+            console.error(
+              `  ${model} ${protocol} c=${c}: ${formatRate(l.merged.inferencesPerSec)} infer/s, p50 ${formatUs(l.merged.latency.p50Us)}, batch ${formatNumber(l.merged.server?.avgBatchSize, 2)}${l.stable ? '' : ' (unstable)'}`,
+            ),
         });
         const server1 = processCpuUs(server.pid);
         const clientUs = ownCpuUs() - client0;
         const sent = report.totals[protocol]?.sent ?? 0;
         const counted = report.serverTotals?.requests ?? Number.NaN;
-        if (counted !== report.totals[protocol]?.succeeded) console.error(`  warning: the server counted ${counted} requests, the client ${report.totals[protocol]?.succeeded}`);
+        if (counted !== report.totals[protocol]?.succeeded)
+          console.error(`  warning: the server counted ${counted} requests, the client ${report.totals[protocol]?.succeeded}`);
         for (const l of report.levels) {
           const tagged: Tagged = { ...l, model };
           served.push(tagged);
           loadAfter.set(tagged, Math.round((loadavg()[0] ?? 0) * 10) / 10);
-          cpuOf.set(tagged, { server: server0 === undefined || server1 === undefined ? Number.NaN : (server1 - server0) / counted, client: clientUs / sent });
+          cpuOf.set(tagged, {
+            server: server0 === undefined || server1 === undefined ? Number.NaN : (server1 - server0) / counted,
+            client: clientUs / sent,
+          });
           const formed = Math.max(1, Math.round(l.merged.server?.avgBatchSize ?? 1));
           pairedRaw.set(tagged, await measureRaw(model, 'engine-inprocess', formed, `${protocol} c=${c}`));
         }
@@ -291,15 +302,27 @@ const targets = [
   }),
   ...bin1.flatMap((r) => {
     // At c=1 the batcher forms batches of 1, so the paired raw level is the raw engine at batch 1.
-    const raw1 = pairedRaw.get(served.find((l) => l.model === r.model && l.protocol === r.protocol && l.mode.kind === 'concurrency' && l.mode.concurrency === 1) as LevelResult);
+    const raw1 = pairedRaw.get(
+      served.find(
+        (l) => l.model === r.model && l.protocol === r.protocol && l.mode.kind === 'concurrency' && l.mode.concurrency === 1,
+      ) as LevelResult,
+    );
     const serverSide = r.queueUs + r.coreOverheadUs;
     const clientSide = r.avgUs - r.computeUs;
     const vsRaw = r.avgUs - (raw1?.merged.latency.avgUs ?? Number.NaN);
     const cpuAdded = r.serverCpuUs - (raw1 === undefined ? Number.NaN : (rawCpuPerInference.get(raw1) ?? Number.NaN));
     return [
-      { target: `${r.model} http-binary c=1: server-side request − compute (queue ${formatUs(r.queueUs)} + core overhead ${formatUs(r.coreOverheadUs)}) < 100 µs`, measured: formatUs(serverSide), met: serverSide < 100 },
+      {
+        target: `${r.model} http-binary c=1: server-side request − compute (queue ${formatUs(r.queueUs)} + core overhead ${formatUs(r.coreOverheadUs)}) < 100 µs`,
+        measured: formatUs(serverSide),
+        met: serverSide < 100,
+      },
       { target: `${r.model} http-binary c=1: client-observed avg − server compute < 100 µs`, measured: formatUs(clientSide), met: clientSide < 100 },
-      { target: `${r.model} http-binary c=1: client-observed avg − raw in-process engine avg at batch 1 < 100 µs`, measured: formatUs(vsRaw), met: vsRaw < 100 },
+      {
+        target: `${r.model} http-binary c=1: client-observed avg − raw in-process engine avg at batch 1 < 100 µs`,
+        measured: formatUs(vsRaw),
+        met: vsRaw < 100,
+      },
       {
         target: `${r.model} http-binary c=1 (CPU, not wall time): server CPU per request − raw engine CPU per inference at batch 1 < 100 µs`,
         measured: `${formatUs(r.serverCpuUs)} − ${formatUs(r.serverCpuUs - cpuAdded)} = ${formatUs(cpuAdded)}`,
@@ -315,44 +338,76 @@ const loadEnd = Math.round((loadavg()[0] ?? 0) * 100) / 100;
 const day = date.slice(0, 10);
 const md: string[] = [];
 md.push(`# Foundation benchmark, ${day}`, '');
-md.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; 1-minute load average ${machine.loadAvg1} at the start and ${loadEnd} at the end (the machine is shared: other work running beside the benchmark shows up in every number).`, '');
+md.push(
+  `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; 1-minute load average ${machine.loadAvg1} at the start and ${loadEnd} at the end (the machine is shared: other work running beside the benchmark shows up in every number).`,
+  '',
+);
 md.push(`Command: \`${command}\``, '');
-md.push(`Server (separate process): \`${server.commandLine.replace(repository, '<tmp repository>')}\`, serving copies of ${MODELS.map((m) => `\`models/${m.model}\``).join(' and ')}${intraOpThreads !== undefined || values.set.length > 0 ? ` with these config changes: ${[...(intraOpThreads === undefined ? [] : [`engine.intra_op_num_threads=${intraOpThreads} (server and raw engine)`]), ...values.set].join(', ')}` : ' with their shipped configs'}.`, '');
-md.push(`Method: perf_analyzer's (rtserve bench): ${measure.window.kind === 'time' ? `${measure.window.durationMs / 1000} s` : ''} windows after a ${measure.warmupMs / 1000} s warm-up, stable when the last 3 windows are within 10% (throughput and average latency), at most ${measure.maxTrials} windows; the last 3 windows are merged. Batch 1 per request; the batcher forms larger batches. Raw engine: onnxruntime-node in-process (openInProcessOrtSession), the same model file and session options as the server (${JSON.stringify(engineOptions)}), measured right after each served level at the batch size that level's batcher formed (the server idle meanwhile), then in a batch sweep per model.`, '');
-if (pinned) md.push(`CPUs (taskset): the server process on ${serverCpus}, the load generator on ${clientCpus}; the raw engine runs on the server's CPUs (${serverCpus}), so served and raw have the same cores and the client takes none of them.`, '');
+md.push(
+  `Server (separate process): \`${server.commandLine.replace(repository, '<tmp repository>')}\`, serving copies of ${MODELS.map((m) => `\`models/${m.model}\``).join(' and ')}${intraOpThreads !== undefined || values.set.length > 0 ? ` with these config changes: ${[...(intraOpThreads === undefined ? [] : [`engine.intra_op_num_threads=${intraOpThreads} (server and raw engine)`]), ...values.set].join(', ')}` : ' with their shipped configs'}.`,
+  '',
+);
+md.push(
+  `Method: perf_analyzer's (rtserve bench): ${measure.window.kind === 'time' ? `${measure.window.durationMs / 1000} s` : ''} windows after a ${measure.warmupMs / 1000} s warm-up, stable when the last 3 windows are within 10% (throughput and average latency), at most ${measure.maxTrials} windows; the last 3 windows are merged. Batch 1 per request; the batcher forms larger batches. Raw engine: onnxruntime-node in-process (openInProcessOrtSession), the same model file and session options as the server (${JSON.stringify(engineOptions)}), measured right after each served level at the batch size that level's batcher formed (the server idle meanwhile), then in a batch sweep per model.`,
+  '',
+);
+if (pinned)
+  md.push(
+    `CPUs (taskset): the server process on ${serverCpus}, the load generator on ${clientCpus}; the raw engine runs on the server's CPUs (${serverCpus}), so served and raw have the same cores and the client takes none of them.`,
+    '',
+  );
 md.push('## Served path beside the raw engine', '');
-md.push('| model | protocol | c | infer/s | p50 | p99 | stable | srv batch | srv queue | srv compute | srv core overhead | outside core | raw @ batch | raw infer/s | served / raw | server CPU / req | client CPU / req | raw CPU / infer | load |');
+md.push(
+  '| model | protocol | c | infer/s | p50 | p99 | stable | srv batch | srv queue | srv compute | srv core overhead | outside core | raw @ batch | raw infer/s | served / raw | server CPU / req | client CPU / req | raw CPU / infer | load |',
+);
 md.push('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
-  md.push(`| ${r.model} | ${r.protocol} | ${r.concurrency} | ${formatRate(r.inferPerSec)} | ${formatUs(r.p50Us)} | ${formatUs(r.p99Us)} | ${r.stable ? 'yes' : 'no'} | ${formatNumber(r.avgBatch, 2)} | ${formatUs(r.queueUs)} | ${formatUs(r.computeUs)} | ${formatUs(r.coreOverheadUs)} | ${formatUs(r.outsideCoreUs)} | ${r.rawBatch} | ${formatRate(r.rawInferPerSec)} | ${formatNumber(r.servedOverRaw, 2)} | ${formatUs(r.serverCpuUs)} | ${formatUs(r.clientCpuUs)} | ${formatUs(r.rawCpuUs)} | ${r.loadAvg1} |`);
+  md.push(
+    `| ${r.model} | ${r.protocol} | ${r.concurrency} | ${formatRate(r.inferPerSec)} | ${formatUs(r.p50Us)} | ${formatUs(r.p99Us)} | ${r.stable ? 'yes' : 'no'} | ${formatNumber(r.avgBatch, 2)} | ${formatUs(r.queueUs)} | ${formatUs(r.computeUs)} | ${formatUs(r.coreOverheadUs)} | ${formatUs(r.outsideCoreUs)} | ${r.rawBatch} | ${formatRate(r.rawInferPerSec)} | ${formatNumber(r.servedOverRaw, 2)} | ${formatUs(r.serverCpuUs)} | ${formatUs(r.clientCpuUs)} | ${formatUs(r.rawCpuUs)} | ${r.loadAvg1} |`,
+  );
 }
 md.push('', '## Targets', '');
 // The benchmark itself keeps up to cores + 2 threads runnable (the engine's intra-op threads, the server's event
 // loop, the load generator): a load average above that means other work shared the machine.
 const peakLoad = Math.max(loadEnd, ...rows.map((r) => r.loadAvg1).filter(Number.isFinite));
 if (peakLoad > machine.cores + 2) {
-  md.push(`**Other work shared the machine during this run (1-minute load average up to ${peakLoad} on ${machine.cores} cores, where the benchmark alone explains about ${machine.cores + 2}): wall-clock throughput and latency moved with it, so the verdicts below say what was measured, not what rtserve does on a quiet machine. The CPU-based rows are the least affected.**`, '');
+  md.push(
+    `**Other work shared the machine during this run (1-minute load average up to ${peakLoad} on ${machine.cores} cores, where the benchmark alone explains about ${machine.cores + 2}): wall-clock throughput and latency moved with it, so the verdicts below say what was measured, not what rtserve does on a quiet machine. The CPU-based rows are the least affected.**`,
+    '',
+  );
 }
 md.push('| target | measured | met |', '| --- | --- | --- |');
 for (const t of targets) md.push(`| ${t.target} | ${t.measured} | ${t.met ? 'yes' : '**no**'} |`);
-md.push('', '## Raw engine', '', markdownTable(raw, [
-  { title: 'model', value: (l) => modelOf(l), left: true },
-  { title: 'engine', value: (l) => l.protocol, left: true },
-  { title: 'measured', value: (l) => ((l as Tagged).pairedWith === undefined ? 'sweep' : `after ${(l as Tagged).pairedWith ?? ''}`), left: true },
-  { title: 'batch', value: (l) => String(l.batch) },
-  { title: 'infer/s', value: (l) => formatRate(l.merged.inferencesPerSec) },
-  { title: 'avg per batch', value: (l) => formatUs(l.merged.latency.avgUs) },
-  { title: 'p50', value: (l) => formatUs(l.merged.latency.p50Us) },
-  { title: 'p99', value: (l) => formatUs(l.merged.latency.p99Us) },
-  { title: 'stable', value: (l) => (l.stable ? 'yes' : 'no') },
-  { title: 'CPU / inference', value: (l) => formatUs(rawCpuPerInference.get(l)) },
-]), '');
-md.push('Column meanings: docs/bench.md. *srv* columns come from the statistics extension over the same windows: batch = inference_count / execution_count; queue and compute (input + infer + output; infer includes the hop to the engine worker thread) are per-request averages; core overhead = request − queue − compute; outside core = client-observed average − server request time (both HTTP stacks, codecs, loopback). CPU columns: CPU time (user + system, all threads, from /proc and process.cpuUsage) divided by the requests or inferences of the level, warm-up included; on a shared machine they move far less than wall-clock latencies. Where onnxruntime\'s intra-op threads spin-wait between runs (engine.allow_spinning), the spinning counts as CPU in the server and in the raw engine alike. load: the 1-minute load average when the level ended (2 cores: above 2 the level shared the CPUs with other work).', '');
+md.push(
+  '',
+  '## Raw engine',
+  '',
+  markdownTable(raw, [
+    { title: 'model', value: (l) => modelOf(l), left: true },
+    { title: 'engine', value: (l) => l.protocol, left: true },
+    { title: 'measured', value: (l) => ((l as Tagged).pairedWith === undefined ? 'sweep' : `after ${(l as Tagged).pairedWith ?? ''}`), left: true },
+    { title: 'batch', value: (l) => String(l.batch) },
+    { title: 'infer/s', value: (l) => formatRate(l.merged.inferencesPerSec) },
+    { title: 'avg per batch', value: (l) => formatUs(l.merged.latency.avgUs) },
+    { title: 'p50', value: (l) => formatUs(l.merged.latency.p50Us) },
+    { title: 'p99', value: (l) => formatUs(l.merged.latency.p99Us) },
+    { title: 'stable', value: (l) => (l.stable ? 'yes' : 'no') },
+    { title: 'CPU / inference', value: (l) => formatUs(rawCpuPerInference.get(l)) },
+  ]),
+  '',
+);
+md.push(
+  "Column meanings: docs/bench.md. *srv* columns come from the statistics extension over the same windows: batch = inference_count / execution_count; queue and compute (input + infer + output; infer includes the hop to the engine worker thread) are per-request averages; core overhead = request − queue − compute; outside core = client-observed average − server request time (both HTTP stacks, codecs, loopback). CPU columns: CPU time (user + system, all threads, from /proc and process.cpuUsage) divided by the requests or inferences of the level, warm-up included; on a shared machine they move far less than wall-clock latencies. Where onnxruntime's intra-op threads spin-wait between runs (engine.allow_spinning), the spinning counts as CPU in the server and in the raw engine alike. load: the 1-minute load average when the level ended (2 cores: above 2 the level shared the CPUs with other work).",
+  '',
+);
 
 const outDir = values['out-dir'];
 await mkdir(outDir, { recursive: true });
 const base = join(outDir, `foundation-${day}${variant ? `-${values.tag ?? (pinned ? 'pinned' : 'variant')}` : ''}`);
-await writeFile(`${base}.json`, `${JSON.stringify({ benchmark: 'foundation', date, command, server: server.commandLine.replace(repository, '<tmp repository>'), machine, loadAvg1AtEnd: loadEnd, measure, rows, targets, served, raw }, roundNumbers, 2)}\n`);
+await writeFile(
+  `${base}.json`,
+  `${JSON.stringify({ benchmark: 'foundation', date, command, server: server.commandLine.replace(repository, '<tmp repository>'), machine, loadAvg1AtEnd: loadEnd, measure, rows, targets, served, raw }, roundNumbers, 2)}\n`,
+);
 await writeFile(`${base}.md`, `${md.join('\n')}\n`);
 console.log(md.join('\n'));
 console.error(`wrote ${base}.json and ${base}.md`);

@@ -41,7 +41,18 @@ const ROUNDS = Number(args.rounds);
 const INTRA_OP_THREADS = args['intra-op-threads'] === undefined ? undefined : Number(args['intra-op-threads']);
 const CHARLM = fileURLToPath(new URL('../models/charlm', import.meta.url));
 const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-const PROMPTS = ['def ', 'import os\n', 'class Parser:\n    def __init__(self', '# Copyright', 'for i in range(', 'return ', 'if __name__ == ', '"""', 'with open(', 'try:\n    '];
+const PROMPTS = [
+  'def ',
+  'import os\n',
+  'class Parser:\n    def __init__(self',
+  '# Copyright',
+  'for i in range(',
+  'return ',
+  'if __name__ == ',
+  '"""',
+  'with open(',
+  'try:\n    ',
+];
 
 interface StreamResult {
   ttftMs: number;
@@ -54,7 +65,16 @@ async function oneStream(url: string, prompt: string, seed: number): Promise<Str
   const res = await fetch(`${url}/v1/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'charlm', prompt, max_tokens: MAX_TOKENS, temperature: 0.8, top_p: 0.95, seed, stream: true, stream_options: { include_usage: true } }),
+    body: JSON.stringify({
+      model: 'charlm',
+      prompt,
+      max_tokens: MAX_TOKENS,
+      temperature: 0.8,
+      top_p: 0.95,
+      seed,
+      stream: true,
+      stream_options: { include_usage: true },
+    }),
   });
   if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
@@ -168,10 +188,29 @@ async function withServer<T>(env: Record<string, string>, fn: (httpUrl: string, 
   const modelConfig = JSON.parse(readFileSync(join(CHARLM, 'config.json'), 'utf8')) as Record<string, unknown>;
   if (INTRA_OP_THREADS !== undefined) modelConfig['engine'] = { intra_op_num_threads: INTRA_OP_THREADS };
   await writeFile(join(dir, 'charlm', 'config.json'), JSON.stringify(modelConfig));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--model-repository', dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'warn'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      MAIN,
+      'serve',
+      '--model-repository',
+      dir,
+      '--http-port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--log-level',
+      'warn',
+    ],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
     const [httpUrl, metricsUrl] = await new Promise<[string, string]>((resolve, reject) => {
       let out = '';
@@ -201,7 +240,9 @@ await withServer({}, async (url, metricsUrl) => {
     const r = await run(url, c, c === 1 ? ROUNDS * 4 : ROUNDS);
     r.server = serverMeans(before, await serverSide(metricsUrl));
     runs.push(r);
-    console.log(`continuous batching, ${c} streams: ${r.tokensPerS} tokens/s, TTFT p50 ${r.ttftMs.p50} ms p99 ${r.ttftMs.p99} ms, inter-token p50 ${r.interTokenMs.p50} ms p99 ${r.interTokenMs.p99} ms; server: ${JSON.stringify(r.server)}`);
+    console.log(
+      `continuous batching, ${c} streams: ${r.tokensPerS} tokens/s, TTFT p50 ${r.ttftMs.p50} ms p99 ${r.ttftMs.p99} ms, inter-token p50 ${r.interTokenMs.p50} ms p99 ${r.interTokenMs.p99} ms; server: ${JSON.stringify(r.server)}`,
+    );
   }
 });
 const widest = Math.max(...CONCURRENCY);
@@ -210,7 +251,9 @@ const serial = await withServer({ RTSERVE_GENERATE_MAX_SEQUENCES: '1', RTSERVE_G
   const r = await run(url, widest, ROUNDS);
   return { ...r, server: serverMeans(before, await serverSide(metricsUrl)) };
 });
-console.log(`one at a time (generateMaxSequences 1), ${widest} clients: ${serial.tokensPerS} tokens/s, TTFT p50 ${serial.ttftMs.p50} ms p99 ${serial.ttftMs.p99} ms`);
+console.log(
+  `one at a time (generateMaxSequences 1), ${widest} clients: ${serial.tokensPerS} tokens/s, TTFT p50 ${serial.ttftMs.p50} ms p99 ${serial.ttftMs.p99} ms`,
+);
 const at8 = runs.find((r) => r.concurrency === 8);
 const atWidest = runs.find((r) => r.concurrency === widest) as RunSummary;
 const speedup = round(atWidest.tokensPerS / serial.tokensPerS, 2);
@@ -229,8 +272,20 @@ await writeFile(
       loadAvgBefore: loadBefore.map((x) => round(x, 2)),
       loadAvgAfter: loadavg().map((x) => round(x, 2)),
       model: 'charlm (models/charlm, 2.96 M parameters, FP32, onnxruntime-node CPU)',
-      intraOpThreads: INTRA_OP_THREADS === undefined ? 'from models/charlm/config.json (1)' : INTRA_OP_THREADS === 0 ? 'onnxruntime default (one per core)' : INTRA_OP_THREADS,
-      workload: { route: 'POST /v1/completions stream:true', maxTokens: MAX_TOKENS, temperature: 0.8, topP: 0.95, prompts: PROMPTS.length, roundsPerStream: ROUNDS },
+      intraOpThreads:
+        INTRA_OP_THREADS === undefined
+          ? 'from models/charlm/config.json (1)'
+          : INTRA_OP_THREADS === 0
+            ? 'onnxruntime default (one per core)'
+            : INTRA_OP_THREADS,
+      workload: {
+        route: 'POST /v1/completions stream:true',
+        maxTokens: MAX_TOKENS,
+        temperature: 0.8,
+        topP: 0.95,
+        prompts: PROMPTS.length,
+        roundsPerStream: ROUNDS,
+      },
       continuousBatching: runs,
       oneAtATime: { ...serial, how: `generateMaxSequences 1 (no batching), ${widest} clients queued` },
       targets: {

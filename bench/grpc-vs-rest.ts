@@ -93,7 +93,11 @@ function restBinary(httpUrl: string, concurrency: number): Client_ {
         {
           method: 'POST',
           agent,
-          headers: { 'content-type': 'application/octet-stream', 'content-length': b.body.byteLength, 'inference-header-content-length': b.headerLength },
+          headers: {
+            'content-type': 'application/octet-stream',
+            'content-length': b.body.byteLength,
+            'inference-header-content-length': b.headerLength,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -120,8 +124,12 @@ function grpcUnary(client: Client): Client_ {
   const bodies = grpcBodies();
   const send: Sender = (seq) =>
     new Promise((resolve, reject) => {
-      client.makeUnaryRequest('/inference.GRPCInferenceService/ModelInfer', identity, (b: Buffer) => decodeModelInferResponse(b), bodies[seq % BODIES]!, (err: ServiceError | null) =>
-        err === null ? resolve() : reject(err),
+      client.makeUnaryRequest(
+        '/inference.GRPCInferenceService/ModelInfer',
+        identity,
+        (b: Buffer) => decodeModelInferResponse(b),
+        bodies[seq % BODIES]!,
+        (err: ServiceError | null) => (err === null ? resolve() : reject(err)),
       );
     });
   return { send, close: () => undefined };
@@ -216,7 +224,23 @@ async function measure(mode: Mode, concurrency: number, client: Client_): Promis
 async function startServer(repo: string): Promise<{ child: ChildProcess; httpUrl: string; grpcAddress: string }> {
   const child = spawn(
     process.execPath,
-    [...(process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter((a) => a !== '') ?? []), '--import', 'tsx', join(packageRoot(), 'src', 'cli', 'main.ts'), 'serve', '--model-repository', repo, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'warn'],
+    [
+      ...(process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter((a) => a !== '') ?? []),
+      '--import',
+      'tsx',
+      join(packageRoot(), 'src', 'cli', 'main.ts'),
+      'serve',
+      '--model-repository',
+      repo,
+      '--http-port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--log-level',
+      'warn',
+    ],
     // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p") go to the server only, to profile it under load.
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -256,7 +280,9 @@ async function main(): Promise<void> {
           client.close();
           channel?.close();
           results.push(r);
-          process.stderr.write(`round ${round + 1}  ${mode.padEnd(12)} c=${String(concurrency).padStart(3)}  ${String(r.throughputPerSec).padStart(7)} req/s  p50 ${r.p50Us} µs  p99 ${r.p99Us} µs${r.errors > 0 ? `  errors ${r.errors}` : ''}\n`);
+          process.stderr.write(
+            `round ${round + 1}  ${mode.padEnd(12)} c=${String(concurrency).padStart(3)}  ${String(r.throughputPerSec).padStart(7)} req/s  p50 ${r.p50Us} µs  p99 ${r.p99Us} µs${r.errors > 0 ? `  errors ${r.errors}` : ''}\n`,
+          );
         }
       }
     }
@@ -270,7 +296,9 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   for (const concurrency of CONCURRENCY) {
     for (const mode of MODES) {
-      const all = rounds.map((rs) => rs.find((r) => r.mode === mode && r.concurrency === concurrency)!).sort((a, b) => a.throughputPerSec - b.throughputPerSec);
+      const all = rounds
+        .map((rs) => rs.find((r) => r.mode === mode && r.concurrency === concurrency)!)
+        .sort((a, b) => a.throughputPerSec - b.throughputPerSec);
       results.push(all[Math.floor(all.length / 2)]!);
     }
   }
@@ -281,9 +309,15 @@ async function main(): Promise<void> {
     const rest = results.find((r) => r.mode === 'rest-binary' && r.concurrency === c)?.throughputPerSec ?? Number.NaN;
     const stream = results.find((r) => r.mode === 'grpc-stream' && r.concurrency === c)?.throughputPerSec ?? Number.NaN;
     const unary = results.find((r) => r.mode === 'grpc-unary' && r.concurrency === c)?.throughputPerSec ?? Number.NaN;
-    return { concurrency: c, grpcStreamOverRestBinary: Math.round((stream / rest) * 100) / 100, grpcUnaryOverRestBinary: Math.round((unary / rest) * 100) / 100 };
+    return {
+      concurrency: c,
+      grpcStreamOverRestBinary: Math.round((stream / rest) * 100) / 100,
+      grpcUnaryOverRestBinary: Math.round((unary / rest) * 100) / 100,
+    };
   });
-  process.stdout.write(`\n${ratio.map((r) => `c=${r.concurrency}: grpc-stream / rest-binary = ${r.grpcStreamOverRestBinary}, grpc-unary / rest-binary = ${r.grpcUnaryOverRestBinary}`).join('\n')}\n`);
+  process.stdout.write(
+    `\n${ratio.map((r) => `c=${r.concurrency}: grpc-stream / rest-binary = ${r.grpcStreamOverRestBinary}, grpc-unary / rest-binary = ${r.grpcUnaryOverRestBinary}`).join('\n')}\n`,
+  );
 
   if (values.save) {
     const date = new Date().toISOString();

@@ -64,9 +64,13 @@ function wsInfer(ws: WebSocket, id: string): Promise<string> {
 }
 
 async function wsIdle(sessions: number): Promise<Record<string, unknown>> {
-  const cli = await startCli(CLI_FROM_SOURCES, [...PORTS, '--model-repository', 'models', '--model-control-mode', 'explicit', '--load-model', 'mlp'], {
-    env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn', RTSERVE_WS_IDLE_TIMEOUT_MS: '0' },
-  });
+  const cli = await startCli(
+    CLI_FROM_SOURCES,
+    [...PORTS, '--model-repository', 'models', '--model-control-mode', 'explicit', '--load-model', 'mlp'],
+    {
+      env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn', RTSERVE_WS_IDLE_TIMEOUT_MS: '0' },
+    },
+  );
   const http = cli.urls['http'] ?? '';
   const wsUrl = `${http.replace(/^http/, 'ws')}/v2/ws`;
   try {
@@ -89,7 +93,11 @@ async function wsIdle(sessions: number): Promise<Record<string, unknown>> {
     const open = sockets.filter((s) => s.readyState === s.OPEN).length;
     // A fresh inference while every session is open: REST, and a new WebSocket session.
     const r0 = performance.now();
-    const rest = await fetch(`${http}/v2/models/mlp/infer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: MLP_INPUTS }) });
+    const rest = await fetch(`${http}/v2/models/mlp/infer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: MLP_INPUTS }),
+    });
     await rest.arrayBuffer();
     const restMs = performance.now() - r0;
     const w0 = performance.now();
@@ -130,17 +138,32 @@ async function sigtermRun(kind: 'rest-per-request' | 'rest-keep-alive' | 'grpc' 
       while (count() < 200) await sleep(10);
     };
     if (kind === 'rest-per-request' || kind === 'rest-keep-alive') {
-      const load = startRestLoad(`${http}/v2/models/slow/infer`, { inputs: MLP_INPUTS }, clients, kind === 'rest-per-request' ? 'per-request' : 'keep-alive');
+      const load = startRestLoad(
+        `${http}/v2/models/slow/infer`,
+        { inputs: MLP_INPUTS },
+        clients,
+        kind === 'rest-per-request' ? 'per-request' : 'keep-alive',
+      );
       await waitAnswers(() => load.tally.ok);
       load.markSignal();
       cli.child.kill('SIGTERM');
       await load.done;
       const { lostErrors, ...t } = load.tally;
-      return { kind, clients, ...t, lostErrors: lostErrors.slice(0, 5), exitCode: await cli.exited, secs: Number(((performance.now() - t0) / 1000).toFixed(1)) };
+      return {
+        kind,
+        clients,
+        ...t,
+        lostErrors: lostErrors.slice(0, 5),
+        exitCode: await cli.exited,
+        secs: Number(((performance.now() - t0) / 1000).toFixed(1)),
+      };
     }
     if (kind === 'grpc') {
       const channels = Array.from({ length: clients }, () => inferenceClient(cli.urls['grpc'] ?? ''));
-      const request = { model_name: 'slow', inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], contents: { fp32_contents: MLP_INPUTS[0]?.data } }] };
+      const request = {
+        model_name: 'slow',
+        inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], contents: { fp32_contents: MLP_INPUTS[0]?.data } }],
+      };
       const load = startGrpcLoad(clients, (i) =>
         unary(channels[i] as InferenceClient, 'ModelInfer', request).then(
           () => ({ code: 0, details: '' }),
@@ -153,7 +176,14 @@ async function sigtermRun(kind: 'rest-per-request' | 'rest-keep-alive' | 'grpc' 
       await load.done;
       for (const c of channels) c.close();
       const { lostErrors, ...t } = load.tally;
-      return { kind, clients, ...t, lostErrors: lostErrors.slice(0, 5), exitCode: await cli.exited, secs: Number(((performance.now() - t0) / 1000).toFixed(1)) };
+      return {
+        kind,
+        clients,
+        ...t,
+        lostErrors: lostErrors.slice(0, 5),
+        exitCode: await cli.exited,
+        secs: Number(((performance.now() - t0) / 1000).toFixed(1)),
+      };
     }
     // WebSocket: each socket keeps 4 requests in flight; after SIGTERM, count requests without a result or error
     // event when the socket closes, and the close codes.
@@ -202,14 +232,31 @@ async function sigtermRun(kind: 'rest-per-request' | 'rest-keep-alive' | 'grpc' 
     const codes: Record<string, number> = {};
     for (const c of closed) codes[c.code] = (codes[c.code] ?? 0) + 1;
     const lost = closed.reduce((n, c) => n + c.unanswered, 0);
-    return { kind, clients, sent, answered: results + draining + otherErrors, ok: results, draining, otherErrors, lost, resultsAfterSignal, closeCodes: codes, exitCode: await cli.exited, secs: Number(((performance.now() - t0) / 1000).toFixed(1)) };
+    return {
+      kind,
+      clients,
+      sent,
+      answered: results + draining + otherErrors,
+      ok: results,
+      draining,
+      otherErrors,
+      lost,
+      resultsAfterSignal,
+      closeCodes: codes,
+      exitCode: await cli.exited,
+      secs: Number(((performance.now() - t0) / 1000).toFixed(1)),
+    };
   } finally {
     if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
     await repo.cleanup();
   }
 }
 
-const out: Record<string, unknown> = { command: `node --import tsx bench/hardening.ts ${process.argv.slice(2).join(' ')}`.trim(), machine: machineInfo(), date: new Date().toISOString() };
+const out: Record<string, unknown> = {
+  command: `node --import tsx bench/hardening.ts ${process.argv.slice(2).join(' ')}`.trim(),
+  machine: machineInfo(),
+  date: new Date().toISOString(),
+};
 if (parts.has('ws-idle')) out['wsIdle'] = await wsIdle(Number(values.sessions));
 if (parts.has('sigterm')) {
   const runs = [];

@@ -21,7 +21,16 @@ const { values } = parseArgs({ options: { duration: { type: 'string', default: '
 const durationMs = Number(values.duration) * 1000;
 
 const server = await startServerProcess();
-const rows: { stack: string; protocol: string; concurrency: number; inferPerSec: number; p50Us: number; p99Us: number; clientCpuUsPerRequest: number; stable: boolean }[] = [];
+const rows: {
+  stack: string;
+  protocol: string;
+  concurrency: number;
+  inferPerSec: number;
+  p50Us: number;
+  p99Us: number;
+  clientCpuUsPerRequest: number;
+  stable: boolean;
+}[] = [];
 try {
   for (const concurrency of [1, 8]) {
     for (const protocol of ['http-binary', 'http-json']) {
@@ -35,7 +44,14 @@ try {
             loads: [{ kind: 'concurrency', concurrency }],
             batches: [1],
             input: { kind: 'random' },
-            measure: { window: { kind: 'time', durationMs }, warmupMs: 500, stabilityPercent: 10, stabilityWindows: 3, maxTrials: 6, maxInflight: 64 },
+            measure: {
+              window: { kind: 'time', durationMs },
+              warmupMs: 500,
+              stabilityPercent: 10,
+              stabilityWindows: 3,
+              maxTrials: 6,
+              maxInflight: 64,
+            },
           },
           defaultFactories(stack),
         );
@@ -55,7 +71,10 @@ try {
           stable: level.stable,
         });
         const r = rows[rows.length - 1];
-        if (r !== undefined) console.log(`${stack.padEnd(6)} ${protocol.padEnd(12)} c=${concurrency}  ${String(r.inferPerSec).padStart(6)} infer/s  p50 ${formatUs(r.p50Us).padStart(8)}  p99 ${formatUs(r.p99Us).padStart(8)}  client CPU ${r.clientCpuUsPerRequest} µs/request${r.stable ? '' : '  (unstable)'}`);
+        if (r !== undefined)
+          console.log(
+            `${stack.padEnd(6)} ${protocol.padEnd(12)} c=${concurrency}  ${String(r.inferPerSec).padStart(6)} infer/s  p50 ${formatUs(r.p50Us).padStart(8)}  p99 ${formatUs(r.p99Us).padStart(8)}  client CPU ${r.clientCpuUsPerRequest} µs/request${r.stable ? '' : '  (unstable)'}`,
+          );
       }
     }
   }
@@ -66,6 +85,9 @@ try {
 if (values.save) {
   const out = join(import.meta.dirname, 'results', 'http-client-overhead.json');
   await mkdir(join(out, '..'), { recursive: true });
-  await writeFile(out, `${JSON.stringify({ benchmark: 'http-client-overhead', date: new Date().toISOString(), machine: machineInfo(), server: server.commandLine, model: 'simple', rows }, null, 2)}\n`);
+  await writeFile(
+    out,
+    `${JSON.stringify({ benchmark: 'http-client-overhead', date: new Date().toISOString(), machine: machineInfo(), server: server.commandLine, model: 'simple', rows }, null, 2)}\n`,
+  );
   console.log(`wrote ${out}`);
 }

@@ -38,8 +38,12 @@ if (values.serve) {
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => console.log(`port ${(server.address() as AddressInfo).port}`));
 } else {
-  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--serve', '--reply-bytes', values['reply-bytes']], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(/port (\d+)/.exec(d.toString())?.[1]))));
+  const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, '--serve', '--reply-bytes', values['reply-bytes']], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout.once('data', (d: Buffer) => resolve(Number(/port (\d+)/.exec(d.toString())?.[1]))),
+  );
   const body = Buffer.alloc(Number(values['body-bytes']), 2);
   try {
     for (const c of values.concurrency.split(',').map(Number)) {
@@ -47,7 +51,14 @@ if (values.serve) {
       const one = (): Promise<void> =>
         new Promise((resolve, reject) => {
           const req = http.request(
-            { host: '127.0.0.1', port, method: 'POST', path: '/v2/models/floor/infer', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': body.length } },
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: '/v2/models/floor/infer',
+              agent,
+              headers: { 'content-type': 'application/octet-stream', 'content-length': body.length },
+            },
             (res) => {
               res.resume();
               res.on('end', resolve);
@@ -57,20 +68,28 @@ if (values.serve) {
           req.end(body);
         });
       // One second of warm-up, then the measured span.
-      for (const [ms, measured] of [[1000, false], [Number(values.seconds) * 1000, true]] as const) {
+      for (const [ms, measured] of [
+        [1000, false],
+        [Number(values.seconds) * 1000, true],
+      ] as const) {
         let done = 0;
         const cpu0 = processCpuUs(child.pid as number) ?? Number.NaN;
         const t0 = performance.now();
         const end = t0 + ms;
-        await Promise.all(Array.from({ length: c }, async () => {
-          while (performance.now() < end) {
-            await one();
-            done++;
-          }
-        }));
+        await Promise.all(
+          Array.from({ length: c }, async () => {
+            while (performance.now() < end) {
+              await one();
+              done++;
+            }
+          }),
+        );
         const elapsed = performance.now() - t0;
         const cpu = (processCpuUs(child.pid as number) ?? Number.NaN) - cpu0;
-        if (measured) console.log(`c=${c}: ${done} requests, ${Math.round(done / (elapsed / 1000))} req/s, round trip avg ${((elapsed * 1000 * c) / done).toFixed(1)} µs, server CPU ${(cpu / done).toFixed(1)} µs per request`);
+        if (measured)
+          console.log(
+            `c=${c}: ${done} requests, ${Math.round(done / (elapsed / 1000))} req/s, round trip avg ${((elapsed * 1000 * c) / done).toFixed(1)} µs, server CPU ${(cpu / done).toFixed(1)} µs per request`,
+          );
       }
       agent.destroy();
     }

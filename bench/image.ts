@@ -108,7 +108,9 @@ async function closedLoop(concurrency: number, worker: (loop: number, n: number)
     meanMs: round(sorted.reduce((s, v) => s + v, 0) / Math.max(1, n)),
     errors,
     loadAvg1: round(loadavg()[0] ?? 0),
-    ...(sums.has('decode') ? { serverUs: { decode: Math.round(mean('decode')), infer: Math.round(mean('infer')), postprocess: Math.round(mean('postprocess')) } } : {}),
+    ...(sums.has('decode')
+      ? { serverUs: { decode: Math.round(mean('decode')), infer: Math.round(mean('infer')), postprocess: Math.round(mean('postprocess')) } }
+      : {}),
     ...(sums.has('detections') ? { detectionsPerFrame: round(mean('detections')) } : {}),
   };
 }
@@ -117,7 +119,13 @@ async function makeFrames(): Promise<Uint8Array[]> {
   const out: Uint8Array[] = [];
   for (let seed = 1; seed <= FRAME_COUNT; seed++) {
     const r = renderScene(generateScene(seed), 4);
-    out.push(new Uint8Array(await sharp(Buffer.from(r.pixels), { raw: { width: r.width, height: r.height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer()));
+    out.push(
+      new Uint8Array(
+        await sharp(Buffer.from(r.pixels), { raw: { width: r.width, height: r.height, channels: 3 } })
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+      ),
+    );
   }
   return out;
 }
@@ -163,10 +171,12 @@ async function main(): Promise<void> {
   if (spec === undefined) throw new Error('shapes has no preprocess section');
   const preprocess: Level[] = [];
   for (const c of [1, 4]) {
-    preprocess.push(await closedLoop(c, async (loop, n) => {
-      await imageToTensor(frames[(loop * 7 + n) % frames.length] as Uint8Array, spec);
-      return {};
-    }));
+    preprocess.push(
+      await closedLoop(c, async (loop, n) => {
+        await imageToTensor(frames[(loop * 7 + n) % frames.length] as Uint8Array, spec);
+        return {};
+      }),
+    );
     console.log(`preprocess only, concurrency ${c}: ${preprocess.at(-1)?.perSec} img/s, p99 ${preprocess.at(-1)?.p99Ms} ms`);
   }
 
@@ -178,16 +188,23 @@ async function main(): Promise<void> {
   const ws: Level[] = [];
   try {
     for (const c of LEVELS) {
-      rest.push(await closedLoop(c, async (loop, n) => {
-        const res = await fetch(`${server.httpUrl}/v2/models/shapes/image`, {
-          method: 'POST',
-          headers: { 'content-type': 'image/jpeg' },
-          body: frames[(loop * 7 + n) % frames.length] as Uint8Array<ArrayBuffer>,
-        });
-        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-        const body = (await res.json()) as { timing: { decode_us: number; infer_us: number; postprocess_us: number }; detections: unknown[] };
-        return { decode: body.timing.decode_us, infer: body.timing.infer_us, postprocess: body.timing.postprocess_us, detections: body.detections.length };
-      }));
+      rest.push(
+        await closedLoop(c, async (loop, n) => {
+          const res = await fetch(`${server.httpUrl}/v2/models/shapes/image`, {
+            method: 'POST',
+            headers: { 'content-type': 'image/jpeg' },
+            body: frames[(loop * 7 + n) % frames.length] as Uint8Array<ArrayBuffer>,
+          });
+          if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+          const body = (await res.json()) as { timing: { decode_us: number; infer_us: number; postprocess_us: number }; detections: unknown[] };
+          return {
+            decode: body.timing.decode_us,
+            infer: body.timing.infer_us,
+            postprocess: body.timing.postprocess_us,
+            detections: body.detections.length,
+          };
+        }),
+      );
       console.log(`REST /image, concurrency ${c}: ${rest.at(-1)?.perSec} img/s, p50 ${rest.at(-1)?.p50Ms} ms, p99 ${rest.at(-1)?.p99Ms} ms`);
     }
     for (const c of LEVELS) {
@@ -197,17 +214,19 @@ async function main(): Promise<void> {
       const streams = clients.map((cl, i) => cl.frameStream('shapes', `cam-${i}`));
       const iterators = streams.map((s) => s[Symbol.asyncIterator]());
       try {
-        ws.push(await closedLoop(c, async (loop, n) => {
-          const stream = streams[loop];
-          const it = iterators[loop];
-          if (stream === undefined || it === undefined) throw new Error('no stream');
-          stream.send({ image: { datatype: 'BYTES', shape: [1], data: [frames[(loop * 7 + n) % frames.length] as Uint8Array] } });
-          const next = await it.next();
-          if (next.done === true) throw new Error('stream ended');
-          if (next.value.kind === 'error') throw next.value.error;
-          if (next.value.kind !== 'result') throw new Error(`frame ${next.value.kind}`);
-          return { detections: next.value.result.output('scores').shape[0] ?? 0 };
-        }));
+        ws.push(
+          await closedLoop(c, async (loop, n) => {
+            const stream = streams[loop];
+            const it = iterators[loop];
+            if (stream === undefined || it === undefined) throw new Error('no stream');
+            stream.send({ image: { datatype: 'BYTES', shape: [1], data: [frames[(loop * 7 + n) % frames.length] as Uint8Array] } });
+            const next = await it.next();
+            if (next.done === true) throw new Error('stream ended');
+            if (next.value.kind === 'error') throw next.value.error;
+            if (next.value.kind !== 'result') throw new Error(`frame ${next.value.kind}`);
+            return { detections: next.value.result.output('scores').shape[0] ?? 0 };
+          }),
+        );
       } finally {
         for (const s of streams) s.close();
         for (const cl of clients) cl.close();
@@ -221,7 +240,10 @@ async function main(): Promise<void> {
   const results = {
     benchmark: 'image',
     date: new Date().toISOString(),
-    command: `node --import tsx bench/image.ts ${process.argv.slice(2).map((a) => (/^[\w.,=/-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')}`.trim(),
+    command: `node --import tsx bench/image.ts ${process.argv
+      .slice(2)
+      .map((a) => (/^[\w.,=/-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`))
+      .join(' ')}`.trim(),
     server: server.commandLine,
     machine: machineInfo(),
     loadAvgAfter: loadavg().map((v) => round(v)),

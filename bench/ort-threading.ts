@@ -46,14 +46,36 @@ for (const model of values.models.split(',')) {
           loads: [],
           batches: [batch],
           input: { kind: 'random' },
-          measure: { window: { kind: 'time', durationMs: Number(values.duration) * 1000 }, warmupMs: 300, stabilityPercent: 10, stabilityWindows: 3, maxTrials: 5, maxInflight: 64 },
-          engine: { modelPath: join(bundledModelRepository(), model, '1', 'model.onnx'), kinds: [kind], options: { providers: [{ name: 'cpu' }], graphOptimizationLevel: 'all', ...extra } },
+          measure: {
+            window: { kind: 'time', durationMs: Number(values.duration) * 1000 },
+            warmupMs: 300,
+            stabilityPercent: 10,
+            stabilityWindows: 3,
+            maxTrials: 5,
+            maxInflight: 64,
+          },
+          engine: {
+            modelPath: join(bundledModelRepository(), model, '1', 'model.onnx'),
+            kinds: [kind],
+            options: { providers: [{ name: 'cpu' }], graphOptimizationLevel: 'all', ...extra },
+          },
         });
         const l = report.levels[0];
         if (l === undefined) continue;
         const cpuPerInferenceUs = (ownCpuUs() - cpu0) / ((report.totals[kind]?.succeeded ?? 0) * batch);
         const load = Math.round((loadavg()[0] ?? 0) * 10) / 10;
-        rows.push({ model, engine: kind, batch, variant, inferPerSec: l.merged.inferencesPerSec, p50Us: l.merged.latency.p50Us, avgUs: l.merged.latency.avgUs, cpuPerInferenceUs, stable: l.stable, loadAvg1: load });
+        rows.push({
+          model,
+          engine: kind,
+          batch,
+          variant,
+          inferPerSec: l.merged.inferencesPerSec,
+          p50Us: l.merged.latency.p50Us,
+          avgUs: l.merged.latency.avgUs,
+          cpuPerInferenceUs,
+          stable: l.stable,
+          loadAvg1: load,
+        });
         console.log(
           `${model.padEnd(11)} ${kind.padEnd(16)} b=${batch}  ${variant.padEnd(11)} ${formatRate(l.merged.inferencesPerSec).padStart(8)} infer/s  p50 ${formatUs(l.merged.latency.p50Us).padStart(8)}  avg ${formatUs(l.merged.latency.avgUs).padStart(8)}  CPU/infer ${formatUs(cpuPerInferenceUs).padStart(8)}  load ${load}${l.stable ? '' : '  (unstable)'}`,
         );
@@ -64,6 +86,9 @@ for (const model of values.models.split(',')) {
 if (values.save) {
   const out = join(import.meta.dirname, 'results', `ort-threading-${new Date().toISOString().slice(0, 10)}.json`);
   await mkdir(join(out, '..'), { recursive: true });
-  await writeFile(out, `${JSON.stringify({ benchmark: 'ort-threading', date: new Date().toISOString(), command: `node --import tsx bench/ort-threading.ts ${process.argv.slice(2).join(' ')}`.trim(), machine, rows }, null, 2)}\n`);
+  await writeFile(
+    out,
+    `${JSON.stringify({ benchmark: 'ort-threading', date: new Date().toISOString(), command: `node --import tsx bench/ort-threading.ts ${process.argv.slice(2).join(' ')}`.trim(), machine, rows }, null, 2)}\n`,
+  );
   console.log(`wrote ${out}`);
 }

@@ -42,7 +42,10 @@ const { values } = parseArgs({
 
 const stack = values['http-client'] as HttpStack;
 if (!['net', 'node', 'fetch'].includes(stack)) throw new Error(`--http-client is net, node or fetch, got '${stack}'`);
-const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 console.log(`load average at start: ${load()}`);
 const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-prof-')) : undefined;
 const repository = values['model-repository'];
@@ -73,13 +76,36 @@ try {
     input: { kind: 'random' as const },
   };
   // Warm-up run (JIT, first batches), then the measured run.
-  await runBench({ ...common, measure: { window: { kind: 'time', durationMs: 1000 }, warmupMs: 500, stabilityPercent: 100, stabilityWindows: 3, maxTrials: 3, maxInflight: 1024 } }, defaultFactories(stack));
+  await runBench(
+    {
+      ...common,
+      measure: {
+        window: { kind: 'time', durationMs: 1000 },
+        warmupMs: 500,
+        stabilityPercent: 100,
+        stabilityWindows: 3,
+        maxTrials: 3,
+        maxInflight: 1024,
+      },
+    },
+    defaultFactories(stack),
+  );
   threads0 = threadCpuUs(server.pid, { byThread: true });
   switches0 = threadSwitches(server.pid);
   const client0 = ownCpuUs();
   fromUs = nowUs();
   const report = await runBench(
-    { ...common, measure: { window: { kind: 'time', durationMs: Number(values.seconds) * 1000 }, warmupMs: 0, stabilityPercent: 100, stabilityWindows: 1, maxTrials: 1, maxInflight: 1024 } },
+    {
+      ...common,
+      measure: {
+        window: { kind: 'time', durationMs: Number(values.seconds) * 1000 },
+        warmupMs: 0,
+        stabilityPercent: 100,
+        stabilityWindows: 1,
+        maxTrials: 1,
+        maxInflight: 1024,
+      },
+    },
     defaultFactories(stack),
   );
   toUs = nowUs();
@@ -90,9 +116,14 @@ try {
   const l = report.levels[0];
   if (l !== undefined) {
     const s = l.merged.server;
-    console.log(`${values.model} ${values.protocol} c=${values.concurrency}: ${requests} requests, ${formatRate(l.merged.inferencesPerSec)} infer/s, avg ${formatUs(l.merged.latency.avgUs)}, p50 ${formatUs(l.merged.latency.p50Us)}`);
+    console.log(
+      `${values.model} ${values.protocol} c=${values.concurrency}: ${requests} requests, ${formatRate(l.merged.inferencesPerSec)} infer/s, avg ${formatUs(l.merged.latency.avgUs)}, p50 ${formatUs(l.merged.latency.p50Us)}`,
+    );
     avgBatch = s?.avgBatchSize ?? 1;
-    if (s !== undefined) console.log(`  server: request ${formatUs(s.requestUs)} = queue ${formatUs(s.queueUs)} + compute ${formatUs(s.computeInputUs + s.computeInferUs + s.computeOutputUs)} (infer ${formatUs(s.computeInferUs)}) + overhead ${formatUs(s.overheadUs)}; outside core ${formatUs(l.outsideCoreUs)}`);
+    if (s !== undefined)
+      console.log(
+        `  server: request ${formatUs(s.requestUs)} = queue ${formatUs(s.queueUs)} + compute ${formatUs(s.computeInputUs + s.computeInferUs + s.computeOutputUs)} (infer ${formatUs(s.computeInferUs)}) + overhead ${formatUs(s.overheadUs)}; outside core ${formatUs(l.outsideCoreUs)}`,
+      );
   }
 } finally {
   await server.stop();
@@ -106,7 +137,10 @@ for (const [name, d] of deltas) {
   total += d;
   const s0 = switches0.get(name);
   const s1 = switches1.get(name);
-  const sw = s0 === undefined || s1 === undefined ? '' : `  (${((s1.voluntary - s0.voluntary) / requests).toFixed(2)} sleeps, ${((s1.nonvoluntary - s0.nonvoluntary) / requests).toFixed(2)} preemptions per request)`;
+  const sw =
+    s0 === undefined || s1 === undefined
+      ? ''
+      : `  (${((s1.voluntary - s0.voluntary) / requests).toFixed(2)} sleeps, ${((s1.nonvoluntary - s0.nonvoluntary) / requests).toFixed(2)} preemptions per request)`;
   if (d / requests >= 0.5) console.log(`  ${fine(d / requests).padStart(9)}  ${name}${sw}`);
 }
 console.log(`  ${fine(total / requests).padStart(9)}  total`);
@@ -122,12 +156,25 @@ if (values.raw) {
     loads: [],
     batches: [batch],
     input: { kind: 'random' },
-    measure: { window: { kind: 'time', durationMs: 3000 }, warmupMs: 1000, stabilityPercent: 100, stabilityWindows: 1, maxTrials: 1, maxInflight: 1024 },
-    engine: { modelPath: join(repository ?? bundledModelRepository(), values.model, '1', 'model.onnx'), kinds: [kind], options: serverDefaultEngineOptions() },
+    measure: {
+      window: { kind: 'time', durationMs: 3000 },
+      warmupMs: 1000,
+      stabilityPercent: 100,
+      stabilityWindows: 1,
+      maxTrials: 1,
+      maxInflight: 1024,
+    },
+    engine: {
+      modelPath: join(repository ?? bundledModelRepository(), values.model, '1', 'model.onnx'),
+      kinds: [kind],
+      options: serverDefaultEngineOptions(),
+    },
   });
   const inferences = (report.totals[kind]?.succeeded ?? 0) * batch;
   const l = report.levels[0];
-  console.log(`\nraw engine in-process at batch ${batch}: ${fine((ownCpuUs() - cpu0) / inferences)} CPU per inference (warm-up included), ${formatRate(l?.merged.inferencesPerSec ?? Number.NaN)} infer/s`);
+  console.log(
+    `\nraw engine in-process at batch ${batch}: ${fine((ownCpuUs() - cpu0) / inferences)} CPU per inference (warm-up included), ${formatRate(l?.merged.inferencesPerSec ?? Number.NaN)} infer/s`,
+  );
 }
 
 if (profDir !== undefined) {
@@ -139,9 +186,11 @@ if (profDir !== undefined) {
     if (busy < 1) continue;
     console.log(`\n${f}: ${busy.toFixed(0)} ms busy in the measured span = ${fine((busy * 1000) / requests)} per request`);
     console.log('  by area (µs per request):');
-    for (const a of s.byArea.filter((x) => x.name !== '(idle)').slice(0, top)) console.log(`    ${fine((a.ms * 1000) / requests).padStart(9)}  ${a.name}`);
+    for (const a of s.byArea.filter((x) => x.name !== '(idle)').slice(0, top))
+      console.log(`    ${fine((a.ms * 1000) / requests).padStart(9)}  ${a.name}`);
     console.log('  by function (µs per request):');
-    for (const fn of s.byFunction.filter((x) => !x.name.startsWith('(idle)')).slice(0, top)) console.log(`    ${fine((fn.ms * 1000) / requests).padStart(9)}  ${fn.name}`);
+    for (const fn of s.byFunction.filter((x) => !x.name.startsWith('(idle)')).slice(0, top))
+      console.log(`    ${fine((fn.ms * 1000) / requests).padStart(9)}  ${fn.name}`);
   }
   await rm(profDir, { recursive: true, force: true });
 }

@@ -45,7 +45,8 @@ const measure: MeasureOptions = {
   maxInflight: 1024,
 };
 /** Results files keep one decimal (µs, infer/s): the noise is far larger, and the files stay small. */
-const roundNumbers = (_key: string, value: unknown): unknown => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value);
+const roundNumbers = (_key: string, value: unknown): unknown =>
+  typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value;
 const command = `node --import tsx bench/suite.ts ${process.argv.slice(2).join(' ')}`.trim();
 const machine = machineInfo();
 
@@ -67,7 +68,10 @@ try {
       input: { kind: 'random' },
       measure,
       command,
-      onLevel: (l) => console.error(`  ${model} ${l.protocol} c=${l.mode.kind === 'concurrency' ? l.mode.concurrency : '?'}: ${formatRate(l.merged.inferencesPerSec)} infer/s, p50 ${formatUs(l.merged.latency.p50Us)}, p99 ${formatUs(l.merged.latency.p99Us)}${l.stable ? '' : ' (unstable)'}`),
+      onLevel: (l) =>
+        console.error(
+          `  ${model} ${l.protocol} c=${l.mode.kind === 'concurrency' ? l.mode.concurrency : '?'}: ${formatRate(l.merged.inferencesPerSec)} infer/s, p50 ${formatUs(l.merged.latency.p50Us)}, p99 ${formatUs(l.merged.latency.p99Us)}${l.stable ? '' : ' (unstable)'}`,
+        ),
     });
     reports.push(report);
   }
@@ -83,7 +87,11 @@ for (const model of models) {
     input: { kind: 'random' },
     measure,
     command,
-    engine: { modelPath: join(bundledModelRepository(), model, '1', 'model.onnx'), kinds: ['engine-inprocess'], options: serverDefaultEngineOptions() },
+    engine: {
+      modelPath: join(bundledModelRepository(), model, '1', 'model.onnx'),
+      kinds: ['engine-inprocess'],
+      options: serverDefaultEngineOptions(),
+    },
   });
   reports.push(report);
 }
@@ -91,7 +99,10 @@ for (const model of models) {
 const date = new Date().toISOString();
 const base = join(values['out-dir'], `${date.slice(0, 10)}-${machineLabel(machine)}`);
 await mkdir(values['out-dir'], { recursive: true });
-await writeFile(`${base}.json`, `${JSON.stringify({ benchmark: 'suite', date, command, server: server.commandLine, machine, reports }, roundNumbers, 2)}\n`);
+await writeFile(
+  `${base}.json`,
+  `${JSON.stringify({ benchmark: 'suite', date, command, server: server.commandLine, machine, reports }, roundNumbers, 2)}\n`,
+);
 const md: string[] = [
   `### Performance (${date.slice(0, 10)})`,
   '',

@@ -107,7 +107,9 @@ async function closedLoop(name: string, transport: string, connections: number, 
     p50Ms: round(percentile(lat, 0.5)),
     p99Ms: round(percentile(lat, 0.99)),
   };
-  console.log(`${name.padEnd(36)} ${String(result.messagesPerSec).padStart(9)} msg/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${errors}`);
+  console.log(
+    `${name.padEnd(36)} ${String(result.messagesPerSec).padStart(9)} msg/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  errors ${errors}`,
+  );
   return result;
 }
 
@@ -206,7 +208,9 @@ async function frameStreams(url: string): Promise<FrameResult> {
     p99LatencyMs: round(percentile(latencies, 0.99)),
     maxLatencyMs: round(latencies[latencies.length - 1] ?? Number.NaN),
   };
-  console.log(`frame streams: ${STREAMS} x ${FPS} fps of ${FRAME_MODEL}: delivered ${result.deliveredFps} fps, dropped ${dropped} of ${sent}, p50 ${result.p50LatencyMs} ms, p99 ${result.p99LatencyMs} ms`);
+  console.log(
+    `frame streams: ${STREAMS} x ${FPS} fps of ${FRAME_MODEL}: delivered ${result.deliveredFps} fps, dropped ${dropped} of ${sent}, p50 ${result.p50LatencyMs} ms, p99 ${result.p99LatencyMs} ms`,
+  );
   return result;
 }
 
@@ -219,7 +223,14 @@ async function main(): Promise<void> {
     const many = Array.from({ length: SOCKETS }, () => createNodeClient({ url: server.httpUrl }));
     const load: LoadResult[] = [];
     load.push(await closedLoop(`ws: 1 socket x ${CONCURRENCY} in flight`, 'ws (SDK)', 1, sdkWorkers(single, 'ws', CONCURRENCY)));
-    load.push(await closedLoop(`ws: ${SOCKETS} sockets x 1 in flight`, 'ws (SDK)', SOCKETS, many.flatMap((c) => sdkWorkers(c, 'ws', 1))));
+    load.push(
+      await closedLoop(
+        `ws: ${SOCKETS} sockets x 1 in flight`,
+        'ws (SDK)',
+        SOCKETS,
+        many.flatMap((c) => sdkWorkers(c, 'ws', 1)),
+      ),
+    );
     for (const n of [CONCURRENCY, SOCKETS]) {
       const http = await nodeHttpWorkers(server.httpUrl, n);
       load.push(await closedLoop(`rest binary (node:http): ${n} in flight`, 'http-binary (node:http keep-alive)', n, http.workers));

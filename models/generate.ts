@@ -137,9 +137,7 @@ function resnetTiny(): GeneratedFile[] {
     // A small last-BN scale keeps the residual sum's variance in check across blocks.
     y = bn(`${name}.bn2`, conv(`${name}.conv2`, y, cout, cout, 3, 1), cout, 0.2, 0.4);
     const shortcut =
-      stride === 1 && cin === cout
-        ? x
-        : bn(`${name}.downsample.bn`, conv(`${name}.downsample.conv`, x, cin, cout, 1, stride), cout, 0.5, 1.0);
+      stride === 1 && cin === cout ? x : bn(`${name}.downsample.bn`, conv(`${name}.downsample.conv`, x, cin, cout, 1, stride), cout, 0.5, 1.0);
     const sum = g.node('Add', [y, shortcut], [`${name}.add`], {}, { name: `${name}.add` })[0] as string;
     return relu(`${name}.relu2`, sum);
   };
@@ -253,14 +251,22 @@ function encoder(): GeneratedFile[] {
     const p = `layer${l}`;
     // Multi-head self-attention: heads split by Reshape [b, s, h, d] and Transpose to [b, h, s, d].
     const split = (which: string, perm: readonly number[]): string =>
-      node('Transpose', `${p}.attention.${which}.heads`, [node('Reshape', `${p}.attention.${which}.split`, [linear(`${p}.attention.${which}`, x, dModel, dModel), headsShape])], { perm });
+      node(
+        'Transpose',
+        `${p}.attention.${which}.heads`,
+        [node('Reshape', `${p}.attention.${which}.split`, [linear(`${p}.attention.${which}`, x, dModel, dModel), headsShape])],
+        { perm },
+      );
     const q = split('query', [0, 2, 1, 3]);
     const kT = split('key', [0, 2, 3, 1]);
     const v = split('value', [0, 2, 1, 3]);
     const scores = node('Mul', `${p}.attention.scaled`, [node('MatMul', `${p}.attention.scores`, [q, kT]), scale]);
     const probs = node('Softmax', `${p}.attention.probs`, [scores], { axis: -1 });
     const context = node('MatMul', `${p}.attention.context`, [probs, v]);
-    const merged = node('Reshape', `${p}.attention.merge`, [node('Transpose', `${p}.attention.context.t`, [context], { perm: [0, 2, 1, 3] }), modelShape]);
+    const merged = node('Reshape', `${p}.attention.merge`, [
+      node('Transpose', `${p}.attention.context.t`, [context], { perm: [0, 2, 1, 3] }),
+      modelShape,
+    ]);
     const attnOut = linear(`${p}.attention.output`, merged, dModel, dModel);
     x = layerNorm(`${p}.attention.norm`, node('Add', `${p}.attention.residual`, [attnOut, x]));
     // Feed-forward with the exact (erf) GELU as BERT exports it: 0.5 * h * (1 + erf(h / sqrt(2))).
@@ -282,7 +288,8 @@ function encoder(): GeneratedFile[] {
   const model = g.toModel({
     opsetVersion: ENCODER_OPSET,
     ...PRODUCER,
-    docString: 'BERT-style transformer encoder: 2 post-LN layers, d_model 128, 4 heads, FFN 512 with erf GELU, over FP32 embeddings [batch, seq, 128]; mean-pooled Linear 128->10 head; seeded PyTorch-default uniform weights',
+    docString:
+      'BERT-style transformer encoder: 2 post-LN layers, d_model 128, 4 heads, FFN 512 with erf GELU, over FP32 embeddings [batch, seq, 128]; mean-pooled Linear 128->10 head; seeded PyTorch-default uniform weights',
   });
   const config = {
     name: 'encoder',

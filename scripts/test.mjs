@@ -47,8 +47,7 @@ function findTests(d) {
     const p = join(d, entry);
     if (statSync(p).isDirectory()) {
       if (entry !== 'fixtures') out.push(...findTests(p));
-    }
-    else if (entry.endsWith('.test.ts') || entry.endsWith('.test.mjs')) out.push(relative(root, p));
+    } else if (entry.endsWith('.test.ts') || entry.endsWith('.test.mjs')) out.push(relative(root, p));
   }
   return out.sort();
 }
@@ -92,11 +91,31 @@ function coverageReport() {
   const c8 = join(root, 'node_modules/c8/bin/c8.js');
   const r = spawnSync(
     process.execPath,
-    [c8, 'report', '--temp-directory', coverageDir, '--reports-dir', join(root, 'coverage'), '--reporter=text-summary', '--reporter=lcovonly',
-      '--all', '--src', 'src', '--include', 'src/**', '--exclude', 'src/**/*.d.ts'],
+    [
+      c8,
+      'report',
+      '--temp-directory',
+      coverageDir,
+      '--reports-dir',
+      join(root, 'coverage'),
+      '--reporter=text-summary',
+      '--reporter=lcovonly',
+      '--all',
+      '--src',
+      'src',
+      '--include',
+      'src/**',
+      '--exclude',
+      'src/**/*.d.ts',
+    ],
     { cwd: root, encoding: 'utf8' },
   );
-  return r.status === 0 ? r.stdout.trim().split('\n').filter((l) => /^(Statements|Branches|Functions|Lines)/.test(l)) : [`coverage report failed: ${r.stderr.trim().slice(0, 300)}`];
+  return r.status === 0
+    ? r.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => /^(Statements|Branches|Functions|Lines)/.test(l))
+    : [`coverage report failed: ${r.stderr.trim().slice(0, 300)}`];
 }
 child.on('close', (code) => {
   let events = '';

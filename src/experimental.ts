@@ -34,7 +34,17 @@ export { classify, postprocessDetections, nonMaxSuppression, meanAveragePrecisio
 export type { Detection, ClassScore, ImageTransform } from './postprocess/index.ts';
 export { GenerateService, registerGenerateMetrics, renderChat } from './generate/index.ts';
 export { withGeneration } from './pipeline/generation.ts';
-export type { Generation, GenerateRequest, GenerationEvent, GenerationResult, FinishReason, Usage, SamplingOptions, BatcherLimits, DecoderSpec } from './generate/index.ts';
+export type {
+  Generation,
+  GenerateRequest,
+  GenerationEvent,
+  GenerationResult,
+  FinishReason,
+  Usage,
+  SamplingOptions,
+  BatcherLimits,
+  DecoderSpec,
+} from './generate/index.ts';
 export { registerOpenAiRoutes } from './transport/http/openai-routes.ts';
 export { runBench, defaultFactories } from './bench/runner.ts';
 export { renderHtmlReport } from './bench/report-html.ts';

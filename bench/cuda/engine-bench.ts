@@ -55,19 +55,23 @@ async function main(): Promise<void> {
   if (tuner === undefined) throw new Error(`CUDA engine unavailable: ${unavailable ?? '?'}`);
   const source = join(values['models-dir'], `${model}.onnx`);
   const t0 = performance.now();
-  const built = await buildCudaPlan({
-    model: source,
-    precision: 'fp16',
-    profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [32, 3, 224, 224], max: [maxB, 3, 224, 224] }],
-  }, progressPrinter((l) => process.stderr.write(`${l}\n`)), {
-    tuner,
-    batches,
-    tuneOptions: { graphCandidates: Number(values['graph-candidates']), iters: Number(values['tune-iters']) },
-    tuneBudgetMs: Number(values['tune-budget-s']) * 1000,
-    // The build's accuracy stage as `rtserve build` runs it: every batch program against onnxruntime CPU FP32
-    // (outliers dropped), then the FP16 gate.
-    accuracyRuntime: cudaAccuracyRuntime(createOfflineRunner()),
-  });
+  const built = await buildCudaPlan(
+    {
+      model: source,
+      precision: 'fp16',
+      profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [32, 3, 224, 224], max: [maxB, 3, 224, 224] }],
+    },
+    progressPrinter((l) => process.stderr.write(`${l}\n`)),
+    {
+      tuner,
+      batches,
+      tuneOptions: { graphCandidates: Number(values['graph-candidates']), iters: Number(values['tune-iters']) },
+      tuneBudgetMs: Number(values['tune-budget-s']) * 1000,
+      // The build's accuracy stage as `rtserve build` runs it: every batch program against onnxruntime CPU FP32
+      // (outliers dropped), then the FP16 gate.
+      accuracyRuntime: cudaAccuracyRuntime(createOfflineRunner()),
+    },
+  );
   const buildMs = performance.now() - t0;
   const report = built.report as CudaBuildReport;
   await writeFile(join(outDir, `cuda-build-${model}.json`), `${JSON.stringify(report, null, 1)}\n`);
@@ -75,17 +79,32 @@ async function main(): Promise<void> {
     await mkdir(values['plan-dir'], { recursive: true });
     await writeFile(join(values['plan-dir'], `${model}.plan`), built.plan);
   }
-  console.log(`${model}: built in ${(buildMs / 1000).toFixed(1)} s (tuning ${(report.cuda.tuningMs / 1000).toFixed(1)} s, ${report.cuda.uniqueProblems} problems), plan ${(built.plan.byteLength / 2 ** 20).toFixed(1)} MiB`);
+  console.log(
+    `${model}: built in ${(buildMs / 1000).toFixed(1)} s (tuning ${(report.cuda.tuningMs / 1000).toFixed(1)} s, ${report.cuda.uniqueProblems} problems), plan ${(built.plan.byteLength / 2 ** 20).toFixed(1)} MiB`,
+  );
 
   const t1 = performance.now();
   const session = await loadCudaSession(readPlan(built.plan).payload, `${model}.plan`);
   const loadMs = performance.now() - t1;
   const native = session.nativeDescription();
-  console.log(`${model}: loaded in ${(loadMs / 1000).toFixed(1)} s; graphs ${native.programs.map((p) => `${p.batch}:${p.graph ? 'yes' : `no (${p.captureError})`}`).join(' ')}`);
+  console.log(
+    `${model}: loaded in ${(loadMs / 1000).toFixed(1)} s; graphs ${native.programs.map((p) => `${p.batch}:${p.graph ? 'yes' : `no (${p.captureError})`}`).join(' ')}`,
+  );
   const replaced = native.programs.flatMap((p) => p.replaced.map((r) => ({ batch: p.batch, ...r })));
-  console.log(`${model}: load-time history check: ${native.programs.filter((p) => p.historyDependent).map((p) => `b${p.batch}`).join(', ') || 'no'} program(s) depend on earlier runs`);
-  console.log(`${model}: programmatic (PDL) edges made full dependencies: ${native.programs.map((p) => `b${p.batch} ${p.pdlEdges ?? '?'}`).join(', ')}`);
-  console.log(`${model}: load-time memory check replaced ${replaced.length} layer tactic(s)${replaced.length === 0 ? '' : `: ${replaced.map((r) => `b${r.batch} ${r.layer}`).join(', ')}`}`);
+  console.log(
+    `${model}: load-time history check: ${
+      native.programs
+        .filter((p) => p.historyDependent)
+        .map((p) => `b${p.batch}`)
+        .join(', ') || 'no'
+    } program(s) depend on earlier runs`,
+  );
+  console.log(
+    `${model}: programmatic (PDL) edges made full dependencies: ${native.programs.map((p) => `b${p.batch} ${p.pdlEdges ?? '?'}`).join(', ')}`,
+  );
+  console.log(
+    `${model}: load-time memory check replaced ${replaced.length} layer tactic(s)${replaced.length === 0 ? '' : `: ${replaced.map((r) => `b${r.batch} ${r.layer}`).join(', ')}`}`,
+  );
 
   // Correctness dump: fresh random inputs at every batch size, plus a ragged one (program padding).
   const dumpDir = values['dump-dir'];
@@ -108,7 +127,9 @@ async function main(): Promise<void> {
         for (let i = 0; i < y0.length; i++) drift = Math.max(drift, Math.abs((d[i] as number) - (y0[i] as number)));
       }
       determinism.push({ batch: n, program: session.batches.find((b) => b >= n) ?? maxB, relMaxDrift: drift / Math.max(maxRef, 1e-12) });
-      console.log(`${model} b=${n} (program ${session.batches.find((b) => b >= n) ?? maxB}): run-to-run relative drift over 5 runs ${(drift / Math.max(maxRef, 1e-12)).toExponential(2)}`);
+      console.log(
+        `${model} b=${n} (program ${session.batches.find((b) => b >= n) ?? maxB}): run-to-run relative drift over 5 runs ${(drift / Math.max(maxRef, 1e-12)).toExponential(2)}`,
+      );
       await writeFile(join(dumpDir, `${model}__b${n}__x.npy`), writeNpy({ elemType: 1, dims: [n, 3, 224, 224], data: x }));
       await writeFile(join(dumpDir, `${model}__b${n}__y.npy`), writeNpy({ elemType: 1, dims: [...y.shape], data: y.data as Float32Array }));
     }
@@ -117,7 +138,9 @@ async function main(): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   for (const b of batches) {
     if (!session.batches.includes(b)) {
-      console.log(`${model} b=${b}: no program (dropped by the build's program check); batch ${b} runs on the batch-${session.batches.find((x) => x > b) ?? maxB} program`);
+      console.log(
+        `${model} b=${b}: no program (dropped by the build's program check); batch ${b} runs on the batch-${session.batches.find((x) => x > b) ?? maxB} program`,
+      );
       continue;
     }
     const probe = await session.bench(b, 3);
@@ -133,14 +156,24 @@ async function main(): Promise<void> {
       if (i >= 2) wall.push((performance.now() - s) * 1000);
     }
     const row = {
-      model, batch: b, graph: gpu.graph,
-      gpuLatencyUs: median(gpu.latencyUs), gpuLatencyP90Us: pct(gpu.latencyUs, 0.9), gpuLatencyMinUs: Math.min(...gpu.latencyUs),
+      model,
+      batch: b,
+      graph: gpu.graph,
+      gpuLatencyUs: median(gpu.latencyUs),
+      gpuLatencyP90Us: pct(gpu.latencyUs, 0.9),
+      gpuLatencyMinUs: Math.min(...gpu.latencyUs),
       gpuThroughputImgPerS: b / (gpu.throughputUsPerBatch / 1e6),
-      nodeLatencyUs: median(wall), nodeLatencyP90Us: pct(wall, 0.9), nodeThroughputImgPerS: b / (median(wall) / 1e6),
-      tunedUs: report.cuda.tunedUsPerBatch[String(b)] ?? null, iters, nodeIters,
+      nodeLatencyUs: median(wall),
+      nodeLatencyP90Us: pct(wall, 0.9),
+      nodeThroughputImgPerS: b / (median(wall) / 1e6),
+      tunedUs: report.cuda.tunedUsPerBatch[String(b)] ?? null,
+      iters,
+      nodeIters,
     };
     rows.push(row);
-    console.log(`${model} b=${b}: gpu ${row.gpuLatencyUs.toFixed(0)} us (${row.gpuThroughputImgPerS.toFixed(0)} img/s), node ${row.nodeLatencyUs.toFixed(0)} us (${row.nodeThroughputImgPerS.toFixed(0)} img/s)`);
+    console.log(
+      `${model} b=${b}: gpu ${row.gpuLatencyUs.toFixed(0)} us (${row.gpuThroughputImgPerS.toFixed(0)} img/s), node ${row.nodeLatencyUs.toFixed(0)} us (${row.nodeThroughputImgPerS.toFixed(0)} img/s)`,
+    );
   }
   const tactics: Record<string, Record<string, number>> = {};
   for (const p of native.programs) {
@@ -150,9 +183,20 @@ async function main(): Promise<void> {
   }
   await session.close();
   const result = {
-    model, device: tuner.device, buildMs: Math.round(buildMs), loadMs: Math.round(loadMs), planBytes: built.plan.byteLength,
-    arenaBytes: native.arenaBytes, workspaceBytes: native.workspaceBytes, weightBytes: native.weightBytes,
-    graphsCaptured: native.programs.every((p) => p.graph), tacticsPerBatch: tactics, replacedAtLoad: replaced, historyDependent: native.programs.filter((p) => p.historyDependent).map((p) => p.batch), rows, determinism,
+    model,
+    device: tuner.device,
+    buildMs: Math.round(buildMs),
+    loadMs: Math.round(loadMs),
+    planBytes: built.plan.byteLength,
+    arenaBytes: native.arenaBytes,
+    workspaceBytes: native.workspaceBytes,
+    weightBytes: native.weightBytes,
+    graphsCaptured: native.programs.every((p) => p.graph),
+    tacticsPerBatch: tactics,
+    replacedAtLoad: replaced,
+    historyDependent: native.programs.filter((p) => p.historyDependent).map((p) => p.batch),
+    rows,
+    determinism,
   };
   await writeFile(join(outDir, `cuda-engine-${model}.json`), `${JSON.stringify(result, null, 1)}\n`);
 }

@@ -20,14 +20,24 @@ const check = (what: string, ok: boolean, detail?: string): void => {
 };
 
 const repo = await makeRepository({
-  mlp: { from: 'mlp', config: { max_batch_size: 64, engine: { providers: ['webgpu', 'cpu'], failover: { probe_interval_ms: 3_600_000, max_probe_interval_ms: 3_600_000 } } } },
+  mlp: {
+    from: 'mlp',
+    config: {
+      max_batch_size: 64,
+      engine: { providers: ['webgpu', 'cpu'], failover: { probe_interval_ms: 3_600_000, max_probe_interval_ms: 3_600_000 } },
+    },
+  },
 });
-const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'warn', modelRepository: [repo.dir] } });
+const config = await loadServerConfig({
+  flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'warn', modelRepository: [repo.dir] },
+});
 const server = await startServer({ config, logger: silentLogger() });
 const input = Array.from({ length: 64 }, (_, i) => Math.sin(i) * 0.5);
 const infer = async (): Promise<number[] | string> => {
   const r = await postJson(`${server.httpUrl}/v2/models/mlp/infer`, { inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: input }] });
-  return r.status === 200 ? ((r.json() as { outputs: { data: number[] }[] }).outputs[0]?.data ?? []) : `${r.status} ${new TextDecoder().decode(r.body)}`;
+  return r.status === 200
+    ? ((r.json() as { outputs: { data: number[] }[] }).outputs[0]?.data ?? [])
+    : `${r.status} ${new TextDecoder().decode(r.body)}`;
 };
 const close = (a: number[] | string, b: number[] | string): boolean =>
   Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => Math.abs(v - (b[i] ?? NaN)) < 1e-3);
@@ -44,14 +54,22 @@ try {
   const inFlight = Array.from({ length: 16 }, () => infer());
   await primary.terminate();
   const during = await Promise.all(inFlight);
-  check('requests in flight when the webgpu worker died are answered', during.every((r) => close(r, onGpu)), String(during.find((r) => !close(r, onGpu)) ?? ''));
+  check(
+    'requests in flight when the webgpu worker died are answered',
+    during.every((r) => close(r, onGpu)),
+    String(during.find((r) => !close(r, onGpu)) ?? ''),
+  );
   check('traffic is on cpu', serving() === 'cpu' && chain.state === 'open', `${JSON.stringify(chain.active)} ${chain.state}`);
   check('cpu answers like webgpu (1e-3)', close(await infer(), onGpu));
   await chain.probeNow();
   check('the probe brings webgpu back', serving() === 'webgpu' && chain.state === 'closed', `${JSON.stringify(chain.active)} ${chain.state}`);
   check('webgpu serves again', close(await infer(), onGpu));
   const metrics = await (await fetch(`${server.metricsUrl ?? ''}/metrics`)).text();
-  check('metrics count the failover and the recovery', /rtserve_model_failovers_total\{[^}]*from="webgpu",to="cpu",reason="worker_died"\} 1/.test(metrics) && /rtserve_model_failover_recoveries_total\{[^}]*from="cpu",to="webgpu"\} 1/.test(metrics));
+  check(
+    'metrics count the failover and the recovery',
+    /rtserve_model_failovers_total\{[^}]*from="webgpu",to="cpu",reason="worker_died"\} 1/.test(metrics) &&
+      /rtserve_model_failover_recoveries_total\{[^}]*from="cpu",to="webgpu"\} 1/.test(metrics),
+  );
 } catch (err) {
   check('ran to the end', false, err instanceof Error ? err.message : String(err));
 } finally {

@@ -23,19 +23,41 @@ function commitOf(given: string | undefined): string {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string', default: 'gpu-tests.json' }, commit: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { out: { type: 'string', default: 'gpu-tests.json' }, commit: { type: 'string' } },
+  });
   const tapFile = `${values.out.replace(/\.json$/, '')}.tap`;
-  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, ...positionals], { stdio: 'inherit', env: process.env });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--test',
+      '--test-concurrency=1',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tapFile}`,
+      ...positionals,
+    ],
+    { stdio: 'inherit', env: process.env },
+  );
   const summary = parseTap(existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '');
   const why = verdict(summary, r.status);
   const gpu = spawnSync('nvidia-smi', ['--query-gpu=name,driver_version', '--format=csv,noheader'], { encoding: 'utf8' });
   const record = {
-    commit: commitOf(values.commit), date: new Date().toISOString(), machine: gpu.status === 0 ? gpu.stdout.trim() : 'no nvidia-smi',
-    node: process.version, files: positionals, ...summary, evidence: why.length === 0, why,
+    commit: commitOf(values.commit),
+    date: new Date().toISOString(),
+    machine: gpu.status === 0 ? gpu.stdout.trim() : 'no nvidia-smi',
+    node: process.version,
+    files: positionals,
+    ...summary,
+    evidence: why.length === 0,
+    why,
   };
   writeFileSync(values.out, `${JSON.stringify(record, null, 1)}\n`);
-  console.log(`GPU tests on ${record.commit}: ${summary.passed}/${summary.tests} passed, ${summary.failed} failed, ${summary.skipped} skipped${why.length === 0 ? '' : ` — NOT evidence: ${why.join('; ')}`}`);
+  console.log(
+    `GPU tests on ${record.commit}: ${summary.passed}/${summary.tests} passed, ${summary.failed} failed, ${summary.skipped} skipped${why.length === 0 ? '' : ` — NOT evidence: ${why.join('; ')}`}`,
+  );
   process.exitCode = why.length === 0 ? 0 : 1;
 }
 

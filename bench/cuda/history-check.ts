@@ -48,10 +48,15 @@ async function build(): Promise<void> {
   const maxB = Math.max(...batches);
   const { tuner, unavailable } = createCudaTuner();
   if (tuner === undefined) throw new Error(`CUDA engine unavailable: ${unavailable ?? '?'}`);
-  const built = await buildCudaPlan({
-    model: values.model, precision: 'fp16',
-    profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [maxB, 3, 224, 224], max: [maxB, 3, 224, 224] }],
-  }, () => {}, { tuner, batches, tuneBudgetMs: Number(values['tune-budget-s']) * 1000 });
+  const built = await buildCudaPlan(
+    {
+      model: values.model,
+      precision: 'fp16',
+      profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [maxB, 3, 224, 224], max: [maxB, 3, 224, 224] }],
+    },
+    () => {},
+    { tuner, batches, tuneBudgetMs: Number(values['tune-budget-s']) * 1000 },
+  );
   await writeFile(values.plan, readPlan(built.plan).payload);
   console.log(`wrote ${values.plan}: programs ${batches.join(',')}`);
 }
@@ -62,7 +67,9 @@ async function history(): Promise<void> {
   const batches = [...session.batches].sort((a, b) => a - b);
   const maxB = batches[batches.length - 1] as number;
   const native = session.nativeDescription();
-  console.log(`programmatic (PDL) edges made full dependencies per program: ${native.programs.map((p) => `b${p.batch} ${p.pdlEdges ?? '?'}`).join(', ')}`);
+  console.log(
+    `programmatic (PDL) edges made full dependencies per program: ${native.programs.map((p) => `b${p.batch} ${p.pdlEdges ?? '?'}`).join(', ')}`,
+  );
   const a = images(maxB, 1001);
   const bData = images(maxB, 2002);
   const run = async (n: number, x: Float32Array): Promise<Float32Array> => {
@@ -88,7 +95,11 @@ async function history(): Promise<void> {
     const h3 = await run(b, a);
     const rows = yMax.subarray(0, b * perRow);
     const entry = {
-      batch: b, historyDependence: rel(h1, h2), selfRepeat: rel(h3, h2), h1VsLargest: rel(h1, rows), h2VsLargest: rel(h2, rows),
+      batch: b,
+      historyDependence: rel(h1, h2),
+      selfRepeat: rel(h3, h2),
+      h1VsLargest: rel(h1, rows),
+      h2VsLargest: rel(h2, rows),
       ...(ort === undefined ? {} : { h1VsOrt: rel(h1, ort.subarray(0, b * perRow)), h2VsOrt: rel(h2, ort.subarray(0, b * perRow)) }),
     };
     console.log(JSON.stringify(entry));
@@ -118,8 +129,18 @@ async function history(): Promise<void> {
   console.log(`gpu: ${gpu.map((g) => `b${g.batch} ${g.latencyUs.toFixed(0)} us ${g.imgPerS.toFixed(0)} img/s`).join(', ')}`);
   await session.close();
   const report = {
-    label: values.label, debug: process.env.RTCUDA_DEBUG ?? '', programs, served, gpu,
-    loadCheck: native.programs.map((p) => ({ batch: p.batch, graph: p.graph, historyDependent: p.historyDependent, replaced: p.replaced.length, pdlEdges: p.pdlEdges })),
+    label: values.label,
+    debug: process.env.RTCUDA_DEBUG ?? '',
+    programs,
+    served,
+    gpu,
+    loadCheck: native.programs.map((p) => ({
+      batch: p.batch,
+      graph: p.graph,
+      historyDependent: p.historyDependent,
+      replaced: p.replaced.length,
+      pdlEdges: p.pdlEdges,
+    })),
     tactics: native.programs.map((p) => ({ batch: p.batch, tactics: p.tactics.map((t) => t.tactic) })),
   };
   await writeFile(values.out, `${JSON.stringify(report, null, 1)}\n`);

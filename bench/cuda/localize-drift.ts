@@ -84,7 +84,12 @@ function arenaOperands(l: CudaLayer): [string, { off: number; bytes: number }][]
   });
 }
 
-async function sensitivities(session: Awaited<ReturnType<typeof loadCudaSession>>, network: CudaNetwork, b: number, x: Float32Array): Promise<Sensitivity[]> {
+async function sensitivities(
+  session: Awaited<ReturnType<typeof loadCudaSession>>,
+  network: CudaNetwork,
+  b: number,
+  x: Float32Array,
+): Promise<Sensitivity[]> {
   const pb = network.programs.find((p) => p.batch === b);
   const pr = network.programs.find((p) => p.batch === ref);
   if (pb === undefined || pr === undefined) return [];
@@ -93,7 +98,7 @@ async function sensitivities(session: Awaited<ReturnType<typeof loadCudaSession>
     const l = pb.layers[k] as CudaLayer;
     const lr = pr.layers[k] as CudaLayer;
     const y = yOf(l) as { off: number; bytes: number };
-    const slotOf = (field: string): number => ((lr as unknown as Record<string, { bytes: number }>)[field]?.bytes ?? 0);
+    const slotOf = (field: string): number => (lr as unknown as Record<string, { bytes: number }>)[field]?.bytes ?? 0;
     const fills: { finding: string; off: number; bytes: number }[] = [{ finding: 'reads y', off: y.off, bytes: y.bytes }];
     for (const [field, op] of arenaOperands(l)) {
       const tail = slotOf(field) - op.bytes;
@@ -134,10 +139,15 @@ async function main(): Promise<void> {
   const report: Record<string, unknown>[] = [];
   for (let round = 0; round < Number(values.rounds); round++) {
     // No accuracy runtime: the build keeps every program (its program check needs one).
-    const built = await buildCudaPlan({
-      model: values.model, precision: 'fp16',
-      profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [ref, 3, 224, 224], max: [ref, 3, 224, 224] }],
-    }, () => {}, { tuner, batches, tuneBudgetMs: Number(values['tune-budget-s']) * 1000 });
+    const built = await buildCudaPlan(
+      {
+        model: values.model,
+        precision: 'fp16',
+        profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [ref, 3, 224, 224], max: [ref, 3, 224, 224] }],
+      },
+      () => {},
+      { tuner, batches, tuneBudgetMs: Number(values['tune-budget-s']) * 1000 },
+    );
     const bytes = readPlan(built.plan).payload;
     const network = decodeCudaPayload(bytes)?.network as CudaNetwork;
     const session = await loadCudaSession(bytes, 'resnet50 (all programs)');
@@ -150,7 +160,10 @@ async function main(): Promise<void> {
       // Every chunk of b rows through program b, against the same rows of the reference program.
       let worst = { chunk: 0, rel: 0 };
       for (let c = 0; c + b <= ref; c += b) {
-        const [y] = await session.run([{ name: 'input', datatype: 'FP32', shape: [b, 3, 224, 224], data: x.slice(c * ROW, (c + b) * ROW) }], ['logits']);
+        const [y] = await session.run(
+          [{ name: 'input', datatype: 'FP32', shape: [b, 3, 224, 224], data: x.slice(c * ROW, (c + b) * ROW) }],
+          ['logits'],
+        );
         const rel = relErr(Float64Array.from(y?.data as Float32Array), refOut.subarray(c * perRow, (c + b) * perRow));
         if (rel > worst.rel) worst = { chunk: c, rel };
       }
@@ -187,8 +200,12 @@ async function main(): Promise<void> {
         console.log(`  first layer off: ${JSON.stringify(first)}`);
         const jumps = layers
           .map((l, i) => ({ ...l, jump: l.rel / Math.max(i === 0 ? 1e-6 : (layers[i - 1]?.rel ?? 0), 1e-6) }))
-          .sort((a, c) => c.jump - a.jump).slice(0, 5);
-        for (const j of jumps) console.log(`  jump x${j.jump.toFixed(1)} at ${j.k} ${j.name} (${j.kind}) rel ${j.rel.toExponential(2)} tactic ${JSON.stringify(j.tactic)} ref ${JSON.stringify(j.refTactic)}`);
+          .sort((a, c) => c.jump - a.jump)
+          .slice(0, 5);
+        for (const j of jumps)
+          console.log(
+            `  jump x${j.jump.toFixed(1)} at ${j.k} ${j.name} (${j.kind}) rel ${j.rel.toExponential(2)} tactic ${JSON.stringify(j.tactic)} ref ${JSON.stringify(j.refTactic)}`,
+          );
       }
       // History: the same b rows through program b (CUDA graph, as served) after the reference program ran on two
       // different datasets. A difference means the program's output depends on what an earlier run left in the arena.
@@ -203,7 +220,8 @@ async function main(): Promise<void> {
       const sens = values['history-only'] ? [] : await sensitivities(session, network, b, xs);
       entry.sensitivities = sens;
       console.log(`  program ${b}: ${sens.length} layer(s) depend on memory they were not given`);
-      for (const f of sens.slice(0, 12)) console.log(`    ${f.k} ${f.name} ${f.finding} (rel ${f.rel.toExponential(2)}) tactic ${JSON.stringify(f.tactic)}`);
+      for (const f of sens.slice(0, 12))
+        console.log(`    ${f.k} ${f.name} ${f.finding} (rel ${f.rel.toExponential(2)}) tactic ${JSON.stringify(f.tactic)}`);
       programs.push(entry);
     }
     await session.close();

@@ -109,7 +109,12 @@ const SQRT3_2 = Math.sqrt(3) / 2;
 export function polygonOf(s: Pick<SceneShape, 'cls' | 'cx' | 'cy' | 'size' | 'dirX' | 'dirY'>): [number, number][] {
   const { cx, cy, size, dirX: u, dirY: v } = s;
   if (s.cls === 1) {
-    const corners: [number, number][] = [[size, size], [-size, size], [-size, -size], [size, -size]];
+    const corners: [number, number][] = [
+      [size, size],
+      [-size, size],
+      [-size, -size],
+      [size, -size],
+    ];
     return corners.map(([x, y]) => [cx + (x * u - y * v), cy + (x * v + y * u)]);
   }
   // Triangle: the first vertex along (u, v), the others rotated by 120° and 240°.
@@ -204,7 +209,8 @@ export function generateScene(seed: number, width = SCENE_WIDTH, height = SCENE_
       let color = rgb();
       // Keep each shape visible against the background under it.
       for (let k = 0; k < 10; k++) {
-        const contrast = Math.abs(color[0] - bgAt(base, cx, cy, 0)) + Math.abs(color[1] - bgAt(base, cx, cy, 1)) + Math.abs(color[2] - bgAt(base, cx, cy, 2));
+        const contrast =
+          Math.abs(color[0] - bgAt(base, cx, cy, 0)) + Math.abs(color[1] - bgAt(base, cx, cy, 1)) + Math.abs(color[2] - bgAt(base, cx, cy, 2));
         if (contrast >= 150) break;
         color = rgb();
       }
@@ -279,7 +285,12 @@ export function renderScene(spec: SceneSpec, scale = 1): RenderedScene {
     const dx = l.x2 - l.x1;
     const dy = l.y2 - l.y1;
     const len2 = dx * dx + dy * dy;
-    const [i0, j0, i1, j1] = range(Math.min(l.x1, l.x2) - half, Math.min(l.y1, l.y2) - half, Math.max(l.x1, l.x2) + half, Math.max(l.y1, l.y2) + half);
+    const [i0, j0, i1, j1] = range(
+      Math.min(l.x1, l.x2) - half,
+      Math.min(l.y1, l.y2) - half,
+      Math.max(l.x1, l.x2) + half,
+      Math.max(l.y1, l.y2) + half,
+    );
     for (let j = j0; j <= j1; j++) {
       const y = (j + 0.5) / scale;
       for (let i = i0; i <= i1; i++) {

@@ -10,5 +10,10 @@ if ('reason' in nvml) {
   console.log(JSON.stringify(nvml.sampler(), null, 1));
   const registry = new Registry();
   registerGpuMetrics(registry, nvml.sampler);
-  console.log((await registry.metrics()).split('\n').filter((l) => l.startsWith('nv_')).join('\n'));
+  console.log(
+    (await registry.metrics())
+      .split('\n')
+      .filter((l) => l.startsWith('nv_'))
+      .join('\n'),
+  );
 }

@@ -2,7 +2,6 @@ import type { DataType } from '../tensor/datatype.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import type { RequestContext } from '../observability/request-context.ts';
 
-
 /** KServe v2 `$parameters`: values are strings, numbers or booleans. */
 export type Parameters = Readonly<Record<string, string | number | boolean>>;
 

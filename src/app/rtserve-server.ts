@@ -93,8 +93,19 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // TLS files and auth keys are read first, so a bad path fails the start before any model is loaded.
   const tls = loadTlsMaterial(config);
   // State replicas share (docs/scaling.md): SSE resume journal and WebSocket tickets in Redis, or nothing shared.
-  const shared = options.sharedState ?? (await createSharedState(config.sharedState, { ticketTtlMs: config.auth.wsTicketTtlSecs * 1000, resumeWindowMs: config.wsResumeWindowMs, logger }));
-  const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger, ...(shared.tickets === undefined ? {} : { tickets: shared.tickets }) });
+  const shared =
+    options.sharedState ??
+    (await createSharedState(config.sharedState, {
+      ticketTtlMs: config.auth.wsTicketTtlSecs * 1000,
+      resumeWindowMs: config.wsResumeWindowMs,
+      logger,
+    }));
+  const security = await Security.create({
+    auth: config.auth,
+    rateLimit: config.rateLimit,
+    logger,
+    ...(shared.tickets === undefined ? {} : { tickets: shared.tickets }),
+  });
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
   // Metrics first: each loaded version's statistics feed its histograms (the source is wired below).
   const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
@@ -143,7 +154,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   );
   await core.start();
   // --exit-on-error: a model that failed to load at startup stops the start (the caller exits non-zero).
-  const failed = config.exitOnError && !repository.allReady() ? repository.index(false).filter((e) => e.state !== 'READY' && e.reason !== 'not loaded') : [];
+  const failed =
+    config.exitOnError && !repository.allReady() ? repository.index(false).filter((e) => e.state !== 'READY' && e.reason !== 'not loaded') : [];
   if (failed.length > 0) {
     await core.stop();
     await security.close();
@@ -162,7 +174,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     instances: () =>
       repository.loadedVersions().map((v) => {
         const snap = (v.scheduler as Partial<RtScheduler>).snapshot?.();
-        return { model: v.name, version: v.version, provider: v.provider, instances: v.sessions.length, ...(snap === undefined ? {} : { busy: snap.busyInstances }) };
+        return {
+          model: v.name,
+          version: v.version,
+          provider: v.provider,
+          instances: v.sessions.length,
+          ...(snap === undefined ? {} : { busy: snap.busyInstances }),
+        };
       }),
     modelStates: () => {
       const states = new Map<string, string>();
@@ -190,12 +208,22 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           if (typeof native !== 'function') return [];
           let d = described.get(s);
           if (d === undefined) described.set(s, (d = native.call(s)));
-          return [{ model: v.name, version: v.version, instance, arenaBytes: d.arenaBytes, weightBytes: d.weightBytes, workspaceBytes: d.workspaceBytes }];
+          return [
+            { model: v.name, version: v.version, instance, arenaBytes: d.arenaBytes, weightBytes: d.weightBytes, workspaceBytes: d.workspaceBytes },
+          ];
         }),
       );
     registerGpuMetrics(serverMetrics.registry, 'sampler' in nvml ? nvml.sampler : undefined, engineMemory);
   }
-  const tracing = config.traceOtlpEndpoint === undefined ? undefined : new OtelTracing({ endpoint: config.traceOtlpEndpoint, level: config.traceLevel, rate: config.traceRate, serviceName: config.serverId ?? 'rtserve' });
+  const tracing =
+    config.traceOtlpEndpoint === undefined
+      ? undefined
+      : new OtelTracing({
+          endpoint: config.traceOtlpEndpoint,
+          level: config.traceLevel,
+          rate: config.traceRate,
+          serviceName: config.serverId ?? 'rtserve',
+        });
 
   // TLS, auth / rate-limit hooks and request limits of the REST (and WebSocket) port (docs/security.md).
   const httpSecurity = createHttpSecurity(security);
@@ -222,7 +250,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // Per-IP limits and logs see the client behind a trusted proxy (X-Forwarded-For), on every front end.
   const clientAddress = clientAddressResolver(config.trustedProxies);
   const extend = (app: FastifyInstance): void => {
-    streaming = attachStreamingFrontEnds(app, { api: core, logger, config, metrics: serverMetrics, clientAddress, ...(wsHooks === undefined ? {} : wsHooks), ...(shared.journal === undefined ? {} : { journal: shared.journal, replicaId: shared.replicaId }), ...(tracing === undefined ? {} : { tracing }) });
+    streaming = attachStreamingFrontEnds(app, {
+      api: core,
+      logger,
+      config,
+      metrics: serverMetrics,
+      clientAddress,
+      ...(wsHooks === undefined ? {} : wsHooks),
+      ...(shared.journal === undefined ? {} : { journal: shared.journal, replicaId: shared.replicaId }),
+      ...(tracing === undefined ? {} : { tracing }),
+    });
     // The browser demo at / (web/, docs/image.md).
     registerWebDemo(app);
   };
@@ -256,33 +293,35 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   else await http.ready();
   const httpPort = config.allowHttp ? (http.server.address() as AddressInfo).port : undefined;
 
-  const grpc = !config.allowGrpc ? undefined : await startGrpcServer({
-    api: core,
-    logger,
-    host: config.grpcAddress ?? config.host,
-    port: config.grpcPort,
-    maxMessageBytes: config.grpcMaxMessageBytes,
-    keepaliveTimeMs: config.grpcKeepaliveTimeMs,
-    keepaliveTimeoutMs: config.grpcKeepaliveTimeoutMs,
-    keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
-    maxInflightPerStream: config.grpcMaxInflightPerStream,
-    flowControlWindowBytes: config.grpcFlowControlWindowBytes,
-    maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
-    maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
-    disabledApis: config.disabledApis,
-    ...(tracing === undefined ? {} : { tracing }),
-    // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
-    ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
-    ...(security.inactive
-      ? {}
-      : {
-          admit: (ctx) => {
-            const forwarded = ctx.metadata.get('x-forwarded-for').map(String);
-            const ip = clientAddress(ipFromGrpcPeer(ctx.peer), forwarded.length === 0 ? undefined : forwarded);
-            return security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ip, 'grpc');
-          },
-        }),
-  });
+  const grpc = !config.allowGrpc
+    ? undefined
+    : await startGrpcServer({
+        api: core,
+        logger,
+        host: config.grpcAddress ?? config.host,
+        port: config.grpcPort,
+        maxMessageBytes: config.grpcMaxMessageBytes,
+        keepaliveTimeMs: config.grpcKeepaliveTimeMs,
+        keepaliveTimeoutMs: config.grpcKeepaliveTimeoutMs,
+        keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
+        maxInflightPerStream: config.grpcMaxInflightPerStream,
+        flowControlWindowBytes: config.grpcFlowControlWindowBytes,
+        maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
+        maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,
+        disabledApis: config.disabledApis,
+        ...(tracing === undefined ? {} : { tracing }),
+        // The same TLS material and the same auth / rate limits as the REST port (docs/security.md).
+        ...(tls === undefined ? {} : { credentials: grpcServerCredentials(tls) }),
+        ...(security.inactive
+          ? {}
+          : {
+              admit: (ctx) => {
+                const forwarded = ctx.metadata.get('x-forwarded-for').map(String);
+                const ip = clientAddress(ipFromGrpcPeer(ctx.peer), forwarded.length === 0 ? undefined : forwarded);
+                return security.admit(credentialsFromGrpcMetadata(ctx.metadata), ctx.op, ctx.model, ip, 'grpc');
+              },
+            }),
+      });
 
   let metricsServer: Server | undefined;
   let metricsUrl: string | undefined;

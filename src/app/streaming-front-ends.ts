@@ -56,7 +56,9 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     resumeWindowMs: config.wsResumeWindowMs,
     maxRetainedBytes: config.sseMaxRetainedBytes,
     maxBufferedBytes: config.wsMaxBufferedBytes,
-    ...(options.journal === undefined ? {} : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: config.sharedState.streamLeaseMs }),
+    ...(options.journal === undefined
+      ? {}
+      : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: config.sharedState.streamLeaseMs }),
   });
   return {
     ws,

@@ -54,7 +54,11 @@ export interface BenchFlags {
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 function positiveInts(flag: string, text: string): number[] {
-  const values = text.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map(Number);
+  const values = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map(Number);
   if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 1)) {
     throw new BenchError(`${flag} takes positive integers separated by commas, got '${text}'`);
   }
@@ -63,7 +67,8 @@ function positiveInts(flag: string, text: string): number[] {
 
 function positiveNumber(flag: string, text: string, allowZero = false): number {
   const v = Number(text);
-  if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new BenchError(`${flag} takes a ${allowZero ? 'non-negative' : 'positive'} number, got '${text}'`);
+  if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0))
+    throw new BenchError(`${flag} takes a ${allowZero ? 'non-negative' : 'positive'} number, got '${text}'`);
   return v;
 }
 
@@ -80,11 +85,17 @@ export async function resolveModelFile(repository: string, model: string, versio
   let v = version;
   if (v === undefined) {
     const entries = existsSync(dir) ? await readdir(dir, { withFileTypes: true }) : [];
-    const versions = entries.filter((e) => e.isDirectory() && /^\d+$/.test(e.name)).map((e) => Number(e.name)).sort((a, b) => b - a);
+    const versions = entries
+      .filter((e) => e.isDirectory() && /^\d+$/.test(e.name))
+      .map((e) => Number(e.name))
+      .sort((a, b) => b - a);
     v = versions.find((n) => existsSync(join(dir, String(n), 'model.onnx')))?.toString();
   }
   const file = v === undefined ? undefined : join(dir, v, 'model.onnx');
-  if (file === undefined || !existsSync(file)) throw new BenchError(`no model.onnx for '${model}'${version === undefined ? '' : ` version ${version}`} under ${repository}; pass --engine <file>`);
+  if (file === undefined || !existsSync(file))
+    throw new BenchError(
+      `no model.onnx for '${model}'${version === undefined ? '' : ` version ${version}`} under ${repository}; pass --engine <file>`,
+    );
   return file;
 }
 
@@ -93,13 +104,15 @@ export async function benchOptionsFromFlags(flags: BenchFlags, command: string):
   if (flags.concurrency !== undefined && flags.requestRate !== undefined) throw new BenchError('give --concurrency or --request-rate, not both');
   if (flags.duration !== undefined && flags.requests !== undefined) throw new BenchError('give --duration or --requests, not both');
   const distribution = flags.requestDistribution;
-  if (distribution !== 'constant' && distribution !== 'poisson') throw new BenchError(`--request-distribution is constant or poisson, got '${distribution}'`);
+  if (distribution !== 'constant' && distribution !== 'poisson')
+    throw new BenchError(`--request-distribution is constant or poisson, got '${distribution}'`);
   const loads: LoadMode[] =
     flags.requestRate !== undefined
       ? positiveInts('--request-rate', flags.requestRate).map((r) => ({ kind: 'rate', requestsPerSec: r, distribution }))
       : positiveInts('--concurrency', flags.concurrency ?? '1').map((c) => ({ kind: 'concurrency', concurrency: c }));
   const percentile = flags.percentile === undefined ? undefined : Number(flags.percentile);
-  if (percentile !== undefined && ![50, 90, 95, 99].includes(percentile)) throw new BenchError(`--percentile is 50, 90, 95 or 99, got '${flags.percentile}'`);
+  if (percentile !== undefined && ![50, 90, 95, 99].includes(percentile))
+    throw new BenchError(`--percentile is 50, 90, 95 or 99, got '${flags.percentile}'`);
   const measure: MeasureOptions = {
     window:
       flags.requests !== undefined
@@ -113,15 +126,21 @@ export async function benchOptionsFromFlags(flags: BenchFlags, command: string):
     maxInflight: positiveInts('--max-inflight', flags.maxInflight)[0] as number,
   };
   const sharedMemory = flags.sharedMemory;
-  if (sharedMemory !== 'none' && sharedMemory !== 'system') throw new BenchError(`--shared-memory is none or system, got '${sharedMemory}' (cuda is not supported)`);
-  const input: InputSource = flags.input === 'random' ? { kind: 'random' } : flags.input === 'zero' ? { kind: 'zero' } : { kind: 'file', path: flags.input };
+  if (sharedMemory !== 'none' && sharedMemory !== 'system')
+    throw new BenchError(`--shared-memory is none or system, got '${sharedMemory}' (cuda is not supported)`);
+  const input: InputSource =
+    flags.input === 'random' ? { kind: 'random' } : flags.input === 'zero' ? { kind: 'zero' } : { kind: 'file', path: flags.input };
   const shapes = new Map((flags.shape ?? []).map(parseShapeFlag));
 
   let engine: BenchOptions['engine'];
   if (flags.engine !== undefined && flags.engine !== false) {
-    const modelPath = typeof flags.engine === 'string' ? flags.engine : await resolveModelFile(flags.modelRepository ?? bundledModelRepository(), flags.model, flags.modelVersion);
+    const modelPath =
+      typeof flags.engine === 'string'
+        ? flags.engine
+        : await resolveModelFile(flags.modelRepository ?? bundledModelRepository(), flags.model, flags.modelVersion);
     const kinds = flags.engineKinds.split(',').map((k) => (k.trim().startsWith('engine-') ? k.trim() : `engine-${k.trim()}`));
-    for (const k of kinds) if (!(ENGINE_KINDS as readonly string[]).includes(k)) throw new BenchError(`--engine-kinds takes inprocess and/or worker, got '${k}'`);
+    for (const k of kinds)
+      if (!(ENGINE_KINDS as readonly string[]).includes(k)) throw new BenchError(`--engine-kinds takes inprocess and/or worker, got '${k}'`);
     const threads = flags.engineThreads === undefined ? undefined : positiveInts('--engine-threads', flags.engineThreads)[0];
     engine = {
       modelPath,
@@ -137,7 +156,10 @@ export async function benchOptionsFromFlags(flags: BenchFlags, command: string):
     ...(flags.wsUrl === undefined ? {} : { wsUrl: flags.wsUrl }),
     model: flags.model,
     ...(flags.modelVersion === undefined ? {} : { version: flags.modelVersion }),
-    protocols: flags.protocol.split(',').map((p) => p.trim()).filter((p) => p.length > 0),
+    protocols: flags.protocol
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0),
     loads,
     batches: positiveInts('--batch', flags.batch),
     input,
@@ -186,10 +208,14 @@ export function registerBenchCommand(program: Command): void {
     .option('--shape <name:dims>', 'shape of an input with dynamic dims, without the batch dim (repeatable)', collect)
     .option('--timeout-ms <ms>', 'fail a request unanswered after this long')
     .option('--http-client <stack>', 'net (HTTP/1.1 over node:net, the leanest) | node (node:http, keep-alive agent) | fetch', 'net')
-    .option('--shared-memory <mode>', 'none | system: tensors through /dev/shm regions on the server host (http-*, grpc*; the server must run with --allow-client-shm=true; docs/shared-memory.md)', 'none')
+    .option(
+      '--shared-memory <mode>',
+      'none | system: tensors through /dev/shm regions on the server host (http-*, grpc*; the server must run with --allow-client-shm=true; docs/shared-memory.md)',
+      'none',
+    )
     .option('--engine [model.onnx]', 'also run the model in-process as the raw-engine baseline (default file: from --model-repository)')
-    .option('--engine-kinds <list>', 'inprocess (ORT on this thread) and/or worker (the server\'s worker-thread engine)', 'inprocess,worker')
-    .option('--engine-threads <n>', 'intra-op threads for the raw engine (default: onnxruntime\'s)')
+    .option('--engine-kinds <list>', "inprocess (ORT on this thread) and/or worker (the server's worker-thread engine)", 'inprocess,worker')
+    .option('--engine-threads <n>', "intra-op threads for the raw engine (default: onnxruntime's)")
     .option('--model-repository <dir>', 'where --engine finds the model (default: the bundled models/)')
     .option('-o, --out <file>', 'write the results as JSON')
     .option('--report <file>', 'write an HTML report (inline SVG charts)')
@@ -198,25 +224,26 @@ export function registerBenchCommand(program: Command): void {
   // perf_analyzer's flags (-i, --concurrency-range, --measurement-interval, -f, ...): src/bench/perf-analyzer.ts.
   registerPerfAnalyzerFlags(bench);
   bench.action(async (given: BenchFlags & PerfAnalyzerFlags) => {
-      const flags = nativeBenchFlags(given);
-      const command = `rtserve bench ${process.argv.slice(3).join(' ')}`.trim();
-      const options = await benchOptionsFromFlags(flags, command);
-      const stack = flags.httpClient;
-      if (stack !== 'net' && stack !== 'node' && stack !== 'fetch') throw new BenchError(`--http-client is net, node or fetch, got '${stack}'`);
-      const progress = createProgress(process.stderr, flags.progress);
-      const report = await runBench(
-        { ...options, onProgress: (label, p) => progress.update(label, p), onLevel: () => progress.clear() },
-        defaultFactories(stack as HttpStack),
-      );
-      progress.clear();
-      process.stdout.write(`${textTable(report.levels)}\n`);
-      for (const l of report.levels) for (const w of l.warnings) process.stderr.write(`warning: ${l.protocol} b=${l.batch} ${describeLoad(l.mode)}: ${w}\n`);
-      if (flags.out !== undefined) await writeFile(flags.out, `${JSON.stringify(report, null, 2)}\n`);
-      if (flags.report !== undefined) await writeFile(flags.report, renderHtmlReport(report));
-      if (flags.markdown !== undefined) await writeFile(flags.markdown, `${markdownTable(report.levels)}\n`);
-      if (given.f !== undefined) await writeFile(given.f, perfAnalyzerCsv(report.levels));
-      const problems = reportProblems(report);
-      for (const p of problems) process.stderr.write(`error: ${p}\n`);
-      if (problems.length > 0) process.exitCode = 1;
-    });
+    const flags = nativeBenchFlags(given);
+    const command = `rtserve bench ${process.argv.slice(3).join(' ')}`.trim();
+    const options = await benchOptionsFromFlags(flags, command);
+    const stack = flags.httpClient;
+    if (stack !== 'net' && stack !== 'node' && stack !== 'fetch') throw new BenchError(`--http-client is net, node or fetch, got '${stack}'`);
+    const progress = createProgress(process.stderr, flags.progress);
+    const report = await runBench(
+      { ...options, onProgress: (label, p) => progress.update(label, p), onLevel: () => progress.clear() },
+      defaultFactories(stack as HttpStack),
+    );
+    progress.clear();
+    process.stdout.write(`${textTable(report.levels)}\n`);
+    for (const l of report.levels)
+      for (const w of l.warnings) process.stderr.write(`warning: ${l.protocol} b=${l.batch} ${describeLoad(l.mode)}: ${w}\n`);
+    if (flags.out !== undefined) await writeFile(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+    if (flags.report !== undefined) await writeFile(flags.report, renderHtmlReport(report));
+    if (flags.markdown !== undefined) await writeFile(flags.markdown, `${markdownTable(report.levels)}\n`);
+    if (given.f !== undefined) await writeFile(given.f, perfAnalyzerCsv(report.levels));
+    const problems = reportProblems(report);
+    for (const p of problems) process.stderr.write(`error: ${p}\n`);
+    if (problems.length > 0) process.exitCode = 1;
+  });
 }

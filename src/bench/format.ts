@@ -57,7 +57,10 @@ export function textTable(levels: readonly LevelResult[], columns: readonly Colu
   const rows = levels.map((l) => columns.map((c) => c.value(l)));
   const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, i) => (columns[i]?.left === true ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number))).join('  ').trimEnd();
+    cells
+      .map((cell, i) => (columns[i]?.left === true ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.title)), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 

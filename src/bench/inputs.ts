@@ -33,7 +33,9 @@ export function requestShape(meta: TensorMetadata, opts: ShapeOptions): number[]
   const override = opts.shapes?.get(meta.name);
   if (override !== undefined) {
     if (override.length !== sample.length || override.some((d, i) => d < 0 || (sample[i] !== -1 && sample[i] !== d))) {
-      throw new BenchError(`--shape ${meta.name}: ${JSON.stringify(override)} does not fit the model's ${JSON.stringify(sample)}${batched ? ' (batch dimension left out)' : ''}`);
+      throw new BenchError(
+        `--shape ${meta.name}: ${JSON.stringify(override)} does not fit the model's ${JSON.stringify(sample)}${batched ? ' (batch dimension left out)' : ''}`,
+      );
     }
   }
   const dims = (override ?? sample).map((d) => (d < 0 ? 1 : d));
@@ -92,7 +94,10 @@ export function randomInputs(inputs: readonly TensorMetadata[], opts: ShapeOptio
 export function zeroInputs(inputs: readonly TensorMetadata[], opts: ShapeOptions): Tensor[] {
   return randomInputs(inputs, opts).map((t) => ({
     ...t,
-    data: t.datatype === 'BYTES' ? (t.data as Uint8Array[]).map(() => new Uint8Array(0)) : new (t.data.constructor as new (n: number) => TensorData)(t.data.length),
+    data:
+      t.datatype === 'BYTES'
+        ? (t.data as Uint8Array[]).map(() => new Uint8Array(0))
+        : new (t.data.constructor as new (n: number) => TensorData)(t.data.length),
   }));
 }
 
@@ -132,7 +137,10 @@ export async function inputsFromFile(path: string, inputs: readonly TensorMetada
         if (raw === undefined) throw new BenchError(`--input ${path}: data[${i}] has no value for input '${meta.name}'`);
         const explicit = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { content?: unknown; shape?: unknown }) : undefined;
         const values = explicit === undefined ? raw : explicit.content;
-        const full = requestShape(meta, { ...opts, ...(Array.isArray(explicit?.shape) ? { shapes: new Map([[meta.name, explicit.shape.map(Number)]]) } : {}) });
+        const full = requestShape(meta, {
+          ...opts,
+          ...(Array.isArray(explicit?.shape) ? { shapes: new Map([[meta.name, explicit.shape.map(Number)]]) } : {}),
+        });
         const sampleShape = batched ? full.slice(1) : full;
         const sample = jsonToTensorData('input', meta.name, meta.datatype, sampleShape, elementCount(sampleShape), values);
         return { name: meta.name, datatype: meta.datatype, shape: full, data: repeatRows(sample, batched ? opts.batch : 1) };

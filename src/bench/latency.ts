@@ -53,7 +53,17 @@ export function summarizeLatency(samples: LatencySamples): LatencySummary {
   const sorted = Float64Array.from(samples.values()).sort();
   const n = sorted.length;
   if (n === 0) {
-    return { count: 0, avgUs: Number.NaN, stdUs: Number.NaN, minUs: Number.NaN, maxUs: Number.NaN, p50Us: Number.NaN, p90Us: Number.NaN, p95Us: Number.NaN, p99Us: Number.NaN };
+    return {
+      count: 0,
+      avgUs: Number.NaN,
+      stdUs: Number.NaN,
+      minUs: Number.NaN,
+      maxUs: Number.NaN,
+      p50Us: Number.NaN,
+      p90Us: Number.NaN,
+      p95Us: Number.NaN,
+      p99Us: Number.NaN,
+    };
   }
   let sum = 0;
   for (const v of sorted) sum += v;

@@ -120,13 +120,16 @@ export async function measureLevel(
     sent += 1;
     outstanding += 1;
     const t0 = performance.now();
-    return client.send(n).then(
-      () => record(t0, undefined),
-      (err: unknown) => record(t0, err ?? new Error('unknown failure')),
-    ).finally(() => {
-      outstanding -= 1;
-      if (outstanding === 0 && onIdle !== undefined) onIdle();
-    });
+    return client
+      .send(n)
+      .then(
+        () => record(t0, undefined),
+        (err: unknown) => record(t0, err ?? new Error('unknown failure')),
+      )
+      .finally(() => {
+        outstanding -= 1;
+        if (outstanding === 0 && onIdle !== undefined) onIdle();
+      });
   };
 
   // ---- load generation
@@ -270,8 +273,7 @@ export async function measureLevel(
     mergedBucket.failed += b.failed;
   }
   const mergedDuration = lastWindows.reduce((s, w) => s + w.durationMs, 0);
-  const mergedServer =
-    snapshots.length > n ? between(snapshots[snapshots.length - 1 - n], snapshots[snapshots.length - 1]) : undefined;
+  const mergedServer = snapshots.length > n ? between(snapshots[snapshots.length - 1 - n], snapshots[snapshots.length - 1]) : undefined;
   const mergedWindow = windowOf(mergedBucket, lastWindows[0]?.startMs ?? 0, mergedDuration, batch, mergedServer);
   const avg = mergedWindow.latency.avgUs;
   return {

@@ -46,7 +46,7 @@ export function registerPerfAnalyzerFlags(command: Command): void {
     new Option('--streaming', 'with -i grpc: one ModelStreamInfer stream (= -p grpc-stream)'),
     new Option('-a, --async', 'accepted: rtserve bench keeps the concurrency (or rate) outstanding asynchronously either way'),
     new Option('--sync', 'accepted: as --async (one event loop keeps every request of the level outstanding)'),
-    new Option('--control-url <url>', 'with -i grpc: the REST address for metadata and statistics (default: -u\'s host, port 8000)'),
+    new Option('--control-url <url>', "with -i grpc: the REST address for metadata and statistics (default: -u's host, port 8000)"),
   ];
   for (const o of options) command.addOption(o.helpGroup(HELP_GROUP));
 }
@@ -55,7 +55,8 @@ export function registerPerfAnalyzerFlags(command: Command): void {
 export function parseRange(flag: string, text: string): number[] {
   const parts = text.split(':').map((s) => s.trim());
   const nums = parts.map(Number);
-  if (parts.length > 3 || nums.some((n) => !Number.isInteger(n) || n < 0)) throw new BenchError(`${flag} takes start[:end[:step]] with whole numbers, got '${text}'`);
+  if (parts.length > 3 || nums.some((n) => !Number.isInteger(n) || n < 0))
+    throw new BenchError(`${flag} takes start[:end[:step]] with whole numbers, got '${text}'`);
   const [start = 0, end = start, step = 1] = nums;
   if (start < 1) throw new BenchError(`${flag}: start must be at least 1, got '${text}'`);
   if (end === 0) throw new BenchError(`${flag}: end 0 (search until a latency limit) is not implemented; give an end`);
@@ -88,8 +89,24 @@ export function nativeBenchFlags(flags: BenchFlags & PerfAnalyzerFlags): BenchFl
   const given = (k: string): unknown => (flags as unknown as Record<string, unknown>)[k];
   if (flags.x !== undefined) setOnce(out, 'modelVersion', flags.x, '-x', '--model-version', given('modelVersion'));
   if (flags.s !== undefined) out.stabilityPercentage = flags.s;
-  if (flags.concurrencyRange !== undefined) setOnce(out, 'concurrency', parseRange('--concurrency-range', flags.concurrencyRange).join(','), '--concurrency-range', '--concurrency', given('concurrency'));
-  if (flags.requestRateRange !== undefined) setOnce(out, 'requestRate', parseRange('--request-rate-range', flags.requestRateRange).join(','), '--request-rate-range', '--request-rate', given('requestRate'));
+  if (flags.concurrencyRange !== undefined)
+    setOnce(
+      out,
+      'concurrency',
+      parseRange('--concurrency-range', flags.concurrencyRange).join(','),
+      '--concurrency-range',
+      '--concurrency',
+      given('concurrency'),
+    );
+  if (flags.requestRateRange !== undefined)
+    setOnce(
+      out,
+      'requestRate',
+      parseRange('--request-rate-range', flags.requestRateRange).join(','),
+      '--request-rate-range',
+      '--request-rate',
+      given('requestRate'),
+    );
   if (flags.inputData !== undefined) out.input = flags.inputData;
   if (flags.measurementInterval !== undefined) {
     const ms = Number(flags.measurementInterval);
@@ -97,9 +114,11 @@ export function nativeBenchFlags(flags: BenchFlags & PerfAnalyzerFlags): BenchFl
     setOnce(out, 'duration', String(ms / 1000), '--measurement-interval', '--duration', given('duration'));
   }
   const mode = flags.measurementMode?.toLowerCase();
-  if (mode !== undefined && mode !== 'time_windows' && mode !== 'count_windows') throw new BenchError(`--measurement-mode is time_windows or count_windows, got '${flags.measurementMode}'`);
+  if (mode !== undefined && mode !== 'time_windows' && mode !== 'count_windows')
+    throw new BenchError(`--measurement-mode is time_windows or count_windows, got '${flags.measurementMode}'`);
   if (mode === 'count_windows') {
-    if (flags.measurementInterval !== undefined) throw new BenchError('--measurement-interval applies to time_windows; count_windows takes --measurement-request-count');
+    if (flags.measurementInterval !== undefined)
+      throw new BenchError('--measurement-interval applies to time_windows; count_windows takes --measurement-request-count');
     setOnce(out, 'requests', flags.measurementRequestCount ?? '50', '--measurement-mode count_windows', '--requests', given('requests'));
   } else if (flags.measurementRequestCount !== undefined) {
     throw new BenchError('--measurement-request-count needs --measurement-mode count_windows');
@@ -124,7 +143,20 @@ export function nativeBenchFlags(flags: BenchFlags & PerfAnalyzerFlags): BenchFl
   return out;
 }
 
-const CSV_COLUMNS = ['Inferences/Second', 'Client Send', 'Network+Server Send/Recv', 'Server Queue', 'Server Compute Input', 'Server Compute Infer', 'Server Compute Output', 'Client Recv', 'p50 latency', 'p90 latency', 'p95 latency', 'p99 latency'];
+const CSV_COLUMNS = [
+  'Inferences/Second',
+  'Client Send',
+  'Network+Server Send/Recv',
+  'Server Queue',
+  'Server Compute Input',
+  'Server Compute Infer',
+  'Server Compute Output',
+  'Client Recv',
+  'p50 latency',
+  'p90 latency',
+  'p95 latency',
+  'p99 latency',
+];
 
 /**
  * perf_analyzer's `-f` CSV: `Concurrency` (or `Request Rate`) then throughput and the latency breakdown in whole
@@ -134,7 +166,7 @@ const CSV_COLUMNS = ['Inferences/Second', 'Client Send', 'Network+Server Send/Re
  */
 export function perfAnalyzerCsv(levels: readonly LevelResult[]): string {
   if (new Set(levels.map((l) => `${l.protocol} ${l.batch}`)).size > 1) {
-    throw new BenchError('-f writes one protocol and one batch size (perf_analyzer\'s CSV has no column for them); run once per protocol and batch');
+    throw new BenchError("-f writes one protocol and one batch size (perf_analyzer's CSV has no column for them); run once per protocol and batch");
   }
   const rate = levels.some((l) => l.mode.kind === 'rate');
   const us = (v: number | undefined): number => Math.max(0, Math.floor(v ?? 0));
@@ -146,7 +178,20 @@ export function perfAnalyzerCsv(levels: readonly LevelResult[]): string {
       const queue = s?.queueUs ?? 0;
       const compute = (s?.computeInputUs ?? 0) + (s?.computeInferUs ?? 0) + (s?.computeOutputUs ?? 0);
       const load = l.mode.kind === 'concurrency' ? l.mode.concurrency : l.mode.requestsPerSec;
-      const values = [Number(m.inferencesPerSec.toFixed(1)), 0, us(m.latency.avgUs - queue - compute), us(queue), us(s?.computeInputUs), us(s?.computeInferUs), us(s?.computeOutputUs), 0, us(m.latency.p50Us), us(m.latency.p90Us), us(m.latency.p95Us), us(m.latency.p99Us)];
+      const values = [
+        Number(m.inferencesPerSec.toFixed(1)),
+        0,
+        us(m.latency.avgUs - queue - compute),
+        us(queue),
+        us(s?.computeInputUs),
+        us(s?.computeInferUs),
+        us(s?.computeOutputUs),
+        0,
+        us(m.latency.p50Us),
+        us(m.latency.p90Us),
+        us(m.latency.p95Us),
+        us(m.latency.p99Us),
+      ];
       return [load, ...values].join(',');
     });
   return `${[rate ? 'Request Rate' : 'Concurrency', ...CSV_COLUMNS].join(',')}\n${rows.join('\n')}\n`;

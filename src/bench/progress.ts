@@ -14,9 +14,10 @@ export function progressLine(label: string, p: LevelProgress): string {
   const seconds = `${(p.elapsedMs / 1000).toFixed(1)}s`;
   if (p.phase === 'warmup') return `${label}  warm-up ${seconds}  sent ok ${p.succeeded} err ${p.failed}`;
   if (p.phase === 'draining') return `${label}  draining`;
-  const last = p.lastWindow === undefined
-    ? ''
-    : `  last: ${formatRate(p.lastWindow.inferencesPerSec)} infer/s p50 ${formatUs(p.lastWindow.latency.p50Us)} p99 ${formatUs(p.lastWindow.latency.p99Us)}`;
+  const last =
+    p.lastWindow === undefined
+      ? ''
+      : `  last: ${formatRate(p.lastWindow.inferencesPerSec)} infer/s p50 ${formatUs(p.lastWindow.latency.p50Us)} p99 ${formatUs(p.lastWindow.latency.p99Us)}`;
   return `${label}  window ${p.window}/${p.maxTrials}  ${seconds}  ok ${p.succeeded} err ${p.failed}${last}`;
 }
 

@@ -23,7 +23,7 @@ export function niceTicks(max: number, target = 5): number[] {
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const ticks: number[] = [];
   for (let v = 0; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
-  if ((ticks[ticks.length - 1] as number) < max) ticks.push(Number(((ticks.length) * step).toPrecision(12)));
+  if ((ticks[ticks.length - 1] as number) < max) ticks.push(Number((ticks.length * step).toPrecision(12)));
   return ticks;
 }
 
@@ -55,7 +55,9 @@ export function lineChartSvg(title: string, xLabel: string, yLabel: string, seri
   const sx = (x: number): number => m.left + (x / xMax) * pw;
   const sy = (y: number): number => m.top + ph - (y / yMax) * ph;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(title)}">`,
+  );
   out.push(`<text x="${m.left}" y="20" class="title">${escapeHtml(title)}</text>`);
   for (const v of xt) {
     out.push(`<line x1="${sx(v)}" y1="${m.top}" x2="${sx(v)}" y2="${m.top + ph}" class="grid"/>`);
@@ -81,7 +83,9 @@ export function lineChartSvg(title: string, xLabel: string, yLabel: string, seri
     }
     const ly = m.top + 8 + i * 18;
     const lx = m.left + pw + 14;
-    out.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 24}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    out.push(
+      `<line x1="${lx}" y1="${ly}" x2="${lx + 24}" y2="${ly}" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+    );
     out.push(`<text x="${lx + 30}" y="${ly + 4}" class="legend">${escapeHtml(s.name)}</text>`);
   });
   out.push('</svg>');
@@ -109,7 +113,9 @@ export function breakdownSvg(levels: readonly LevelResult[]): string {
   const totals = rows.map((l) => l.merged.latency.avgUs);
   const ticks = niceTicks(Math.max(...totals) / 1000);
   const max = (ticks[ticks.length - 1] as number) * 1000;
-  const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="latency breakdown">`];
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="latency breakdown">`,
+  ];
   out.push(`<text x="${m.left}" y="18" class="title">Where the average request's time goes (ms)</text>`);
   SEGMENTS.forEach((s, i) => {
     const x = m.left + i * 90;
@@ -117,19 +123,25 @@ export function breakdownSvg(levels: readonly LevelResult[]): string {
   });
   for (const v of ticks) {
     const x = m.left + ((v * 1000) / max) * pw;
-    out.push(`<line x1="${x}" y1="${m.top + 8}" x2="${x}" y2="${H - m.bottom + 4}" class="grid"/><text x="${x}" y="${H - m.bottom + 18}" text-anchor="middle" class="tick">${v}</text>`);
+    out.push(
+      `<line x1="${x}" y1="${m.top + 8}" x2="${x}" y2="${H - m.bottom + 4}" class="grid"/><text x="${x}" y="${H - m.bottom + 18}" text-anchor="middle" class="tick">${v}</text>`,
+    );
   }
   rows.forEach((l, i) => {
     const s = l.merged.server;
     if (s === undefined) return;
     const y = m.top + 10 + i * rowH;
-    out.push(`<text x="${m.left - 6}" y="${y + 13}" text-anchor="end" class="tick">${escapeHtml(`${l.protocol} b=${l.batch} ${describeLoad(l.mode)}`)}</text>`);
+    out.push(
+      `<text x="${m.left - 6}" y="${y + 13}" text-anchor="end" class="tick">${escapeHtml(`${l.protocol} b=${l.batch} ${describeLoad(l.mode)}`)}</text>`,
+    );
     const parts = [s.queueUs, s.computeInputUs, s.computeInferUs, s.computeOutputUs, Math.max(0, s.overheadUs), Math.max(0, l.outsideCoreUs ?? 0)];
     let x = m.left;
     parts.forEach((us, k) => {
       const w = (Math.max(0, us) / max) * pw;
       const seg = SEGMENTS[k] as (typeof SEGMENTS)[number];
-      out.push(`<rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${rowH - 6}" fill="${seg.color}"><title>${seg.name}: ${formatUs(us)}</title></rect>`);
+      out.push(
+        `<rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${rowH - 6}" fill="${seg.color}"><title>${seg.name}: ${formatUs(us)}</title></rect>`,
+      );
       x += w;
     });
   });

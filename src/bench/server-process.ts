@@ -54,7 +54,14 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     ...prof,
     ...entry,
     'serve',
-    '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'warn',
+    '--http-port',
+    '0',
+    '--grpc-port',
+    '0',
+    '--metrics-port',
+    '0',
+    '--log-level',
+    'warn',
     ...(options.args ?? []),
   ];
   const [file, argv] = options.cpus === undefined ? [process.execPath, args] : ['taskset', ['-c', options.cpus, process.execPath, ...args]];

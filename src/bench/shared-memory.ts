@@ -99,7 +99,10 @@ export class BenchRegions {
       } catch (err) {
         throw fail('the reference inference', err);
       }
-      if (res.status !== 200) throw new BenchError(`--shared-memory system: the reference inference answered ${res.status}: ${new TextDecoder().decode(body).slice(0, 300)}`);
+      if (res.status !== 200)
+        throw new BenchError(
+          `--shared-memory system: the reference inference answered ${res.status}: ${new TextDecoder().decode(body).slice(0, 300)}`,
+        );
       const hl = res.headers.get('inference-header-content-length');
       references.push([...decodeInferResponse(body, hl === null ? undefined : Number(hl)).outputs]);
     }
@@ -118,7 +121,9 @@ export class BenchRegions {
       );
     }
     const outputSizes = new Map<string, number>();
-    const referenceBytes = references.map((outs) => outs.map((o) => ({ name: o.name, bytes: tensorDataToBinary('output', o.name, o.datatype, o.data) })));
+    const referenceBytes = references.map((outs) =>
+      outs.map((o) => ({ name: o.name, bytes: tensorDataToBinary('output', o.name, o.datatype, o.data) })),
+    );
     for (const outs of referenceBytes) for (const o of outs) outputSizes.set(o.name, Math.max(outputSizes.get(o.name) ?? 0, o.bytes.byteLength));
     const outputOffsets = new Map<string, number>();
     let outputSize = 0;
@@ -129,18 +134,20 @@ export class BenchRegions {
 
     const id = `rtserve-bench-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
     const names = { in: `${id}-in`, out: `${id}-out` };
-    const requests = inputLayout.map((set): SharedMemoryRequest => ({
-      sharedMemoryInputs: set.map(({ tensor, offset, bytes }) => ({
-        name: tensor.name,
-        datatype: tensor.datatype,
-        shape: tensor.shape,
-        sharedMemory: { region: names.in, offset, byteSize: bytes.byteLength },
-      })),
-      outputs: [...outputSizes].map(([name, size]) => ({
-        name,
-        parameters: sharedMemoryParameters({ region: names.out, offset: outputOffsets.get(name) ?? 0, byteSize: Math.max(size, 1) }),
-      })),
-    }));
+    const requests = inputLayout.map(
+      (set): SharedMemoryRequest => ({
+        sharedMemoryInputs: set.map(({ tensor, offset, bytes }) => ({
+          name: tensor.name,
+          datatype: tensor.datatype,
+          shape: tensor.shape,
+          sharedMemory: { region: names.in, offset, byteSize: bytes.byteLength },
+        })),
+        outputs: [...outputSizes].map(([name, size]) => ({
+          name,
+          parameters: sharedMemoryParameters({ region: names.out, offset: outputOffsets.get(name) ?? 0, byteSize: Math.max(size, 1) }),
+        })),
+      }),
+    );
     const expected = referenceBytes.map((outs) => outs.map((o) => ({ name: o.name, offset: outputOffsets.get(o.name) ?? 0, bytes: o.bytes })));
     const inputPath = join(DEFAULT_SHM_DIRECTORY, names.in);
     const outputPath = join(DEFAULT_SHM_DIRECTORY, names.out);
@@ -153,8 +160,15 @@ export class BenchRegions {
       await writeFile(inputPath, input);
       regions.files.push(outputPath);
       await writeFile(outputPath, new Uint8Array(Math.max(outputSize, 1)).fill(0xff));
-      for (const [name, path, size] of [[names.in, inputPath, input.byteLength], [names.out, outputPath, Math.max(outputSize, 1)]] as const) {
-        await postJson(`${base}/v2/systemsharedmemory/region/${encodeURIComponent(name)}/register`, { key: `/${path.slice(DEFAULT_SHM_DIRECTORY.length + 1)}`, offset: 0, byte_size: size }, `registering region '${name}'`);
+      for (const [name, path, size] of [
+        [names.in, inputPath, input.byteLength],
+        [names.out, outputPath, Math.max(outputSize, 1)],
+      ] as const) {
+        await postJson(
+          `${base}/v2/systemsharedmemory/region/${encodeURIComponent(name)}/register`,
+          { key: `/${path.slice(DEFAULT_SHM_DIRECTORY.length + 1)}`, offset: 0, byte_size: size },
+          `registering region '${name}'`,
+        );
         regions.registered.push(name);
       }
     } catch (err) {
@@ -172,7 +186,9 @@ export class BenchRegions {
         const got = new Uint8Array(e.bytes.byteLength);
         await fh.read(got, 0, got.byteLength, e.offset);
         if (!Buffer.from(got).equals(Buffer.from(e.bytes))) {
-          throw new BenchError(`--shared-memory system: after the first request, output '${e.name}' in the output region differs from an ordinary inference of the same inputs (${e.bytes.byteLength} bytes at offset ${e.offset})`);
+          throw new BenchError(
+            `--shared-memory system: after the first request, output '${e.name}' in the output region differs from an ordinary inference of the same inputs (${e.bytes.byteLength} bytes at offset ${e.offset})`,
+          );
         }
       }
     } finally {
@@ -184,7 +200,11 @@ export class BenchRegions {
     const names = this.registered;
     this.registered = [];
     for (const name of names) {
-      await postJson(`${this.controlUrl}/v2/systemsharedmemory/region/${encodeURIComponent(name)}/unregister`, {}, `unregistering region '${name}'`).catch(() => undefined);
+      await postJson(
+        `${this.controlUrl}/v2/systemsharedmemory/region/${encodeURIComponent(name)}/unregister`,
+        {},
+        `unregistering region '${name}'`,
+      ).catch(() => undefined);
     }
     const files = this.files;
     this.files = [];

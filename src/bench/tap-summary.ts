@@ -28,8 +28,14 @@ export function parseTap(tap: string): TapSummary {
     else if (m[1] === 'not ok' && m[3] !== 'TODO') failedTests.push(m[2] ?? '');
   }
   return {
-    tests: count('tests'), passed: count('pass'), failed: count('fail'), skipped: count('skipped'), todo: count('todo'), cancelled: count('cancelled'),
-    skippedTests, failedTests,
+    tests: count('tests'),
+    passed: count('pass'),
+    failed: count('fail'),
+    skipped: count('skipped'),
+    todo: count('todo'),
+    cancelled: count('cancelled'),
+    skippedTests,
+    failedTests,
   };
 }
 

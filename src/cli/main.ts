@@ -13,7 +13,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   const offline = argv[2] === 'build' || argv[2] === 'inspect' ? (await import('../engine/ort/offline-runner.ts')).createOfflineRunner : undefined;
   // The CUDA engine's tuner is wired in for `build` only; it loads the native addon only for --target cuda.
   const cuda = argv[2] === 'build' ? (await import('../engine/cuda/tuner.ts')).cudaBuildDeps : undefined;
-  registerCompilerCommands(program, offline === undefined ? {} : { createRuntime: offline, ...(cuda === undefined ? {} : { createCudaBuildDeps: cuda }) });
+  registerCompilerCommands(
+    program,
+    offline === undefined ? {} : { createRuntime: offline, ...(cuda === undefined ? {} : { createCudaBuildDeps: cuda }) },
+  );
   await program.parseAsync([...argv]);
 }
 

@@ -62,98 +62,104 @@ export function registerServeCommand(program: Command): void {
   // tritonserver's own flags (--model-store, --allow-grpc=true, ...): docs/triton-compat.md.
   registerTritonFlags(serve);
   serve.action(async (flags: ServeFlags) => {
-      // V8's allocation-site pretenuring sees a request's objects survive a minor GC while the request waits in a
-      // queue, and from then on allocates every request's objects of those sites in the old generation: the main
-      // isolate promoted ~1.2 MB per minor GC under load and spent ~20 µs of CPU per request in major GCs. Off,
-      // they die young (bench/results/hotpath-2026-11-30.md). Set before the server allocates; it is process-wide,
-      // so it also covers the engine workers.
-      setFlagsFromString('--no-allocation-site-pretenuring');
-      const triton = translateTritonFlags(flags as Record<string, unknown>);
-      const tritonRepositories = triton.config['modelRepository'] as string[] | undefined;
-      // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
-      const configWarnings: string[] = [];
-      const sources = {
-        ...(flags.config === undefined ? {} : { file: flags.config }),
-        env: process.env,
-        warn: (message: string) => configWarnings.push(message),
-        flags: {
-          modelRepository: flags.modelRepository,
-          host: flags.host,
-          httpPort: flags.httpPort,
-          grpcPort: flags.grpcPort,
-          metricsPort: flags.metricsPort,
-          modelControlMode: flags.modelControlMode?.toLowerCase(),
-          logLevel: flags.logLevel,
-          exitTimeoutSecs: flags.exitTimeoutSecs,
-          providers: flags.providers?.split(',').map((s) => s.trim()),
-          strictReadiness: flags.strictReadiness,
-          loadModel: flags.loadModel,
-          repositoryPollSecs: flags.repositoryPollSecs,
-          cacheSizeBytes: flags.cacheSizeBytes,
-          accessLog: flags.accessLog,
-          tlsCert: flags.tlsCert,
-          tlsKey: flags.tlsKey,
-          tlsCa: flags.tlsCa,
-          allowClientShm: flags.allowClientShm,
-          disabledApis: flags.disableApi,
-          logDirectory: flags.logDirectory,
-          // tritonserver's flags; --model-store adds to --model-repository.
-          ...triton.config,
-          ...(tritonRepositories === undefined ? {} : { modelRepository: [...(flags.modelRepository ?? []), ...tritonRepositories] }),
-        },
-      };
-      const config = await loadServerConfig(sources);
-      const logger = createLogger(config.logLevel, 'rtserve', { file: config.logFile, format: config.logFormat });
-      for (const message of configWarnings.splice(0)) logger.warn(message);
-      for (const w of triton.warnings) logger.warn(w);
-      const server = await startServer({ config, logger });
-      const parts = server.httpUrl === '' ? [] : [`http=${server.httpUrl}`];
-      if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
-      if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);
-      process.stdout.write(`rtserve ready ${parts.join(' ')}\n`);
+    // V8's allocation-site pretenuring sees a request's objects survive a minor GC while the request waits in a
+    // queue, and from then on allocates every request's objects of those sites in the old generation: the main
+    // isolate promoted ~1.2 MB per minor GC under load and spent ~20 µs of CPU per request in major GCs. Off,
+    // they die young (bench/results/hotpath-2026-11-30.md). Set before the server allocates; it is process-wide,
+    // so it also covers the engine workers.
+    setFlagsFromString('--no-allocation-site-pretenuring');
+    const triton = translateTritonFlags(flags as Record<string, unknown>);
+    const tritonRepositories = triton.config['modelRepository'] as string[] | undefined;
+    // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
+    const configWarnings: string[] = [];
+    const sources = {
+      ...(flags.config === undefined ? {} : { file: flags.config }),
+      env: process.env,
+      warn: (message: string) => configWarnings.push(message),
+      flags: {
+        modelRepository: flags.modelRepository,
+        host: flags.host,
+        httpPort: flags.httpPort,
+        grpcPort: flags.grpcPort,
+        metricsPort: flags.metricsPort,
+        modelControlMode: flags.modelControlMode?.toLowerCase(),
+        logLevel: flags.logLevel,
+        exitTimeoutSecs: flags.exitTimeoutSecs,
+        providers: flags.providers?.split(',').map((s) => s.trim()),
+        strictReadiness: flags.strictReadiness,
+        loadModel: flags.loadModel,
+        repositoryPollSecs: flags.repositoryPollSecs,
+        cacheSizeBytes: flags.cacheSizeBytes,
+        accessLog: flags.accessLog,
+        tlsCert: flags.tlsCert,
+        tlsKey: flags.tlsKey,
+        tlsCa: flags.tlsCa,
+        allowClientShm: flags.allowClientShm,
+        disabledApis: flags.disableApi,
+        logDirectory: flags.logDirectory,
+        // tritonserver's flags; --model-store adds to --model-repository.
+        ...triton.config,
+        ...(tritonRepositories === undefined ? {} : { modelRepository: [...(flags.modelRepository ?? []), ...tritonRepositories] }),
+      },
+    };
+    const config = await loadServerConfig(sources);
+    const logger = createLogger(config.logLevel, 'rtserve', { file: config.logFile, format: config.logFormat });
+    for (const message of configWarnings.splice(0)) logger.warn(message);
+    for (const w of triton.warnings) logger.warn(w);
+    const server = await startServer({ config, logger });
+    const parts = server.httpUrl === '' ? [] : [`http=${server.httpUrl}`];
+    if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
+    if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);
+    process.stdout.write(`rtserve ready ${parts.join(' ')}\n`);
 
-      // API keys and JWT settings are re-read on SIGHUP and when the config file changes (docs/security.md);
-      // a file that fails to load or validate leaves the running keys in place.
-      const watcher = watchConfig(flags.config, async (reason) => {
-        try {
-          const next = await loadServerConfig(sources);
-          await server.security.reloadAuth(next.auth);
-        } catch (err) {
-          logger.error({ reason, err: err instanceof RtError ? `${err.code}: ${err.message}` : String(err) }, 'auth reload failed; keeping the previous keys');
-        }
-      });
+    // API keys and JWT settings are re-read on SIGHUP and when the config file changes (docs/security.md);
+    // a file that fails to load or validate leaves the running keys in place.
+    const watcher = watchConfig(flags.config, async (reason) => {
+      try {
+        const next = await loadServerConfig(sources);
+        await server.security.reloadAuth(next.auth);
+      } catch (err) {
+        logger.error(
+          { reason, err: err instanceof RtError ? `${err.code}: ${err.message}` : String(err) },
+          'auth reload failed; keeping the previous keys',
+        );
+      }
+    });
 
-      let stopping = false;
-      const stop = (signal: string): void => {
-        if (stopping) {
-          logger.warn({ signal }, 'second signal: exiting now');
-          process.exit(1);
-        }
-        stopping = true;
-        watcher.close();
-        logger.info({ signal }, 'draining');
-        // Past the exit timeout queued requests are answered SERVER_DRAINING; this watchdog covers a batch that
-        // never finishes (a hung device), so a stop always ends.
-        setTimeout(() => {
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting now');
+        process.exit(1);
+      }
+      stopping = true;
+      watcher.close();
+      logger.info({ signal }, 'draining');
+      // Past the exit timeout queued requests are answered SERVER_DRAINING; this watchdog covers a batch that
+      // never finishes (a hung device), so a stop always ends.
+      setTimeout(
+        () => {
           logger.error({ signal }, 'stop did not finish within --exit-timeout-secs + 10 s: exiting');
           logger.flush();
           process.exit(1);
-        }, config.exitTimeoutSecs * 1000 + 10_000).unref();
-        server.close().then(
-          () => {
-            logger.info('stopped');
-            logger.flush();
-            process.exit(0);
-          },
-          (err: unknown) => {
-            logger.error({ err }, 'error while stopping');
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGINT', () => stop('SIGINT'));
-      process.on('SIGTERM', () => stop('SIGTERM'));
-    });
+        },
+        config.exitTimeoutSecs * 1000 + 10_000,
+      ).unref();
+      server.close().then(
+        () => {
+          logger.info('stopped');
+          logger.flush();
+          process.exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'error while stopping');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
 }
 
 /** Prints a config or startup error without a stack trace and exits non-zero. */

@@ -104,13 +104,19 @@ function intSetting(flag: string, key: string, value: string, min: number): numb
 function backendConfig(v: string | number | boolean, out: Accumulator): void {
   const { scope, key, value } = splitSetting(String(v), 'backend-config');
   if (scope !== '' && scope !== 'onnxruntime') {
-    throw rtError('UNSUPPORTED', `--backend-config=${String(v)}: rtserve has no '${scope}' backend; it serves ONNX models (onnxruntime, and its own CUDA engine for built plans)`);
+    throw rtError(
+      'UNSUPPORTED',
+      `--backend-config=${String(v)}: rtserve has no '${scope}' backend; it serves ONNX models (onnxruntime, and its own CUDA engine for built plans)`,
+    );
   }
   if (key === 'default-max-batch-size') {
     out.config['defaultMaxBatchSize'] = intSetting('backend-config', key, value, 0);
     return;
   }
-  throw rtError('UNSUPPORTED', `--backend-config=${String(v)}: '${key}' is not a backend setting rtserve implements (only default-max-batch-size; onnxruntime thread counts are set per model: parameters intra_op_num_threads / inter_op_num_threads)`);
+  throw rtError(
+    'UNSUPPORTED',
+    `--backend-config=${String(v)}: '${key}' is not a backend setting rtserve implements (only default-max-batch-size; onnxruntime thread counts are set per model: parameters intra_op_num_threads / inter_op_num_threads)`,
+  );
 }
 
 function cacheConfig(v: string | number | boolean, out: Accumulator): void {
@@ -133,14 +139,20 @@ function metricsConfig(v: string | number | boolean, out: Accumulator): void {
   // rtserve always exports the latency counters and never the summaries: asking for that is fine.
   if (eq > 0 && key === 'counter_latencies' && parseTritonBool(value)) return;
   if (eq > 0 && key === 'summary_latencies' && !parseTritonBool(value)) return;
-  throw rtError('UNSUPPORTED', `--metrics-config=${raw}: rtserve implements histogram_latencies=<bool> (latency counters are always on, summaries are not implemented)`);
+  throw rtError(
+    'UNSUPPORTED',
+    `--metrics-config=${raw}: rtserve implements histogram_latencies=<bool> (latency counters are always on, summaries are not implemented)`,
+  );
 }
 
 /** --trace-config [opentelemetry,]<setting>=<value>: OpenTelemetry mode onto traceOtlpEndpoint / traceRate / traceLevel. */
 function traceConfig(v: string | number | boolean, out: Accumulator): void {
   const { scope, key, value } = splitSetting(String(v), 'trace-config');
   const refuse = (): never => {
-    throw rtError('UNSUPPORTED', `--trace-config=${String(v)}: rtserve exports OpenTelemetry spans: mode=opentelemetry, opentelemetry,url=<host:port/v1/traces>, rate=<N>, level=OFF|TIMESTAMPS, count=-1`);
+    throw rtError(
+      'UNSUPPORTED',
+      `--trace-config=${String(v)}: rtserve exports OpenTelemetry spans: mode=opentelemetry, opentelemetry,url=<host:port/v1/traces>, rate=<N>, level=OFF|TIMESTAMPS, count=-1`,
+    );
   };
   if (scope !== '' && scope !== 'opentelemetry') refuse();
   if (key === 'url' && scope === 'opentelemetry') out.config['traceOtlpEndpoint'] = /^https?:\/\//.test(value) ? value : `http://${value}`;
@@ -151,7 +163,8 @@ function traceConfig(v: string | number | boolean, out: Accumulator): void {
 
 function traceLevel(v: string | number | boolean, out: Accumulator): void {
   const level = String(v).toUpperCase();
-  if (level !== 'OFF' && level !== 'TIMESTAMPS') throw rtError('UNSUPPORTED', `trace level ${String(v)}: rtserve traces OFF or TIMESTAMPS (TENSORS is not implemented)`);
+  if (level !== 'OFF' && level !== 'TIMESTAMPS')
+    throw rtError('UNSUPPORTED', `trace level ${String(v)}: rtserve traces OFF or TIMESTAMPS (TENSORS is not implemented)`);
   out.config['traceLevel'] = level;
 }
 
@@ -172,14 +185,23 @@ const NO_POOLS = "rtserve's engines manage their own memory (the CUDA engine's d
 const TLS = 'one TLS setup serves both ports: use --tls-cert, --tls-key and --tls-ca (docs/security.md)';
 const ONE_SERVER = 'rtserve serves KServe v2 (REST, gRPC), WebSocket and SSE only';
 
-const F = (name: string, group: string, arg: ArgKind, status: TritonFlagStatus, rtserve: string, extra: Pick<TritonFlag, 'apply' | 'accepts'> = {}): TritonFlag => ({ name, group, arg, status, rtserve, ...extra });
+const F = (
+  name: string,
+  group: string,
+  arg: ArgKind,
+  status: TritonFlagStatus,
+  rtserve: string,
+  extra: Pick<TritonFlag, 'apply' | 'accepts'> = {},
+): TritonFlag => ({ name, group, arg, status, rtserve, ...extra });
 
 /** --allow-X, --X-address, --X-port and --reuse-X-port of one front end. */
 function frontEndFlags(prefix: 'http' | 'grpc', group: string, port: string): TritonFlag[] {
   const key = `${prefix.charAt(0).toUpperCase()}${prefix.slice(1)}`;
   return [
     F(`allow-${prefix}`, group, 'bool', 'mapped', `\`allow${key}\`: false leaves ${port} closed`, { apply: set(`allow${key}`) }),
-    F(`${prefix}-address`, group, 'string', 'mapped', `\`${prefix}Address\` (default \`--host\`, 127.0.0.1; Triton binds 0.0.0.0)`, { apply: set(`${prefix}Address`) }),
+    F(`${prefix}-address`, group, 'string', 'mapped', `\`${prefix}Address\` (default \`--host\`, 127.0.0.1; Triton binds 0.0.0.0)`, {
+      apply: set(`${prefix}Address`),
+    }),
     F(`${prefix}-port`, group, 'int', 'supported', 'same flag'),
     F(`reuse-${prefix}-port`, group, 'bool', 'refused', 'SO_REUSEPORT is not set (false accepted)', { accepts: isFalse }),
   ];
@@ -192,7 +214,9 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   F('exit-timeout-secs', 'Server', 'int', 'supported', 'same flag'),
   // Logging
   F('log-verbose', 'Logging', 'int', 'mapped', '`logLevel`: 1 = debug, ≥ 2 = trace', { apply: logLevelPart('log_verbose_level') }),
-  F('log-info', 'Logging', 'bool', 'mapped', '`logLevel` (the booleans and the verbose level make one threshold, as /v2/logging reports it)', { apply: logLevelPart('log_info') }),
+  F('log-info', 'Logging', 'bool', 'mapped', '`logLevel` (the booleans and the verbose level make one threshold, as /v2/logging reports it)', {
+    apply: logLevelPart('log_info'),
+  }),
   F('log-warning', 'Logging', 'bool', 'mapped', '`logLevel`', { apply: logLevelPart('log_warning') }),
   F('log-error', 'Logging', 'bool', 'mapped', '`logLevel`', { apply: logLevelPart('log_error') }),
   F('log-format', 'Logging', 'string', 'mapped', '`logFormat` (default | ISO8601, any case); lines stay JSON', { apply: logFormat }),
@@ -200,14 +224,27 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   // Model repository
   F('model-store', 'Model Repository', 'string', 'mapped', '`--model-repository` (repeatable)', { apply: append('modelRepository') }),
   F('model-repository', 'Model Repository', 'string', 'supported', 'same flag (repeatable)'),
-  F('exit-on-error', 'Model Repository', 'bool', 'mapped', '`exitOnError`: a model that fails to load at startup stops the server (rtserve defaults to false, Triton to true)', { apply: set('exitOnError') }),
-  F('disable-auto-complete-config', 'Model Repository', 'none', 'mapped', '`autoCompleteConfig: false`: configs must be complete', { apply: set('autoCompleteConfig', () => false) }),
-  F('strict-model-config', 'Model Repository', 'bool', 'mapped', '`autoCompleteConfig` = not the value (deprecated in Triton)', { apply: set('autoCompleteConfig', (v) => v !== true) }),
+  F(
+    'exit-on-error',
+    'Model Repository',
+    'bool',
+    'mapped',
+    '`exitOnError`: a model that fails to load at startup stops the server (rtserve defaults to false, Triton to true)',
+    { apply: set('exitOnError') },
+  ),
+  F('disable-auto-complete-config', 'Model Repository', 'none', 'mapped', '`autoCompleteConfig: false`: configs must be complete', {
+    apply: set('autoCompleteConfig', () => false),
+  }),
+  F('strict-model-config', 'Model Repository', 'bool', 'mapped', '`autoCompleteConfig` = not the value (deprecated in Triton)', {
+    apply: set('autoCompleteConfig', (v) => v !== true),
+  }),
   F('strict-readiness', 'Model Repository', 'bool', 'supported', 'same flag; also `--strict-readiness` / `--no-strict-readiness` without a value'),
   F('model-control-mode', 'Model Repository', 'string', 'supported', 'same flag, values in any case (none | poll | explicit)'),
   F('repository-poll-secs', 'Model Repository', 'int', 'supported', 'same flag'),
   F('load-model', 'Model Repository', 'string', 'supported', "same flag (repeatable, '*' = all)"),
-  F('model-load-thread-count', 'Model Repository', 'int', 'mapped', '`modelLoadThreadCount`: models loaded at the same time at startup', { apply: set('modelLoadThreadCount') }),
+  F('model-load-thread-count', 'Model Repository', 'int', 'mapped', '`modelLoadThreadCount`: models loaded at the same time at startup', {
+    apply: set('modelLoadThreadCount'),
+  }),
   F('model-load-retry-count', 'Model Repository', 'int', 'refused', 'a failed load is not retried (0 accepted)', { accepts: (v) => v === 0 }),
   F('model-namespacing', 'Model Repository', 'bool', 'refused', 'model names are global across repositories (false accepted)', { accepts: isFalse }),
   // HTTP
@@ -224,10 +261,14 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   F('grpc-server-cert', 'GRPC', 'string', 'refused', TLS),
   F('grpc-server-key', 'GRPC', 'string', 'refused', TLS),
   F('grpc-root-cert', 'GRPC', 'string', 'refused', TLS),
-  F('grpc-infer-response-compression-level', 'GRPC', 'string', 'refused', 'responses are not compressed (none accepted)', { accepts: equalsIgnoringCase('none') }),
+  F('grpc-infer-response-compression-level', 'GRPC', 'string', 'refused', 'responses are not compressed (none accepted)', {
+    accepts: equalsIgnoringCase('none'),
+  }),
   F('grpc-keepalive-time', 'GRPC', 'int', 'mapped', '`grpcKeepaliveTimeMs`', { apply: set('grpcKeepaliveTimeMs') }),
   F('grpc-keepalive-timeout', 'GRPC', 'int', 'mapped', '`grpcKeepaliveTimeoutMs`', { apply: set('grpcKeepaliveTimeoutMs') }),
-  F('grpc-keepalive-permit-without-calls', 'GRPC', 'bool', 'mapped', '`grpcKeepalivePermitWithoutCalls`', { apply: set('grpcKeepalivePermitWithoutCalls') }),
+  F('grpc-keepalive-permit-without-calls', 'GRPC', 'bool', 'mapped', '`grpcKeepalivePermitWithoutCalls`', {
+    apply: set('grpcKeepalivePermitWithoutCalls'),
+  }),
   F('grpc-http2-max-pings-without-data', 'GRPC', 'int', 'refused', "grpc-js's server has no such setting"),
   F('grpc-http2-min-recv-ping-interval-without-data', 'GRPC', 'int', 'refused', "grpc-js's server has no such setting"),
   F('grpc-http2-max-ping-strikes', 'GRPC', 'int', 'refused', "grpc-js's server has no such setting"),
@@ -244,15 +285,45 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   F('vertex-ai-thread-count', 'Vertex', 'int', 'refused', ONE_SERVER),
   F('vertex-ai-default-model', 'Vertex', 'string', 'refused', ONE_SERVER),
   // Metrics
-  F('allow-metrics', 'Metrics', 'bool', 'mapped', '`allowMetrics`: false serves no metrics (no metrics port, no /metrics)', { apply: set('allowMetrics') }),
-  F('allow-gpu-metrics', 'Metrics', 'bool', 'mapped', '`gpuMetrics`: nv_gpu_* from NVML where the driver is present (native/build-nvml.sh builds the reader)', { apply: set('gpuMetrics') }),
-  F('allow-cpu-metrics', 'Metrics', 'bool', 'mapped', "accepted, no effect: the process's CPU and memory metrics (rtserve_process_*) are always exported", { apply: () => undefined }),
+  F('allow-metrics', 'Metrics', 'bool', 'mapped', '`allowMetrics`: false serves no metrics (no metrics port, no /metrics)', {
+    apply: set('allowMetrics'),
+  }),
+  F(
+    'allow-gpu-metrics',
+    'Metrics',
+    'bool',
+    'mapped',
+    '`gpuMetrics`: nv_gpu_* from NVML where the driver is present (native/build-nvml.sh builds the reader)',
+    { apply: set('gpuMetrics') },
+  ),
+  F(
+    'allow-cpu-metrics',
+    'Metrics',
+    'bool',
+    'mapped',
+    "accepted, no effect: the process's CPU and memory metrics (rtserve_process_*) are always exported",
+    { apply: () => undefined },
+  ),
   F('metrics-address', 'Metrics', 'string', 'mapped', '`metricsAddress` (default the HTTP address)', { apply: set('metricsAddress') }),
   F('metrics-port', 'Metrics', 'int', 'supported', 'same flag'),
   F('metrics-interval-ms', 'Metrics', 'float', 'mapped', 'accepted, no effect: metrics are computed when scraped', { apply: () => undefined }),
-  F('metrics-config', 'Metrics', 'string', 'mapped', '`histogram_latencies=<bool>` → `metricsHistograms`; `counter_latencies=true` and `summary_latencies=false` accepted; others refused', { apply: metricsConfig }),
+  F(
+    'metrics-config',
+    'Metrics',
+    'string',
+    'mapped',
+    '`histogram_latencies=<bool>` → `metricsHistograms`; `counter_latencies=true` and `summary_latencies=false` accepted; others refused',
+    { apply: metricsConfig },
+  ),
   // Tracing
-  F('trace-config', 'Tracing', 'string', 'mapped', 'OpenTelemetry mode: `opentelemetry,url=...` → `traceOtlpEndpoint` (OTLP/HTTP protobuf), `rate=N` → `traceRate`, `level=OFF|TIMESTAMPS` → `traceLevel`; `mode=opentelemetry`, `count=-1` accepted; Triton mode (file, log-frequency) refused', { apply: traceConfig }),
+  F(
+    'trace-config',
+    'Tracing',
+    'string',
+    'mapped',
+    'OpenTelemetry mode: `opentelemetry,url=...` → `traceOtlpEndpoint` (OTLP/HTTP protobuf), `rate=N` → `traceRate`, `level=OFF|TIMESTAMPS` → `traceLevel`; `mode=opentelemetry`, `count=-1` accepted; Triton mode (file, log-frequency) refused',
+    { apply: traceConfig },
+  ),
   F('trace-file', 'Tracing', 'string', 'refused', "Triton's trace files are not written; spans go to the OTLP endpoint"),
   F('trace-level', 'Tracing', 'string', 'mapped', '`traceLevel` (OFF | TIMESTAMPS; deprecated in Triton)', { apply: traceLevel }),
   F('trace-rate', 'Tracing', 'int', 'mapped', '`traceRate` (deprecated in Triton)', { apply: set('traceRate') }),
@@ -260,21 +331,43 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   F('trace-log-frequency', 'Tracing', 'int', 'refused', "Triton's trace files are not written"),
   // Backend, repository agents
   F('backend-directory', 'Backend', 'string', 'refused', 'rtserve loads no backend libraries'),
-  F('backend-config', 'Backend', 'string', 'mapped', '`[onnxruntime,]default-max-batch-size=N` → `defaultMaxBatchSize`; other backends and settings refused', { apply: backendConfig }),
+  F(
+    'backend-config',
+    'Backend',
+    'string',
+    'mapped',
+    '`[onnxruntime,]default-max-batch-size=N` → `defaultMaxBatchSize`; other backends and settings refused',
+    { apply: backendConfig },
+  ),
   F('repoagent-directory', 'Repository Agent', 'string', 'refused', 'rtserve has no repository agents'),
   // Response cache
   F('cache-config', 'Response Cache', 'string', 'mapped', '`local,size=N` → `cacheSizeBytes`; other caches refused', { apply: cacheConfig }),
   F('cache-directory', 'Response Cache', 'string', 'refused', 'rtserve loads no cache libraries'),
   F('response-cache-byte-size', 'Response Cache', 'int', 'mapped', '`cacheSizeBytes` (deprecated in Triton)', { apply: set('cacheSizeBytes') }),
   // Rate limiter
-  F('rate-limit', 'Rate Limiter', 'string', 'refused', "Triton's instance rate limiter is not implemented (off accepted); per-client request rate limits: docs/security.md", { accepts: equalsIgnoringCase('off') }),
+  F(
+    'rate-limit',
+    'Rate Limiter',
+    'string',
+    'refused',
+    "Triton's instance rate limiter is not implemented (off accepted); per-client request rate limits: docs/security.md",
+    { accepts: equalsIgnoringCase('off') },
+  ),
   F('rate-limit-resource', 'Rate Limiter', 'string', 'refused', "Triton's instance rate limiter is not implemented"),
   // Memory / device management
-  F('pinned-memory-pool-byte-size', 'Memory/Device Management', 'int', 'mapped', `accepted, no effect (warning): ${NO_POOLS}`, { apply: noEffect(NO_POOLS) }),
-  F('cuda-memory-pool-byte-size', 'Memory/Device Management', 'string', 'mapped', `accepted, no effect (warning): ${NO_POOLS}`, { apply: noEffect(NO_POOLS) }),
-  F('cuda-virtual-address-size', 'Memory/Device Management', 'string', 'mapped', `accepted, no effect (warning): ${NO_POOLS}`, { apply: noEffect(NO_POOLS) }),
+  F('pinned-memory-pool-byte-size', 'Memory/Device Management', 'int', 'mapped', `accepted, no effect (warning): ${NO_POOLS}`, {
+    apply: noEffect(NO_POOLS),
+  }),
+  F('cuda-memory-pool-byte-size', 'Memory/Device Management', 'string', 'mapped', `accepted, no effect (warning): ${NO_POOLS}`, {
+    apply: noEffect(NO_POOLS),
+  }),
+  F('cuda-virtual-address-size', 'Memory/Device Management', 'string', 'mapped', `accepted, no effect (warning): ${NO_POOLS}`, {
+    apply: noEffect(NO_POOLS),
+  }),
   F('min-supported-compute-capability', 'Memory/Device Management', 'float', 'refused', 'GPUs are not filtered by compute capability'),
-  F('buffer-manager-thread-count', 'Memory/Device Management', 'int', 'mapped', `accepted, no effect (warning): ${NO_THREADS}`, { apply: noEffect(NO_THREADS) }),
+  F('buffer-manager-thread-count', 'Memory/Device Management', 'int', 'mapped', `accepted, no effect (warning): ${NO_THREADS}`, {
+    apply: noEffect(NO_THREADS),
+  }),
   F('host-policy', 'Memory/Device Management', 'string', 'refused', 'no host policies (NUMA node, CPU cores): pin the process with taskset/numactl'),
   F('model-load-gpu-limit', 'Memory/Device Management', 'string', 'refused', 'no GPU memory limit on loads'),
 ];
@@ -289,7 +382,10 @@ const attribute = (name: string): string => name.replace(/-([a-z])/g, (_m, c: st
 export function registerTritonFlags(command: Command): void {
   for (const flag of TRITON_FLAGS) {
     if (flag.status === 'supported' || command.options.some((o) => o.long === `--${flag.name}`)) continue;
-    const option = new Option(flag.arg === 'none' ? `--${flag.name}` : `--${flag.name} <${flag.arg === 'string' ? 'value' : flag.arg}>`, flag.rtserve.replace(/`/g, ''));
+    const option = new Option(
+      flag.arg === 'none' ? `--${flag.name}` : `--${flag.name} <${flag.arg === 'string' ? 'value' : flag.arg}>`,
+      flag.rtserve.replace(/`/g, ''),
+    );
     if (flag.arg !== 'none') {
       const kind = flag.arg;
       option.argParser((raw: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), parseValue(kind, raw)]);
@@ -331,7 +427,9 @@ export function translateTritonFlags(opts: Readonly<Record<string, unknown>>): T
 export function renderTritonFlagTable(): string {
   const rows = TRITON_FLAGS.map((f) => `| \`--${f.name}${f.arg === 'none' ? '' : `=<${f.arg}>`}\` | ${f.group} | ${f.status} | ${f.rtserve} |`);
   const counts = (['supported', 'mapped', 'refused'] as const).map((s) => `${TRITON_FLAGS.filter((f) => f.status === s).length} ${s}`).join(', ');
-  return [`${TRITON_FLAGS.length} flags: ${counts}.`, '', '| flag | Triton group | status | rtserve |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  return [`${TRITON_FLAGS.length} flags: ${counts}.`, '', '| flag | Triton group | status | rtserve |', '| --- | --- | --- | --- |', ...rows].join(
+    '\n',
+  );
 }
 
 const TABLE_BEGIN = '<!-- triton-flags:begin (generated by `npm run docs:triton` from src/cli/triton-flags.ts) -->';

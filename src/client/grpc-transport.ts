@@ -9,7 +9,13 @@ import { Client, credentials as grpcCredentials, Metadata, type ChannelCredentia
 import { CATEGORY_MAPPING, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../errors/registry.ts';
 import type { Parameters, RequestedOutput } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
-import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest, type GrpcClientRequest, type StreamInferResult } from '../codec/grpc/infer-client-codec.ts';
+import {
+  decodeModelInferResponse,
+  decodeModelStreamInferResponse,
+  encodeModelInferRequest,
+  type GrpcClientRequest,
+  type StreamInferResult,
+} from '../codec/grpc/infer-client-codec.ts';
 import { RtserveError } from './errors.ts';
 import { InferResult } from './tensors.ts';
 

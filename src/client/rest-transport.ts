@@ -54,7 +54,11 @@ export class RestTransport {
       res = await this.fetchFn(url, { ...init, headers: { ...this.options.headers, ...(init.headers as Record<string, string> | undefined) } });
     } catch (err) {
       if (init.signal?.aborted === true) throw new RtserveError('CANCELLED', 'the request was cancelled', { category: 'CANCELLED', cause: err });
-      throw new RtserveError('UNAVAILABLE', `cannot reach ${this.base}: ${(err as Error).message}`, { category: 'UNAVAILABLE', retryable: true, cause: err });
+      throw new RtserveError('UNAVAILABLE', `cannot reach ${this.base}: ${(err as Error).message}`, {
+        category: 'UNAVAILABLE',
+        retryable: true,
+        cause: err,
+      });
     }
     return res;
   }
@@ -92,7 +96,11 @@ export class RestTransport {
     return this.json(`${this.modelPath(model, version)}/config`);
   }
   repositoryIndex(readyOnly = false): Promise<RepositoryIndexEntry[]> {
-    return this.json(`${this.base}/v2/repository/index`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ready: readyOnly }) });
+    return this.json(`${this.base}/v2/repository/index`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ready: readyOnly }),
+    });
   }
 
   /** POST /infer, binary tensor data both ways unless `binary: false`. */
@@ -138,7 +146,12 @@ export class RestTransport {
     for (;;) {
       const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
       if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-      const res = await this.call(url, { method: 'POST', headers, body: lastEventId === undefined ? text : '', ...(opts.signal === undefined ? {} : { signal: opts.signal }) });
+      const res = await this.call(url, {
+        method: 'POST',
+        headers,
+        body: lastEventId === undefined ? text : '',
+        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+      });
       if (!res.ok || res.body === null) {
         const body = new Uint8Array(await res.arrayBuffer());
         throw errorFromHttp(res.status, parseJsonOrUndefined(body), res.headers.get('retry-after'));

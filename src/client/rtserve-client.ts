@@ -250,7 +250,10 @@ export class RtserveClient {
 
   private get grpc(): GrpcTransportLike {
     const g = this.options.grpc;
-    if (g === undefined) throw new RtserveError('UNSUPPORTED', "transport 'grpc' needs a gRPC transport: create the client with createNodeClient({ grpcAddress })", { category: 'UNIMPLEMENTED' });
+    if (g === undefined)
+      throw new RtserveError('UNSUPPORTED', "transport 'grpc' needs a gRPC transport: create the client with createNodeClient({ grpcAddress })", {
+        category: 'UNIMPLEMENTED',
+      });
     return g;
   }
 

@@ -10,8 +10,16 @@ import type { Tensor } from '../tensor/tensor.ts';
 import { RtserveError } from './errors.ts';
 
 export type TypedArray =
-  | Float32Array | Float64Array | Int8Array | Int16Array | Int32Array | BigInt64Array
-  | Uint8Array | Uint16Array | Uint32Array | BigUint64Array;
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array;
 
 export interface TensorInput {
   readonly name: string;
@@ -42,7 +50,10 @@ function inferDatatype(data: TensorInput['data'], name: string): DataType {
     if (typeof first === 'boolean') return 'BOOL';
     if (first === undefined || typeof first === 'string' || first instanceof Uint8Array) return 'BYTES';
   }
-  throw new RtserveError('BAD_DATA', `input '${name}': cannot infer a datatype from its data; pass a typed array, strings, Uint8Arrays or booleans, or set 'datatype'`);
+  throw new RtserveError(
+    'BAD_DATA',
+    `input '${name}': cannot infer a datatype from its data; pass a typed array, strings, Uint8Arrays or booleans, or set 'datatype'`,
+  );
 }
 
 /** A wire Tensor from an SDK input (BYTES strings are UTF-8 encoded, booleans become 0/1 bytes). */
@@ -95,7 +106,8 @@ export class InferResult {
   /** The output tensor `name`; throws when the answer has none by that name. */
   output(name: string): Tensor {
     const t = this.outputs.find((o) => o.name === name);
-    if (t === undefined) throw new RtserveError('UNKNOWN_OUTPUT', `the answer has no output '${name}' (outputs: ${this.outputs.map((o) => o.name).join(', ')})`);
+    if (t === undefined)
+      throw new RtserveError('UNKNOWN_OUTPUT', `the answer has no output '${name}' (outputs: ${this.outputs.map((o) => o.name).join(', ')})`);
     return t;
   }
 

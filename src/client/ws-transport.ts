@@ -10,7 +10,15 @@
 import type { Parameters, RequestedOutput } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { BinarySection, decodeWireTensor, encodeWireTensor } from '../codec/wire-tensor.ts';
-import { binaryOutputCount, WS_BEARER_PROTOCOL_PREFIX, WS_PATH, WS_SUBPROTOCOL, type WsErrorBody, type WsLimits, type WsWireOutput } from '../codec/ws-protocol.ts';
+import {
+  binaryOutputCount,
+  WS_BEARER_PROTOCOL_PREFIX,
+  WS_PATH,
+  WS_SUBPROTOCOL,
+  type WsErrorBody,
+  type WsLimits,
+  type WsWireOutput,
+} from '../codec/ws-protocol.ts';
 import { RtserveError } from './errors.ts';
 import { InferResult } from './tensors.ts';
 import { platformWebSocketFactory, WS_OPEN, type WebSocketFactory, type WebSocketLike } from './websocket-like.ts';
@@ -99,7 +107,11 @@ export class WsTransport {
   constructor(private readonly options: WsTransportOptions) {
     const factory = options.webSocket ?? platformWebSocketFactory();
     if (factory === undefined) {
-      throw new RtserveError('UNSUPPORTED', 'this platform has no WebSocket: pass `webSocket` (in Node, use createNodeClient from the SDK\'s node entry)', { category: 'UNIMPLEMENTED' });
+      throw new RtserveError(
+        'UNSUPPORTED',
+        "this platform has no WebSocket: pass `webSocket` (in Node, use createNodeClient from the SDK's node entry)",
+        { category: 'UNIMPLEMENTED' },
+      );
     }
     this.factory = factory;
     this.wsUrl = `${options.url.replace(/\/+$/, '').replace(/^http/, 'ws')}${WS_PATH}`;
@@ -138,7 +150,11 @@ export class WsTransport {
       return;
     }
     // Not on the wire (yet, or any more): end it here.
-    this.finish(p, { type: 'error', seq: undefined, error: new RtserveError('CANCELLED', `request '${id}' was cancelled`, { category: 'CANCELLED' }) });
+    this.finish(p, {
+      type: 'error',
+      seq: undefined,
+      error: new RtserveError('CANCELLED', `request '${id}' was cancelled`, { category: 'CANCELLED' }),
+    });
   }
 
   close(): void {
@@ -155,7 +171,12 @@ export class WsTransport {
   private sendWhenReady(p: Pending): void {
     this.ensureConnected().then(
       () => this.write(p),
-      (err: unknown) => this.finish(p, { type: 'error', seq: undefined, error: err instanceof RtserveError ? err : new RtserveError('UNAVAILABLE', String(err), { retryable: true }) }),
+      (err: unknown) =>
+        this.finish(p, {
+          type: 'error',
+          seq: undefined,
+          error: err instanceof RtserveError ? err : new RtserveError('UNAVAILABLE', String(err), { retryable: true }),
+        }),
     );
   }
 
@@ -179,7 +200,11 @@ export class WsTransport {
     try {
       text += `,"inputs":[${spec.inputs.map((t) => encodeWireTensor('input', t, binary, chunks)).join(',')}]}`;
     } catch (err) {
-      this.finish(p, { type: 'error', seq: undefined, error: new RtserveError('BAD_DATA', (err as Error).message, { category: 'INVALID_ARGUMENT', cause: err }) });
+      this.finish(p, {
+        type: 'error',
+        seq: undefined,
+        error: new RtserveError('BAD_DATA', (err as Error).message, { category: 'INVALID_ARGUMENT', cause: err }),
+      });
       return;
     }
     s.send(text);
@@ -216,7 +241,11 @@ export class WsTransport {
         if (err instanceof RtserveError && !err.retryable && err.details.closeCode === undefined) throw err;
       }
     }
-    throw new RtserveError('UNAVAILABLE', `cannot connect to ${this.wsUrl}: ${(lastError as Error | undefined)?.message ?? 'unknown error'}`, { category: 'UNAVAILABLE', retryable: true, cause: lastError });
+    throw new RtserveError('UNAVAILABLE', `cannot connect to ${this.wsUrl}: ${(lastError as Error | undefined)?.message ?? 'unknown error'}`, {
+      category: 'UNAVAILABLE',
+      retryable: true,
+      cause: lastError,
+    });
   }
 
   /** Opens a socket and establishes a session (fresh, or the old one resumed). */
@@ -246,7 +275,13 @@ export class WsTransport {
         if (this.socket === s) this.socket = undefined;
         this.binaryWait = undefined;
         if (!established) {
-          settle(new RtserveError('UNAVAILABLE', `the connection closed before the session started (${ev.code}${ev.reason === '' ? '' : ` ${ev.reason}`})`, { category: 'UNAVAILABLE', retryable: true, closeCode: ev.code }));
+          settle(
+            new RtserveError(
+              'UNAVAILABLE',
+              `the connection closed before the session started (${ev.code}${ev.reason === '' ? '' : ` ${ev.reason}`})`,
+              { category: 'UNAVAILABLE', retryable: true, closeCode: ev.code },
+            ),
+          );
           return;
         }
         this.onSocketClosed(ev.code, ev.reason);
@@ -321,7 +356,11 @@ export class WsTransport {
         p.sent = false;
         continue;
       }
-      this.finish(p, { type: 'error', seq: undefined, error: lost ?? new RtserveError('RESUME_EXPIRED', `request '${p.id}' was lost with its session`, { category: 'NOT_FOUND' }) });
+      this.finish(p, {
+        type: 'error',
+        seq: undefined,
+        error: lost ?? new RtserveError('RESUME_EXPIRED', `request '${p.id}' was lost with its session`, { category: 'NOT_FOUND' }),
+      });
     }
     for (const p of this.pending.values()) if (!p.sent) this.write(p);
   }
@@ -343,7 +382,12 @@ export class WsTransport {
   private onBinary(data: unknown): void {
     const w = this.binaryWait;
     if (w === undefined) return;
-    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(0);
+    const bytes =
+      data instanceof ArrayBuffer
+        ? new Uint8Array(data)
+        : ArrayBuffer.isView(data)
+          ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+          : new Uint8Array(0);
     w.frames.push(bytes);
     if (--w.left > 0) return;
     this.binaryWait = undefined;
@@ -380,7 +424,11 @@ export class WsTransport {
         try {
           result = decodeResult(event, frames);
         } catch (err) {
-          this.finish(p, { type: 'error', seq, error: new RtserveError('BAD_DATA', `cannot decode the answer to '${id}': ${(err as Error).message}`, { cause: err }) });
+          this.finish(p, {
+            type: 'error',
+            seq,
+            error: new RtserveError('BAD_DATA', `cannot decode the answer to '${id}': ${(err as Error).message}`, { cause: err }),
+          });
           return;
         }
         if (event.type === 'result') this.finish(p, { type: 'result', seq: seq ?? 1, result });
@@ -391,7 +439,12 @@ export class WsTransport {
         this.finish(p, { type: 'done', seq: seq ?? 0, responses: Number(event['responses'] ?? 0) });
         return;
       case 'frame.dropped':
-        this.finish(p, { type: 'frame.dropped', seq: seq ?? 1, frameStream: String(event['frame_stream']), supersededBy: String(event['superseded_by']) });
+        this.finish(p, {
+          type: 'frame.dropped',
+          seq: seq ?? 1,
+          frameStream: String(event['frame_stream']),
+          supersededBy: String(event['superseded_by']),
+        });
         return;
       case 'error': {
         const err = errorFromWs(event['error'] as WsErrorBody);

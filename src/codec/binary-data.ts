@@ -36,25 +36,37 @@ export function deserializeBytes(role: TensorRole, name: string, shape: readonly
   const what = tensorLabel(role, name);
   // Each element needs at least its 4-byte prefix: refuse an impossible count before allocating for it.
   if (count > bytes.byteLength / 4) {
-    throw rtError('BAD_DATA', `${what}: shape ${formatShape(shape)} needs ${count} BYTES elements (at least ${count * 4} bytes with their 4-byte length prefixes), binary data has ${bytes.byteLength} bytes`);
+    throw rtError(
+      'BAD_DATA',
+      `${what}: shape ${formatShape(shape)} needs ${count} BYTES elements (at least ${count * 4} bytes with their 4-byte length prefixes), binary data has ${bytes.byteLength} bytes`,
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Array<Uint8Array>(count);
   let offset = 0;
   for (let i = 0; i < count; i++) {
     if (offset + 4 > bytes.byteLength) {
-      throw rtError('BAD_DATA', `${what}: binary data ends at byte ${bytes.byteLength} after ${i} BYTES elements; shape ${formatShape(shape)} needs ${count}`);
+      throw rtError(
+        'BAD_DATA',
+        `${what}: binary data ends at byte ${bytes.byteLength} after ${i} BYTES elements; shape ${formatShape(shape)} needs ${count}`,
+      );
     }
     const len = view.getUint32(offset, true);
     const start = offset + 4;
     if (start + len > bytes.byteLength) {
-      throw rtError('BAD_DATA', `${what}: BYTES element ${i} at byte ${offset} declares length ${len} but only ${bytes.byteLength - start} bytes remain`);
+      throw rtError(
+        'BAD_DATA',
+        `${what}: BYTES element ${i} at byte ${offset} declares length ${len} but only ${bytes.byteLength - start} bytes remain`,
+      );
     }
     out[i] = bytes.subarray(start, start + len);
     offset = start + len;
   }
   if (offset !== bytes.byteLength) {
-    throw rtError('BAD_DATA', `${what}: ${bytes.byteLength - offset} bytes left over after the ${count} BYTES elements of shape ${formatShape(shape)} (binary data has ${bytes.byteLength} bytes)`);
+    throw rtError(
+      'BAD_DATA',
+      `${what}: ${bytes.byteLength - offset} bytes left over after the ${count} BYTES elements of shape ${formatShape(shape)} (binary data has ${bytes.byteLength} bytes)`,
+    );
   }
   return out;
 }
@@ -64,12 +76,20 @@ export function deserializeBytes(role: TensorRole, name: string, shape: readonly
  * offset is aligned for the element size (tensor/datatype.ts `viewAs`); BYTES elements are views too.
  */
 export function binaryToTensorData(
-  role: TensorRole, name: string, datatype: DataType, shape: readonly number[], count: number, bytes: Uint8Array,
+  role: TensorRole,
+  name: string,
+  datatype: DataType,
+  shape: readonly number[],
+  count: number,
+  bytes: Uint8Array,
 ): TensorData {
   if (datatype === 'BYTES') return deserializeBytes(role, name, shape, count, bytes);
   const expected = count * BYTE_SIZE[datatype];
   if (bytes.byteLength !== expected) {
-    throw rtError('BAD_DATA', `${tensorLabel(role, name)}: shape ${formatShape(shape)} of ${datatype} needs ${expected} bytes, binary data has ${bytes.byteLength}`);
+    throw rtError(
+      'BAD_DATA',
+      `${tensorLabel(role, name)}: shape ${formatShape(shape)} of ${datatype} needs ${expected} bytes, binary data has ${bytes.byteLength}`,
+    );
   }
   return viewAs(datatype, bytes);
 }
@@ -84,4 +104,3 @@ export function tensorDataToBinary(role: TensorRole, name: string, datatype: Dat
   const values = assertNumeric(what, datatype, data);
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 }
-

@@ -34,7 +34,9 @@ export function parseJsonText(text: string, what: string): unknown {
       }
     }
     const reason = found?.reason ?? (err instanceof Error ? err.message : 'syntax error');
-    throw rtError('BAD_JSON', `${what} is not valid JSON: ${reason} at position ${pos} (line ${line}, column ${pos - lineStart + 1})`, { cause: err });
+    throw rtError('BAD_JSON', `${what} is not valid JSON: ${reason} at position ${pos} (line ${line}, column ${pos - lineStart + 1})`, {
+      cause: err,
+    });
   }
 }
 
@@ -56,8 +58,7 @@ export function findJsonError(text: string): { position: number; reason: string 
   const fail = (reason: string, at = i): never => {
     throw new Stop(at, reason);
   };
-  const unexpected = (): never =>
-    i >= n ? fail('unexpected end of input') : fail(`unexpected character ${JSON.stringify(text[i])}`);
+  const unexpected = (): never => (i >= n ? fail('unexpected end of input') : fail(`unexpected character ${JSON.stringify(text[i])}`));
   const ws = (): void => {
     while (i < n) {
       const c = text.charCodeAt(i);

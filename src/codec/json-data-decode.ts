@@ -11,8 +11,14 @@ import { type TensorRole, tensorLabel, formatShape, utf8Encode, describeValue } 
 
 /** Strings accepted for non-finite floats (JSON has no NaN/Infinity literals); the encoder writes the first three. */
 const NON_FINITE: ReadonlyMap<string, number> = new Map([
-  ['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity],
-  ['nan', NaN], ['inf', Infinity], ['-inf', -Infinity], ['+inf', Infinity], ['+Infinity', Infinity],
+  ['NaN', NaN],
+  ['Infinity', Infinity],
+  ['-Infinity', -Infinity],
+  ['nan', NaN],
+  ['inf', Infinity],
+  ['-inf', -Infinity],
+  ['+inf', Infinity],
+  ['+Infinity', Infinity],
 ]);
 
 const INT_RANGE: Readonly<Partial<Record<DataType, readonly [number, number]>>> = {
@@ -102,7 +108,10 @@ function fillBigInt(what: string, datatype: 'INT64' | 'UINT64', src: readonly un
     if (typeof v === 'number') {
       if (!Number.isInteger(v)) elementError(what, i, 'an integer', datatype, v);
       if (!Number.isSafeInteger(v)) {
-        throw rtError('BAD_DATA', `${what}: element ${i} value ${v} is beyond ±2^53 and may have lost precision in JSON; send ${datatype} values this large as decimal strings or as binary data`);
+        throw rtError(
+          'BAD_DATA',
+          `${what}: element ${i} value ${v} is beyond ±2^53 and may have lost precision in JSON; send ${datatype} values this large as decimal strings or as binary data`,
+        );
       }
       big = BigInt(v);
     } else if (typeof v === 'string' && DECIMAL_INTEGER.test(v)) {
@@ -150,7 +159,12 @@ function fillBytes(what: string, src: readonly unknown[]): BytesArray {
  * rounded to nearest-even. NaN and ±Infinity may be written as the strings "NaN", "Infinity", "-Infinity".
  */
 export function jsonToTensorData(
-  role: TensorRole, name: string, datatype: DataType, shape: readonly number[], count: number, data: unknown,
+  role: TensorRole,
+  name: string,
+  datatype: DataType,
+  shape: readonly number[],
+  count: number,
+  data: unknown,
 ): TensorData {
   const what = tensorLabel(role, name);
   const flat = flattenData(what, data, shape);
@@ -198,4 +212,3 @@ export function jsonToTensorData(
     }
   }
 }
-

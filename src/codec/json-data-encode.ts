@@ -1,4 +1,3 @@
-
 import type { BytesArray, DataType, TensorData } from '../tensor/datatype.ts';
 import { rtError } from '../errors/registry.ts';
 import { bf16ArrayToFloat32, halfArrayToFloat32 } from '../tensor/half.ts';
@@ -55,7 +54,11 @@ function bytesToJson(what: string, values: BytesArray): string {
     try {
       text = utf8Decoder.decode(values[i]);
     } catch (err) {
-      throw rtError('UNSUPPORTED', `${what}: BYTES element ${i} is not valid UTF-8 and cannot be written as a JSON string; use binary data for this tensor (parameters.binary_data: true)`, { cause: err });
+      throw rtError(
+        'UNSUPPORTED',
+        `${what}: BYTES element ${i} is not valid UTF-8 and cannot be written as a JSON string; use binary data for this tensor (parameters.binary_data: true)`,
+        { cause: err },
+      );
     }
     parts[i] = JSON.stringify(text);
   }
@@ -94,4 +97,3 @@ export function tensorDataToJson(role: TensorRole, name: string, datatype: DataT
       return JSON.stringify(Array.from(values as Int32Array));
   }
 }
-

@@ -11,7 +11,17 @@ import { rtError } from '../errors/registry.ts';
 import { describeValue, utf8Encode } from './tensor-data.ts';
 import { parseJsonBytes } from './json-body.ts';
 import { sharedMemoryRefOf } from './shared-memory-params.ts';
-import { BinarySection, checkParameters, concatBytes, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
+import {
+  BinarySection,
+  checkParameters,
+  concatBytes,
+  encodeSharedMemoryWireTensor,
+  encodeWireTensor,
+  isPlainObject,
+  padJsonHeader,
+  readWireTensorHead,
+  wireTensorData,
+} from './wire-tensor.ts';
 
 export interface EncodeRequestOptions {
   /** Send every input as binary data (needs the Inference-Header-Content-Length header) or as JSON `data`. */
@@ -68,7 +78,10 @@ export function decodeInferResponse(body: Uint8Array, headerLength?: number): In
   let binary: Uint8Array | undefined;
   if (headerLength !== undefined) {
     if (!Number.isSafeInteger(headerLength) || headerLength < 0 || headerLength > body.byteLength) {
-      throw rtError('BAD_BINARY_HEADER', `Inference-Header-Content-Length ${headerLength} does not fit the response body of ${body.byteLength} bytes`);
+      throw rtError(
+        'BAD_BINARY_HEADER',
+        `Inference-Header-Content-Length ${headerLength} does not fit the response body of ${body.byteLength} bytes`,
+      );
     }
     jsonBytes = body.subarray(0, headerLength);
     binary = body.subarray(headerLength);
@@ -91,7 +104,8 @@ export function decodeInferResponse(body: Uint8Array, headerLength?: number): In
   let sharedMemoryOutputs: Map<string, SharedMemoryRef> | undefined;
   const outputs = rawOutputs.map((raw, i): Tensor => {
     const head = readWireTensorHead('output', i, raw);
-    const ref = head.data === undefined && head.parameters?.['binary_data_size'] === undefined ? sharedMemoryRefOf(head.what, head.parameters) : undefined;
+    const ref =
+      head.data === undefined && head.parameters?.['binary_data_size'] === undefined ? sharedMemoryRefOf(head.what, head.parameters) : undefined;
     if (ref === undefined) return wireTensorData('output', head, section);
     (sharedMemoryOutputs ??= new Map()).set(head.name, ref);
     return { name: head.name, datatype: head.datatype, shape: head.shape, data: allocate(head.datatype, 0) };

@@ -21,7 +21,16 @@ import { describeValue, formatShape, utf8Encode } from './tensor-data.ts';
 import { parseJsonBytes } from './json-body.ts';
 import { binaryToTensorData } from './binary-data.ts';
 import { sharedMemoryInput, sharedMemoryRefOf } from './shared-memory-params.ts';
-import { BinarySection, checkParameters, encodeSharedMemoryWireTensor, encodeWireTensor, isPlainObject, padJsonHeader, readWireTensorHead, wireTensorData } from './wire-tensor.ts';
+import {
+  BinarySection,
+  checkParameters,
+  encodeSharedMemoryWireTensor,
+  encodeWireTensor,
+  isPlainObject,
+  padJsonHeader,
+  readWireTensorHead,
+  wireTensorData,
+} from './wire-tensor.ts';
 
 /** A request decoded from the wire, before the transport adds model, version, signal and protocol. */
 export interface DecodedInferRequest {
@@ -150,7 +159,10 @@ export function parseBinaryBody(body: Uint8Array, headerLengthHeader: string | u
   const text = headerLengthHeader.trim();
   if (!/^\d+$/.test(text)) {
     const shown = text.length > 32 ? `${text.slice(0, 32)}…` : text;
-    throw rtError('BAD_BINARY_HEADER', `${HEADER_NAME} must be a non-negative integer number of bytes, got '${shown}' (the body has ${body.byteLength} bytes)`);
+    throw rtError(
+      'BAD_BINARY_HEADER',
+      `${HEADER_NAME} must be a non-negative integer number of bytes, got '${shown}' (the body has ${body.byteLength} bytes)`,
+    );
   }
   // Digits only, so Number() is exact up to 2^53 and larger values compare as larger than any body anyway.
   const headerLength = Number(text);
@@ -182,7 +194,10 @@ export interface RawRequestModel {
 export function buildRawRequest(meta: RawRequestModel, bytes: Uint8Array): DecodedInferRequest {
   if (meta.inputs.length !== 1) {
     const names = meta.inputs.map((t) => t.name).join(', ');
-    throw rtError('BAD_REQUEST', `a raw binary request (${HEADER_NAME}: 0) needs a model with exactly one input; model '${meta.name}' has ${meta.inputs.length}${names === '' ? '' : ` (${names})`}`);
+    throw rtError(
+      'BAD_REQUEST',
+      `a raw binary request (${HEADER_NAME}: 0) needs a model with exactly one input; model '${meta.name}' has ${meta.inputs.length}${names === '' ? '' : ` (${names})`}`,
+    );
   }
   const input = meta.inputs[0]!;
   const { name, datatype } = input;
@@ -194,7 +209,10 @@ export function buildRawRequest(meta: RawRequestModel, bytes: Uint8Array): Decod
 
   if (datatype === 'BYTES') {
     if (dynamic.length > 0 || elementCount(dims) !== 1) {
-      throw rtError('BAD_SHAPE', `raw input '${name}': a raw binary request to a BYTES input needs model shape [1], model '${meta.name}' has ${shownDims}`);
+      throw rtError(
+        'BAD_SHAPE',
+        `raw input '${name}': a raw binary request to a BYTES input needs model shape [1], model '${meta.name}' has ${shownDims}`,
+      );
     }
     // Triton prepends the 4-byte length itself: the body is the element's bytes, without a prefix.
     return { inputs: [{ name, datatype, shape: [...prefix, ...dims], data: [bytes] }], parameters: { binary_data_output: true } };
@@ -208,7 +226,10 @@ export function buildRawRequest(meta: RawRequestModel, bytes: Uint8Array): Decod
     for (const d of dims) if (d >= 0) fixed *= d;
     const rowBytes = fixed * BYTE_SIZE[datatype];
     if (rowBytes === 0 || bytes.byteLength % rowBytes !== 0) {
-      throw rtError('BAD_DATA', `raw input '${name}': ${bytes.byteLength} bytes is not a whole number of ${datatype} slices of model shape ${shownDims} (${rowBytes} bytes per step of the variable dimension)`);
+      throw rtError(
+        'BAD_DATA',
+        `raw input '${name}': ${bytes.byteLength} bytes is not a whole number of ${datatype} slices of model shape ${shownDims} (${rowBytes} bytes per step of the variable dimension)`,
+      );
     }
     shape[dynamic[0]!] = bytes.byteLength / rowBytes;
   }
@@ -239,7 +260,10 @@ export interface EncodedResponse {
  * `binary_data` overrides it (docs/protocol.md §2.3). Classification (`classification: N`) is done before encoding,
  * by the request pipeline (src/pipeline/classification.ts).
  */
-export function responseOptionsFor(req: { readonly parameters?: Parameters | undefined; readonly outputs?: readonly RequestedOutput[] | undefined }): EncodeResponseOptions {
+export function responseOptionsFor(req: {
+  readonly parameters?: Parameters | undefined;
+  readonly outputs?: readonly RequestedOutput[] | undefined;
+}): EncodeResponseOptions {
   const binaryDefault = req.parameters?.['binary_data_output'] === true;
   let binaryOutputs: ReadonlySet<string> | 'all' | 'none' = binaryDefault ? 'all' : 'none';
   if (req.outputs !== undefined && req.outputs.length > 0) {

@@ -37,7 +37,10 @@ export function sharedMemoryRefOf(what: string, parameters: Parameters | undefin
   const size = p[SHM_BYTE_SIZE];
   if (region === undefined || size === undefined) {
     const given = [SHM_REGION, SHM_BYTE_SIZE, SHM_OFFSET].filter((k) => k in p).join(' and ');
-    throw rtError('BAD_PARAMETER', `${what}: parameters.${SHM_REGION} and parameters.${SHM_BYTE_SIZE} go together (${SHM_OFFSET} is optional), got only ${given}`);
+    throw rtError(
+      'BAD_PARAMETER',
+      `${what}: parameters.${SHM_REGION} and parameters.${SHM_BYTE_SIZE} go together (${SHM_OFFSET} is optional), got only ${given}`,
+    );
   }
   if (typeof region !== 'string' || region.length === 0) {
     throw rtError('BAD_PARAMETER', `${what}: parameters.${SHM_REGION} must be the name of a registered region, got ${describeValue(region)}`);
@@ -59,16 +62,28 @@ export function sharedMemoryParameters(ref: SharedMemoryRef): Parameters {
  * least the 4-byte length prefixes; the exact size is checked when the elements are read).
  */
 export function sharedMemoryInput(
-  what: string, name: string, datatype: DataType, shape: readonly number[], count: number, ref: SharedMemoryRef, index: number,
+  what: string,
+  name: string,
+  datatype: DataType,
+  shape: readonly number[],
+  count: number,
+  ref: SharedMemoryRef,
+  index: number,
 ): SharedMemoryInput {
   if (datatype === 'BYTES') {
     if (ref.byteSize < 4 * count) {
-      throw rtError('BAD_DATA', `${what}: shape ${formatShape(shape)} of BYTES needs at least ${4 * count} bytes (a 4-byte length per element), parameters.${SHM_BYTE_SIZE} is ${ref.byteSize}`);
+      throw rtError(
+        'BAD_DATA',
+        `${what}: shape ${formatShape(shape)} of BYTES needs at least ${4 * count} bytes (a 4-byte length per element), parameters.${SHM_BYTE_SIZE} is ${ref.byteSize}`,
+      );
     }
   } else {
     const expected = count * BYTE_SIZE[datatype];
     if (ref.byteSize !== expected) {
-      throw rtError('BAD_DATA', `${what}: shape ${formatShape(shape)} of ${datatype} needs ${expected} bytes, parameters.${SHM_BYTE_SIZE} is ${ref.byteSize}`);
+      throw rtError(
+        'BAD_DATA',
+        `${what}: shape ${formatShape(shape)} of ${datatype} needs ${expected} bytes, parameters.${SHM_BYTE_SIZE} is ${ref.byteSize}`,
+      );
     }
   }
   return { name, datatype, shape, sharedMemory: ref, index };

@@ -71,7 +71,10 @@ export function parseShape(role: TensorRole, name: string, raw: unknown): { shap
       throw rtError('BAD_SHAPE', `${what}: shape dimension ${i} must be an integer, got ${describeValue(d)}`);
     }
     if (d < 0) {
-      throw rtError('BAD_SHAPE', `${what}: shape ${formatShape(raw as number[])} has dimension ${i} = ${d}; every dimension must be given and non-negative`);
+      throw rtError(
+        'BAD_SHAPE',
+        `${what}: shape ${formatShape(raw as number[])} has dimension ${i} = ${d}; every dimension must be given and non-negative`,
+      );
     }
     shape[i] = d;
   }

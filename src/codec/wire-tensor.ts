@@ -73,7 +73,10 @@ export class BinarySection {
   finish(): void {
     const left = this.bytes.byteLength - this.offset;
     if (left !== 0) {
-      throw rtError('BAD_BINARY_HEADER', `the binary section has ${this.bytes.byteLength} bytes but the tensors' binary_data_size add up to ${this.offset}: ${left} bytes left over (check Inference-Header-Content-Length)`);
+      throw rtError(
+        'BAD_BINARY_HEADER',
+        `the binary section has ${this.bytes.byteLength} bytes but the tensors' binary_data_size add up to ${this.offset}: ${left} bytes left over (check Inference-Header-Content-Length)`,
+      );
     }
   }
 }
@@ -164,7 +167,10 @@ export function encodeWireTensor(role: TensorRole, tensor: Tensor, binary: boole
  * The JSON text of a tensor whose bytes are in a shared memory region (docs/protocol.md §2.2; Triton's shared-memory
  * extension): name, datatype, shape and the region parameters, no data.
  */
-export function encodeSharedMemoryWireTensor(tensor: { readonly name: string; readonly datatype: DataType; readonly shape: readonly number[] }, ref: SharedMemoryRef): string {
+export function encodeSharedMemoryWireTensor(
+  tensor: { readonly name: string; readonly datatype: DataType; readonly shape: readonly number[] },
+  ref: SharedMemoryRef,
+): string {
   return `{"name":${JSON.stringify(tensor.name)},"datatype":"${tensor.datatype}","shape":${formatShape(tensor.shape)},"parameters":${JSON.stringify(sharedMemoryParameters(ref))}}`;
 }
 

@@ -62,9 +62,13 @@ export interface AccuracyReport {
 /** Gates applied when the user names none: loose enough for a healthy build, tight enough to catch a broken one. */
 export function defaultGates(precision: PlanPrecision): AccuracyGate[] {
   switch (precision) {
-    case 'fp32': return [{ metric: 'cosine', threshold: 0.9999 }];
-    case 'fp16': return [{ metric: 'cosine', threshold: 0.999 }];
-    case 'int8': case 'mixed': return [{ metric: 'cosine', threshold: 0.99 }];
+    case 'fp32':
+      return [{ metric: 'cosine', threshold: 0.9999 }];
+    case 'fp16':
+      return [{ metric: 'cosine', threshold: 0.999 }];
+    case 'int8':
+    case 'mixed':
+      return [{ metric: 'cosine', threshold: 0.99 }];
   }
 }
 
@@ -73,10 +77,14 @@ export function parseGate(spec: string): AccuracyGate {
   const m = /^(?:([^:=]+):)?([a-z0-9-]+)=([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)$/i.exec(spec.trim());
   const metric = m?.[2]?.toLowerCase();
   if (m === null || metric === undefined || !(GATE_METRICS as readonly string[]).includes(metric)) {
-    throw rtError('BAD_CONFIG', `--accuracy-gate '${spec}': expected METRIC=VALUE or OUTPUT:METRIC=VALUE with METRIC one of ${GATE_METRICS.join(', ')}`);
+    throw rtError(
+      'BAD_CONFIG',
+      `--accuracy-gate '${spec}': expected METRIC=VALUE or OUTPUT:METRIC=VALUE with METRIC one of ${GATE_METRICS.join(', ')}`,
+    );
   }
   const threshold = Number(m[3]);
-  const gate: AccuracyGate = m[1] !== undefined ? { metric: metric as GateMetric, threshold, output: m[1] } : { metric: metric as GateMetric, threshold };
+  const gate: AccuracyGate =
+    m[1] !== undefined ? { metric: metric as GateMetric, threshold, output: m[1] } : { metric: metric as GateMetric, threshold };
   return gate;
 }
 
@@ -179,13 +187,32 @@ export interface EvaluateOptions {
 
 /** Runs reference and plan over `data` and evaluates the gates. */
 export async function evaluateAccuracy(
-  runtime: OfflineRuntime, reference: { bytes: Uint8Array; inputs: readonly ValueInfo[] }, plan: { bytes: Uint8Array; inputs: readonly ValueInfo[] },
-  outputNames: readonly string[], data: Dataset, options: EvaluateOptions,
+  runtime: OfflineRuntime,
+  reference: { bytes: Uint8Array; inputs: readonly ValueInfo[] },
+  plan: { bytes: Uint8Array; inputs: readonly ValueInfo[] },
+  outputNames: readonly string[],
+  data: Dataset,
+  options: EvaluateOptions,
 ): Promise<AccuracyReport> {
-  const accs = new Map<string, Acc>(outputNames.map((n) => [n, {
-    elements: 0, maxAbs: 0, absErrSum: 0, absRefSum: 0, cosSum: 0, cosMin: Infinity, rows: 0, agree: 0, classRows: 0, refCorrect: 0,
-    planCorrect: 0, labelled: 0,
-  }]));
+  const accs = new Map<string, Acc>(
+    outputNames.map((n) => [
+      n,
+      {
+        elements: 0,
+        maxAbs: 0,
+        absErrSum: 0,
+        absRefSum: 0,
+        cosSum: 0,
+        cosMin: Infinity,
+        rows: 0,
+        agree: 0,
+        classRows: 0,
+        refCorrect: 0,
+        planCorrect: 0,
+        labelled: 0,
+      },
+    ]),
+  );
   const target = runtime.runnableTargets.includes(options.target) ? options.target : 'ort-cpu';
   let refS: RuntimeSession | undefined;
   let planS: RuntimeSession | undefined;
@@ -238,17 +265,26 @@ export async function evaluateAccuracy(
 function checkGate(gate: AccuracyGate, outputs: readonly OutputMetrics[]): GateResult {
   const selected = gate.output === undefined ? outputs : outputs.filter((o) => o.name === gate.output);
   if (gate.output !== undefined && selected.length === 0) {
-    throw rtError('BAD_CONFIG', `--accuracy-gate names output '${gate.output}', which the model does not have (outputs: ${outputs.map((o) => o.name).join(', ')})`);
+    throw rtError(
+      'BAD_CONFIG',
+      `--accuracy-gate names output '${gate.output}', which the model does not have (outputs: ${outputs.map((o) => o.name).join(', ')})`,
+    );
   }
   const higherIsBetter = gate.metric === 'cosine' || gate.metric === 'top1-agreement' || gate.metric === 'top1-accuracy';
   const metricOf = (o: OutputMetrics): number | null => {
     switch (gate.metric) {
-      case 'max-abs': return o.maxAbsError;
-      case 'mean-rel': return o.meanRelError;
-      case 'cosine': return o.cosine;
-      case 'top1-agreement': return o.top1Agreement;
-      case 'top1-accuracy': return o.planAccuracy;
-      case 'accuracy-drop': return o.referenceAccuracy === null || o.planAccuracy === null ? null : o.referenceAccuracy - o.planAccuracy;
+      case 'max-abs':
+        return o.maxAbsError;
+      case 'mean-rel':
+        return o.meanRelError;
+      case 'cosine':
+        return o.cosine;
+      case 'top1-agreement':
+        return o.top1Agreement;
+      case 'top1-accuracy':
+        return o.planAccuracy;
+      case 'accuracy-drop':
+        return o.referenceAccuracy === null || o.planAccuracy === null ? null : o.referenceAccuracy - o.planAccuracy;
     }
   };
   let worst: { value: number; output: string } | undefined;
@@ -259,10 +295,18 @@ function checkGate(gate: AccuracyGate, outputs: readonly OutputMetrics[]): GateR
   }
   const op = higherIsBetter ? '>=' : '<=';
   if (worst === undefined) {
-    const why = gate.metric === 'top1-accuracy' || gate.metric === 'accuracy-drop'
-      ? 'it needs labels (a `labels` array in the validation data) and an [N, classes] output'
-      : 'no output has a class axis';
-    return { metric: gate.metric, threshold: gate.threshold, output: gate.output ?? null, value: null, passed: false, message: `${gate.metric} ${op} ${gate.threshold}: cannot be measured: ${why}` };
+    const why =
+      gate.metric === 'top1-accuracy' || gate.metric === 'accuracy-drop'
+        ? 'it needs labels (a `labels` array in the validation data) and an [N, classes] output'
+        : 'no output has a class axis';
+    return {
+      metric: gate.metric,
+      threshold: gate.threshold,
+      output: gate.output ?? null,
+      value: null,
+      passed: false,
+      message: `${gate.metric} ${op} ${gate.threshold}: cannot be measured: ${why}`,
+    };
   }
   const passed = higherIsBetter ? worst.value >= gate.threshold : worst.value <= gate.threshold;
   return {

@@ -1,10 +1,8 @@
-
 import { RtError } from '../errors/registry.ts';
 import type { CalibrationMethod, NodePrecision, PlanManifest, PlanPrecision, PlanTarget, ShapeProfile } from '../plan/manifest.ts';
 import type { AccuracyGate, AccuracyReport } from './accuracy.ts';
 import type { PassReport } from './passes/index.ts';
 import type { OfflineRuntime, OptimizationLevel } from '../plan/runtime.ts';
-
 
 /** What `rtserve build` takes and reports: options, stages and progress events, the report and the result. */
 
@@ -59,7 +57,11 @@ export interface BuildOptions {
 export interface PrecisionReport {
   readonly precision: PlanPrecision;
   readonly nodes: Readonly<Record<NodePrecision, number>>;
-  readonly fp16?: { readonly castsInserted: number; readonly convertedInitializers: number; readonly keptFp32: readonly { node: string; op: string; reason: string }[] };
+  readonly fp16?: {
+    readonly castsInserted: number;
+    readonly convertedInitializers: number;
+    readonly keptFp32: readonly { node: string; op: string; reason: string }[];
+  };
   readonly int8?: {
     readonly quantizedTensors: number;
     readonly quantizedWeights: number;
@@ -79,8 +81,19 @@ export interface BuildReport {
   readonly totalMs: number;
   readonly passes: readonly PassReport[];
   readonly precisionReport: PrecisionReport;
-  readonly calibration: { readonly method: CalibrationMethod; readonly samples: number; readonly source: string; readonly fromCache: boolean; readonly tensors: number } | null;
-  readonly ortOptimization: { readonly level: string; readonly nodesBefore: number; readonly nodesAfter: number; readonly opTypes: Readonly<Record<string, number>> } | null;
+  readonly calibration: {
+    readonly method: CalibrationMethod;
+    readonly samples: number;
+    readonly source: string;
+    readonly fromCache: boolean;
+    readonly tensors: number;
+  } | null;
+  readonly ortOptimization: {
+    readonly level: string;
+    readonly nodesBefore: number;
+    readonly nodesAfter: number;
+    readonly opTypes: Readonly<Record<string, number>>;
+  } | null;
   readonly profiles: readonly ShapeProfile[];
   readonly accuracy: AccuracyReport | null;
   readonly sizes: { readonly sourceBytes: number; readonly payloadBytes: number; readonly planBytes: number };
@@ -102,4 +115,3 @@ export class AccuracyGateError extends RtError {
     this.report = report;
   }
 }
-

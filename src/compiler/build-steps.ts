@@ -3,7 +3,14 @@ import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { rtError } from '../errors/registry.ts';
 import { isPlanBytes, readPlan, sha256Hex } from '../plan/format.ts';
-import { calibrationTableSchema, type CalibrationTable, type NodePrecision, type PlanManifest, type PlanTarget, type ShapeProfile } from '../plan/manifest.ts';
+import {
+  calibrationTableSchema,
+  type CalibrationTable,
+  type NodePrecision,
+  type PlanManifest,
+  type PlanTarget,
+  type ShapeProfile,
+} from '../plan/manifest.ts';
 import type { AccuracyReport } from './accuracy.ts';
 import { kserveDatatype } from '../tensor/onnx-dtype.ts';
 import { loadModel, type Graph, type ValueInfo } from './ir/graph.ts';
@@ -37,12 +44,14 @@ export function ioSpec(vs: readonly ValueInfo[]): PlanManifest['io']['inputs'] {
 
 /** What a plan manifest records of the accuracy report (every target's build). */
 export function manifestAccuracy(accuracy: AccuracyReport | null): PlanManifest['accuracy'] {
-  return accuracy === null ? null : {
-    passed: accuracy.passed,
-    samples: accuracy.samples,
-    dataSource: accuracy.dataSource,
-    gates: accuracy.gates.map((x) => ({ metric: x.metric, threshold: x.threshold, value: x.value, passed: x.passed })),
-  };
+  return accuracy === null
+    ? null
+    : {
+        passed: accuracy.passed,
+        samples: accuracy.samples,
+        dataSource: accuracy.dataSource,
+        gates: accuracy.gates.map((x) => ({ metric: x.metric, threshold: x.threshold, value: x.value, passed: x.passed })),
+      };
 }
 
 export async function readCalibrationCache(path: string): Promise<CalibrationTable | undefined> {
@@ -65,7 +74,13 @@ export async function readCalibrationCache(path: string): Promise<CalibrationTab
   }
   const parsed = calibrationTableSchema.safeParse(json);
   if (!parsed.success) {
-    throw rtError('BAD_CONFIG', `calibration cache ${path} is malformed: ${parsed.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw rtError(
+      'BAD_CONFIG',
+      `calibration cache ${path} is malformed: ${parsed.error.issues
+        .slice(0, 2)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   }
   return parsed.data;
 }
@@ -127,9 +142,14 @@ export async function loadAndValidateSource(
   done: (stage: BuildStage, detail: string) => void,
 ): Promise<LoadedSource> {
   start('load');
-  const sourceBytes = typeof options.model === 'string' ? new Uint8Array(await readFile(options.model).catch(() => {
-    throw rtError('BAD_CONFIG', `model file '${options.model as string}' cannot be read`);
-  })) : options.model;
+  const sourceBytes =
+    typeof options.model === 'string'
+      ? new Uint8Array(
+          await readFile(options.model).catch(() => {
+            throw rtError('BAD_CONFIG', `model file '${options.model as string}' cannot be read`);
+          }),
+        )
+      : options.model;
   const fileName = options.modelName ?? (typeof options.model === 'string' ? basename(options.model) : 'model.onnx');
   if (isPlanBytes(sourceBytes)) throw rtError('BAD_CONFIG', `${fileName} is already a plan; \`rtserve build\` takes an .onnx model`);
   const g = loadModel(sourceBytes, typeof options.model === 'string' ? { baseDir: dirname(options.model), fileName } : { fileName });
@@ -151,4 +171,3 @@ export async function loadAndValidateSource(
   warnings.push(...checkProfiles(profiles, g.inputs));
   return { sourceBytes, fileName, g, sourceInputs, source, profiles };
 }
-

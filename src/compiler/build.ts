@@ -15,8 +15,24 @@ import { planQuantization, type QuantPlan } from './precision/quant-plan.ts';
 import type { HostTensor, OptimizationLevel } from '../plan/runtime.ts';
 import { toolVersion } from './version.ts';
 
-import { type ProgressListener, type BuildOptions, type PrecisionReport, type BuildReport, type BuildResult, AccuracyGateError } from './build-options.ts';
-import { ioSpec, manifestAccuracy, stageTimer, loadAndValidateSource, countOps, countPrecisions, readCalibrationCache, checkTarget } from './build-steps.ts';
+import {
+  type ProgressListener,
+  type BuildOptions,
+  type PrecisionReport,
+  type BuildReport,
+  type BuildResult,
+  AccuracyGateError,
+} from './build-options.ts';
+import {
+  ioSpec,
+  manifestAccuracy,
+  stageTimer,
+  loadAndValidateSource,
+  countOps,
+  countPrecisions,
+  readCalibrationCache,
+  checkTarget,
+} from './build-steps.ts';
 
 export async function buildPlan(options: BuildOptions, progress: ProgressListener = () => {}): Promise<BuildResult> {
   const t0 = performance.now();
@@ -39,7 +55,11 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     throw rtError('BAD_CONFIG', `--precision ${precision} needs a runtime to calibrate with`);
   }
   const gates = options.accuracyGates ?? defaultGates(precision);
-  if (gates.some((x) => x.metric === 'top1-accuracy' || x.metric === 'accuracy-drop') && options.validation === undefined && options.calibration === undefined) {
+  if (
+    gates.some((x) => x.metric === 'top1-accuracy' || x.metric === 'accuracy-drop') &&
+    options.validation === undefined &&
+    options.calibration === undefined
+  ) {
     throw rtError('BAD_CONFIG', 'accuracy gates top1-accuracy and accuracy-drop need labelled data: pass --validation with a `labels` array');
   }
   if (precision === 'fp16' && target === 'ort-cpu') {
@@ -75,8 +95,20 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     }
   }
   const nodesBefore = g.nodes.length;
-  const passReports = runPasses(g, DEFAULT_PASSES.filter((p) => !disabled.has(p.name)), { target, precision });
-  done('passes', `${nodesBefore} → ${g.nodes.length} nodes (${passReports.filter((r) => r.changed > 0).map((r) => `${r.name} ${r.changed}`).join(', ') || 'no changes'})`);
+  const passReports = runPasses(
+    g,
+    DEFAULT_PASSES.filter((p) => !disabled.has(p.name)),
+    { target, precision },
+  );
+  done(
+    'passes',
+    `${nodesBefore} → ${g.nodes.length} nodes (${
+      passReports
+        .filter((r) => r.changed > 0)
+        .map((r) => `${r.name} ${r.changed}`)
+        .join(', ') || 'no changes'
+    })`,
+  );
   const fp32Graph = g.clone();
 
   // ---- calibrate
@@ -93,16 +125,22 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     const missing = (t: CalibrationTable): string[] => quantPlan?.calibrationTensors.filter((n) => t.tensors[n] === undefined) ?? [];
     let fromCache = false;
     if (cached !== undefined) {
-      const problem = cached.graphSha256 !== graphSha256
-        ? 'it was made for a different model or pass pipeline'
-        : cached.method !== method && options.calibrationMethod !== undefined
-          ? `it was made with --calibration-method ${cached.method}`
-          : missing(cached).length > 0 ? `it lacks ${missing(cached).length} tensor(s)` : undefined;
+      const problem =
+        cached.graphSha256 !== graphSha256
+          ? 'it was made for a different model or pass pipeline'
+          : cached.method !== method && options.calibrationMethod !== undefined
+            ? `it was made with --calibration-method ${cached.method}`
+            : missing(cached).length > 0
+              ? `it lacks ${missing(cached).length} tensor(s)`
+              : undefined;
       if (problem === undefined) {
         table = cached;
         fromCache = true;
       } else if (calibData === undefined) {
-        throw rtError('BAD_CONFIG', `calibration cache ${options.calibrationCache ?? ''} cannot be used: ${problem}; pass --calibration to recalibrate`);
+        throw rtError(
+          'BAD_CONFIG',
+          `calibration cache ${options.calibrationCache ?? ''} cannot be used: ${problem}; pass --calibration to recalibrate`,
+        );
       } else {
         warnings.push(`calibration cache ${options.calibrationCache ?? ''} not used (${problem}); recalibrated and rewrote it`);
       }
@@ -151,7 +189,13 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     precisionReport = {
       precision,
       nodes: countPrecisions(nodePrecision),
-      int8: { quantizedTensors: r.quantizedTensors, quantizedWeights: r.quantizedWeights, removedActivations: r.removedActivations, perChannel, fallbackFp32: fallback },
+      int8: {
+        quantizedTensors: r.quantizedTensors,
+        quantizedWeights: r.quantizedWeights,
+        removedActivations: r.removedActivations,
+        perChannel,
+        fallbackFp32: fallback,
+      },
     };
   }
   // The FP32 originals of converted weights are now unused.
@@ -168,7 +212,8 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
   }
   const canRun = runtime !== undefined && unfeedable === undefined;
   const validation = canRun ? (valData ?? syntheticDataset(sourceInputs, 16, options.seed ?? 1234)) : undefined;
-  if (canRun && valData === undefined && gates.length > 0) warnings.push('no validation or calibration data: the accuracy gate ran on 16 synthetic (seeded normal) samples');
+  if (canRun && valData === undefined && gates.length > 0)
+    warnings.push('no validation or calibration data: the accuracy gate ran on 16 synthetic (seeded normal) samples');
   const outputNames = g.outputs.map((o) => o.name);
   const reference = { bytes: sourceBytes, inputs: sourceInputs };
 
@@ -187,7 +232,11 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
         const others = new Set([...layers.filter((l) => l !== name), ...fp32Nodes]);
         const p = planQuantization(only, { excludeNodes: others });
         quantizeInt8(only, p, table, { perChannel });
-        const rep = await evaluateAccuracy(runtime, reference, { bytes: saveModel(only), inputs: only.inputs }, outputNames, validation, { target, gates: [], dataSource });
+        const rep = await evaluateAccuracy(runtime, reference, { bytes: saveModel(only), inputs: only.inputs }, outputNames, validation, {
+          target,
+          gates: [],
+          dataSource,
+        });
         sens.push({ name, cosine: Math.min(...rep.outputs.map((o) => o.cosine)) });
         progress({ stage: 'precision', state: 'progress', fraction: sens.length / layers.length, message: 'mixed: per-layer sensitivity' });
       }
@@ -210,7 +259,13 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
         precisionReport = {
           precision,
           nodes: countPrecisions(nodePrecision),
-          int8: { quantizedTensors: r.quantizedTensors, quantizedWeights: r.quantizedWeights, removedActivations: r.removedActivations, perChannel, fallbackFp32: fallback },
+          int8: {
+            quantizedTensors: r.quantizedTensors,
+            quantizedWeights: r.quantizedWeights,
+            removedActivations: r.removedActivations,
+            perChannel,
+            fallbackFp32: fallback,
+          },
         };
         if (current.passed) break;
       }
@@ -246,7 +301,6 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     skip('ort-optimize', runtime === undefined ? 'no runtime' : 'disabled');
   }
 
-
   // ---- profiles: the plan must actually run at every min/opt/max shape
   if (runtime !== undefined && canRun && profiles.length > 0 && runtime.runnableTargets.includes(target)) {
     start('profiles');
@@ -258,7 +312,16 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
           const p = profiles.find((x) => x.input === i.name);
           const dims = p !== undefined ? p[which] : (i.type.shape ?? []).map((d) => (typeof d === 'number' ? d : 1));
           const n = dims.reduce((a, b) => a * b, 1);
-          const data = i.type.elemType === DT.FLOAT ? new Float32Array(n) : i.type.elemType === DT.FLOAT16 ? new Uint16Array(n) : i.type.elemType === DT.INT64 ? new BigInt64Array(n) : i.type.elemType === DT.INT32 ? new Int32Array(n) : new Uint8Array(n);
+          const data =
+            i.type.elemType === DT.FLOAT
+              ? new Float32Array(n)
+              : i.type.elemType === DT.FLOAT16
+                ? new Uint16Array(n)
+                : i.type.elemType === DT.INT64
+                  ? new BigInt64Array(n)
+                  : i.type.elemType === DT.INT32
+                    ? new Int32Array(n)
+                    : new Uint8Array(n);
           feeds[i.name] = { elemType: i.type.elemType, dims, data };
         }
         try {
@@ -299,7 +362,12 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     target,
     precision,
     keepIoTypes,
-    payload: { format: 'onnx', sha256: sha256Hex(payload), bytes: payload.byteLength, ortOptimizationLevel: ortInfo === null ? 'none' : (level as 'basic' | 'extended' | 'all') },
+    payload: {
+      format: 'onnx',
+      sha256: sha256Hex(payload),
+      bytes: payload.byteLength,
+      ortOptimizationLevel: ortInfo === null ? 'none' : (level as 'basic' | 'extended' | 'all'),
+    },
     tool: { name: 'rtserve', version: toolVersion(), node: process.version },
     runtime: runtime === undefined || ortInfo === null ? null : { name: runtime.name, version: runtime.version },
     deviceRequirements: {
@@ -338,7 +406,13 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     warnings,
   };
   if (accuracy !== null && !accuracy.passed) {
-    throw new AccuracyGateError(`accuracy gate failed: ${accuracy.gates.filter((x) => !x.passed).map((x) => x.message).join('; ')}`, report);
+    throw new AccuracyGateError(
+      `accuracy gate failed: ${accuracy.gates
+        .filter((x) => !x.passed)
+        .map((x) => x.message)
+        .join('; ')}`,
+      report,
+    );
   }
   return { plan, manifest, report };
 }

@@ -73,7 +73,13 @@ function number(flag: string, value: string | undefined): number | undefined {
   return n;
 }
 
-const list = (v: string | undefined): string[] => (v === undefined ? [] : v.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+const list = (v: string | undefined): string[] =>
+  v === undefined
+    ? []
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 
 /** Translates CLI flags into BuildOptions (usage errors throw UsageError). */
 export function buildOptionsFromFlags(model: string, flags: BuildFlags, runtime: OfflineRuntime | undefined): BuildOptions {
@@ -96,7 +102,12 @@ export function buildOptionsFromFlags(model: string, flags: BuildFlags, runtime:
     fp32Ops: list(flags.fp32Ops),
     fp32Nodes: list(flags.fp32Nodes),
     disablePasses: [...(flags.disablePass ?? [])],
-    ortOptimization: pick<OptimizationLevel | 'none'>('--ort-optimization', flags.ortOptimization, ['none', 'basic', 'extended', 'all'], flags.target === 'ort-webgpu' ? 'basic' : 'extended'),
+    ortOptimization: pick<OptimizationLevel | 'none'>(
+      '--ort-optimization',
+      flags.ortOptimization,
+      ['none', 'basic', 'extended', 'all'],
+      flags.target === 'ort-webgpu' ? 'basic' : 'extended',
+    ),
     ...(flags.calibration !== undefined ? { calibration: flags.calibration } : {}),
     ...(flags.calibrationCache !== undefined ? { calibrationCache: flags.calibrationCache } : {}),
     ...(flags.validation !== undefined ? { validation: flags.validation } : {}),
@@ -135,11 +146,15 @@ export function progressPrinter(write: (line: string) => void): (e: ProgressEven
 }
 
 function summary(report: BuildReport, output: string): string[] {
-  const lines = [`built ${output}: ${report.target} ${report.precision}, ${report.sizes.planBytes} bytes (source ${report.sizes.sourceBytes}) in ${report.totalMs} ms`];
+  const lines = [
+    `built ${output}: ${report.target} ${report.precision}, ${report.sizes.planBytes} bytes (source ${report.sizes.sourceBytes}) in ${report.totalMs} ms`,
+  ];
   for (const w of report.warnings) lines.push(`warning: ${w}`);
   for (const o of report.accuracy?.outputs ?? []) {
-    lines.push(`  ${o.name}: max-abs ${o.maxAbsError.toPrecision(4)}, mean-rel ${o.meanRelError.toPrecision(4)}, cosine ${o.cosine.toFixed(6)}` +
-      `${o.top1Agreement === null ? '' : `, top1-agreement ${o.top1Agreement.toFixed(4)}`}${o.planAccuracy === null ? '' : `, accuracy ${o.planAccuracy.toFixed(4)} (fp32 ${o.referenceAccuracy?.toFixed(4)})`}`);
+    lines.push(
+      `  ${o.name}: max-abs ${o.maxAbsError.toPrecision(4)}, mean-rel ${o.meanRelError.toPrecision(4)}, cosine ${o.cosine.toFixed(6)}` +
+        `${o.top1Agreement === null ? '' : `, top1-agreement ${o.top1Agreement.toFixed(4)}`}${o.planAccuracy === null ? '' : `, accuracy ${o.planAccuracy.toFixed(4)} (fp32 ${o.referenceAccuracy?.toFixed(4)})`}`,
+    );
   }
   return lines;
 }
@@ -170,9 +185,14 @@ export async function runBuildCommand(model: string, flags: BuildFlags, deps: Co
   };
   try {
     const progress = flags.quiet === true ? () => {} : progressPrinter(err);
-    const result = options.target === 'cuda'
-      ? await buildCudaPlan(options, progress, deps.createCudaBuildDeps?.(options.runtime) ?? { unavailable: 'the native CUDA engine is not wired into this command' })
-      : await buildPlan(options, progress);
+    const result =
+      options.target === 'cuda'
+        ? await buildCudaPlan(
+            options,
+            progress,
+            deps.createCudaBuildDeps?.(options.runtime) ?? { unavailable: 'the native CUDA engine is not wired into this command' },
+          )
+        : await buildPlan(options, progress);
     await writeFile(flags.output, result.plan);
     await writeReport(result.report);
     for (const l of summary(result.report, flags.output)) out(l);
@@ -218,7 +238,10 @@ export function registerCompilerCommands(program: Command, deps: CompilerCommand
     .description('compile an ONNX model into an optimized plan (passes, FP16/INT8, shape profiles, accuracy gate)')
     .argument('<model>', 'the ONNX model')
     .requiredOption('-o, --output <file>', 'plan file to write')
-    .option('--target <target>', `${PLAN_TARGETS.join(' | ')} (default ort-cpu; cuda needs the native engine and --precision fp16: docs/cuda-engine.md)`)
+    .option(
+      '--target <target>',
+      `${PLAN_TARGETS.join(' | ')} (default ort-cpu; cuda needs the native engine and --precision fp16: docs/cuda-engine.md)`,
+    )
     .option('--precision <p>', `${PLAN_PRECISIONS.join(' | ')} (default fp32)`)
     .option('--calibration <path>', 'calibration data: FILE.npy | FILE.npz | DIR of them (first dim = samples)')
     .option('--calibration-method <m>', `${CALIBRATION_METHODS.join(' | ')} (default minmax)`)
@@ -227,7 +250,11 @@ export function registerCompilerCommands(program: Command, deps: CompilerCommand
     .option('--calibration-batch <n>', 'samples per calibration run (default 8)')
     .option('--validation <path>', 'validation data (.npy/.npz/DIR; an npz may hold `labels`); default: held-out calibration data')
     .option('--profile <spec>', 'shape profile INPUT:MIN,OPT,MAX, shapes like 1x3x32x32 (repeatable)', collect)
-    .option('--accuracy-gate <spec>', `[OUTPUT:]METRIC=VALUE (repeatable; 'none' disables): max-abs, mean-rel, cosine, top1-agreement, top1-accuracy, accuracy-drop`, collect)
+    .option(
+      '--accuracy-gate <spec>',
+      `[OUTPUT:]METRIC=VALUE (repeatable; 'none' disables): max-abs, mean-rel, cosine, top1-agreement, top1-accuracy, accuracy-drop`,
+      collect,
+    )
     .option('--report <file>', 'write the build report (JSON)')
     .option('--keep-io-types', 'keep FP32 model inputs/outputs under fp16 (the default)')
     .option('--no-keep-io-types', 'make FP16 plans take and return FP16 tensors')

@@ -12,9 +12,24 @@ export { GATE_METRICS, defaultGates, parseGate } from './accuracy.ts';
 export type { AccuracyGate, AccuracyReport, GateMetric, GateResult, OutputMetrics } from './accuracy.ts';
 export { parseProfile } from './profiles.ts';
 export { runModelWith } from '../plan/runtime.ts';
-export type { Feeds, HostTensor, OfflineRuntime, OptimizationLevel, Outputs, RunModel, RuntimeSession, RuntimeSessionOptions } from '../plan/runtime.ts';
+export type {
+  Feeds,
+  HostTensor,
+  OfflineRuntime,
+  OptimizationLevel,
+  Outputs,
+  RunModel,
+  RuntimeSession,
+  RuntimeSessionOptions,
+} from '../plan/runtime.ts';
 export {
-  EXIT_ACCURACY_GATE, EXIT_ERROR, EXIT_OK, EXIT_USAGE, registerCompilerCommands, runBuildCommand, runInspectCommand,
+  EXIT_ACCURACY_GATE,
+  EXIT_ERROR,
+  EXIT_OK,
+  EXIT_USAGE,
+  registerCompilerCommands,
+  runBuildCommand,
+  runInspectCommand,
 } from './cli.ts';
 export type { BuildFlags, CompilerCommandDeps } from './cli.ts';
 export { readNpy, writeNpy } from './data/npy.ts';

@@ -85,30 +85,55 @@ export function formatInspect(r: InspectResult): string {
   lines.push(`${r.path}: ${r.kind === 'plan' ? 'rtserve plan' : 'ONNX model'}, ${r.bytes} bytes`);
   if (r.manifest !== undefined) {
     const mf = r.manifest;
-    lines.push(`  format        ${mf.formatVersion.major}.${mf.formatVersion.minor}, built ${mf.createdAt} by ${mf.tool.name} ${mf.tool.version} (node ${mf.tool.node})`);
+    lines.push(
+      `  format        ${mf.formatVersion.major}.${mf.formatVersion.minor}, built ${mf.createdAt} by ${mf.tool.name} ${mf.tool.version} (node ${mf.tool.node})`,
+    );
     lines.push(`  source        ${mf.source.fileName} (${mf.source.bytes} bytes, sha256 ${mf.source.sha256.slice(0, 16)}…)`);
-    lines.push(`  target        ${mf.target} (provider ${mf.deviceRequirements.executionProvider}${mf.deviceRequirements.arch !== undefined ? `, arch ${mf.deviceRequirements.arch}` : ''})`);
+    lines.push(
+      `  target        ${mf.target} (provider ${mf.deviceRequirements.executionProvider}${mf.deviceRequirements.arch !== undefined ? `, arch ${mf.deviceRequirements.arch}` : ''})`,
+    );
     lines.push(`  precision     ${mf.precision}${mf.keepIoTypes ? ' (FP32 inputs/outputs)' : ''}`);
     const counts: Record<string, number> = {};
     for (const v of Object.values(mf.nodePrecision)) counts[v] = (counts[v] ?? 0) + 1;
-    lines.push(`  node precision ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    lines.push(`  runtime       ${mf.runtime === null ? 'none' : `${mf.runtime.name} ${mf.runtime.version}`}, payload optimization ${mf.payload.ortOptimizationLevel}`);
+    lines.push(
+      `  node precision ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    lines.push(
+      `  runtime       ${mf.runtime === null ? 'none' : `${mf.runtime.name} ${mf.runtime.version}`}, payload optimization ${mf.payload.ortOptimizationLevel}`,
+    );
     lines.push(`  passes        ${mf.passes.map((p) => `${p.name}(${p.changed})`).join(' ')}`);
     if (mf.calibration !== null) {
-      lines.push(`  calibration   ${mf.calibration.method}${mf.calibration.percentile !== undefined ? ` ${mf.calibration.percentile}%` : ''}, ${mf.calibration.samples} samples, ${Object.keys(mf.calibration.tensors).length} tensors`);
+      lines.push(
+        `  calibration   ${mf.calibration.method}${mf.calibration.percentile !== undefined ? ` ${mf.calibration.percentile}%` : ''}, ${mf.calibration.samples} samples, ${Object.keys(mf.calibration.tensors).length} tensors`,
+      );
     }
     for (const p of mf.profiles) lines.push(`  profile       ${p.input}: min [${p.min.join(',')}] opt [${p.opt.join(',')}] max [${p.max.join(',')}]`);
     if (mf.accuracy !== null) {
-      lines.push(`  accuracy      ${mf.accuracy.passed ? 'passed' : 'FAILED'} on ${mf.accuracy.samples} ${mf.accuracy.dataSource} samples: ` +
-        mf.accuracy.gates.map((x) => `${x.metric}=${x.value === null ? 'n/a' : Number(x.value.toPrecision(6))} (${x.passed ? 'ok' : 'fail'} vs ${x.threshold})`).join(', '));
+      lines.push(
+        `  accuracy      ${mf.accuracy.passed ? 'passed' : 'FAILED'} on ${mf.accuracy.samples} ${mf.accuracy.dataSource} samples: ` +
+          mf.accuracy.gates
+            .map((x) => `${x.metric}=${x.value === null ? 'n/a' : Number(x.value.toPrecision(6))} (${x.passed ? 'ok' : 'fail'} vs ${x.threshold})`)
+            .join(', '),
+      );
     }
     for (const n of mf.deviceRequirements.notes) lines.push(`  note          ${n}`);
   }
-  lines.push(`  ir version    ${m.irVersion}, opsets ${Object.entries(m.opsets).map(([d, v]) => `${d === '' ? 'ai.onnx' : d}:${v}`).join(', ')}`);
+  lines.push(
+    `  ir version    ${m.irVersion}, opsets ${Object.entries(m.opsets)
+      .map(([d, v]) => `${d === '' ? 'ai.onnx' : d}:${v}`)
+      .join(', ')}`,
+  );
   if (m.producer !== '') lines.push(`  producer      ${m.producer}`);
   for (const i of m.inputs) lines.push(`  input         ${i.name}: ${i.type} ${shapeText(i.shape)}`);
   for (const o of m.outputs) lines.push(`  output        ${o.name}: ${o.type} ${shapeText(o.shape)}`);
   lines.push(`  graph         ${m.nodes} nodes, ${m.initializers} initializers, ${m.parameters} parameters (${m.weightBytes} bytes)`);
-  lines.push(`  operators     ${Object.entries(m.operators).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}×${v}`).join(' ')}`);
+  lines.push(
+    `  operators     ${Object.entries(m.operators)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k}×${v}`)
+      .join(' ')}`,
+  );
   return lines.join('\n');
 }

@@ -10,7 +10,10 @@ export const asyncQueueConfigSchema = z.strictObject({
   transport: z.enum(['off', 'nats']).default('off'),
   natsUrl: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** Subjects `<prefix>.requests.<model>` and `<prefix>.results.<key>`; streams `<PREFIX>_REQUESTS`, `<PREFIX>_RESULTS`. */
-  subjectPrefix: z.string().regex(/^[A-Za-z0-9_-]+$/).default('rtserve'),
+  subjectPrefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('rtserve'),
   /** Requests this replica works on at once (unacknowledged); it fetches no more until one is done. */
   maxInFlight: z.coerce.number().int().min(1).default(16),
   /** A request not acknowledged within this time (its replica died or hangs) is redelivered to another. */

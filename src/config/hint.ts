@@ -203,7 +203,11 @@ function issueMessages(issue: z.core.$ZodIssue, schema: z.core.$ZodType, data: u
         }
         const expected = branches.flatMap((b) =>
           b.map((i) =>
-            i.code === 'invalid_type' ? withArticle(i.expected) : i.code === 'invalid_format' && i.pattern !== undefined ? `a string matching ${i.pattern}` : i.message,
+            i.code === 'invalid_type'
+              ? withArticle(i.expected)
+              : i.code === 'invalid_format' && i.pattern !== undefined
+                ? `a string matching ${i.pattern}`
+                : i.message,
           ),
         );
         return [`${where(path)}: expected ${[...new Set(expected)].join(' or ')}, got ${quoteValue(valueAt(data, path))}`];

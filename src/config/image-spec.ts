@@ -52,7 +52,8 @@ function perChannel(config: ModelConfig, what: string, values: readonly number[]
 function imageInput(config: ModelConfig, pre: PreprocessSection): InputConfig {
   if (pre.input !== undefined) {
     const found = config.input.find((i) => i.name === pre.input);
-    if (found === undefined) bad(config, `preprocess.input '${pre.input}' is not an input of the model (inputs: ${config.input.map((i) => i.name).join(', ')})`);
+    if (found === undefined)
+      bad(config, `preprocess.input '${pre.input}' is not an input of the model (inputs: ${config.input.map((i) => i.name).join(', ')})`);
     return found;
   }
   const required = config.input.filter((i) => i.optional !== true);
@@ -84,10 +85,13 @@ export function imageSpecOf(config: ModelConfig): ImageSpec | undefined {
   const layout = pre.layout ?? (input.format === 'FORMAT_NHWC' ? 'NHWC' : 'NCHW');
   const [c, h, w] = layout === 'NCHW' ? [dims[0], dims[1], dims[2]] : [dims[2], dims[0], dims[1]];
   const channels = pre.color === 'gray' ? 1 : 3;
-  if (c !== channels && c !== -1) bad(config, `preprocess.color '${pre.color}' gives ${channels} channel(s) but input '${input.name}' has ${c} (layout ${layout})`);
+  if (c !== channels && c !== -1)
+    bad(config, `preprocess.color '${pre.color}' gives ${channels} channel(s) but input '${input.name}' has ${c} (layout ${layout})`);
 
-  const inputDtype = input.data_type === 'TYPE_FP32' ? 'FP32' : input.data_type === 'TYPE_FP16' ? 'FP16' : input.data_type === 'TYPE_UINT8' ? 'UINT8' : undefined;
-  if (inputDtype === undefined) bad(config, `image input '${input.name}' is ${input.data_type}; preprocess can feed TYPE_FP32, TYPE_FP16 or TYPE_UINT8`);
+  const inputDtype =
+    input.data_type === 'TYPE_FP32' ? 'FP32' : input.data_type === 'TYPE_FP16' ? 'FP16' : input.data_type === 'TYPE_UINT8' ? 'UINT8' : undefined;
+  if (inputDtype === undefined)
+    bad(config, `image input '${input.name}' is ${input.data_type}; preprocess can feed TYPE_FP32, TYPE_FP16 or TYPE_UINT8`);
   const dtype = pre.dtype ?? inputDtype;
   if (dtype !== inputDtype) bad(config, `preprocess.dtype ${dtype} does not match input '${input.name}' (${input.data_type})`);
 
@@ -95,7 +99,11 @@ export function imageSpecOf(config: ModelConfig): ImageSpec | undefined {
   const size = (name: 'width' | 'height', dim: number | undefined): number => {
     const given = pre.resize[name];
     if (dim !== undefined && dim > 0) {
-      if (mode === 'fit') bad(config, `preprocess.resize.mode 'fit' gives images of varying size, but input '${input.name}' has a fixed ${name} (${dim}); use fill, letterbox or cover`);
+      if (mode === 'fit')
+        bad(
+          config,
+          `preprocess.resize.mode 'fit' gives images of varying size, but input '${input.name}' has a fixed ${name} (${dim}); use fill, letterbox or cover`,
+        );
       if (given !== undefined && given !== dim) bad(config, `preprocess.resize.${name} ${given} does not match input '${input.name}' (${dim})`);
       return dim;
     }
@@ -113,10 +121,15 @@ export function imageSpecOf(config: ModelConfig): ImageSpec | undefined {
   };
   let outputs: string[] = outputNames;
   if (post?.type === 'classification') {
-    if (post.output === undefined && outputNames.length !== 1) bad(config, `postprocess.output must name the scores output: the model has ${outputNames.length} outputs`);
+    if (post.output === undefined && outputNames.length !== 1)
+      bad(config, `postprocess.output must name the scores output: the model has ${outputNames.length} outputs`);
     outputs = [needOutput(post.output ?? (outputNames[0] as string), 'output')];
   } else if (post?.type === 'detection') {
-    outputs = [needOutput(post.boxes_output, 'boxes_output'), needOutput(post.scores_output, 'scores_output'), needOutput(post.classes_output, 'classes_output')];
+    outputs = [
+      needOutput(post.boxes_output, 'boxes_output'),
+      needOutput(post.scores_output, 'scores_output'),
+      needOutput(post.classes_output, 'classes_output'),
+    ];
   }
 
   const spec: ImageSpec = {

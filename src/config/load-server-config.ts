@@ -39,7 +39,11 @@ const LIST_KEYS = new Set(['modelRepository', 'providers']);
  * (docs/deploy.md).
  */
 export function isServiceLinkVariable(name: string, value: string): boolean {
-  return /_SERVICE_(HOST|PORT)(_[A-Z0-9_]+)?$/.test(name) || /_PORT_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?$/.test(name) || (/_PORT$/.test(name) && /^(tcp|udp|sctp):\/\//.test(value));
+  return (
+    /_SERVICE_(HOST|PORT)(_[A-Z0-9_]+)?$/.test(name) ||
+    /_PORT_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?$/.test(name) ||
+    (/_PORT$/.test(name) && /^(tcp|udp|sctp):\/\//.test(value))
+  );
 }
 
 /** RTSERVE_* names read by other parts of rtserve, not server settings (docs/configuration.md). */
@@ -74,19 +78,31 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): { values: R
     if (!known.includes(key)) {
       // A variable meant for a section's field (RTSERVE_AUTH_ENABLED) names its section in the hint.
       const section = known.find((k) => isObjectKey(k) && key.startsWith(k) && key !== k);
-      const hint = section !== undefined ? ` (the ${section} section is set as one JSON object: ${envNameOf(section)}='{...}')` : didYouMean(key, known);
+      const hint =
+        section !== undefined ? ` (the ${section} section is set as one JSON object: ${envNameOf(section)}='{...}')` : didYouMean(key, known);
       ignored.push(`${name}${hint}`);
       continue;
     }
-    let value: unknown = LIST_KEYS.has(key) ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v;
+    let value: unknown = LIST_KEYS.has(key)
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : v;
     if (isObjectKey(key)) {
       try {
         value = JSON.parse(v) as unknown;
       } catch (err) {
-        throw rtError('BAD_CONFIG', `environment variable ${name} must hold the ${key} section as a JSON object (${name}='{"enabled":true}'): ${(err as Error).message}`);
+        throw rtError(
+          'BAD_CONFIG',
+          `environment variable ${name} must hold the ${key} section as a JSON object (${name}='{"enabled":true}'): ${(err as Error).message}`,
+        );
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw rtError('BAD_CONFIG', `environment variable ${name} must hold the ${key} section as a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+        throw rtError(
+          'BAD_CONFIG',
+          `environment variable ${name} must hold the ${key} section as a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+        );
       }
     }
     const layer = { [key]: value };

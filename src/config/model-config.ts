@@ -8,12 +8,32 @@ import { z } from 'zod';
  */
 
 /** protobuf-JSON writes 64-bit integers as strings; accept both. */
-const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]).pipe(z.number().int());
+const int = z
+  .union([
+    z.number().int(),
+    z
+      .string()
+      .regex(/^-?\d+$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().int());
 const nonNegInt = int.pipe(z.number().int().min(0));
 
 export const CONFIG_DATA_TYPES = [
-  'TYPE_BOOL', 'TYPE_UINT8', 'TYPE_UINT16', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_INT8', 'TYPE_INT16', 'TYPE_INT32',
-  'TYPE_INT64', 'TYPE_FP16', 'TYPE_FP32', 'TYPE_FP64', 'TYPE_STRING', 'TYPE_BF16',
+  'TYPE_BOOL',
+  'TYPE_UINT8',
+  'TYPE_UINT16',
+  'TYPE_UINT32',
+  'TYPE_UINT64',
+  'TYPE_INT8',
+  'TYPE_INT16',
+  'TYPE_INT32',
+  'TYPE_INT64',
+  'TYPE_FP16',
+  'TYPE_FP32',
+  'TYPE_FP64',
+  'TYPE_STRING',
+  'TYPE_BF16',
 ] as const;
 
 const tensorFields = {
@@ -112,28 +132,30 @@ export const EXECUTION_PROVIDERS = ['cpu', 'webgpu', 'cuda', 'tensorrt'] as cons
  * engines"): a device failure of the serving provider moves the model to the next one; a health probe of the
  * better providers (reload + warmup inference) moves it back.
  */
-const failoverSection = z.strictObject({
-  /** Off: the first provider that loads serves until the model is reloaded, whatever happens to it. */
-  enabled: z.boolean().default(true),
-  /**
-   * Consecutive device errors (ENGINE_DEVICE_FAILED) of the serving provider that open the breaker. A session
-   * that can never run again (its worker died) or a provider that fails to load opens it at once.
-   */
-  failure_threshold: int.pipe(z.number().int().min(1)).default(3),
-  /** Delay before the first health probe once the breaker is open. */
-  probe_interval_ms: int.pipe(z.number().int().min(10)).default(5000),
-  /** Each failed probe doubles the delay up to this cap. */
-  max_probe_interval_ms: int.pipe(z.number().int().min(10)).default(60_000),
-  /**
-   * Run the batch that hit the failure once more on the next provider. Costs one copy of each batch's inputs
-   * while a next provider exists (the engine may hand the originals to the dead worker); off: that batch fails
-   * with ENGINE_DEVICE_FAILED / ENGINE_FAILED and only later batches move.
-   */
-  retry_failed_batch: z.boolean().default(true),
-}).refine((f) => f.max_probe_interval_ms >= f.probe_interval_ms, {
-  message: 'max_probe_interval_ms must be at least probe_interval_ms',
-  path: ['max_probe_interval_ms'],
-});
+const failoverSection = z
+  .strictObject({
+    /** Off: the first provider that loads serves until the model is reloaded, whatever happens to it. */
+    enabled: z.boolean().default(true),
+    /**
+     * Consecutive device errors (ENGINE_DEVICE_FAILED) of the serving provider that open the breaker. A session
+     * that can never run again (its worker died) or a provider that fails to load opens it at once.
+     */
+    failure_threshold: int.pipe(z.number().int().min(1)).default(3),
+    /** Delay before the first health probe once the breaker is open. */
+    probe_interval_ms: int.pipe(z.number().int().min(10)).default(5000),
+    /** Each failed probe doubles the delay up to this cap. */
+    max_probe_interval_ms: int.pipe(z.number().int().min(10)).default(60_000),
+    /**
+     * Run the batch that hit the failure once more on the next provider. Costs one copy of each batch's inputs
+     * while a next provider exists (the engine may hand the originals to the dead worker); off: that batch fails
+     * with ENGINE_DEVICE_FAILED / ENGINE_FAILED and only later batches move.
+     */
+    retry_failed_batch: z.boolean().default(true),
+  })
+  .refine((f) => f.max_probe_interval_ms >= f.probe_interval_ms, {
+    message: 'max_probe_interval_ms must be at least probe_interval_ms',
+    path: ['max_probe_interval_ms'],
+  });
 export type FailoverSection = z.infer<typeof failoverSection>;
 
 /** rtserve's own engine section: which execution providers to try, in order, and their options. */
@@ -173,7 +195,10 @@ const preprocessSection = z.strictObject({
   /** The model input the image feeds; default: the model's only input. */
   input: z.string().min(1).optional(),
   /** Accepted encodings; anything else is refused with 400 naming the format. */
-  formats: z.array(z.enum(['jpeg', 'png', 'webp'])).min(1).default(['jpeg', 'png', 'webp']),
+  formats: z
+    .array(z.enum(['jpeg', 'png', 'webp']))
+    .min(1)
+    .default(['jpeg', 'png', 'webp']),
   resize: z
     .strictObject({
       /** Default: the input's dims (the W and H of its layout). */
@@ -193,7 +218,10 @@ const preprocessSection = z.strictObject({
   /** Default: the input's data_type. UINT8 inputs get the pixels as they are. */
   dtype: z.enum(['FP32', 'FP16', 'UINT8']).optional(),
   /** Float inputs: value = (pixel · scale − mean[c]) / std[c]. */
-  scale: z.number().positive().default(1 / 255),
+  scale: z
+    .number()
+    .positive()
+    .default(1 / 255),
   mean: z.array(z.number()).min(1).max(3).default([0]),
   std: z.array(z.number().positive()).min(1).max(3).default([1]),
   /** Decoded images larger than this many pixels are refused (decompression bombs). */

@@ -29,7 +29,10 @@ export type ApiKeyConfig = z.infer<typeof apiKeySchema>;
 
 const jwtSchema = z.strictObject({
   /** Accepted `alg` values; a token with any other (including `none`) is refused (RFC 8725 §3.1). */
-  algorithms: z.array(z.enum(['HS256', 'RS256', 'ES256'])).min(1).default(['HS256', 'RS256', 'ES256']),
+  algorithms: z
+    .array(z.enum(['HS256', 'RS256', 'ES256']))
+    .min(1)
+    .default(['HS256', 'RS256', 'ES256']),
   /** HS256 shared secret, at least 32 bytes (RFC 7518 §3.2: the key must be at least as long as the hash). */
   secret: z.string().min(32, 'an HS256 secret needs at least 32 characters (RFC 7518 §3.2)').optional(),
   /** A file holding the HS256 secret (trailing newline ignored); re-read on reload. */

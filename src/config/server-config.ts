@@ -13,7 +13,13 @@ const port = z.coerce.number().int().min(0).max(65535);
  * A boolean that also takes the strings an environment variable or a `--flag=value` holds: 'true'/'1'/'on' and
  * 'false'/'0'/'off' in any case (tritonserver's spellings).
  */
-const bool = z.preprocess((v) => (typeof v === 'string' ? ({ true: true, '1': true, on: true, false: false, '0': false, off: false } as Record<string, boolean>)[v.toLowerCase()] ?? v : v), z.boolean());
+const bool = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? (({ true: true, '1': true, on: true, false: false, '0': false, off: false } as Record<string, boolean>)[v.toLowerCase()] ?? v)
+      : v,
+  z.boolean(),
+);
 
 export const serverConfigSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
@@ -26,7 +32,11 @@ export const serverConfigSchema = z.strictObject({
   modelControlMode: z.enum(['none', 'poll', 'explicit']).default('none'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Request bodies larger than this are refused with 413 before they are buffered (Triton: 64 MiB). */
-  maxBodyBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  maxBodyBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
   // ---- security and limits (docs/security.md); everything here is off or generous by default
   /** PEM certificate chain and key: HTTPS and WSS on the HTTP port, TLS on the gRPC port. */
   tlsCert: z.string().min(1).optional(),
@@ -38,11 +48,23 @@ export const serverConfigSchema = z.strictObject({
   /** JSON bodies (and binary requests' JSON headers) nested deeper than this are refused before parsing. */
   maxJsonDepth: z.coerce.number().int().min(2).default(64),
   /** Values (array elements and object members) in one JSON body, counted before parsing. */
-  maxJsonElements: z.coerce.number().int().min(16).default(16 * 1024 * 1024),
+  maxJsonElements: z.coerce
+    .number()
+    .int()
+    .min(16)
+    .default(16 * 1024 * 1024),
   maxInputsPerRequest: z.coerce.number().int().min(1).default(128),
-  maxElementsPerTensor: z.coerce.number().int().min(1).default(64 * 1024 * 1024),
+  maxElementsPerTensor: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(64 * 1024 * 1024),
   /** Largest request head (request line + headers) on the HTTP port (node's --max-http-header-size). */
-  maxHeaderBytes: z.coerce.number().int().min(1024).default(16 * 1024),
+  maxHeaderBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024),
   /** A client must send its whole request head within this time (slowloris; node's headersTimeout). */
   headersTimeoutMs: z.coerce.number().int().min(100).default(15000),
   /** ...and its whole request, body included, within this time (node's requestTimeout). */
@@ -56,10 +78,18 @@ export const serverConfigSchema = z.strictObject({
    */
   allowClientShm: bool.default(false),
   /** API groups answered UNSUPPORTED (the demo pages 404) on every front end; Triton's restricted APIs, but off. */
-  disabledApis: z.preprocess(
-    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
-    z.array(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
-  ).default([]),
+  disabledApis: z
+    .preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : v,
+      z.array(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
+    )
+    .default([]),
   /**
    * The only directory POST /v2/logging may point log_file into (relative names resolve inside it; escapes are
    * refused). Unset: log_file cannot be changed over the network, as in Triton.
@@ -69,21 +99,35 @@ export const serverConfigSchema = z.strictObject({
    * Proxies whose X-Forwarded-For is believed (addresses, CIDR ranges, `loopback`, `uniquelocal`): per-IP rate limits
    * and logs then use the client address they forward. Empty: the socket's peer address, X-Forwarded-For ignored.
    */
-  trustedProxies: z.preprocess(
-    (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v),
-    z.array(z.string().min(1)),
-  ).default([]),
+  trustedProxies: z
+    .preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : v,
+      z.array(z.string().min(1)),
+    )
+    .default([]),
   /** Messages per second a WebSocket client may send (token bucket, burst = 2 s worth); 0 = unlimited. */
   wsMaxMessagesPerSec: z.coerce.number().min(0).default(0),
   // ---- gRPC front end (docs/grpc.md); keepalive defaults are Triton's --grpc-keepalive-* defaults
   /** Largest gRPC message received or sent. */
-  grpcMaxMessageBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  grpcMaxMessageBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
   /** Interval of the server's HTTP/2 keepalive pings on each gRPC connection. */
   grpcKeepaliveTimeMs: z.coerce.number().int().min(1).default(7200000),
   /** A keepalive ping unanswered for this long closes the connection. */
   grpcKeepaliveTimeoutMs: z.coerce.number().int().min(1).default(20000),
   /** grpc.keepalive_permit_without_calls (Triton's --grpc-keepalive-permit-without-calls); see docs/grpc.md. */
-  grpcKeepalivePermitWithoutCalls: z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).default(false),
+  grpcKeepalivePermitWithoutCalls: z
+    .preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean())
+    .default(false),
   /**
    * gRPC connections older than this are closed gracefully (GOAWAY; grpc.max_connection_age_ms), so clients
    * reconnect through the load balancer and long-lived HTTP/2 connections spread over new replicas; 0 = never.
@@ -98,7 +142,12 @@ export const serverConfigSchema = z.strictObject({
    * before the server acknowledges them). HTTP/2's 65,535-byte default makes a 10 MB request wait for ~150
    * WINDOW_UPDATE round trips through the event loop; a window as large as the usual message removes them.
    */
-  grpcFlowControlWindowBytes: z.coerce.number().int().min(65535).max(2147483647).default(16 * 1024 * 1024),
+  grpcFlowControlWindowBytes: z.coerce
+    .number()
+    .int()
+    .min(65535)
+    .max(2147483647)
+    .default(16 * 1024 * 1024),
   /** Bound applied to every model queue whose config leaves max_queue_size at 0 (Triton: unbounded). */
   maxQueueSizeDefault: z.coerce.number().int().min(1).default(4096),
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
@@ -117,7 +166,11 @@ export const serverConfigSchema = z.strictObject({
   providers: z.array(z.enum(['cpu', 'webgpu', 'cuda', 'tensorrt'])).default(['cpu']),
   // ---- WebSocket and SSE streaming (docs/ws-protocol.md)
   /** Largest WebSocket frame accepted; a larger one closes the socket with 1009 (RFC 6455 §7.4.1). */
-  wsMaxMessageBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  wsMaxMessageBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
   /** Unfinished requests per WebSocket session; more are refused with TOO_MANY_IN_FLIGHT. */
   wsMaxInFlight: z.coerce.number().int().min(1).default(128),
   /** Server ping interval on WebSocket connections (0 = no heartbeat). */
@@ -125,17 +178,29 @@ export const serverConfigSchema = z.strictObject({
   /** A session with no unfinished request and no client message for this long is closed (0 = never). */
   wsIdleTimeoutMs: z.coerce.number().int().min(0).default(60000),
   /** Outgoing bytes queued on a socket before new requests are refused (SLOW_CONSUMER). */
-  wsMaxBufferedBytes: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  wsMaxBufferedBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(8 * 1024 * 1024),
   /** How long a dropped WebSocket session or SSE stream stays resumable (0 = resume off). */
   wsResumeWindowMs: z.coerce.number().int().min(0).default(60000),
   /** Replay buffer per WebSocket session; finished requests are evicted oldest first when it is full. */
-  wsResumeBufferBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  wsResumeBufferBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
   /** Frames of one frame stream that may wait behind the running one (older ones are dropped). */
   wsMaxPendingFrames: z.coerce.number().int().min(0).default(1),
   /** Interval of `: ping` comments on quiet SSE streams (0 = none). */
   sseHeartbeatIntervalMs: z.coerce.number().int().min(0).default(15000),
   /** Replay buffer over all SSE streams (Last-Event-ID resume); oldest finished streams are evicted first. */
-  sseMaxRetainedBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+  sseMaxRetainedBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
   /** State shared between replicas: SSE resume journal and WebSocket tickets (docs/scaling.md). */
   sharedState: sharedStateConfigSchema.prefault({}),
   /** Async inference queue consumed by every replica (NATS JetStream; docs/scaling.md). */
@@ -151,7 +216,18 @@ export const serverConfigSchema = z.strictObject({
   generateMaxPrefillTokens: z.coerce.number().int().min(1).default(2048),
   // ---- operations (docs/operations.md)
   /** explicit mode: models loaded at startup ('*' = every model in the repositories); Triton's --load-model. */
-  loadModel: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v), z.array(z.string().min(1))).default([]),
+  loadModel: z
+    .preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : v,
+      z.array(z.string().min(1)),
+    )
+    .default([]),
   /** poll mode: seconds between repository scans (0 = no polling); Triton's --repository-poll-secs (default 15). */
   repositoryPollSecs: z.coerce.number().min(0).default(15),
   /** Response cache capacity in bytes (0 = no cache); models opt in with response_cache { enable: true }. */

@@ -19,7 +19,16 @@ export interface InferObserver {
 }
 
 /** Extensions advertised in server metadata: only those rtserve implements (Triton's names, docs/protocol.md §2.4). */
-const EXTENSIONS = ['binary_tensor_data', 'classification', 'model_configuration', 'model_repository', 'schedule_policy', 'statistics', 'parameters', 'logging'];
+const EXTENSIONS = [
+  'binary_tensor_data',
+  'classification',
+  'model_configuration',
+  'model_repository',
+  'schedule_policy',
+  'statistics',
+  'parameters',
+  'logging',
+];
 
 export interface InferenceServerOptions {
   readonly config: ServerConfig;
@@ -61,7 +70,10 @@ export class InferenceServer implements InferenceApi {
   async start(): Promise<void> {
     const { modelControlMode, loadModel } = this.options.config;
     if (modelControlMode !== 'explicit' && loadModel.length > 0) {
-      this.options.logger.warn({ modelControlMode, loadModel }, '--load-model only applies with --model-control-mode explicit; every model is loaded');
+      this.options.logger.warn(
+        { modelControlMode, loadModel },
+        '--load-model only applies with --model-control-mode explicit; every model is loaded',
+      );
     }
     if (modelControlMode !== 'explicit' || loadModel.includes('*')) {
       await this.options.repository.loadAll();
@@ -131,7 +143,10 @@ export class InferenceServer implements InferenceApi {
     if (name === undefined) return this.options.repository.loadedVersions().map((v) => v.stats.snapshot());
     if (version !== undefined) return [this.options.repository.get(name, version).stats.snapshot()];
     this.options.repository.get(name); // throws for unknown / not ready
-    return this.options.repository.loadedVersions().filter((v) => v.name === name).map((v) => v.stats.snapshot());
+    return this.options.repository
+      .loadedVersions()
+      .filter((v) => v.name === name)
+      .map((v) => v.stats.snapshot());
   }
 
   repositoryIndex(readyOnly = false): RepositoryIndexEntry[] {
@@ -152,7 +167,10 @@ export class InferenceServer implements InferenceApi {
   private assertExplicitControl(): void {
     const mode = this.options.config.modelControlMode;
     if (mode !== 'explicit') {
-      throw rtError('UNSUPPORTED', `explicit model load / unload is not allowed if polling is enabled (model control mode is '${mode}'; start with --model-control-mode explicit)`);
+      throw rtError(
+        'UNSUPPORTED',
+        `explicit model load / unload is not allowed if polling is enabled (model control mode is '${mode}'; start with --model-control-mode explicit)`,
+      );
     }
   }
 

@@ -40,7 +40,10 @@ function indexOf(meta: ModelIoMetadata): ModelIndex {
       outputs: new Set(meta.outputs.map((t) => t.name)),
       outputNames: Object.freeze(meta.outputs.map((t) => t.name)),
       inputList: meta.inputs
-        .map((t) => `'${t.name}' (${t.datatype} ${formatShape([...batchPrefix, ...t.shape])}${meta.optionalInputs?.has(t.name) === true ? ', optional' : ''})`)
+        .map(
+          (t) =>
+            `'${t.name}' (${t.datatype} ${formatShape([...batchPrefix, ...t.shape])}${meta.optionalInputs?.has(t.name) === true ? ', optional' : ''})`,
+        )
         .join(', '),
       outputList: meta.outputs.map((t) => `'${t.name}'`).join(', '),
     };
@@ -89,11 +92,12 @@ export function validateRequest(req: InferRequest, meta: ModelIoMetadata, arriva
     seen.add(input.name);
   }
   if (seen.size < meta.inputs.length) {
-    const missing = meta.inputs
-      .filter((t) => !seen.has(t.name) && meta.optionalInputs?.has(t.name) !== true)
-      .map((t) => `'${t.name}'`);
+    const missing = meta.inputs.filter((t) => !seen.has(t.name) && meta.optionalInputs?.has(t.name) !== true).map((t) => `'${t.name}'`);
     if (missing.length > 0) {
-      throw rtError('MISSING_INPUT', `${model} needs input${missing.length > 1 ? 's' : ''} ${missing.join(', ')} that the request does not have; expected inputs: ${index.inputList}`);
+      throw rtError(
+        'MISSING_INPUT',
+        `${model} needs input${missing.length > 1 ? 's' : ''} ${missing.join(', ')} that the request does not have; expected inputs: ${index.inputList}`,
+      );
     }
   }
 
@@ -112,16 +116,25 @@ export function validateRequest(req: InferRequest, meta: ModelIoMetadata, arriva
     for (let i = 0; i < shape.length; i++) {
       const d = shape[i]!;
       if (!Number.isSafeInteger(d) || d < 0) {
-        throw rtError('BAD_SHAPE', `${what}: expected shape ${formatShape(expected)}, got ${formatShape(shape)}; dimension ${i} must be a non-negative integer`);
+        throw rtError(
+          'BAD_SHAPE',
+          `${what}: expected shape ${formatShape(expected)}, got ${formatShape(shape)}; dimension ${i} must be a non-negative integer`,
+        );
       }
     }
     if (shape.length !== expected.length) {
-      throw rtError('BAD_SHAPE', `${what}: expected shape ${formatShape(expected)} (rank ${expected.length}), got ${formatShape(shape)} (rank ${shape.length})`);
+      throw rtError(
+        'BAD_SHAPE',
+        `${what}: expected shape ${formatShape(expected)} (rank ${expected.length}), got ${formatShape(shape)} (rank ${shape.length})`,
+      );
     }
     for (let i = batching ? 1 : 0; i < shape.length; i++) {
       const want = expected[i]!;
       if (want >= 0 && shape[i] !== want) {
-        throw rtError('BAD_SHAPE', `${what}: expected shape ${formatShape(expected)}, got ${formatShape(shape)} (dimension ${i} is ${shape[i]}, expected ${want})`);
+        throw rtError(
+          'BAD_SHAPE',
+          `${what}: expected shape ${formatShape(expected)}, got ${formatShape(shape)} (dimension ${i} is ${shape[i]}, expected ${want})`,
+        );
       }
     }
     if (batching) {
@@ -131,7 +144,10 @@ export function validateRequest(req: InferRequest, meta: ModelIoMetadata, arriva
         batchSize = b;
         batchFrom = input.name;
       } else if (b !== batchSize) {
-        throw rtError('BAD_SHAPE', `${what}: batch size ${b} (shape ${formatShape(shape)}) does not match batch size ${batchSize} of input '${batchFrom}'`);
+        throw rtError(
+          'BAD_SHAPE',
+          `${what}: batch size ${b} (shape ${formatShape(shape)}) does not match batch size ${batchSize} of input '${batchFrom}'`,
+        );
       }
     }
 

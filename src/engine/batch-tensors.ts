@@ -32,10 +32,7 @@ function rowsOf(t: Tensor, what: string): number {
 function checkElements(t: Tensor, what: string): void {
   const expected = elementCount(t.shape);
   if (t.data.length !== expected) {
-    throw rtError(
-      'BAD_DATA',
-      `${what} '${t.name}' has ${t.data.length} elements, but its shape [${t.shape.join(',')}] needs ${expected}`,
-    );
+    throw rtError('BAD_DATA', `${what} '${t.name}' has ${t.data.length} elements, but its shape [${t.shape.join(',')}] needs ${expected}`);
   }
 }
 
@@ -114,10 +111,7 @@ export function splitBatch(outputs: readonly Tensor[], batchSizes: readonly numb
   for (const out of outputs) {
     const rows = out.shape[0];
     if (rows !== total) {
-      throw rtError(
-        'ENGINE_FAILED',
-        `output '${out.name}' has shape [${out.shape.join(',')}]; expected dim 0 = ${total} (the batch size)`,
-      );
+      throw rtError('ENGINE_FAILED', `output '${out.name}' has shape [${out.shape.join(',')}]; expected dim 0 = ${total} (the batch size)`);
     }
     const rest = out.shape.slice(1);
     const rowElems = elementCount(rest);
@@ -132,9 +126,7 @@ export function splitBatch(outputs: readonly Tensor[], batchSizes: readonly numb
       const from = row * rowElems;
       const to = (row + b) * rowElems;
       row += b;
-      const data: TensorData = Array.isArray(out.data)
-        ? out.data.slice(from, to)
-        : (out.data as NumericArray).subarray(from, to);
+      const data: TensorData = Array.isArray(out.data) ? out.data.slice(from, to) : (out.data as NumericArray).subarray(from, to);
       (result[i] as Tensor[]).push({ name: out.name, datatype: out.datatype, shape: [b, ...rest], data });
     });
   }

@@ -35,7 +35,13 @@ export interface ChainLink {
 
 /** What the metrics and the logs of a deployment want to hear about (ServerMetrics.engineChainEvents). */
 export interface EngineChainEvents {
-  failover(e: { readonly model: string; readonly version: string; readonly from: ChainLink; readonly to: ChainLink | undefined; readonly reason: FailoverReason }): void;
+  failover(e: {
+    readonly model: string;
+    readonly version: string;
+    readonly from: ChainLink;
+    readonly to: ChainLink | undefined;
+    readonly reason: FailoverReason;
+  }): void;
   recovered(e: { readonly model: string; readonly version: string; readonly from: ChainLink | undefined; readonly to: ChainLink }): void;
   probed(e: { readonly model: string; readonly version: string; readonly link: ChainLink; readonly passed: boolean }): void;
 }
@@ -82,7 +88,8 @@ function messageOf(err: unknown): string {
 
 /** An engine or device failure (reason), or undefined for an error that is the request's or the caller's. */
 export function engineFailureOf(err: unknown, session: EngineSession): FailoverReason | undefined {
-  if (err instanceof RtError && (err.category === 'CANCELLED' || err.category === 'DEADLINE_EXCEEDED' || err.category === 'INVALID_ARGUMENT')) return undefined;
+  if (err instanceof RtError && (err.category === 'CANCELLED' || err.category === 'DEADLINE_EXCEEDED' || err.category === 'INVALID_ARGUMENT'))
+    return undefined;
   if (session.isAlive?.() === false) return 'worker_died';
   if (err instanceof RtError && err.code === 'ENGINE_DEVICE_FAILED') return 'device_error';
   return undefined;
@@ -148,7 +155,11 @@ export class EngineChain implements EngineChainView {
       const only = failures.length === 1 ? failures[0] : undefined;
       if (only !== undefined) throw only.error;
       const last = failures.at(-1)?.error;
-      throw rtError(last?.code ?? 'MODEL_LOAD_FAILED', `no provider of the chain ${chain.#chainText()} could load the model: ${failures.map((f) => `${f.link.provider}: ${f.error.message}`).join('; ')}`, { cause: last });
+      throw rtError(
+        last?.code ?? 'MODEL_LOAD_FAILED',
+        `no provider of the chain ${chain.#chainText()} could load the model: ${failures.map((f) => `${f.link.provider}: ${f.error.message}`).join('; ')}`,
+        { cause: last },
+      );
     }
     const first = failures[0];
     if (first !== undefined) {
@@ -172,7 +183,10 @@ export class EngineChain implements EngineChainView {
   get degradedReason(): string | undefined {
     if (this.#state === 'closed') return undefined;
     const serving = this.active;
-    const where = serving === undefined ? 'no provider serves until a health probe passes' : `serving on ${serving.provider} (position ${serving.position} of ${this.#chainText()})`;
+    const where =
+      serving === undefined
+        ? 'no provider serves until a health probe passes'
+        : `serving on ${serving.provider} (position ${serving.position} of ${this.#chainText()})`;
     return `engine failover: ${where}; last failure: ${this.#lastFailure}`;
   }
 
@@ -255,7 +269,10 @@ export class EngineChain implements EngineChainView {
     if (reason === 'device_error') {
       this.#deviceErrors += 1;
       if (this.#deviceErrors < this.#o.settings.failure_threshold) {
-        this.#log.warn({ provider: this.links[link]?.provider, errors: this.#deviceErrors, threshold: this.#o.settings.failure_threshold, error: message }, 'engine device error');
+        this.#log.warn(
+          { provider: this.links[link]?.provider, errors: this.#deviceErrors, threshold: this.#o.settings.failure_threshold, error: message },
+          'engine device error',
+        );
         return;
       }
     }
@@ -408,13 +425,24 @@ export class EngineChain implements EngineChainView {
     const from = previous === undefined ? undefined : this.links[previous];
     const to = this.links[link];
     if (to === undefined) return;
-    this.#log.info({ from: from?.provider ?? 'none', to: to.provider, position: link, state: this.#state }, 'engine recovered: traffic is back on a better provider');
+    this.#log.info(
+      { from: from?.provider ?? 'none', to: to.provider, position: link, state: this.#state },
+      'engine recovered: traffic is back on a better provider',
+    );
     this.#o.events?.recovered({ model: this.#o.model, version: this.#o.version, from, to });
   }
 
   #announceFailover(from: ChainLink, to: ChainLink | undefined, reason: FailoverReason, error: string): void {
     this.#log.warn(
-      { from: from.provider, to: to?.provider ?? 'none', fromPosition: from.position, toPosition: to?.position, reason, error, probeInMs: this.#probeDelayMs },
+      {
+        from: from.provider,
+        to: to?.provider ?? 'none',
+        fromPosition: from.position,
+        toPosition: to?.position,
+        reason,
+        error,
+        probeInMs: this.#probeDelayMs,
+      },
       to === undefined ? 'engine failover: no provider left, requests fail until a health probe passes' : 'engine failover',
     );
     this.#o.events?.failover({ model: this.#o.model, version: this.#o.version, from, to, reason });
@@ -443,7 +471,10 @@ export class EngineChain implements EngineChainView {
 /** Settled values of session promises, so views can list loaded sessions without awaiting. */
 const settledValue = new WeakMap<Promise<EngineSession>, EngineSession>();
 function track(p: Promise<EngineSession>): Promise<EngineSession> {
-  p.then((s) => settledValue.set(p, s), () => undefined);
+  p.then(
+    (s) => settledValue.set(p, s),
+    () => undefined,
+  );
   return p;
 }
 
@@ -462,7 +493,12 @@ class ChainSession implements EngineSession {
   }
 
   run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
-    return this.#runOnChain(feeds, (session, inputs) => session.run(inputs, outputNames, signal), (inputs) => inputs.map(copyTensor), signal);
+    return this.#runOnChain(
+      feeds,
+      (session, inputs) => session.run(inputs, outputNames, signal),
+      (inputs) => inputs.map(copyTensor),
+      signal,
+    );
   }
 
   /**
@@ -472,7 +508,8 @@ class ChainSession implements EngineSession {
   runBatch(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
     return this.#runOnChain(
       feeds,
-      (session, pieces) => (session.runBatch !== undefined ? session.runBatch(pieces, outputNames, signal) : session.run(joinPieces(pieces), outputNames, signal)),
+      (session, pieces) =>
+        session.runBatch !== undefined ? session.runBatch(pieces, outputNames, signal) : session.run(joinPieces(pieces), outputNames, signal),
       (pieces) => pieces.map((f) => ({ ...f, parts: f.parts.map(copyTensor) })),
       signal,
     );

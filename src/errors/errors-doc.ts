@@ -21,7 +21,7 @@ export function renderErrorsDoc(): string {
     '| --- | --- | --- | --- | --- |',
   ];
   for (const [cat, m] of Object.entries(CATEGORY_MAPPING)) lines.push(`| ${cat} | ${m.http} | ${m.grpc} | ${m.ws} | ${m.retryable ? 'yes' : 'no'} |`);
-  lines.push('', 'Overload (`QUEUE_FULL`) answers 429 with `Retry-After`, not Triton\'s 503, so clients and proxies back off.', '');
+  lines.push('', "Overload (`QUEUE_FULL`) answers 429 with `Retry-After`, not Triton's 503, so clients and proxies back off.", '');
   lines.push('## Codes', '', '| code | category | meaning |', '| --- | --- | --- |');
   for (const [code, e] of Object.entries(ERROR_CODES)) lines.push(`| \`${code}\` | ${e.category} | ${e.doc} |`);
   lines.push('');

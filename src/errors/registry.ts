@@ -76,14 +76,26 @@ export const ERROR_CODES = Object.freeze({
   CANCELLED: { category: 'CANCELLED', doc: 'The client cancelled the request or went away.' },
   SERVER_DRAINING: { category: 'UNAVAILABLE', doc: 'The server is shutting down and accepts no new requests.' },
   // streaming connections (WebSocket, SSE; docs/ws-protocol.md)
-  TOO_MANY_IN_FLIGHT: { category: 'RESOURCE_EXHAUSTED', doc: 'The connection already has its maximum of unfinished requests; retry after the hinted delay.' },
-  SLOW_CONSUMER: { category: 'RESOURCE_EXHAUSTED', doc: 'The client reads results more slowly than it asks for them: the outgoing buffer is over its limit.' },
+  TOO_MANY_IN_FLIGHT: {
+    category: 'RESOURCE_EXHAUSTED',
+    doc: 'The connection already has its maximum of unfinished requests; retry after the hinted delay.',
+  },
+  SLOW_CONSUMER: {
+    category: 'RESOURCE_EXHAUSTED',
+    doc: 'The client reads results more slowly than it asks for them: the outgoing buffer is over its limit.',
+  },
   IDLE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', doc: 'The connection was idle (nothing in flight, no message) longer than the idle timeout.' },
-  RESUME_EXPIRED: { category: 'NOT_FOUND', doc: 'The session or stream to resume is unknown, or its resume window or replay buffer no longer covers it.' },
+  RESUME_EXPIRED: {
+    category: 'NOT_FOUND',
+    doc: 'The session or stream to resume is unknown, or its resume window or replay buffer no longer covers it.',
+  },
   // system shared memory (Triton's shared-memory extension; docs/shared-memory.md)
   SHM_REGION_NOT_FOUND: { category: 'NOT_FOUND', doc: 'No system shared memory region is registered under that name.' },
   SHM_REGION_EXISTS: { category: 'ALREADY_EXISTS', doc: 'A shared memory region is already registered under that name; unregister it first.' },
-  SHM_BAD_KEY: { category: 'INVALID_ARGUMENT', doc: 'A shared memory key is malformed (empty, a path, `..`) or names no shared memory object on this host.' },
+  SHM_BAD_KEY: {
+    category: 'INVALID_ARGUMENT',
+    doc: 'A shared memory key is malformed (empty, a path, `..`) or names no shared memory object on this host.',
+  },
   SHM_OUT_OF_RANGE: {
     category: 'INVALID_ARGUMENT',
     doc: 'An offset and byte size fall outside the shared memory object or region, or a region is too small for the output written into it.',
@@ -104,10 +116,19 @@ export const ERROR_CODES = Object.freeze({
   UNSUPPORTED: { category: 'UNIMPLEMENTED', doc: 'The operation is not supported (yet) by this server or model.' },
   INTERNAL: { category: 'INTERNAL', doc: 'An unexpected server error.' },
   // security (docs/security.md)
-  UNAUTHENTICATED: { category: 'UNAUTHENTICATED', doc: 'The request carries no valid credentials (missing, unknown, expired or malformed API key or JWT).' },
+  UNAUTHENTICATED: {
+    category: 'UNAUTHENTICATED',
+    doc: 'The request carries no valid credentials (missing, unknown, expired or malformed API key or JWT).',
+  },
   PERMISSION_DENIED: { category: 'PERMISSION_DENIED', doc: 'The credentials are valid but their scopes do not allow this operation on this model.' },
-  RATE_LIMITED: { category: 'RESOURCE_EXHAUSTED', doc: 'A rate limit or concurrency cap (per principal, client IP or model) is exceeded; retry after the hinted delay.' },
-  LIMIT_EXCEEDED: { category: 'PAYLOAD_TOO_LARGE', doc: 'The request exceeds a configured structural limit (JSON nesting or elements, inputs per request, elements per tensor, message size).' },
+  RATE_LIMITED: {
+    category: 'RESOURCE_EXHAUSTED',
+    doc: 'A rate limit or concurrency cap (per principal, client IP or model) is exceeded; retry after the hinted delay.',
+  },
+  LIMIT_EXCEEDED: {
+    category: 'PAYLOAD_TOO_LARGE',
+    doc: 'The request exceeds a configured structural limit (JSON nesting or elements, inputs per request, elements per tensor, message size).',
+  },
 } as const satisfies Record<string, { category: ErrorCategory; doc: string }>);
 
 export type ErrorCode = keyof typeof ERROR_CODES;

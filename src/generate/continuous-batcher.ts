@@ -99,10 +99,17 @@ export class ContinuousBatcher {
   submit(seq: Sequence): void {
     if (this.closed) throw rtError('MODEL_NOT_READY', `model '${this.spec.model}' is unloading`);
     if (seq.reservedTokens > this.limits.maxTokensInFlight) {
-      throw rtError('BAD_REQUEST', `the prompt (${seq.prompt.length} tokens) plus max_tokens (${seq.maxTokens}) exceeds the ${this.limits.maxTokensInFlight} tokens the server keeps in flight`);
+      throw rtError(
+        'BAD_REQUEST',
+        `the prompt (${seq.prompt.length} tokens) plus max_tokens (${seq.maxTokens}) exceeds the ${this.limits.maxTokensInFlight} tokens the server keeps in flight`,
+      );
     }
     if (this.waiting.length >= this.limits.maxQueue) {
-      throw rtError('QUEUE_FULL', `model '${this.spec.model}': ${this.waiting.length} generation requests are already waiting (generateMaxQueue); retry later`, { retryAfterMs: 100 });
+      throw rtError(
+        'QUEUE_FULL',
+        `model '${this.spec.model}': ${this.waiting.length} generation requests are already waiting (generateMaxQueue); retry later`,
+        { retryAfterMs: 100 },
+      );
     }
     seq.onEnd = (s) => this.onEnd(s);
     this.waiting.push(seq);
@@ -225,7 +232,10 @@ export class ContinuousBatcher {
       this.runs.prefill++;
     }
     this.metrics?.step(spec.model, n, (performance.now() - started) / 1000, 'prefill');
-    this.metrics?.promptTokens(spec.model, seqs.reduce((a, s) => a + s.prompt.length, 0));
+    this.metrics?.promptTokens(
+      spec.model,
+      seqs.reduce((a, s) => a + s.prompt.length, 0),
+    );
     const logits = outputs.get(spec.logits)?.data as Float32Array;
     const keys = spec.presentKey.map((k) => outputs.get(k)?.data as Float32Array);
     const values = spec.presentValue.map((k) => outputs.get(k)?.data as Float32Array);

@@ -64,9 +64,12 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
     throw rtError('BAD_CONFIG', `model '${model}': generate: ${msg}`);
   };
   const find = (list: readonly TensorMetadata[], name: string, kind: string, key: string): TensorMetadata =>
-    list.find((t) => t.name === name) ?? bad(`${key} names ${kind} '${name}', which the model does not have (${kind}s: ${list.map((t) => t.name).join(', ')})`);
+    list.find((t) => t.name === name) ??
+    bad(`${key} names ${kind} '${name}', which the model does not have (${kind}s: ${list.map((t) => t.name).join(', ')})`);
   const typeIn = <T extends DataType>(t: TensorMetadata, allowed: readonly T[], key: string): T =>
-    (allowed as readonly DataType[]).includes(t.datatype) ? (t.datatype as T) : bad(`${key} '${t.name}' is ${t.datatype}; supported: ${allowed.join(', ')}`);
+    (allowed as readonly DataType[]).includes(t.datatype)
+      ? (t.datatype as T)
+      : bad(`${key} '${t.name}' is ${t.datatype}; supported: ${allowed.join(', ')}`);
 
   const ins = description.inputs;
   const outs = description.outputs;
@@ -90,7 +93,9 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
     if (t.datatype !== 'FP32') bad(`cache tensor '${t.name}' is ${t.datatype}; only FP32 caches are supported`);
     const [, h, , d] = t.shape;
     if (t.shape.length !== 4 || h === undefined || d === undefined || h <= 0 || d <= 0) {
-      bad(`cache tensor '${t.name}' must have shape [batch, kv_heads, length, head_dim] with fixed kv_heads and head_dim, got [${t.shape.join(', ')}]`);
+      bad(
+        `cache tensor '${t.name}' must have shape [batch, kv_heads, length, head_dim] with fixed kv_heads and head_dim, got [${t.shape.join(', ')}]`,
+      );
     }
     if (kvHeads === 0) {
       kvHeads = h as number;
@@ -104,7 +109,8 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
     bad(`output '${logits.name}' must be [batch, seq, vocab_size=${g.vocab_size}], got [${logits.shape.join(', ')}]`);
   }
   if (g.eos_token_id >= g.vocab_size) bad(`eos_token_id ${g.eos_token_id} is outside the vocabulary (vocab_size ${g.vocab_size})`);
-  if (g.bos_token_id !== undefined && g.bos_token_id >= g.vocab_size) bad(`bos_token_id ${g.bos_token_id} is outside the vocabulary (vocab_size ${g.vocab_size})`);
+  if (g.bos_token_id !== undefined && g.bos_token_id >= g.vocab_size)
+    bad(`bos_token_id ${g.bos_token_id} is outside the vocabulary (vocab_size ${g.vocab_size})`);
   if (g.tokenizer === 'bytes' && g.vocab_size < 256) bad(`the bytes tokenizer needs vocab_size >= 256, got ${g.vocab_size}`);
   return {
     model,

@@ -126,7 +126,8 @@ export class GenerateService {
       throw rtError('BAD_REQUEST', `the prompt has ${prompt.length} tokens; model '${spec.model}' has a context of ${spec.maxContext} tokens`);
     }
     const wanted = req.maxTokens ?? this.options.defaultMaxTokens ?? 16;
-    if (!Number.isInteger(wanted) || wanted < 1) throw rtError('BAD_PARAMETER', `'max_tokens' must be an integer >= 1, got ${JSON.stringify(req.maxTokens)}`);
+    if (!Number.isInteger(wanted) || wanted < 1)
+      throw rtError('BAD_PARAMETER', `'max_tokens' must be an integer >= 1, got ${JSON.stringify(req.maxTokens)}`);
     const sampling = normalizeSampling(req, randomSeed);
     const stop = checkStops(req.stop ?? []);
     const id = randomUUID();
@@ -205,7 +206,10 @@ export class GenerateService {
     // A reload swaps the session: the old batcher finishes what it runs, new requests go to a new one.
     if (existing !== undefined && existing.session === resolved.session) return existing;
     const spec = decoderSpecOf(resolved.config, resolved.session.describe());
-    const entry = { session: resolved.session, batcher: new ContinuousBatcher(spec, resolved.session, this.limits, this.options.metrics, this.options.logger) };
+    const entry = {
+      session: resolved.session,
+      batcher: new ContinuousBatcher(spec, resolved.session, this.limits, this.options.metrics, this.options.logger),
+    };
     this.batchers.set(key, entry);
     return entry;
   }

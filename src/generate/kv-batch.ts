@@ -140,10 +140,13 @@ export class KvBatch<T> {
   private writeRow(row: number, src: PrefilledKv, n: NewRow<T>): void {
     const { kvHeads, headDim } = this.geo;
     for (let l = 0; l < this.geo.numLayers; l++) {
-      for (const [dst, from] of [[this.keys[l], src.keys[l]], [this.values[l], src.values[l]]] as const) {
+      for (const [dst, from] of [
+        [this.keys[l], src.keys[l]],
+        [this.values[l], src.values[l]],
+      ] as const) {
         for (let h = 0; h < kvHeads; h++) {
-          const s = ((n.source * kvHeads + h) * src.cols) * headDim;
-          const d = ((row * kvHeads + h) * this.cols) * headDim;
+          const s = (n.source * kvHeads + h) * src.cols * headDim;
+          const d = (row * kvHeads + h) * this.cols * headDim;
           (dst as Float32Array).set((from as Float32Array).subarray(s, s + n.length * headDim), d);
         }
       }
@@ -175,10 +178,13 @@ export class KvBatch<T> {
       const validCols: number[] = [];
       for (let c = 0; c < this.cols; c++) if (this.mask[r * this.cols + c] === 1) validCols.push(c);
       for (let l = 0; l < numLayers; l++) {
-        for (const [dst, from] of [[keys[l], this.keys[l]], [values[l], this.values[l]]] as const) {
+        for (const [dst, from] of [
+          [keys[l], this.keys[l]],
+          [values[l], this.values[l]],
+        ] as const) {
           for (let h = 0; h < kvHeads; h++) {
-            const srcRow = ((r * kvHeads + h) * this.cols) * headDim;
-            const dstRow = ((i * kvHeads + h) * cols) * headDim;
+            const srcRow = (r * kvHeads + h) * this.cols * headDim;
+            const dstRow = (i * kvHeads + h) * cols * headDim;
             validCols.forEach((c, j) => {
               const s = srcRow + c * headDim;
               (dst as Float32Array).set((from as Float32Array).subarray(s, s + headDim), dstRow + j * headDim);
@@ -194,10 +200,13 @@ export class KvBatch<T> {
       const i = keep.length + k;
       const s = src as PrefilledKv;
       for (let l = 0; l < numLayers; l++) {
-        for (const [dst, from] of [[keys[l], s.keys[l]], [values[l], s.values[l]]] as const) {
+        for (const [dst, from] of [
+          [keys[l], s.keys[l]],
+          [values[l], s.values[l]],
+        ] as const) {
           for (let h = 0; h < kvHeads; h++) {
-            const from0 = ((n.source * kvHeads + h) * s.cols) * headDim;
-            (dst as Float32Array).set((from as Float32Array).subarray(from0, from0 + n.length * headDim), ((i * kvHeads + h) * cols) * headDim);
+            const from0 = (n.source * kvHeads + h) * s.cols * headDim;
+            (dst as Float32Array).set((from as Float32Array).subarray(from0, from0 + n.length * headDim), (i * kvHeads + h) * cols * headDim);
           }
         }
       }

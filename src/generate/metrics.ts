@@ -55,7 +55,12 @@ export function registerGenerateMetrics(registry: Registry): GenerateMetricsSink
     registers,
   });
   const running = new Gauge({ name: 'rtserve_generate_sequences_in_flight', help: 'Sequences being decoded', labelNames: ['model'], registers });
-  const queued = new Gauge({ name: 'rtserve_generate_sequences_queued', help: 'Generation requests waiting for a slot', labelNames: ['model'], registers });
+  const queued = new Gauge({
+    name: 'rtserve_generate_sequences_queued',
+    help: 'Generation requests waiting for a slot',
+    labelNames: ['model'],
+    registers,
+  });
   const finished = new Counter({
     name: 'rtserve_generate_requests_total',
     help: 'Finished generations by finish reason (stop, length, cancelled, error)',

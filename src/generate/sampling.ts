@@ -29,7 +29,12 @@ export function normalizeSampling(o: SamplingOptions, randomSeed: () => number):
   const topP = o.topP ?? 1;
   check(Number.isFinite(topP) && topP > 0 && topP <= 1, 'top_p', 'a number in (0, 1]', o.topP);
   const repetitionPenalty = o.repetitionPenalty ?? 1;
-  check(Number.isFinite(repetitionPenalty) && repetitionPenalty > 0 && repetitionPenalty <= 100, 'repetition_penalty', 'a number in (0, 100]', o.repetitionPenalty);
+  check(
+    Number.isFinite(repetitionPenalty) && repetitionPenalty > 0 && repetitionPenalty <= 100,
+    'repetition_penalty',
+    'a number in (0, 100]',
+    o.repetitionPenalty,
+  );
   const seed = o.seed ?? randomSeed();
   check(Number.isSafeInteger(seed), 'seed', 'an integer', o.seed);
   return { greedy: o.greedy === true || temperature === 0, temperature, topK, topP, repetitionPenalty, seed };

@@ -9,7 +9,8 @@ export const MAX_STOP_SEQUENCES = 16;
 export const MAX_STOP_LENGTH = 256;
 
 export function checkStops(stops: readonly unknown[]): string[] {
-  if (stops.length > MAX_STOP_SEQUENCES) throw rtError('BAD_PARAMETER', `'stop' has ${stops.length} sequences; at most ${MAX_STOP_SEQUENCES} are allowed`);
+  if (stops.length > MAX_STOP_SEQUENCES)
+    throw rtError('BAD_PARAMETER', `'stop' has ${stops.length} sequences; at most ${MAX_STOP_SEQUENCES} are allowed`);
   return stops.map((s, i) => {
     if (typeof s !== 'string' || s.length === 0 || s.length > MAX_STOP_LENGTH) {
       throw rtError('BAD_PARAMETER', `'stop[${i}]' must be a non-empty string of at most ${MAX_STOP_LENGTH} characters, got ${JSON.stringify(s)}`);

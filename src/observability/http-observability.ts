@@ -64,7 +64,8 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
     metrics?.httpRequestDone(route, reply.statusCode);
     const ctx = contexts.get(req.raw);
     // Inference requests (the core named a model) become traces.
-    if (ctx?.model !== undefined) options.tracing?.finish(ctx, process.hrtime.bigint(), reply.statusCode >= 400 ? `HTTP ${reply.statusCode}` : undefined);
+    if (ctx?.model !== undefined)
+      options.tracing?.finish(ctx, process.hrtime.bigint(), reply.statusCode >= 400 ? `HTTP ${reply.statusCode}` : undefined);
     if (options.accessLog && ctx !== undefined) {
       logger.info(
         {
@@ -112,7 +113,11 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
   });
   app.post('/v2/trace/setting', async (req) => {
     const patch = jsonBody(req.body, 'trace settings');
-    if (tracing === undefined) throw rtError('UNSUPPORTED', 'tracing is off: start rtserve with an OTLP endpoint (--trace-config opentelemetry,url=<host:port/v1/traces> or traceOtlpEndpoint)');
+    if (tracing === undefined)
+      throw rtError(
+        'UNSUPPORTED',
+        'tracing is off: start rtserve with an OTLP endpoint (--trace-config opentelemetry,url=<host:port/v1/traces> or traceOtlpEndpoint)',
+      );
     const after = tracing.update(patch);
     logger.info({ after }, 'trace settings changed');
     return after;

@@ -104,7 +104,10 @@ class SwitchableDestination implements DestinationStream {
  */
 export function logFileInside(file: string, logDirectory: string | undefined): string {
   if (logDirectory === undefined) {
-    throw rtError('UNSUPPORTED', 'log file location can not be updated through network protocol (the operator may allow files inside one directory: server setting logDirectory)');
+    throw rtError(
+      'UNSUPPORTED',
+      'log file location can not be updated through network protocol (the operator may allow files inside one directory: server setting logDirectory)',
+    );
   }
   let root: string;
   try {
@@ -163,7 +166,10 @@ export class LogControl {
     const r = settingsPatchSchema.safeParse(patch);
     if (!r.success) {
       const issues = r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-      throw rtError('BAD_PARAMETER', `invalid logging settings: ${issues} (keys: log_file, log_info, log_warning, log_error, log_verbose_level, log_format)`);
+      throw rtError(
+        'BAD_PARAMETER',
+        `invalid logging settings: ${issues} (keys: log_file, log_info, log_warning, log_error, log_verbose_level, log_format)`,
+      );
     }
     const p = r.data;
     if (p.log_file !== undefined && p.log_file !== (this.destination?.file ?? '')) {
@@ -192,7 +198,11 @@ const controls = new WeakMap<Logger, LogControl>();
  * and for machine-readable command output. Its level, destination and time format can be changed at run time
  * through `logControlOf(logger)` (GET/POST /v2/logging).
  */
-export function createLogger(level: LevelWithSilent = 'info', name = 'rtserve', output: { readonly file?: string; readonly format?: LogSettings['log_format'] } = {}): Logger {
+export function createLogger(
+  level: LevelWithSilent = 'info',
+  name = 'rtserve',
+  output: { readonly file?: string; readonly format?: LogSettings['log_format'] } = {},
+): Logger {
   const destination = new SwitchableDestination();
   // --log-file: opened (and its folder made) before the first line, so a bad path fails the start.
   if (output.file !== undefined && output.file !== '') destination.switchTo(output.file);

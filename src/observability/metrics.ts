@@ -153,13 +153,23 @@ export class ServerMetrics {
     statCounter('nv_inference_exec_count', 'Number of model executions performed (batches)', (s) => s.execution_count);
     statCounter('nv_inference_request_duration_us', 'Cumulative inference request duration in microseconds', (s) => us(s.inference_stats.success.ns));
     statCounter('nv_inference_queue_duration_us', 'Cumulative inference queuing duration in microseconds', (s) => us(s.inference_stats.queue.ns));
-    statCounter('nv_inference_compute_input_duration_us', 'Cumulative compute input duration in microseconds', (s) => us(s.inference_stats.compute_input.ns));
-    statCounter('nv_inference_compute_infer_duration_us', 'Cumulative compute inference duration in microseconds', (s) => us(s.inference_stats.compute_infer.ns));
-    statCounter('nv_inference_compute_output_duration_us', 'Cumulative inference compute output duration in microseconds', (s) => us(s.inference_stats.compute_output.ns));
+    statCounter('nv_inference_compute_input_duration_us', 'Cumulative compute input duration in microseconds', (s) =>
+      us(s.inference_stats.compute_input.ns),
+    );
+    statCounter('nv_inference_compute_infer_duration_us', 'Cumulative compute inference duration in microseconds', (s) =>
+      us(s.inference_stats.compute_infer.ns),
+    );
+    statCounter('nv_inference_compute_output_duration_us', 'Cumulative inference compute output duration in microseconds', (s) =>
+      us(s.inference_stats.compute_output.ns),
+    );
     statCounter('nv_cache_num_hits_per_model', 'Number of response cache hits per model', (s) => s.inference_stats.cache_hit.count);
     statCounter('nv_cache_num_misses_per_model', 'Number of response cache misses per model', (s) => s.inference_stats.cache_miss.count);
-    statCounter('nv_cache_hit_duration_per_model', 'Cumulative response cache hit lookup duration in microseconds', (s) => us(s.inference_stats.cache_hit.ns));
-    statCounter('nv_cache_miss_duration_per_model', 'Cumulative response cache miss lookup and insertion duration in microseconds', (s) => us(s.inference_stats.cache_miss.ns));
+    statCounter('nv_cache_hit_duration_per_model', 'Cumulative response cache hit lookup duration in microseconds', (s) =>
+      us(s.inference_stats.cache_hit.ns),
+    );
+    statCounter('nv_cache_miss_duration_per_model', 'Cumulative response cache miss lookup and insertion duration in microseconds', (s) =>
+      us(s.inference_stats.cache_miss.ns),
+    );
 
     // Failures are counted where the reason is known (the core sees every failed request of a known model).
     this.failures = new Counter({
@@ -181,10 +191,26 @@ export class ServerMetrics {
 
     if (options.histograms !== false) {
       const hist = (name: string, help: string, buckets: number[]): LocalHistogram => new LocalHistogram(name, help, MODEL_LABELS, buckets, registry);
-      this.requestHist = hist('rtserve_inference_request_duration_seconds', 'Inference request duration from arrival to response (successful requests)', LATENCY_BUCKETS_S);
-      this.queueHist = hist('rtserve_inference_queue_duration_seconds', 'Time a successful request waited in the queue before its batch was dispatched', LATENCY_BUCKETS_S);
-      this.computeHist = hist('rtserve_inference_compute_duration_seconds', 'Duration of one batch execution: input preparation, engine run and output split', LATENCY_BUCKETS_S);
-      this.firstResponseHist = hist('nv_inference_first_response_histogram_ms', 'Duration from request arrival to its first response in milliseconds', LATENCY_BUCKETS_MS);
+      this.requestHist = hist(
+        'rtserve_inference_request_duration_seconds',
+        'Inference request duration from arrival to response (successful requests)',
+        LATENCY_BUCKETS_S,
+      );
+      this.queueHist = hist(
+        'rtserve_inference_queue_duration_seconds',
+        'Time a successful request waited in the queue before its batch was dispatched',
+        LATENCY_BUCKETS_S,
+      );
+      this.computeHist = hist(
+        'rtserve_inference_compute_duration_seconds',
+        'Duration of one batch execution: input preparation, engine run and output split',
+        LATENCY_BUCKETS_S,
+      );
+      this.firstResponseHist = hist(
+        'nv_inference_first_response_histogram_ms',
+        'Duration from request arrival to its first response in milliseconds',
+        LATENCY_BUCKETS_MS,
+      );
       this.batchHist = hist('rtserve_inference_batch_size', 'Rows (batch size) of each model execution', BATCH_BUCKETS);
     }
 
@@ -284,7 +310,8 @@ export class ServerMetrics {
       collect() {
         this.reset();
         for (const c of self.source.engineChains?.() ?? []) {
-          for (const l of c.links) this.set({ model: c.model, version: c.version, provider: l.provider, position: String(l.position) }, l.position === c.active ? 1 : 0);
+          for (const l of c.links)
+            this.set({ model: c.model, version: c.version, provider: l.provider, position: String(l.position) }, l.position === c.active ? 1 : 0);
         }
       },
     });
@@ -354,8 +381,22 @@ export class ServerMetrics {
         lastCpu = now;
       },
     });
-    new Gauge({ name: 'nv_cpu_memory_total_bytes', help: 'CPU total memory (RAM), in bytes', registers: [registry], collect() { this.set(totalmem()); } });
-    new Gauge({ name: 'nv_cpu_memory_used_bytes', help: 'CPU used memory (RAM), in bytes', registers: [registry], collect() { this.set(totalmem() - freemem()); } });
+    new Gauge({
+      name: 'nv_cpu_memory_total_bytes',
+      help: 'CPU total memory (RAM), in bytes',
+      registers: [registry],
+      collect() {
+        this.set(totalmem());
+      },
+    });
+    new Gauge({
+      name: 'nv_cpu_memory_used_bytes',
+      help: 'CPU used memory (RAM), in bytes',
+      registers: [registry],
+      collect() {
+        this.set(totalmem() - freemem());
+      },
+    });
   }
 
   get contentType(): string {
@@ -414,10 +455,17 @@ export class ServerMetrics {
     probed(e: { model: string; version: string; link: EngineLinkLabel; passed: boolean }): void;
   } {
     return {
-      failover: (e) => this.failovers.inc({ model: e.model, version: e.version, from: e.from.provider, to: e.to?.provider ?? 'none', reason: e.reason }),
+      failover: (e) =>
+        this.failovers.inc({ model: e.model, version: e.version, from: e.from.provider, to: e.to?.provider ?? 'none', reason: e.reason }),
       recovered: (e) => this.recoveries.inc({ model: e.model, version: e.version, from: e.from?.provider ?? 'none', to: e.to.provider }),
       probed: (e) =>
-        this.probes.inc({ model: e.model, version: e.version, provider: e.link.provider, position: String(e.link.position), result: e.passed ? 'passed' : 'failed' }),
+        this.probes.inc({
+          model: e.model,
+          version: e.version,
+          provider: e.link.provider,
+          position: String(e.link.position),
+          result: e.passed ? 'passed' : 'failed',
+        }),
     };
   }
 

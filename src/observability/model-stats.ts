@@ -48,12 +48,21 @@ export class ModelStats {
   private inferenceCount = 0;
   private executionCount = 0;
   private readonly infer: InferStats = {
-    success: zero(), fail: zero(), queue: zero(), compute_input: zero(), compute_infer: zero(),
-    compute_output: zero(), cache_hit: zero(), cache_miss: zero(),
+    success: zero(),
+    fail: zero(),
+    queue: zero(),
+    compute_input: zero(),
+    compute_infer: zero(),
+    compute_output: zero(),
+    cache_hit: zero(),
+    cache_miss: zero(),
   };
   private readonly batches = new Map<number, BatchStat>();
 
-  constructor(readonly name: string, readonly version: string) {}
+  constructor(
+    readonly name: string,
+    readonly version: string,
+  ) {}
 
   /** One request finished successfully: total ns from arrival to response, and ns spent queued. */
   recordSuccess(batchSize: number, totalNs: number, queueNs: number): void {
@@ -113,14 +122,21 @@ export class ModelStats {
       inference_count: this.inferenceCount,
       execution_count: this.executionCount,
       inference_stats: {
-        success: copy(i.success), fail: copy(i.fail), queue: copy(i.queue), compute_input: copy(i.compute_input),
-        compute_infer: copy(i.compute_infer), compute_output: copy(i.compute_output), cache_hit: copy(i.cache_hit),
+        success: copy(i.success),
+        fail: copy(i.fail),
+        queue: copy(i.queue),
+        compute_input: copy(i.compute_input),
+        compute_infer: copy(i.compute_infer),
+        compute_output: copy(i.compute_output),
+        cache_hit: copy(i.cache_hit),
         cache_miss: copy(i.cache_miss),
       },
       batch_stats: [...this.batches.values()]
         .sort((a, b) => a.batch_size - b.batch_size)
         .map((b) => ({
-          batch_size: b.batch_size, compute_input: copy(b.compute_input), compute_infer: copy(b.compute_infer),
+          batch_size: b.batch_size,
+          compute_input: copy(b.compute_input),
+          compute_infer: copy(b.compute_infer),
           compute_output: copy(b.compute_output),
         })),
     };

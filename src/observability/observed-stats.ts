@@ -29,7 +29,15 @@ export class ObservedModelStats extends ModelStats {
     // carries the split of the batch it ran in. Trace level: one line per batch is a lot under load.
     if (this.logger?.isLevelEnabled('trace') === true) {
       this.logger.trace(
-        { model: this.name, version: this.version, batchSize, requests, inputUs: Math.round(inputNs / 1e3), inferUs: Math.round(inferNs / 1e3), outputUs: Math.round(outputNs / 1e3) },
+        {
+          model: this.name,
+          version: this.version,
+          batchSize,
+          requests,
+          inputUs: Math.round(inputNs / 1e3),
+          inferUs: Math.round(inferNs / 1e3),
+          outputUs: Math.round(outputNs / 1e3),
+        },
         'batch executed',
       );
     }

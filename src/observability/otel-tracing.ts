@@ -1,7 +1,14 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Context, type HrTime } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ParentBasedSampler, RandomIdGenerator, TraceIdRatioBasedSampler, TracerProvider, type IdGenerator } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  RandomIdGenerator,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type IdGenerator,
+} from '@opentelemetry/sdk-trace';
 import { rtError } from '../errors/registry.ts';
 import type { RequestContext } from './request-context.ts';
 
@@ -94,7 +101,14 @@ export class OtelTracing {
   }
 
   settings(): TraceSettings {
-    return { trace_level: [this.level], trace_rate: String(this.rate), trace_count: '-1', log_frequency: '0', trace_file: '', trace_mode: 'opentelemetry' };
+    return {
+      trace_level: [this.level],
+      trace_rate: String(this.rate),
+      trace_count: '-1',
+      log_frequency: '0',
+      trace_file: '',
+      trace_mode: 'opentelemetry',
+    };
   }
 
   /** POST /v2/trace/setting: trace_level and trace_rate; the Triton-mode settings are refused. */
@@ -118,7 +132,10 @@ export class OtelTracing {
       } else if (key === 'trace_mode' && value === 'opentelemetry') {
         // the only mode
       } else {
-        throw rtError('BAD_PARAMETER', `trace setting '${key}' = ${JSON.stringify(value)} is not supported: rtserve exports OpenTelemetry spans (trace_level, trace_rate; trace_count -1)`);
+        throw rtError(
+          'BAD_PARAMETER',
+          `trace setting '${key}' = ${JSON.stringify(value)} is not supported: rtserve exports OpenTelemetry spans (trace_level, trace_rate; trace_count -1)`,
+        );
       }
     }
     return this.settings();
@@ -131,7 +148,12 @@ export class OtelTracing {
     const parent: Context =
       t.parentSpanId === undefined
         ? ROOT_CONTEXT
-        : trace.setSpanContext(ROOT_CONTEXT, { traceId: t.traceId, spanId: t.parentSpanId, traceFlags: t.flags === '01' ? TraceFlags.SAMPLED : TraceFlags.NONE, isRemote: true });
+        : trace.setSpanContext(ROOT_CONTEXT, {
+            traceId: t.traceId,
+            spanId: t.parentSpanId,
+            traceFlags: t.flags === '01' ? TraceFlags.SAMPLED : TraceFlags.NONE,
+            isRemote: true,
+          });
     const tracer = this.provider.getTracer('rtserve');
     this.ids.traceId = t.traceId;
     this.ids.spanId = t.spanId;

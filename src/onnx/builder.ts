@@ -9,8 +9,16 @@ import type { IAttributeProto, IGraphProto, IModelProto, INodeProto, ITensorProt
 export type DimSpec = number | string | null;
 
 export type InitializerData =
-  | Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array
-  | BigInt64Array | BigUint64Array;
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array;
 
 /** Explicitly typed attributes, for values whose JS type is ambiguous (a float attribute that equals 1). */
 export interface TypedAttribute {

@@ -80,7 +80,8 @@ export function generateRequestOf(request: InferRequest): { req: GenerateRequest
   for (const t of request.inputs) {
     if (t.name === TEXT_INPUT) {
       if (!Array.isArray(t.data)) throw rtError('BAD_DATATYPE', `input '${TEXT_INPUT}' must be BYTES, got ${t.datatype}`);
-      if (t.data.length !== 1) throw rtError('BAD_SHAPE', `input '${TEXT_INPUT}' must hold one prompt, got ${t.data.length} (shape [${t.shape.join(', ')}])`);
+      if (t.data.length !== 1)
+        throw rtError('BAD_SHAPE', `input '${TEXT_INPUT}' must hold one prompt, got ${t.data.length} (shape [${t.shape.join(', ')}])`);
       prompt = utf8.decode(t.data[0] as Uint8Array);
       shape = t.shape;
     } else if (t.name === STOP_INPUT) {
@@ -89,11 +90,15 @@ export function generateRequestOf(request: InferRequest): { req: GenerateRequest
     } else if (t.name in CONTROL_INPUTS) {
       controls.set(t.name, scalarOf(t));
     } else {
-      throw rtError('UNEXPECTED_INPUT', `input '${t.name}' is not an input of a generative model (inputs: ${TEXT_INPUT}, ${Object.keys(CONTROL_INPUTS).join(', ')}, ${STOP_INPUT})`);
+      throw rtError(
+        'UNEXPECTED_INPUT',
+        `input '${t.name}' is not an input of a generative model (inputs: ${TEXT_INPUT}, ${Object.keys(CONTROL_INPUTS).join(', ')}, ${STOP_INPUT})`,
+      );
     }
   }
   for (const o of request.outputs ?? []) {
-    if (o.name !== TEXT_OUTPUT) throw rtError('UNKNOWN_OUTPUT', `output '${o.name}' is not an output of a generative model (outputs: ${TEXT_OUTPUT})`);
+    if (o.name !== TEXT_OUTPUT)
+      throw rtError('UNKNOWN_OUTPUT', `output '${o.name}' is not an output of a generative model (outputs: ${TEXT_OUTPUT})`);
   }
   if (prompt === undefined) throw rtError('MISSING_INPUT', `input '${TEXT_INPUT}' is required`);
   const pick = (name: string, ...aliases: string[]): number | undefined => controls.get(name) ?? paramNumber(p, name, ...aliases);
@@ -165,7 +170,10 @@ export type StreamingInferenceApi = InferenceApi & { inferStream?(request: Infer
  * `core` with generative models served through `service`. Every other property and method is the core's own
  * (bound to it), so the result can stand in for the core everywhere, its type included.
  */
-export function withGeneration<T extends StreamingInferenceApi>(core: T, service: GenerateService): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
+export function withGeneration<T extends StreamingInferenceApi>(
+  core: T,
+  service: GenerateService,
+): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
   const isGenerateRequest = (r: InferRequest): boolean => r.inputs.some((t) => t.name === TEXT_INPUT) && service.isGenerative(r.model, r.version);
   const generate = async (request: InferRequest): Promise<InferResponse> => {
     const { req, shape } = generateRequestOf(request);

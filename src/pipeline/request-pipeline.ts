@@ -27,7 +27,10 @@ export interface RequestPipelineOptions {
   readonly limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>;
 }
 
-export function requestPipeline<T extends InferenceApi>(core: T, options: RequestPipelineOptions): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
+export function requestPipeline<T extends InferenceApi>(
+  core: T,
+  options: RequestPipelineOptions,
+): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
   return withRequestLimits(
     withSharedMemory(withClassification(withImageRequests(withGeneration(core, options.generate))), options.sharedMemory),
     options.limits,

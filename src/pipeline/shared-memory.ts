@@ -79,7 +79,10 @@ class Resolution {
       const bytes = tensorDataToBinary('output', o.name, o.datatype, o.data);
       const { ref, lease } = placement;
       if (bytes.byteLength > ref.byteSize) {
-        throw rtError('SHM_OUT_OF_RANGE', `${tensorLabel('output', o.name)}: shared memory size specified with the request (${SHM_BYTE_SIZE} ${ref.byteSize} in region '${ref.region}') should be at least ${bytes.byteLength} bytes to hold the results (shape ${formatShape(o.shape)} of ${o.datatype})`);
+        throw rtError(
+          'SHM_OUT_OF_RANGE',
+          `${tensorLabel('output', o.name)}: shared memory size specified with the request (${SHM_BYTE_SIZE} ${ref.byteSize} in region '${ref.region}') should be at least ${bytes.byteLength} bytes to hold the results (shape ${formatShape(o.shape)} of ${o.datatype})`,
+        );
       }
       writes.push(lease.write(ref.offset, bytes));
       written.set(o.name, { region: ref.region, offset: ref.offset, byteSize: bytes.byteLength });
@@ -92,7 +95,10 @@ class Resolution {
 /** Leases the regions of `request`, reads its shared-memory inputs and plans its outputs; releases on failure. */
 async function resolve(manager: SharedMemoryManager | undefined, request: InferRequest): Promise<Resolution> {
   if (manager === undefined) {
-    throw rtError('UNSUPPORTED', 'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm), or send the tensors in the request');
+    throw rtError(
+      'UNSUPPORTED',
+      'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm), or send the tensors in the request',
+    );
   }
   const r = new Resolution(manager, request.principal);
   try {
@@ -104,7 +110,10 @@ async function resolve(manager: SharedMemoryManager | undefined, request: InferR
         const ref = sharedMemoryRefOf(what, o.parameters);
         if (ref === undefined) return o;
         if (o.parameters?.['classification'] !== undefined) {
-          throw rtError('BAD_PARAMETER', `${what}: classification cannot be written to shared memory; ask for it without the ${SHM_REGION} parameters`);
+          throw rtError(
+            'BAD_PARAMETER',
+            `${what}: classification cannot be written to shared memory; ask for it without the ${SHM_REGION} parameters`,
+          );
         }
         if (r.outputs.has(o.name)) throw rtError('BAD_PARAMETER', `${what} is requested twice`);
         r.outputs.set(o.name, { ref, lease: r.lease(what, ref) });
@@ -123,9 +132,17 @@ async function resolve(manager: SharedMemoryManager | undefined, request: InferR
         const { offset, byteSize } = t.sharedMemory;
         const bytes = await leases[i]!.read(offset, byteSize);
         if (bytes.byteLength !== byteSize) {
-          throw rtError('INTERNAL', `${tensorLabel('input', t.name)}: shared memory region '${t.sharedMemory.region}' returned ${bytes.byteLength} bytes for a read of ${byteSize}`);
+          throw rtError(
+            'INTERNAL',
+            `${tensorLabel('input', t.name)}: shared memory region '${t.sharedMemory.region}' returned ${bytes.byteLength} bytes for a read of ${byteSize}`,
+          );
         }
-        return { name: t.name, datatype: t.datatype, shape: t.shape, data: binaryToTensorData('input', t.name, t.datatype, t.shape, elementCount(t.shape), bytes) };
+        return {
+          name: t.name,
+          datatype: t.datatype,
+          shape: t.shape,
+          data: binaryToTensorData('input', t.name, t.datatype, t.shape, elementCount(t.shape), bytes),
+        };
       }),
     );
     // Back into the order the client sent them in.

@@ -11,7 +11,17 @@ export type OperandRef = { readonly off: number; readonly bytes: number } | { re
 
 /** Activation codes shared with native/src/kernels.cuh (`enum Act`). */
 export const ACT = {
-  none: 0, relu: 1, clip: 2, sigmoid: 3, tanh: 4, silu: 5, geluErf: 6, geluTanh: 7, leakyRelu: 8, hardSigmoid: 9, hardSwish: 10,
+  none: 0,
+  relu: 1,
+  clip: 2,
+  sigmoid: 3,
+  tanh: 4,
+  silu: 5,
+  geluErf: 6,
+  geluTanh: 7,
+  leakyRelu: 8,
+  hardSigmoid: 9,
+  hardSwish: 10,
 } as const;
 export interface ActSpec {
   readonly kind: number;
@@ -31,23 +41,47 @@ interface LayerBase {
 }
 export interface ConvertInLayer extends LayerBase {
   readonly kind: 'convert_in';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly srcType: 'f32' | 'f16'; readonly layout: 'nhwc' | 'plain';
-  readonly n: number; readonly c: number; readonly h: number; readonly w: number; readonly cp: number;
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly srcType: 'f32' | 'f16';
+  readonly layout: 'nhwc' | 'plain';
+  readonly n: number;
+  readonly c: number;
+  readonly h: number;
+  readonly w: number;
+  readonly cp: number;
 }
 export interface ConvertOutLayer extends LayerBase {
   readonly kind: 'convert_out';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly dstType: 'f32' | 'f16'; readonly layout: 'nhwc' | 'plain';
-  readonly n: number; readonly c: number; readonly h: number; readonly w: number;
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly dstType: 'f32' | 'f16';
+  readonly layout: 'nhwc' | 'plain';
+  readonly n: number;
+  readonly c: number;
+  readonly h: number;
+  readonly w: number;
 }
 export interface ConvLayer extends LayerBase {
   readonly kind: 'conv';
-  readonly x: OperandRef; readonly w: OperandRef; readonly b: OperandRef; readonly z: OperandRef | null; readonly y: OperandRef;
-  readonly n: number; readonly c: number; readonly h: number; readonly w_: number;
-  readonly k: number; readonly r: number; readonly s: number; readonly oh: number; readonly ow: number;
+  readonly x: OperandRef;
+  readonly w: OperandRef;
+  readonly b: OperandRef;
+  readonly z: OperandRef | null;
+  readonly y: OperandRef;
+  readonly n: number;
+  readonly c: number;
+  readonly h: number;
+  readonly w_: number;
+  readonly k: number;
+  readonly r: number;
+  readonly s: number;
+  readonly oh: number;
+  readonly ow: number;
   /** [top, left, bottom, right] */
-  readonly pads: readonly number[]; readonly strides: readonly number[]; readonly dil: readonly number[];
+  readonly pads: readonly number[];
+  readonly strides: readonly number[];
+  readonly dil: readonly number[];
   readonly groups: number;
   readonly act: ActSpec;
   tactic?: Tactic;
@@ -55,9 +89,18 @@ export interface ConvLayer extends LayerBase {
 }
 export interface GemmLayer extends LayerBase {
   readonly kind: 'gemm';
-  readonly x: OperandRef; readonly w: OperandRef; readonly b: OperandRef | null; readonly z: OperandRef | null; readonly y: OperandRef;
-  readonly batch: number; readonly m: number; readonly n: number; readonly k: number;
-  readonly strideA: number; readonly strideB: number; readonly strideY: number;
+  readonly x: OperandRef;
+  readonly w: OperandRef;
+  readonly b: OperandRef | null;
+  readonly z: OperandRef | null;
+  readonly y: OperandRef;
+  readonly batch: number;
+  readonly m: number;
+  readonly n: number;
+  readonly k: number;
+  readonly strideA: number;
+  readonly strideB: number;
+  readonly strideY: number;
   /** 1: w is [n, k] (weights, transposed use); 0: w is [k, n]. */
   readonly bNK: 0 | 1;
   readonly act: ActSpec;
@@ -66,55 +109,104 @@ export interface GemmLayer extends LayerBase {
 }
 export interface UnaryLayer extends LayerBase {
   readonly kind: 'unary';
-  readonly x: OperandRef; readonly y: OperandRef; readonly count: number; readonly act: ActSpec;
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly count: number;
+  readonly act: ActSpec;
 }
 export interface AffineLayer extends LayerBase {
   readonly kind: 'affine';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly scale: OperandRef | null; readonly shift: OperandRef | null; readonly z: OperandRef | null;
-  readonly count: number; readonly channels: number; readonly inner: number; readonly act: ActSpec;
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly scale: OperandRef | null;
+  readonly shift: OperandRef | null;
+  readonly z: OperandRef | null;
+  readonly count: number;
+  readonly channels: number;
+  readonly inner: number;
+  readonly act: ActSpec;
 }
 export interface BinaryLayer extends LayerBase {
   readonly kind: 'binary';
-  readonly a: OperandRef; readonly b: OperandRef; readonly y: OperandRef;
+  readonly a: OperandRef;
+  readonly b: OperandRef;
+  readonly y: OperandRef;
   /** Output dims in physical order; sa/sb: element strides of each operand per output dim (0 = broadcast). */
-  readonly dims: readonly number[]; readonly sa: readonly number[]; readonly sb: readonly number[];
-  readonly op: number; readonly act: ActSpec;
+  readonly dims: readonly number[];
+  readonly sa: readonly number[];
+  readonly sb: readonly number[];
+  readonly op: number;
+  readonly act: ActSpec;
 }
 export interface PoolLayer extends LayerBase {
   readonly kind: 'pool';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly n: number; readonly c: number; readonly h: number; readonly w: number; readonly oh: number; readonly ow: number;
-  readonly kernel: readonly number[]; readonly strides: readonly number[];
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly n: number;
+  readonly c: number;
+  readonly h: number;
+  readonly w: number;
+  readonly oh: number;
+  readonly ow: number;
+  readonly kernel: readonly number[];
+  readonly strides: readonly number[];
   /** [top, left, bottom, right] */
-  readonly pads: readonly number[]; readonly dil: readonly number[];
-  readonly mode: 'max' | 'avg'; readonly countIncludePad: 0 | 1;
+  readonly pads: readonly number[];
+  readonly dil: readonly number[];
+  readonly mode: 'max' | 'avg';
+  readonly countIncludePad: 0 | 1;
 }
 export interface GlobalPoolLayer extends LayerBase {
   readonly kind: 'global_pool';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly n: number; readonly hw: number; readonly c: number; readonly layout: 'nhwc' | 'plain'; readonly mode: 'max' | 'avg';
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly n: number;
+  readonly hw: number;
+  readonly c: number;
+  readonly layout: 'nhwc' | 'plain';
+  readonly mode: 'max' | 'avg';
 }
 export interface SoftmaxLayer extends LayerBase {
   readonly kind: 'softmax';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly outer: number; readonly len: number; readonly inner: number; readonly log: 0 | 1;
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly outer: number;
+  readonly len: number;
+  readonly inner: number;
+  readonly log: 0 | 1;
 }
 export interface TransposeLayer extends LayerBase {
   readonly kind: 'transpose';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly dims: readonly number[]; readonly inStrides: readonly number[];
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly dims: readonly number[];
+  readonly inStrides: readonly number[];
 }
 export interface Copy2dLayer extends LayerBase {
   readonly kind: 'copy2d';
-  readonly x: OperandRef; readonly y: OperandRef;
-  readonly rows: number; readonly rowElems: number; readonly srcStride: number; readonly dstStride: number;
-  readonly srcOff: number; readonly dstOff: number;
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly rows: number;
+  readonly rowElems: number;
+  readonly srcStride: number;
+  readonly dstStride: number;
+  readonly srcOff: number;
+  readonly dstOff: number;
 }
 
 export type CudaLayer =
-  | ConvertInLayer | ConvertOutLayer | ConvLayer | GemmLayer | UnaryLayer | AffineLayer | BinaryLayer | PoolLayer | GlobalPoolLayer
-  | SoftmaxLayer | TransposeLayer | Copy2dLayer;
+  | ConvertInLayer
+  | ConvertOutLayer
+  | ConvLayer
+  | GemmLayer
+  | UnaryLayer
+  | AffineLayer
+  | BinaryLayer
+  | PoolLayer
+  | GlobalPoolLayer
+  | SoftmaxLayer
+  | TransposeLayer
+  | Copy2dLayer;
 
 export interface CudaProgram {
   readonly batch: number;

@@ -64,7 +64,9 @@ export function writePlan(manifest: PlanManifest, payload: Uint8Array): Uint8Arr
   view.setBigUint64(24, BigInt(payload.byteLength), true);
   out.set(json, PLAN_HEADER_BYTES);
   out.set(payload, PLAN_HEADER_BYTES + json.byteLength);
-  const digest = createHash('sha256').update(out.subarray(0, total - PLAN_DIGEST_BYTES)).digest();
+  const digest = createHash('sha256')
+    .update(out.subarray(0, total - PLAN_DIGEST_BYTES))
+    .digest();
   out.set(digest, total - PLAN_DIGEST_BYTES);
   return out;
 }
@@ -105,10 +107,7 @@ export function readPlan(bytes: Uint8Array, options: ReadPlanOptions = {}): Plan
   const payloadLength = view.getBigUint64(24, true);
   const expected = BigInt(PLAN_HEADER_BYTES) + BigInt(manifestLength) + payloadLength + BigInt(PLAN_DIGEST_BYTES);
   if (manifestLength > MAX_MANIFEST_BYTES || expected !== BigInt(bytes.byteLength)) {
-    throw corrupt(
-      what,
-      `its header announces ${expected} bytes but the file has ${bytes.byteLength} (truncated or appended to)`,
-    );
+    throw corrupt(what, `its header announces ${expected} bytes but the file has ${bytes.byteLength} (truncated or appended to)`);
   }
   const bodyEnd = bytes.byteLength - PLAN_DIGEST_BYTES;
   const digest = createHash('sha256').update(bytes.subarray(0, bodyEnd)).digest();

@@ -22,10 +22,7 @@ export const CALIBRATION_METHODS = ['minmax', 'percentile', 'entropy'] as const;
 export type CalibrationMethod = (typeof CALIBRATION_METHODS)[number];
 
 /** KServe v2 datatype spelling (docs/protocol.md §2.2); plan/ does not import core/, so the names are repeated. */
-const datatype = z.enum([
-  'BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', 'INT32', 'INT64', 'FP16', 'FP32', 'FP64', 'BYTES',
-  'BF16',
-]);
+const datatype = z.enum(['BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', 'INT32', 'INT64', 'FP16', 'FP32', 'FP64', 'BYTES', 'BF16']);
 
 const tensorSpec = z.object({
   name: z.string(),

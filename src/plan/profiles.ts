@@ -52,7 +52,8 @@ export function profileProblem(p: ShapeProfile): string | undefined {
  * manifest shape with dynamic dims (-1) set to 1.
  */
 export function warmupShapes(
-  inputs: readonly { readonly name: string; readonly shape: readonly number[] }[], profiles: readonly ShapeProfile[],
+  inputs: readonly { readonly name: string; readonly shape: readonly number[] }[],
+  profiles: readonly ShapeProfile[],
 ): Record<string, number[]> {
   const out: Record<string, number[]> = {};
   for (const i of inputs) {
@@ -63,7 +64,10 @@ export function warmupShapes(
 }
 
 /** Rejects any input whose shape is outside the plan's profiles with BAD_SHAPE naming the input and the range. */
-export function checkInputsInProfiles(profiles: readonly ShapeProfile[], inputs: readonly { readonly name: string; readonly shape: readonly number[] }[]): void {
+export function checkInputsInProfiles(
+  profiles: readonly ShapeProfile[],
+  inputs: readonly { readonly name: string; readonly shape: readonly number[] }[],
+): void {
   if (profiles.length === 0) return;
   for (const t of inputs) checkShapeInProfiles(profiles, t.name, t.shape);
 }

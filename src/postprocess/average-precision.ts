@@ -74,7 +74,14 @@ export function meanAveragePrecision(
   const classes = [...new Set(truths.map((t) => t.classId))].sort((a, b) => a - b);
   const perClass = new Map<number, number>();
   for (const c of classes) {
-    perClass.set(c, averagePrecision(dets.filter((d) => d.classId === c), truths.filter((t) => t.classId === c), iouThreshold));
+    perClass.set(
+      c,
+      averagePrecision(
+        dets.filter((d) => d.classId === c),
+        truths.filter((t) => t.classId === c),
+        iouThreshold,
+      ),
+    );
   }
   const values = [...perClass.values()];
   return { map: values.length === 0 ? Number.NaN : values.reduce((s, v) => s + v, 0) / values.length, perClass };

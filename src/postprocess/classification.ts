@@ -39,7 +39,11 @@ export function sigmoid(x: number): number {
 /** The `topK` best classes of one item's scores, best first; ties keep the lower index first; NaN ranks last. */
 export function classify(values: ArrayLike<number>, options: ClassifyOptions): ClassScore[] {
   const probs: ArrayLike<number> =
-    options.activation === 'softmax' ? softmax(values) : options.activation === 'sigmoid' ? Float64Array.from(values as ArrayLike<number>, sigmoid) : values;
+    options.activation === 'softmax'
+      ? softmax(values)
+      : options.activation === 'sigmoid'
+        ? Float64Array.from(values as ArrayLike<number>, sigmoid)
+        : values;
   const order = Array.from({ length: probs.length }, (_, i) => i);
   const key = (i: number): number => {
     const v = probs[i] as number;

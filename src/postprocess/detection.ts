@@ -79,7 +79,8 @@ export function postprocessDetections(c: Candidates, transform: ImageTransform, 
     // NaN fails the comparison and is dropped with the low scores.
     if (!(score >= options.scoreThreshold)) continue;
     let box = toXyxy(c.boxes, i * 4, options.boxFormat);
-    if (options.normalized) box = [box[0] * transform.targetWidth, box[1] * transform.targetHeight, box[2] * transform.targetWidth, box[3] * transform.targetHeight];
+    if (options.normalized)
+      box = [box[0] * transform.targetWidth, box[1] * transform.targetHeight, box[2] * transform.targetWidth, box[3] * transform.targetHeight];
     if (!box.every(Number.isFinite) || box[2] <= box[0] || box[3] <= box[1]) continue;
     pre.push({ box, classId: Math.round(c.classes[i] as number), score });
   }

@@ -25,7 +25,10 @@ export interface DecodedImage {
 /** libvips messages are multi-line and may name internal buffers; keep the first line, bounded. */
 function libraryMessage(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
-  return (m.split('\n')[0] ?? '').replace(/^Input buffer (has corrupt header|contains unsupported image format)?:?\s*/i, '').slice(0, 200).trim();
+  return (m.split('\n')[0] ?? '')
+    .replace(/^Input buffer (has corrupt header|contains unsupported image format)?:?\s*/i, '')
+    .slice(0, 200)
+    .trim();
 }
 
 interface Plan {
@@ -42,7 +45,11 @@ export function planResize(sourceWidth: number, sourceHeight: number, spec: Pick
   const H = spec.height;
   const base = { sourceWidth, sourceHeight };
   if (spec.mode === 'fill') {
-    return { resizeWidth: W, resizeHeight: H, transform: { ...base, targetWidth: W, targetHeight: H, scaleX: W / sourceWidth, scaleY: H / sourceHeight, offsetX: 0, offsetY: 0 } };
+    return {
+      resizeWidth: W,
+      resizeHeight: H,
+      transform: { ...base, targetWidth: W, targetHeight: H, scaleX: W / sourceWidth, scaleY: H / sourceHeight, offsetX: 0, offsetY: 0 },
+    };
   }
   if (spec.mode === 'fit' || spec.mode === 'letterbox') {
     const s = Math.min(W / sourceWidth, H / sourceHeight);
@@ -98,7 +105,10 @@ export async function decodeImage(bytes: Uint8Array, spec: ImageSpec): Promise<D
   }
   if (!(width > 0 && height > 0)) throw rtError('BAD_DATA', `corrupt ${format} image: no size in its header`);
   if (width * height > spec.maxPixels) {
-    throw rtError('BAD_DATA', `the image is ${width}x${height} = ${width * height} pixels, over the limit of ${spec.maxPixels} for model '${spec.model}'`);
+    throw rtError(
+      'BAD_DATA',
+      `the image is ${width}x${height} = ${width * height} pixels, over the limit of ${spec.maxPixels} for model '${spec.model}'`,
+    );
   }
   const plan = planResize(width, height, spec);
   const pad = spec.padValue;
@@ -118,7 +128,10 @@ export async function decodeImage(bytes: Uint8Array, spec: ImageSpec): Promise<D
   }
   const { info } = out;
   if (info.channels !== spec.channels || info.width !== plan.transform.targetWidth || info.height !== plan.transform.targetHeight) {
-    throw rtError('INTERNAL', `image decoder produced ${info.width}x${info.height}x${info.channels}, expected ${plan.transform.targetWidth}x${plan.transform.targetHeight}x${spec.channels}`);
+    throw rtError(
+      'INTERNAL',
+      `image decoder produced ${info.width}x${info.height}x${info.channels}, expected ${plan.transform.targetWidth}x${plan.transform.targetHeight}x${spec.channels}`,
+    );
   }
   return {
     pixels: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength),

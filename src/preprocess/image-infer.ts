@@ -71,7 +71,10 @@ export async function inferImageRequest(api: InferenceApi, request: InferRequest
   const input = request.inputs[0] as Tensor;
   const elements = input.data as Uint8Array[];
   if (elements.length !== 1 || input.shape.reduce((a, b) => a * b, 1) !== 1) {
-    throw rtError('BAD_SHAPE', `input '${input.name}': an image request carries exactly one encoded image (shape [1] or [1, 1]), got shape [${input.shape.join(', ')}]`);
+    throw rtError(
+      'BAD_SHAPE',
+      `input '${input.name}': an image request carries exactly one encoded image (shape [1] or [1, 1]), got shape [${input.shape.join(', ')}]`,
+    );
   }
   const p = request.parameters;
   const topK = numberParam(p, 'top_k');
@@ -95,7 +98,10 @@ export async function inferImageRequest(api: InferenceApi, request: InferRequest
     const wanted = request.outputs.map((o) => o.name);
     for (const name of wanted) {
       if (!outputs.some((o) => o.name === name)) {
-        throw rtError('UNKNOWN_OUTPUT', `image requests to model '${request.model}' answer ${outputs.map((o) => o.name).join(', ')}; there is no output '${name}'`);
+        throw rtError(
+          'UNKNOWN_OUTPUT',
+          `image requests to model '${request.model}' answer ${outputs.map((o) => o.name).join(', ')}; there is no output '${name}'`,
+        );
       }
     }
     outputs = outputs.filter((o) => wanted.includes(o.name));

@@ -109,7 +109,12 @@ const microsSince = (t0: bigint): number => Math.round(Number(process.hrtime.big
  * Throws RtError: BAD_DATA for corrupt or unsupported images, BAD_REQUEST for a model without a preprocess
  * section, BAD_PARAMETER for bad options, and whatever `api.infer` throws (not found, not ready, queue full...).
  */
-export async function runImagePipeline(api: InferenceApi, model: string, imageBytes: Uint8Array, options: ImagePipelineOptions = {}): Promise<ImageResult> {
+export async function runImagePipeline(
+  api: InferenceApi,
+  model: string,
+  imageBytes: Uint8Array,
+  options: ImagePipelineOptions = {},
+): Promise<ImageResult> {
   checkOption('top_k', options.topK, 1, 10_000, true);
   checkOption('score_threshold', options.scoreThreshold, 0, 1, false);
   checkOption('iou_threshold', options.iouThreshold, 0, 1, false);
@@ -167,7 +172,10 @@ export async function runImagePipeline(api: InferenceApi, model: string, imageBy
   const classes = numericValues(output(post.classes_output), `model '${model}' detection classes`);
   const boxValues = numericValues(boxes, `model '${model}' detection boxes`);
   if (boxValues.length !== scores.length * 4 || classes.length !== scores.length) {
-    throw rtError('INTERNAL', `model '${model}': detection outputs disagree (${boxValues.length / 4} boxes, ${scores.length} scores, ${classes.length} classes)`);
+    throw rtError(
+      'INTERNAL',
+      `model '${model}': detection outputs disagree (${boxValues.length / 4} boxes, ${scores.length} scores, ${classes.length} classes)`,
+    );
   }
   const labels =
     api.outputLabels(response.model_name, response.model_version, post.classes_output) ??

@@ -8,7 +8,9 @@ export interface PixelJob {
   readonly conversion: PixelConversion;
 }
 
-export type PixelReply = { readonly id: number; readonly data: Float32Array | Uint16Array | Uint8Array } | { readonly id: number; readonly error: string };
+export type PixelReply =
+  | { readonly id: number; readonly data: Float32Array | Uint16Array | Uint8Array }
+  | { readonly id: number; readonly error: string };
 
 const port = parentPort;
 if (port !== null) {

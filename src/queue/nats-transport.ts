@@ -38,7 +38,13 @@ export const QUEUE_HEADERS = {
   delivery: 'Rtserve-Delivery',
 } as const;
 
-export function queueNames(prefix: string): { requests: string; results: string; consumer: string; requestSubject: (model: string) => string; resultSubject: (key: string) => string } {
+export function queueNames(prefix: string): {
+  requests: string;
+  results: string;
+  consumer: string;
+  requestSubject: (model: string) => string;
+  resultSubject: (key: string) => string;
+} {
   const up = prefix.toUpperCase().replace(/-/g, '_');
   return {
     requests: `${up}_REQUESTS`,
@@ -76,7 +82,12 @@ export class NatsQueueTransport implements QueueTransport {
     const jsm = await nc.jetstreamManager();
     const names = queueNames(config.subjectPrefix);
     const window = nanos(config.duplicateWindowMs);
-    await ensureStream(jsm, { name: names.requests, subjects: [`${config.subjectPrefix}.requests.>`], retention: RetentionPolicy.Workqueue, duplicate_window: window });
+    await ensureStream(jsm, {
+      name: names.requests,
+      subjects: [`${config.subjectPrefix}.requests.>`],
+      retention: RetentionPolicy.Workqueue,
+      duplicate_window: window,
+    });
     await ensureStream(jsm, {
       name: names.results,
       subjects: [`${config.subjectPrefix}.results.>`],

@@ -37,7 +37,9 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
   const run = async (req: QueuedRequest): Promise<Omit<QueueAnswer, 'replica'> | 'retry'> => {
     try {
       const decoded = decodeInferRequestJson(parseJsonBytes(req.body, 'the queued request'));
-      const response = await api.infer(toInferRequest(decoded, { model: req.model, version: req.version, signal: new AbortController().signal, protocol: 'queue' }));
+      const response = await api.infer(
+        toInferRequest(decoded, { model: req.model, version: req.version, signal: new AbortController().signal, protocol: 'queue' }),
+      );
       const encoded = encodeInferResponse(response, { ...responseOptionsFor(decoded), binaryOutputs: 'none' });
       return { body: encoded.json, status: 'ok' };
     } catch (err) {

@@ -53,7 +53,10 @@ function configTypeOf(t: GraphTensor, kind: Kind, model: string, graphSource: st
 
 /** Whether every input and output has a known rank >= 1 with a dynamic first dimension. */
 function firstOffender(graph: GraphIO): { kind: Kind; tensor: GraphTensor } | undefined {
-  for (const [kind, list] of [['input', graph.inputs], ['output', graph.outputs]] as const) {
+  for (const [kind, list] of [
+    ['input', graph.inputs],
+    ['output', graph.outputs],
+  ] as const) {
     for (const t of list) if (!t.rankKnown || t.dims.length === 0 || t.dims[0] !== -1) return { kind, tensor: t };
   }
   return undefined;
@@ -114,8 +117,7 @@ function checkListed(
     const modelDims = g.dims.slice(batchDims);
     const configDims = c.reshape?.shape ?? c.dims;
     const field = c.reshape === undefined ? 'dims' : 'reshape.shape';
-    const compatible =
-      configDims.length === modelDims.length && configDims.every((d, i) => modelDims[i] === -1 || modelDims[i] === d);
+    const compatible = configDims.length === modelDims.length && configDims.every((d, i) => modelDims[i] === -1 || modelDims[i] === d);
     if (!compatible) {
       const note = batchDims > 0 ? ` (without the batch dimension, since max_batch_size is ${maxBatchSize})` : '';
       throw rtError(

@@ -126,9 +126,7 @@ const optimization: MessageDesc = {
       unsupported: [],
     }),
   },
-  unsupported: [
-    'priority', 'cuda', 'input_pinned_memory', 'output_pinned_memory', 'gather_kernel_buffer_threshold', 'eager_batching',
-  ],
+  unsupported: ['priority', 'cuda', 'input_pinned_memory', 'output_pinned_memory', 'gather_kernel_buffer_threshold', 'eager_batching'],
 };
 
 const warmupInput: MessageDesc = {
@@ -202,8 +200,17 @@ export const MODEL_CONFIG_DESC: MessageDesc = {
     engine: msg(engine),
   },
   unsupported: [
-    'runtime', 'batch_input', 'batch_output', 'sequence_batching', 'ensemble_scheduling', 'cc_model_filenames',
-    'metric_tags', 'model_operations', 'model_transaction_policy', 'model_repository_agents', 'model_metrics',
+    'runtime',
+    'batch_input',
+    'batch_output',
+    'sequence_batching',
+    'ensemble_scheduling',
+    'cc_model_filenames',
+    'metric_tags',
+    'model_operations',
+    'model_transaction_policy',
+    'model_repository_agents',
+    'model_metrics',
   ],
 };
 
@@ -219,10 +226,7 @@ export function unsupportedFieldWarning(source: string, path: string): string {
  * one warning per distinct field path. Keys the schema does not know at all stay, so that the strict schema
  * rejects them with a hint.
  */
-export function dropUnsupportedFields(
-  value: unknown,
-  source: string,
-): { value: unknown; warnings: string[]; dropped: string[] } {
+export function dropUnsupportedFields(value: unknown, source: string): { value: unknown; warnings: string[]; dropped: string[] } {
   const dropped = new Set<string>();
   const walkType = (v: unknown, type: FieldType, path: string): unknown => {
     if (type.t === 'message' || (type.t === 'stringOrMessage' && typeof v === 'object')) return walkMessage(v, type.message, path);

@@ -111,7 +111,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** The graph of the highest version that has an ONNX file, or undefined when no version has one. */
-async function graphOfLatestVersion(entry: ModelEntry, defaultModelFilename: string | undefined): Promise<{ graph: GraphIO; source: string } | undefined> {
+async function graphOfLatestVersion(
+  entry: ModelEntry,
+  defaultModelFilename: string | undefined,
+): Promise<{ graph: GraphIO; source: string } | undefined> {
   for (const version of [...entry.versions].reverse()) {
     const file = findModelFile(version, { defaultModelFilename, kinds: ['onnx'] });
     if (file === undefined) continue;
@@ -119,7 +122,9 @@ async function graphOfLatestVersion(entry: ModelEntry, defaultModelFilename: str
     try {
       bytes = await readFile(file.path);
     } catch (err) {
-      throw rtError('MODEL_LOAD_FAILED', `model '${entry.name}': cannot read ${version.version}/${file.fileName}: ${(err as Error).message}`, { cause: err });
+      throw rtError('MODEL_LOAD_FAILED', `model '${entry.name}': cannot read ${version.version}/${file.fileName}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     return { graph: readGraphIO(bytes), source: `${version.version}/${file.fileName}` };
   }

@@ -119,7 +119,8 @@ export class RepositoryManager {
     const run = (async () => {
       if (previous !== undefined) await previous.catch(() => undefined);
       const entry = await this.findEntry(name);
-      if (!isModelDirectory(entry)) throw rtError('MODEL_NOT_FOUND', `'${name}' is not a model: its directory has no config file and no version directory`);
+      if (!isModelDirectory(entry))
+        throw rtError('MODEL_NOT_FOUND', `'${name}' is not a model: its directory has no config file and no version directory`);
       await this.loadEntry(entry, configOverride);
       const rec = this.models.get(name);
       // A bad config or an incompatible plan is the caller's to fix (4xx); anything else is a load failure (5xx).
@@ -127,7 +128,10 @@ export class RepositoryManager {
       if (rec !== undefined && rec.state !== 'READY') throw rtError(code, `failed to load '${name}': ${rec.reason}`);
       // A failed reload keeps the old versions serving, and the caller still learns that its load failed.
       if (rec?.failed !== undefined) {
-        throw rtError(code, `failed to load '${name}'${rec.failed.version === undefined ? '' : ` version ${rec.failed.version}`}: ${rec.failed.reason} (versions ${[...rec.versions.keys()].join(', ')} keep serving)`);
+        throw rtError(
+          code,
+          `failed to load '${name}'${rec.failed.version === undefined ? '' : ` version ${rec.failed.version}`}: ${rec.failed.reason} (versions ${[...rec.versions.keys()].join(', ')} keep serving)`,
+        );
       }
     })();
     this.loading.set(name, run);
@@ -209,11 +213,17 @@ export class RepositoryManager {
       for (const [v, loaded] of rec.versions) {
         // A version serving on a fallback engine (or on none) says so, and why.
         const degraded = loaded.engineChain?.degradedReason;
-        const reason = failed !== undefined && failed.version === v ? `reload failed, the previous load keeps serving: ${failed.reason}` : (degraded ?? '');
+        const reason =
+          failed !== undefined && failed.version === v ? `reload failed, the previous load keeps serving: ${failed.reason}` : (degraded ?? '');
         out.push({ name: rec.name, version: v, state: 'READY', reason });
       }
       if (failed !== undefined && !readyOnly && (failed.version === undefined || !rec.versions.has(failed.version))) {
-        out.push({ name: rec.name, ...(failed.version === undefined ? {} : { version: failed.version }), state: 'UNAVAILABLE', reason: failed.reason });
+        out.push({
+          name: rec.name,
+          ...(failed.version === undefined ? {} : { version: failed.version }),
+          state: 'UNAVAILABLE',
+          reason: failed.reason,
+        });
       }
     }
     return out.sort((a, b) => a.name.localeCompare(b.name));
@@ -266,7 +276,15 @@ export class RepositoryManager {
     const log = this.options.logger.child({ model: entry.name });
     let rec = this.models.get(entry.name);
     if (rec === undefined) {
-      rec = { name: entry.name, repository: dirname(entry.dir), state: 'LOADING', reason: '', versions: new Map(), latest: undefined, failed: undefined };
+      rec = {
+        name: entry.name,
+        repository: dirname(entry.dir),
+        state: 'LOADING',
+        reason: '',
+        versions: new Map(),
+        latest: undefined,
+        failed: undefined,
+      };
       this.models.set(entry.name, rec);
     } else if (rec.versions.size === 0) {
       rec.state = 'LOADING';
@@ -281,7 +299,12 @@ export class RepositoryManager {
       const firstFile = firstVersion === undefined ? undefined : findModelFile(firstVersion);
       const firstBytes = firstFile === undefined ? undefined : await readFile(firstFile.path);
       // A plan's payload is the optimized ONNX graph: auto-complete reads its inputs and outputs like an .onnx file's.
-      const onnxBytes = firstBytes === undefined || firstFile === undefined ? undefined : firstFile.kind === 'plan' ? readPlan(firstBytes, { name: firstFile.fileName }).payload : firstBytes;
+      const onnxBytes =
+        firstBytes === undefined || firstFile === undefined
+          ? undefined
+          : firstFile.kind === 'plan'
+            ? readPlan(firstBytes, { name: firstFile.fileName }).payload
+            : firstBytes;
       const { config, warnings } = await loadModelConfig(entry, {
         defaultMaxBatchSize: this.options.defaultMaxBatchSize,
         ...(this.options.autoCompleteConfig === false ? { autoComplete: false } : {}),
@@ -296,7 +319,8 @@ export class RepositoryManager {
       imageSpecOf(config);
       const available = entry.versions.map((v) => v.version);
       const chosen = selectVersions(available, config.version_policy);
-      if (chosen.length === 0) throw rtError('MODEL_LOAD_FAILED', `no version directory matches the version policy (found: ${available.join(', ') || 'none'})`);
+      if (chosen.length === 0)
+        throw rtError('MODEL_LOAD_FAILED', `no version directory matches the version policy (found: ${available.join(', ') || 'none'})`);
       for (const v of chosen) {
         const ve = entry.versions.find((x) => x.version === v);
         if (ve === undefined) continue;
@@ -339,9 +363,15 @@ export class RepositoryManager {
    * Checks a plan against this engine (FAILED_PRECONDITION with the reason when it was built for another target or
    * runtime) and writes its payload to a content-addressed cache file the engine can load.
    */
-  private async materializePlan(name: string, version: string, planPath: string, config: ModelConfig): Promise<{ path: string; manifest: PlanManifest; warnings: readonly string[] }> {
+  private async materializePlan(
+    name: string,
+    version: string,
+    planPath: string,
+    config: ModelConfig,
+  ): Promise<{ path: string; manifest: PlanManifest; warnings: readonly string[] }> {
     const runtime = this.options.engine.planRuntime?.(this.engineOptions(config).providers);
-    if (runtime === undefined) throw rtError('ENGINE_UNAVAILABLE', `model '${name}' version ${version}: engine '${this.options.engine.name}' cannot load plan files`);
+    if (runtime === undefined)
+      throw rtError('ENGINE_UNAVAILABLE', `model '${name}' version ${version}: engine '${this.options.engine.name}' cannot load plan files`);
     const bytes = await readFile(planPath);
     const plan = loadPlan(bytes, runtime, `'${name}' version ${version} (model.plan)`);
     const dir = join(tmpdir(), 'rtserve-plans');
@@ -353,7 +383,10 @@ export class RepositoryManager {
 
   private async loadVersion(entry: ModelEntry, version: string, modelPath: string, config: ModelConfig, plan?: PlanManifest): Promise<LoadedVersion> {
     const loadOptions = this.engineOptions(config);
-    const count = Math.max(1, config.instance_group.reduce((n, g) => n + g.count, 0));
+    const count = Math.max(
+      1,
+      config.instance_group.reduce((n, g) => n + g.count, 0),
+    );
     const sessions: EngineSession[] = [];
     let chain: EngineChain | undefined;
     try {
@@ -392,7 +425,10 @@ export class RepositoryManager {
       for (const o of config.output) {
         if (o.label_filename !== undefined) {
           const text = await readFile(labelPath(entry.dir, o.name, o.label_filename), 'utf8');
-          labels.set(o.name, text.split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1));
+          labels.set(
+            o.name,
+            text.split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1),
+          );
         }
       }
       const loaded: LoadedVersion = {

@@ -108,22 +108,43 @@ function tokenize(text: string): Token[] {
         const escCol = j - lineStart + 1;
         j += 2;
         switch (e) {
-          case 'n': bytes.push(10); break;
-          case 't': bytes.push(9); break;
-          case 'r': bytes.push(13); break;
-          case 'a': bytes.push(7); break;
-          case 'b': bytes.push(8); break;
-          case 'f': bytes.push(12); break;
-          case 'v': bytes.push(11); break;
-          case '\\': case "'": case '"': case '?': bytes.push((e as string).charCodeAt(0)); break;
-          case 'x': case 'X': {
+          case 'n':
+            bytes.push(10);
+            break;
+          case 't':
+            bytes.push(9);
+            break;
+          case 'r':
+            bytes.push(13);
+            break;
+          case 'a':
+            bytes.push(7);
+            break;
+          case 'b':
+            bytes.push(8);
+            break;
+          case 'f':
+            bytes.push(12);
+            break;
+          case 'v':
+            bytes.push(11);
+            break;
+          case '\\':
+          case "'":
+          case '"':
+          case '?':
+            bytes.push((e as string).charCodeAt(0));
+            break;
+          case 'x':
+          case 'X': {
             const m = /^[0-9a-fA-F]{1,2}/.exec(text.slice(j));
             if (m === null) fail('\\x escape needs hex digits', escCol);
             bytes.push(parseInt((m as RegExpExecArray)[0], 16));
             j += (m as RegExpExecArray)[0].length;
             break;
           }
-          case 'u': case 'U': {
+          case 'u':
+          case 'U': {
             const len = e === 'u' ? 4 : 8;
             const hex = text.slice(j, j + len);
             if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) fail(`\\${e} escape needs ${len} hex digits`, escCol);
@@ -250,7 +271,8 @@ class Parser {
       for (;;) {
         if (this.#peek().kind === 'eof') this.#fail(open, `list for '${nameTok.text}' is never closed with ']'`);
         const isMessage = this.#isPunct('{') || this.#isPunct('<');
-        if (!hasColon && !isMessage) this.#fail(this.#peek(), `expected a message in the list for '${nameTok.text}' (a list of values needs ':' before '[')`);
+        if (!hasColon && !isMessage)
+          this.#fail(this.#peek(), `expected a message in the list for '${nameTok.text}' (a list of values needs ':' before '[')`);
         field.values.push(isMessage ? this.#parseMessage() : this.#parseScalar(nameTok.text));
         if (this.#isPunct(',')) {
           this.#next();
@@ -328,9 +350,13 @@ class Mapper {
       }
       const prev = seen.get(field.name);
       if (prev !== undefined || field.values.length !== 1) {
-        this.#fail(field.line, field.col, prev !== undefined
-          ? `field '${fieldPath}' is not repeated but is set twice (first at line ${prev.line})`
-          : `field '${fieldPath}' is not repeated and cannot take a list`);
+        this.#fail(
+          field.line,
+          field.col,
+          prev !== undefined
+            ? `field '${fieldPath}' is not repeated but is set twice (first at line ${prev.line})`
+            : `field '${fieldPath}' is not repeated and cannot take a list`,
+        );
       }
       seen.set(field.name, field);
       out[field.name] = this.value(field.values[0] as PbValue, fd.type, fieldPath, field);
@@ -416,8 +442,12 @@ function parseInteger(text: string): number | undefined {
   const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9]\d*)$/.exec(text);
   if (m === null) return undefined;
   const body = m[2] as string;
-  const magnitude = body.startsWith('0x') || body.startsWith('0X') ? parseInt(body.slice(2), 16)
-    : body.length > 1 && body.startsWith('0') ? parseInt(body.slice(1), 8) : Number(body);
+  const magnitude =
+    body.startsWith('0x') || body.startsWith('0X')
+      ? parseInt(body.slice(2), 16)
+      : body.length > 1 && body.startsWith('0')
+        ? parseInt(body.slice(1), 8)
+        : Number(body);
   const n = m[1] === '-' ? -magnitude : magnitude;
   return Number.isSafeInteger(n) ? n : undefined;
 }

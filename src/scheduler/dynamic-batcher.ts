@@ -25,10 +25,7 @@ export class DynamicBatcher extends QueueingScheduler {
     for (const size of db.preferred_batch_size) {
       if (size > config.max_batch_size) {
         // Triton refuses this config too: such a size could never be formed.
-        throw rtError(
-          'BAD_CONFIG',
-          `${this.modelLabel}: preferred_batch_size ${size} exceeds max_batch_size ${config.max_batch_size}`,
-        );
+        throw rtError('BAD_CONFIG', `${this.modelLabel}: preferred_batch_size ${size} exceeds max_batch_size ${config.max_batch_size}`);
       }
     }
     this.maxBatchSize = config.max_batch_size;
@@ -43,10 +40,7 @@ export class DynamicBatcher extends QueueingScheduler {
   protected override checkRequest(v: ValidatedRequest): void {
     // Batches are never split (batcher.md, #3527), so a request larger than the maximum could never run.
     if (v.batchSize > this.maxBatchSize) {
-      throw rtError(
-        'BATCH_TOO_LARGE',
-        `${this.modelLabel}: request batch size ${v.batchSize} exceeds max_batch_size ${this.maxBatchSize}`,
-      );
+      throw rtError('BATCH_TOO_LARGE', `${this.modelLabel}: request batch size ${v.batchSize} exceeds max_batch_size ${this.maxBatchSize}`);
     }
   }
 

@@ -66,10 +66,7 @@ export function resolveSchedulingPolicy(config: ModelConfig, maxQueueSizeDefault
   for (const key of Object.keys(db.priority_queue_policy)) {
     const level = Number(key);
     if (level < 1 || level > count || db.priority_levels === 0) {
-      throw rtError(
-        'BAD_CONFIG',
-        `model '${config.name}': priority_queue_policy names level ${key}, but priority_levels is ${db.priority_levels}`,
-      );
+      throw rtError('BAD_CONFIG', `model '${config.name}': priority_queue_policy names level ${key}, but priority_levels is ${db.priority_levels}`);
     }
   }
   const levels: LevelPolicy[] = [];
@@ -102,8 +99,7 @@ export function priorityLevelOf(params: Parameters | undefined, policy: Scheduli
   if (priority > policy.levels.length) {
     throw rtError(
       'BAD_PARAMETER',
-      `parameter 'priority' is ${priority}, but model '${modelName}' has ${policy.levels.length} priority level(s) ` +
-        `(1 is the highest)`,
+      `parameter 'priority' is ${priority}, but model '${modelName}' has ${policy.levels.length} priority level(s) (1 is the highest)`,
     );
   }
   return priority;

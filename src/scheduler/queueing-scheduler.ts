@@ -308,9 +308,7 @@ export abstract class QueueingScheduler implements RtScheduler {
       this.dispatch(decision.send);
     }
     const deadlineNs = this.queue.nextDeadlineNs();
-    this.armWake(
-      waitUntilNs === undefined ? deadlineNs : deadlineNs === undefined || waitUntilNs < deadlineNs ? waitUntilNs : deadlineNs,
-    );
+    this.armWake(waitUntilNs === undefined ? deadlineNs : deadlineNs === undefined || waitUntilNs < deadlineNs ? waitUntilNs : deadlineNs);
     this.checkIdle();
   }
 
@@ -418,7 +416,10 @@ export abstract class QueueingScheduler implements RtScheduler {
       const feeds = single ? first.v.request.inputs : parts === undefined ? concatBatch(requests) : undefined;
       const names = single ? first.v.outputNames : unionOf(entries.map((e) => e.v.outputNames));
       const inputDoneNs = hrtimeNs();
-      const outputs = feeds !== undefined ? await session.run(feeds, names, batch.controller?.signal) : await session.runBatch!(parts!, names, batch.controller?.signal);
+      const outputs =
+        feeds !== undefined
+          ? await session.run(feeds, names, batch.controller?.signal)
+          : await session.runBatch!(parts!, names, batch.controller?.signal);
       const inferDoneNs = hrtimeNs();
       const wanted = new Set(names);
       const perRequest = single

@@ -66,7 +66,8 @@ async function jwtKeyGetter(jwt: JwtConfig): Promise<JWTVerifyGetKey> {
   if (jwt.secret !== undefined) secret = new TextEncoder().encode(jwt.secret);
   if (jwt.secretFile !== undefined) {
     const text = (await readConfigFile(jwt.secretFile, 'auth.jwt.secretFile')).replace(/\r?\n$/, '');
-    if (text.length < 32) throw rtError('BAD_CONFIG', `auth.jwt.secretFile ${jwt.secretFile}: an HS256 secret needs at least 32 bytes (RFC 7518 §3.2)`);
+    if (text.length < 32)
+      throw rtError('BAD_CONFIG', `auth.jwt.secretFile ${jwt.secretFile}: an HS256 secret needs at least 32 bytes (RFC 7518 §3.2)`);
     secret = new TextEncoder().encode(text);
   }
   let jwks: JWTVerifyGetKey | undefined;
@@ -185,7 +186,8 @@ export async function createAuthenticator(config: AuthConfig, tickets?: TicketSt
       if (token === undefined || token === '') throw unauthenticated('credentials are required: send "Authorization: Bearer <API key or JWT>"');
       if (jwt !== undefined && getKey !== undefined && looksLikeJwt(token)) return byJwt(token, jwt, getKey);
       const p = byApiKey(token);
-      if (p === undefined) throw unauthenticated(looksLikeJwt(token) ? 'JWTs are not accepted (auth.jwt is not configured)' : 'the API key is not valid');
+      if (p === undefined)
+        throw unauthenticated(looksLikeJwt(token) ? 'JWTs are not accepted (auth.jwt is not configured)' : 'the API key is not valid');
       return p;
     },
   };

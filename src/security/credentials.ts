@@ -38,7 +38,10 @@ export function ipFromGrpcPeer(peer: string): string | undefined {
 export function offeredWsProtocols(req: IncomingMessage): string[] {
   const raw = req.headers['sec-websocket-protocol'];
   if (raw === undefined) return [];
-  return (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (Array.isArray(raw) ? raw.join(',') : raw)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Credentials of a WebSocket upgrade: Authorization header, then subprotocol entries, then `?ticket=`. */

@@ -44,13 +44,19 @@ export function checkJsonLimits(bytes: Uint8Array, limits: Pick<RequestLimits, '
     } else if (c === 0x2c) {
       elements++;
       if (elements > maxJsonElements) {
-        throw rtError('LIMIT_EXCEEDED', `${what} holds more than ${maxJsonElements} JSON values (server setting maxJsonElements); send large tensors as binary data`);
+        throw rtError(
+          'LIMIT_EXCEEDED',
+          `${what} holds more than ${maxJsonElements} JSON values (server setting maxJsonElements); send large tensors as binary data`,
+        );
       }
     }
     i++;
   }
   if (elements > maxJsonElements) {
-    throw rtError('LIMIT_EXCEEDED', `${what} holds more than ${maxJsonElements} JSON values (server setting maxJsonElements); send large tensors as binary data`);
+    throw rtError(
+      'LIMIT_EXCEEDED',
+      `${what} holds more than ${maxJsonElements} JSON values (server setting maxJsonElements); send large tensors as binary data`,
+    );
   }
 }
 
@@ -60,15 +66,24 @@ export interface ShapedTensor {
 }
 
 /** Inputs per request and elements per tensor, for every front end once the request is decoded. */
-export function checkTensorLimits(inputs: readonly ShapedTensor[], limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>): void {
+export function checkTensorLimits(
+  inputs: readonly ShapedTensor[],
+  limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>,
+): void {
   if (inputs.length > limits.maxInputsPerRequest) {
-    throw rtError('LIMIT_EXCEEDED', `the request has ${inputs.length} inputs; the limit is ${limits.maxInputsPerRequest} (server setting maxInputsPerRequest)`);
+    throw rtError(
+      'LIMIT_EXCEEDED',
+      `the request has ${inputs.length} inputs; the limit is ${limits.maxInputsPerRequest} (server setting maxInputsPerRequest)`,
+    );
   }
   for (const t of inputs) {
     let count = 1;
     for (const d of t.shape) count *= d;
     if (count > limits.maxElementsPerTensor) {
-      throw rtError('LIMIT_EXCEEDED', `input '${t.name}' has ${count} elements (shape [${t.shape.join(',')}]); the limit is ${limits.maxElementsPerTensor} per tensor (server setting maxElementsPerTensor)`);
+      throw rtError(
+        'LIMIT_EXCEEDED',
+        `input '${t.name}' has ${count} elements (shape [${t.shape.join(',')}]); the limit is ${limits.maxElementsPerTensor} per tensor (server setting maxElementsPerTensor)`,
+      );
     }
   }
 }

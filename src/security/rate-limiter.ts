@@ -5,9 +5,7 @@ import { MemoryBucketStore, type BucketSpec, type BucketStore } from './bucket-s
 import { modelMatches, type Principal } from './principal.ts';
 import { RedisBucketStore } from './redis-bucket-store.ts';
 
-export type RateLimitOutcome =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly retryAfterMs: number; readonly limit: string };
+export type RateLimitOutcome = { readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number; readonly limit: string };
 
 /** Length-prefixed so that ids and model names containing ':' cannot collide with other keys. */
 function part(s: string): string {

@@ -62,7 +62,10 @@ export interface RedisBucketStoreOptions {
 export class RedisBucketStore implements BucketStore {
   private readonly redis: Redis;
 
-  private constructor(redis: Redis, private readonly prefix: string) {
+  private constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
     this.redis = redis;
   }
 

@@ -78,7 +78,9 @@ export const HTTP_ROUTES: ReadonlyMap<string, RouteRule> = new Map<string, Route
   ...SHM_ROUTES('/v2/systemsharedmemory'),
   ...SHM_ROUTES('/v2/cudasharedmemory'),
   // inference
-  ...['/infer', '/image', '/generate', '/generate_stream'].flatMap((s) => MODEL_ROUTES(s, INFER)).map(([p, r]): [string, RouteRule] => [`POST ${p}`, r]),
+  ...['/infer', '/image', '/generate', '/generate_stream']
+    .flatMap((s) => MODEL_ROUTES(s, INFER))
+    .map(([p, r]): [string, RouteRule] => [`POST ${p}`, r]),
   ['POST /v1/completions', INFER],
   ['POST /v1/chat/completions', INFER],
   // a WebSocket ticket: any authenticated principal (the ticket carries the principal's own scopes)
@@ -142,7 +144,8 @@ export function apiSwitchHook(disabled: readonly ApiGroup[]): ((req: FastifyRequ
   return async (req) => {
     const api = routeRule(req.method, req.routeOptions.url).api;
     if (api === undefined || !off.has(api)) return;
-    if (api === 'demo') throw rtError('ROUTE_NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0] ?? ''} (the demo pages are turned off: disabledApis)`);
+    if (api === 'demo')
+      throw rtError('ROUTE_NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0] ?? ''} (the demo pages are turned off: disabledApis)`);
     throw rtError('UNSUPPORTED', `the ${api} API is turned off on this server (server setting disabledApis / --disable-api)`);
   };
 }

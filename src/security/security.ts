@@ -94,7 +94,13 @@ export class Security {
    * Per-message / per-request checks for an already authenticated principal: authorization, then rate limits
    * (not for health probes), then the concurrency cap (inference only). Throws PERMISSION_DENIED or RATE_LIMITED.
    */
-  async admitPrincipal(principal: Principal, op: Operation, model: string | undefined, ip: string | undefined, protocol = 'unknown'): Promise<Admission> {
+  async admitPrincipal(
+    principal: Principal,
+    op: Operation,
+    model: string | undefined,
+    ip: string | undefined,
+    protocol = 'unknown',
+  ): Promise<Admission> {
     if (principal.expiresAtMs !== undefined && principal.expiresAtMs <= Date.now()) {
       throw rtError('UNAUTHENTICATED', 'the credentials have expired');
     }
@@ -125,7 +131,10 @@ export class Security {
    */
   async reloadAuth(auth: AuthConfig): Promise<void> {
     if (auth.enabled !== this.authEnabled) {
-      throw rtError('BAD_CONFIG', `auth.enabled changed to ${auth.enabled}: restart the server to turn authentication ${auth.enabled ? 'on' : 'off'}`);
+      throw rtError(
+        'BAD_CONFIG',
+        `auth.enabled changed to ${auth.enabled}: restart the server to turn authentication ${auth.enabled ? 'on' : 'off'}`,
+      );
     }
     if (!auth.enabled) {
       this.auth = auth;

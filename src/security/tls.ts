@@ -36,7 +36,10 @@ export function loadTlsMaterial(config: TlsConfig): TlsMaterial | undefined {
     return undefined;
   }
   if (tlsCert === undefined || tlsKey === undefined) {
-    throw rtError('BAD_CONFIG', `TLS needs both a certificate and a key: ${tlsCert === undefined ? '--tls-cert / tlsCert' : '--tls-key / tlsKey'} is missing`);
+    throw rtError(
+      'BAD_CONFIG',
+      `TLS needs both a certificate and a key: ${tlsCert === undefined ? '--tls-cert / tlsCert' : '--tls-key / tlsKey'} is missing`,
+    );
   }
   return {
     cert: readPem(tlsCert, 'tlsCert'),
@@ -46,7 +49,14 @@ export function loadTlsMaterial(config: TlsConfig): TlsMaterial | undefined {
 }
 
 /** Options for node:https (and so fastify's `https`): TLS 1.2+, client certificates required when a CA is set. */
-export function httpsServerOptions(tls: TlsMaterial): { cert: Buffer; key: Buffer; ca?: Buffer; requestCert: boolean; rejectUnauthorized: boolean; minVersion: 'TLSv1.2' } {
+export function httpsServerOptions(tls: TlsMaterial): {
+  cert: Buffer;
+  key: Buffer;
+  ca?: Buffer;
+  requestCert: boolean;
+  rejectUnauthorized: boolean;
+  minVersion: 'TLSv1.2';
+} {
   return {
     cert: tls.cert,
     key: tls.key,

@@ -60,13 +60,17 @@ export interface SystemSharedMemoryApi {
 /** The regions of an InferenceApi, or UNSUPPORTED when the server has the extension turned off. */
 export function systemSharedMemoryOf(api: { readonly systemSharedMemory?: SystemSharedMemoryApi | undefined }): SystemSharedMemoryApi {
   const shm = api.systemSharedMemory;
-  if (shm === undefined) throw rtError('UNSUPPORTED', 'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm)');
+  if (shm === undefined)
+    throw rtError('UNSUPPORTED', 'client shared memory is off on this server: start it with --allow-client-shm=true (server setting allowClientShm)');
   return shm;
 }
 
 /** The answer to every CUDA shared-memory call (REST and gRPC): this server has no CUDA IPC. */
 export function cudaSharedMemoryUnsupported(): never {
-  throw rtError('UNSUPPORTED', 'CUDA shared memory is not supported by this server; use system shared memory (/v2/systemsharedmemory, the SystemSharedMemory* RPCs) or send the tensors in the request');
+  throw rtError(
+    'UNSUPPORTED',
+    'CUDA shared memory is not supported by this server; use system shared memory (/v2/systemsharedmemory, the SystemSharedMemory* RPCs) or send the tensors in the request',
+  );
 }
 
 /** A request's hold on a region: the region stays open until every lease on it is released. */
@@ -110,7 +114,10 @@ export function shmPathOfKey(key: string, directory: string = DEFAULT_SHM_DIRECT
   else if (name.includes('\0')) problem = 'it contains a NUL byte';
   else if (Buffer.byteLength(name) > NAME_MAX) problem = `it is longer than ${NAME_MAX} bytes`;
   if (problem !== undefined) {
-    throw rtError('SHM_BAD_KEY', `shared memory key ${JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key)} is not a POSIX shared memory name: ${problem} (expected "/name" as given to shm_open)`);
+    throw rtError(
+      'SHM_BAD_KEY',
+      `shared memory key ${JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key)} is not a POSIX shared memory name: ${problem} (expected "/name" as given to shm_open)`,
+    );
   }
   return join(directory, name);
 }
@@ -135,7 +142,10 @@ export const openFileRegion: RegionOpener = async (path, offset, byteSize) => {
       while (done < size) {
         const { bytesRead } = await fh.read(out, done, size - done, at(rel + done));
         if (bytesRead === 0) {
-          throw rtError('SHM_OUT_OF_RANGE', `shared memory object ${path} ended after ${offset + rel + done} bytes while reading ${size} bytes at offset ${offset + rel}: was it truncated after the region of ${byteSize} bytes was registered?`);
+          throw rtError(
+            'SHM_OUT_OF_RANGE',
+            `shared memory object ${path} ended after ${offset + rel + done} bytes while reading ${size} bytes at offset ${offset + rel}: was it truncated after the region of ${byteSize} bytes was registered?`,
+          );
         }
         done += bytesRead;
       }
@@ -190,24 +200,32 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
     const pending = `${owner ?? ANONYMOUS_OWNER}\0${name}`;
     const existing = this.regionsOf(owner)?.get(name);
     if (existing !== undefined || this.registering.has(pending)) {
-      const what = existing === undefined ? 'is being registered' : `is registered (key ${JSON.stringify(existing.key)}, offset ${existing.offset}, byte_size ${existing.byteSize})`;
+      const what =
+        existing === undefined
+          ? 'is being registered'
+          : `is registered (key ${JSON.stringify(existing.key)}, offset ${existing.offset}, byte_size ${existing.byteSize})`;
       throw rtError('SHM_REGION_EXISTS', `shared memory region '${name}' already in manager: it ${what}; unregister it first`);
     }
     if (!isSafeSize(offset)) throw rtError('BAD_PARAMETER', `shared memory region '${name}': offset must be a non-negative integer, got ${offset}`);
-    if (!isSafeSize(byteSize) || byteSize === 0) throw rtError('BAD_PARAMETER', `shared memory region '${name}': byte_size must be a positive integer, got ${byteSize}`);
+    if (!isSafeSize(byteSize) || byteSize === 0)
+      throw rtError('BAD_PARAMETER', `shared memory region '${name}': byte_size must be a positive integer, got ${byteSize}`);
     const path = shmPathOfKey(key, this.directory);
     this.registering.add(pending);
     try {
       let size: number;
       try {
         const st = await stat(path);
-        if (!st.isFile()) throw rtError('SHM_BAD_KEY', `shared memory region '${name}': key ${JSON.stringify(key)} (${path}) is not a shared memory object`);
+        if (!st.isFile())
+          throw rtError('SHM_BAD_KEY', `shared memory region '${name}': key ${JSON.stringify(key)} (${path}) is not a shared memory object`);
         size = st.size;
       } catch (err) {
         throw this.openError(err, name, key, path);
       }
       if (offset + byteSize > size) {
-        throw rtError('SHM_OUT_OF_RANGE', `failed to register shared memory region '${name}': offset ${offset} + byte_size ${byteSize} = ${offset + byteSize} bytes, but shared memory object ${JSON.stringify(key)} (${path}) has ${size} bytes`);
+        throw rtError(
+          'SHM_OUT_OF_RANGE',
+          `failed to register shared memory region '${name}': offset ${offset} + byte_size ${byteSize} = ${offset + byteSize} bytes, but shared memory object ${JSON.stringify(key)} (${path}) has ${size} bytes`,
+        );
       }
       let backing: RegionBacking;
       try {
@@ -225,9 +243,23 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
     if (err instanceof RtError) return err;
     const code = (err as { code?: unknown }).code;
     const k = JSON.stringify(key);
-    if (code === 'ENOENT') return rtError('SHM_BAD_KEY', `failed to register shared memory region '${name}': no shared memory object ${k} (${path}); create it (shm_open) before registering`, { cause: err });
-    if (code === 'EACCES' || code === 'EPERM') return rtError('SHM_BAD_KEY', `failed to register shared memory region '${name}': the server may not read and write shared memory object ${k} (${path})`, { cause: err });
-    return rtError('SHM_BAD_KEY', `failed to register shared memory region '${name}': cannot open shared memory object ${k} (${path})${typeof code === 'string' ? `: ${code}` : ''}`, { cause: err });
+    if (code === 'ENOENT')
+      return rtError(
+        'SHM_BAD_KEY',
+        `failed to register shared memory region '${name}': no shared memory object ${k} (${path}); create it (shm_open) before registering`,
+        { cause: err },
+      );
+    if (code === 'EACCES' || code === 'EPERM')
+      return rtError(
+        'SHM_BAD_KEY',
+        `failed to register shared memory region '${name}': the server may not read and write shared memory object ${k} (${path})`,
+        { cause: err },
+      );
+    return rtError(
+      'SHM_BAD_KEY',
+      `failed to register shared memory region '${name}': cannot open shared memory object ${k} (${path})${typeof code === 'string' ? `: ${code}` : ''}`,
+      { cause: err },
+    );
   }
 
   async unregister(name?: string, owner?: string): Promise<void> {
@@ -269,7 +301,13 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
   /** Names only from the caller's own regions: another principal's region names are not disclosed. */
   private notFound(name: string, owner: string | undefined): RtError {
     const known = [...(this.regionsOf(owner)?.keys() ?? [])];
-    const shown = known.length === 0 ? 'no region is registered' : `registered: ${known.slice(0, 10).map((n) => `'${n}'`).join(', ')}${known.length > 10 ? ', …' : ''}`;
+    const shown =
+      known.length === 0
+        ? 'no region is registered'
+        : `registered: ${known
+            .slice(0, 10)
+            .map((n) => `'${n}'`)
+            .join(', ')}${known.length > 10 ? ', …' : ''}`;
     return rtError('SHM_REGION_NOT_FOUND', `Unable to find system shared memory region: '${name}' (${shown})`);
   }
 
@@ -284,7 +322,10 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
       byteSize: region.byteSize,
       checkRange: (what, offset, byteSize) => {
         if (offset + byteSize > region.byteSize) {
-          throw rtError('SHM_OUT_OF_RANGE', `${what}: shared_memory_offset ${offset} + shared_memory_byte_size ${byteSize} = ${offset + byteSize} bytes, past the end of shared memory region '${name}' (${region.byteSize} bytes)`);
+          throw rtError(
+            'SHM_OUT_OF_RANGE',
+            `${what}: shared_memory_offset ${offset} + shared_memory_byte_size ${byteSize} = ${offset + byteSize} bytes, past the end of shared memory region '${name}' (${region.byteSize} bytes)`,
+          );
         }
       },
       read: (offset, byteSize) => region.backing.read(offset, byteSize),

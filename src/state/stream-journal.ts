@@ -86,7 +86,14 @@ export class MemoryStreamJournal implements StreamJournal {
 
   create(id: string, meta: JournalMeta, owner: string): Promise<void> {
     const now = Date.now();
-    this.streams.set(id, { meta, entries: [], owner, leaseUntilMs: now + this.options.leaseMs, expiresAtMs: now + this.options.windowMs, waiters: new Set() });
+    this.streams.set(id, {
+      meta,
+      entries: [],
+      owner,
+      leaseUntilMs: now + this.options.leaseMs,
+      expiresAtMs: now + this.options.windowMs,
+      waiters: new Set(),
+    });
     return Promise.resolve();
   }
 

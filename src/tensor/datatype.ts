@@ -3,15 +3,35 @@
  * FP16 and BF16 are carried as raw 16-bit patterns in Uint16Array; BYTES as one Uint8Array per element.
  */
 export const DATA_TYPES = [
-  'BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16', 'INT32', 'INT64',
-  'FP16', 'FP32', 'FP64', 'BYTES', 'BF16',
+  'BOOL',
+  'UINT8',
+  'UINT16',
+  'UINT32',
+  'UINT64',
+  'INT8',
+  'INT16',
+  'INT32',
+  'INT64',
+  'FP16',
+  'FP32',
+  'FP64',
+  'BYTES',
+  'BF16',
 ] as const;
 
 export type DataType = (typeof DATA_TYPES)[number];
 
 export type NumericArray =
-  | Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array
-  | BigUint64Array | BigInt64Array | Float32Array | Float64Array;
+  | Uint8Array
+  | Int8Array
+  | Uint16Array
+  | Int16Array
+  | Uint32Array
+  | Int32Array
+  | BigUint64Array
+  | BigInt64Array
+  | Float32Array
+  | Float64Array;
 
 /** BYTES tensors hold one byte string per element. */
 export type BytesArray = Uint8Array[];
@@ -19,9 +39,16 @@ export type BytesArray = Uint8Array[];
 export type TensorData = NumericArray | BytesArray;
 
 type TypedArrayCtor =
-  | Uint8ArrayConstructor | Int8ArrayConstructor | Uint16ArrayConstructor | Int16ArrayConstructor
-  | Uint32ArrayConstructor | Int32ArrayConstructor | BigUint64ArrayConstructor | BigInt64ArrayConstructor
-  | Float32ArrayConstructor | Float64ArrayConstructor;
+  | Uint8ArrayConstructor
+  | Int8ArrayConstructor
+  | Uint16ArrayConstructor
+  | Int16ArrayConstructor
+  | Uint32ArrayConstructor
+  | Int32ArrayConstructor
+  | BigUint64ArrayConstructor
+  | BigInt64ArrayConstructor
+  | Float32ArrayConstructor
+  | Float64ArrayConstructor;
 
 export const TYPED_ARRAY_OF: Readonly<Record<Exclude<DataType, 'BYTES'>, TypedArrayCtor>> = Object.freeze({
   BOOL: Uint8Array,
@@ -41,8 +68,20 @@ export const TYPED_ARRAY_OF: Readonly<Record<Exclude<DataType, 'BYTES'>, TypedAr
 
 /** Bytes per element; BYTES is variable and reports 0. */
 export const BYTE_SIZE: Readonly<Record<DataType, number>> = Object.freeze({
-  BOOL: 1, UINT8: 1, UINT16: 2, UINT32: 4, UINT64: 8, INT8: 1, INT16: 2, INT32: 4, INT64: 8,
-  FP16: 2, FP32: 4, FP64: 8, BYTES: 0, BF16: 2,
+  BOOL: 1,
+  UINT8: 1,
+  UINT16: 2,
+  UINT32: 4,
+  UINT64: 8,
+  INT8: 1,
+  INT16: 2,
+  INT32: 4,
+  INT64: 8,
+  FP16: 2,
+  FP32: 4,
+  FP64: 8,
+  BYTES: 0,
+  BF16: 2,
 });
 
 export function isDataType(value: unknown): value is DataType {

@@ -52,7 +52,7 @@ function roundToSmallFloat(value: number, expBits: number, mantBits: number, qui
   // (exp - minExp) << mantBits + units is the encoding for normals and subnormals alike; a mantissa that
   // rounds up to 2^(mantBits+1) carries into the exponent by itself.
   const bits = (exp - minExp) * (1 << mantBits) + units;
-  return signBit | (Math.min(bits, infBits));
+  return signBit | Math.min(bits, infBits);
 }
 
 /** Bits of the FP16 nearest to `value` (round-to-nearest-even; overflow gives ±Inf; NaN gives 0x7e00). */

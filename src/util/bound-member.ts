@@ -4,7 +4,10 @@
  * kept: the API wrappers (withImageRequests, withGeneration) sit on every request's path, and a fresh `bind` on
  * every property read was garbage on each call.
  */
-const boundByTarget = new WeakMap<object, Map<PropertyKey, { readonly fn: (...a: unknown[]) => unknown; readonly bound: (...a: unknown[]) => unknown }>>();
+const boundByTarget = new WeakMap<
+  object,
+  Map<PropertyKey, { readonly fn: (...a: unknown[]) => unknown; readonly bound: (...a: unknown[]) => unknown }>
+>();
 
 export function boundMember(target: object, prop: PropertyKey): unknown {
   const value: unknown = Reflect.get(target, prop, target);

@@ -28,7 +28,11 @@ const groupAlive = (pid: number): boolean => {
   }
 };
 const npm = (args: string[], cwd: string): { status: number | null; out: string } => {
-  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_update_notifier: 'false' } });
+  const r = spawnSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_update_notifier: 'false' },
+  });
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 };
 
@@ -48,7 +52,9 @@ describe('the npm package', { skip: existsSync(join(root, 'dist', 'src', 'cli', 
     assert.equal(web.status, 0, web.stderr);
     const pack = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], root);
     assert.equal(pack.status, 0, pack.out);
-    const info = (JSON.parse(pack.out.slice(pack.out.indexOf('['), pack.out.lastIndexOf(']') + 1)) as { filename: string; files: { path: string }[] }[])[0];
+    const info = (
+      JSON.parse(pack.out.slice(pack.out.indexOf('['), pack.out.lastIndexOf(']') + 1)) as { filename: string; files: { path: string }[] }[]
+    )[0];
     assert.ok(info !== undefined);
     tarball = join(work, info.filename);
     files = info.files.map((f) => f.path);
@@ -65,10 +71,27 @@ describe('the npm package', { skip: existsSync(join(root, 'dist', 'src', 'cli', 
   });
 
   test('the tarball holds what runs, the licence and the docs, and no sources, tests or build tools', () => {
-    for (const f of ['package.json', 'LICENSE', 'README.md', 'bin/rtserve.js', 'dist/src/cli/main.js', 'dist/src/index.d.ts', 'dist/src/client/index.js', 'dist/src/client/index.d.ts', 'dist/web/app.js', 'src/transport/grpc/proto/grpc_service.proto', 'models/simple/1/model.onnx', 'models/simple/config.pbtxt', 'web/index.html', 'docs/triton-compat.md']) {
+    for (const f of [
+      'package.json',
+      'LICENSE',
+      'README.md',
+      'bin/rtserve.js',
+      'dist/src/cli/main.js',
+      'dist/src/index.d.ts',
+      'dist/src/client/index.js',
+      'dist/src/client/index.d.ts',
+      'dist/web/app.js',
+      'src/transport/grpc/proto/grpc_service.proto',
+      'models/simple/1/model.onnx',
+      'models/simple/config.pbtxt',
+      'web/index.html',
+      'docs/triton-compat.md',
+    ]) {
       assert.ok(files.includes(f), `${f} is packed`);
     }
-    const stray = files.filter((f) => /^(test|scripts|native|bench|models\/train)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.map'));
+    const stray = files.filter(
+      (f) => /^(test|scripts|native|bench|models\/train)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')) || f.endsWith('.map'),
+    );
     assert.deepEqual(stray, []);
   });
 
@@ -77,8 +100,12 @@ describe('the npm package', { skip: existsSync(join(root, 'dist', 'src', 'cli', 
     assert.equal(install.status, 0, install.out);
     assert.doesNotMatch(install.out, /Unknown (project|user) config/);
     const installed = await readdir(join(project, 'node_modules'));
-    for (const devTool of ['typescript', 'tsx', 'esbuild', 'playwright-core', 'fast-check']) assert.ok(!installed.includes(devTool), `${devTool} is not installed`);
-    const pkg = JSON.parse(await readFile(join(project, 'node_modules', 'rtserve', 'package.json'), 'utf8')) as { license: string; engines: { node: string } };
+    for (const devTool of ['typescript', 'tsx', 'esbuild', 'playwright-core', 'fast-check'])
+      assert.ok(!installed.includes(devTool), `${devTool} is not installed`);
+    const pkg = JSON.parse(await readFile(join(project, 'node_modules', 'rtserve', 'package.json'), 'utf8')) as {
+      license: string;
+      engines: { node: string };
+    };
     assert.equal(pkg.license, 'Apache-2.0');
 
     // `npx rtserve serve` in the project: npx finds the package's bin in node_modules/.bin, nothing is fetched.
@@ -91,9 +118,16 @@ describe('the npm package', { skip: existsSync(join(root, 'dist', 'src', 'cli', 
     });
     const http = server.urls['http'] ?? '';
     const index = (await (await fetch(`${http}/v2/repository/index`, { method: 'POST' })).json()) as { name: string; state: string }[];
-    assert.deepEqual(index.filter((m) => m.state === 'READY').map((m) => m.name), ['charlm', 'digits', 'encoder', 'identity_all', 'mlp', 'resnet_tiny', 'shapes', 'simple']);
-    const body = JSON.stringify({ inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, shape: [1, 16], datatype: 'INT32', data: new Array(16).fill(name === 'INPUT0' ? 5 : 3) })) });
-    const res = (await (await fetch(`${http}/v2/models/simple/infer`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).json()) as { outputs: { name: string; data: number[] }[] };
+    assert.deepEqual(
+      index.filter((m) => m.state === 'READY').map((m) => m.name),
+      ['charlm', 'digits', 'encoder', 'identity_all', 'mlp', 'resnet_tiny', 'shapes', 'simple'],
+    );
+    const body = JSON.stringify({
+      inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, shape: [1, 16], datatype: 'INT32', data: new Array(16).fill(name === 'INPUT0' ? 5 : 3) })),
+    });
+    const res = (await (
+      await fetch(`${http}/v2/models/simple/infer`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+    ).json()) as { outputs: { name: string; data: number[] }[] };
     assert.deepEqual(res.outputs.find((o) => o.name === 'OUTPUT1')?.data, new Array(16).fill(2));
     // The demo page's script comes from the prebuilt bundle: esbuild is not installed here.
     const demo = await fetch(`${http}/demo/app.js`);
@@ -101,7 +135,9 @@ describe('the npm package', { skip: existsSync(join(root, 'dist', 'src', 'cli', 
     assert.equal(await demo.text(), await readFile(join(root, 'dist', 'web', 'app.js'), 'utf8'));
   });
 
-  test("'rtserve/client' bundles for the browser through the package's exports and answers from Chromium", { skip: browserSkipReason() }, async () => {
+  test("'rtserve/client' bundles for the browser through the package's exports and answers from Chromium", {
+    skip: browserSkipReason(),
+  }, async () => {
     assert.ok(server !== undefined, 'the previous test started the installed server');
     const http = server.urls['http'] ?? '';
     await writeFile(
@@ -115,14 +151,28 @@ describe('the npm package', { skip: existsSync(join(root, 'dist', 'src', 'cli', 
     );
     // esbuild from this repository's tools (the project itself has none): resolves 'rtserve/client' in the project.
     const { build } = await import('esbuild');
-    const out = await build({ entryPoints: [join(project, 'entry.js')], absWorkingDir: project, bundle: true, write: false, format: 'esm', platform: 'browser', target: ['es2022'], logLevel: 'silent' });
+    const out = await build({
+      entryPoints: [join(project, 'entry.js')],
+      absWorkingDir: project,
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      target: ['es2022'],
+      logLevel: 'silent',
+    });
     const script = out.outputFiles[0]?.text ?? '';
     assert.doesNotMatch(script, /from\s*"node:|require\("(fs|path|os|net|http)"\)/, 'no Node built-ins in the browser bundle');
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       // The page is served as if from the rtserve origin, so the client's requests are same-origin.
-      await page.route(`${http}/package-test.html`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>loading</title><script type="module" src="/package-test.js"></script>' }));
+      await page.route(`${http}/package-test.html`, (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><title>loading</title><script type="module" src="/package-test.js"></script>',
+        }),
+      );
       await page.route(`${http}/package-test.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: script }));
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

@@ -31,7 +31,8 @@ interface DemoSnapshot {
   digit: { classes: { label: string; score: number }[] } | undefined;
 }
 
-const snapshot = (page: Page): Promise<DemoSnapshot> => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { rtDemo: unknown }).rtDemo)) as DemoSnapshot);
+const snapshot = (page: Page): Promise<DemoSnapshot> =>
+  page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { rtDemo: unknown }).rtDemo)) as DemoSnapshot);
 
 describe('web demo in headless Chromium', { skip }, () => {
   let server: RunningServer;
@@ -100,13 +101,27 @@ describe('web demo in headless Chromium', { skip }, () => {
       await page.mouse.up();
     };
     const readAs = async (label: string): Promise<void> => {
-      await page.waitForFunction((l) => (window as unknown as { rtDemo: DemoSnapshot }).rtDemo.digit?.classes[0]?.label === l, label, { timeout: 20_000 });
+      await page.waitForFunction((l) => (window as unknown as { rtDemo: DemoSnapshot }).rtDemo.digit?.classes[0]?.label === l, label, {
+        timeout: 20_000,
+      });
     };
-    await draw([[140, 40], [140, 240]]);
+    await draw([
+      [140, 40],
+      [140, 240],
+    ]);
     await readAs('1');
-    await draw(Array.from({ length: 33 }, (_, i) => [140 + 70 * Math.sin((i / 32) * 2 * Math.PI), 140 - 100 * Math.cos((i / 32) * 2 * Math.PI)] as [number, number]));
+    await draw(
+      Array.from(
+        { length: 33 },
+        (_, i) => [140 + 70 * Math.sin((i / 32) * 2 * Math.PI), 140 - 100 * Math.cos((i / 32) * 2 * Math.PI)] as [number, number],
+      ),
+    );
     await readAs('0');
-    await draw([[70, 50], [210, 50], [120, 240]]);
+    await draw([
+      [70, 50],
+      [210, 50],
+      [120, 240],
+    ]);
     await readAs('7');
     const s = await snapshot(page);
     assert.equal(s.digit?.classes.length, 3);

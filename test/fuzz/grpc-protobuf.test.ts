@@ -82,7 +82,12 @@ describe('fuzz: gRPC ModelInfer with arbitrary protobuf bytes', () => {
   });
 
   test('corrupted valid messages (flips, truncation, insertion)', async (t) => {
-    const edit = fc.record({ at: fc.nat(VALID.length - 1), op: fc.constantFrom('flip', 'cut', 'insert'), byte: fc.integer({ min: 0, max: 255 }), count: fc.integer({ min: 1, max: 9 }) });
+    const edit = fc.record({
+      at: fc.nat(VALID.length - 1),
+      op: fc.constantFrom('flip', 'cut', 'insert'),
+      byte: fc.integer({ min: 0, max: 255 }),
+      count: fc.integer({ min: 1, max: 9 }),
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 4 }), async (edits) => {
         let bytes = Buffer.from(VALID);

@@ -26,7 +26,12 @@ export interface HttpOutcome {
 
 /** POST with a hard time limit: a hang fails the property (AbortSignal.timeout rejects the fetch). */
 export async function post(url: string, body: Uint8Array<ArrayBuffer> | string, headers: Record<string, string> = {}): Promise<HttpOutcome> {
-  const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+    signal: AbortSignal.timeout(15_000),
+  });
   return { status: res.status, body: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
 }
 
@@ -50,7 +55,9 @@ export function assertClientError(o: HttpOutcome, what: string): void {
 export async function assertStillServes(server: RunningServer): Promise<void> {
   const o = await post(`${server.httpUrl}/v2/models/simple/infer`, JSON.stringify(validSimpleJson()));
   assert.equal(o.status, 200, new TextDecoder().decode(o.body));
-  const out = (JSON.parse(new TextDecoder().decode(o.body)) as { outputs: { name: string; data: number[] }[] }).outputs.find((t) => t.name === 'OUTPUT0');
+  const out = (JSON.parse(new TextDecoder().decode(o.body)) as { outputs: { name: string; data: number[] }[] }).outputs.find(
+    (t) => t.name === 'OUTPUT0',
+  );
   assert.deepEqual(out?.data, EXPECTED_SUM);
 }
 

@@ -74,7 +74,8 @@ describe('fuzz: REST binary tensor data', () => {
           const at = Math.min(e.at, bytes.length);
           if (e.op === 'flip' && at < bytes.length) bytes[at] = e.byte;
           else if (e.op === 'cut') bytes = bytes.subarray(0, at);
-          else if (e.op === 'insert') bytes = Uint8Array.from([...bytes.subarray(0, at), ...new Array<number>(e.count).fill(e.byte), ...bytes.subarray(at)]);
+          else if (e.op === 'insert')
+            bytes = Uint8Array.from([...bytes.subarray(0, at), ...new Array<number>(e.count).fill(e.byte), ...bytes.subarray(at)]);
           else bytes = Uint8Array.from([...bytes, ...new Array<number>(e.count).fill(e.byte)]);
         }
         const h = keepHeaderLength ? v.headerLength : Math.min(bytes.length, v.headerLength + (edits[0]?.count ?? 0));
@@ -90,7 +91,10 @@ describe('fuzz: REST binary tensor data', () => {
   test('raw binary bodies (header length 0) to one- and two-input models', async (t) => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), fc.constantFrom('simple', 'mlp', 'identity_all', 'resnet_tiny'), async (bytes, model) => {
-        const o = await post(`${server.httpUrl}/v2/models/${model}/infer`, bytes, { 'inference-header-content-length': '0', 'content-type': 'application/octet-stream' });
+        const o = await post(`${server.httpUrl}/v2/models/${model}/infer`, bytes, {
+          'inference-header-content-length': '0',
+          'content-type': 'application/octet-stream',
+        });
         if (o.status !== 200) assertClientError(o, `raw ${bytes.length} bytes to ${model}`);
         await assertStillServes(server);
       }),

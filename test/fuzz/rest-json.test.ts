@@ -15,7 +15,29 @@ const DATATYPES = ['BOOL', 'UINT8', 'UINT16', 'UINT32', 'UINT64', 'INT8', 'INT16
 
 /** Values that tend to break decoders: extremes, wrong types, deep and wide nesting. */
 const nasty = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -0, -1, 1e308, -1e308, 2 ** 53, 2 ** 64, 1.5, 'NaN', 'Infinity', '', '0', [], {}, [[]], ['x'], '\u0000', '💥'),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -0,
+    -1,
+    1e308,
+    -1e308,
+    2 ** 53,
+    2 ** 64,
+    1.5,
+    'NaN',
+    'Infinity',
+    '',
+    '0',
+    [],
+    {},
+    [[]],
+    ['x'],
+    '\u0000',
+    '💥',
+  ),
   fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
   fc.double(),
   fc.string({ maxLength: 20 }),
@@ -25,13 +47,34 @@ const nasty = fc.oneof(
 /** One mutation of a valid request, applied to a fresh copy. */
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('datatype'), input: fc.nat(2), value: fc.oneof(fc.constantFrom(...DATATYPES), nasty) }),
-  fc.record({ kind: fc.constant('shape'), input: fc.nat(2), value: fc.oneof(fc.array(fc.integer({ min: -3, max: 40 }), { maxLength: 5 }), fc.array(nasty, { maxLength: 3 }), nasty) }),
-  fc.record({ kind: fc.constant('data'), input: fc.nat(2), value: fc.oneof(fc.array(nasty, { maxLength: 20 }), fc.array(fc.integer(), { minLength: 16, maxLength: 16 }), nasty) }),
+  fc.record({
+    kind: fc.constant('shape'),
+    input: fc.nat(2),
+    value: fc.oneof(fc.array(fc.integer({ min: -3, max: 40 }), { maxLength: 5 }), fc.array(nasty, { maxLength: 3 }), nasty),
+  }),
+  fc.record({
+    kind: fc.constant('data'),
+    input: fc.nat(2),
+    value: fc.oneof(fc.array(nasty, { maxLength: 20 }), fc.array(fc.integer(), { minLength: 16, maxLength: 16 }), nasty),
+  }),
   fc.record({ kind: fc.constant('name'), input: fc.nat(2), value: fc.oneof(fc.constantFrom('INPUT0', 'INPUT1', 'OUTPUT0'), nasty) }),
   fc.record({ kind: fc.constant('drop'), input: fc.nat(2), value: fc.constantFrom('name', 'datatype', 'shape', 'data', 'parameters') }),
-  fc.record({ kind: fc.constant('parameters'), input: fc.nat(2), value: fc.dictionary(fc.constantFrom('binary_data_size', 'priority', 'timeout', 'binary_data_output', 'x'), nasty, { maxKeys: 3 }) }),
+  fc.record({
+    kind: fc.constant('parameters'),
+    input: fc.nat(2),
+    value: fc.dictionary(fc.constantFrom('binary_data_size', 'priority', 'timeout', 'binary_data_output', 'x'), nasty, { maxKeys: 3 }),
+  }),
   fc.record({ kind: fc.constant('top'), key: fc.constantFrom('id', 'parameters', 'outputs', 'inputs', 'extra'), value: nasty }),
-  fc.record({ kind: fc.constant('outputs'), value: fc.array(fc.record({ name: fc.oneof(fc.constantFrom('OUTPUT0', 'OUTPUT1', 'nope'), nasty), parameters: fc.dictionary(fc.constantFrom('classification', 'binary_data', 'shared_memory_region'), nasty, { maxKeys: 2 }) }), { maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('outputs'),
+    value: fc.array(
+      fc.record({
+        name: fc.oneof(fc.constantFrom('OUTPUT0', 'OUTPUT1', 'nope'), nasty),
+        parameters: fc.dictionary(fc.constantFrom('classification', 'binary_data', 'shared_memory_region'), nasty, { maxKeys: 2 }),
+      }),
+      { maxLength: 3 },
+    ),
+  }),
   fc.record({ kind: fc.constant('duplicate'), input: fc.nat(1) }),
 );
 type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
@@ -126,7 +169,13 @@ describe('fuzz: REST JSON inference requests', () => {
   });
 
   test('other routes with random bodies and names: 4xx or success, never 5xx', async (t) => {
-    const route = fc.constantFrom('/v2/repository/index', '/v2/repository/models/%s/load', '/v2/repository/models/%s/unload', '/v2/models/%s/infer', '/v2/models/%s/versions/%s/infer');
+    const route = fc.constantFrom(
+      '/v2/repository/index',
+      '/v2/repository/models/%s/load',
+      '/v2/repository/models/%s/unload',
+      '/v2/models/%s/infer',
+      '/v2/models/%s/versions/%s/infer',
+    );
     const name = fc.oneof(fc.constantFrom('simple', 'mlp', 'nope', '..', '%2e%2e', '%00', 'a'.repeat(300)), fc.webSegment());
     await fc.assert(
       fc.asyncProperty(route, name, fc.jsonValue({ maxDepth: 3 }), async (r, n, body) => {

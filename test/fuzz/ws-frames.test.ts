@@ -14,7 +14,14 @@ import { TestWs, outputData } from '../integration/ws/ws-test-client.ts';
 import { A, B, EXPECTED_SUM, FUZZ_RUNS, assertNoLeaks } from './helpers.ts';
 import { fuzzParams } from '../helpers/fuzz.ts';
 
-const CLIENT_CATEGORIES = new Set(['INVALID_ARGUMENT', 'NOT_FOUND', 'FAILED_PRECONDITION', 'PAYLOAD_TOO_LARGE', 'UNIMPLEMENTED', 'RESOURCE_EXHAUSTED']);
+const CLIENT_CATEGORIES = new Set([
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'FAILED_PRECONDITION',
+  'PAYLOAD_TOO_LARGE',
+  'UNIMPLEMENTED',
+  'RESOURCE_EXHAUSTED',
+]);
 
 function validInfer(id: string): Record<string, unknown> {
   return {
@@ -28,7 +35,12 @@ function validInfer(id: string): Record<string, unknown> {
   };
 }
 
-const nasty = fc.oneof(fc.constantFrom(null, true, 0, -1, 1e308, 'x', '', [], {}, [[]]), fc.integer(), fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }));
+const nasty = fc.oneof(
+  fc.constantFrom(null, true, 0, -1, 1e308, 'x', '', [], {}, [[]]),
+  fc.integer(),
+  fc.string({ maxLength: 12 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
 
 describe('fuzz: WebSocket frames', () => {
   let server: RunningServer;
@@ -56,7 +68,10 @@ describe('fuzz: WebSocket frames', () => {
     if (r === undefined) {
       const closed = await ws.closed;
       assert.notEqual(closed.code, 1011, `${what}: closed with 1011 INTERNAL`);
-      assert.ok(closed.code === 1009 || closed.code === 1002 || closed.code === 1007 || (closed.code >= 4400 && closed.code < 4500) || closed.code === 1000, `${what}: close code ${closed.code}`);
+      assert.ok(
+        closed.code === 1009 || closed.code === 1002 || closed.code === 1007 || (closed.code >= 4400 && closed.code < 4500) || closed.code === 1000,
+        `${what}: close code ${closed.code}`,
+      );
       ws = await TestWs.open(server.httpUrl);
       r = await ask();
     }
@@ -96,7 +111,8 @@ describe('fuzz: WebSocket frames', () => {
         const event = validInfer(`m-${n++}`);
         if (m.field !== 'id') event[m.field] = m.value;
         const inputs = event['inputs'];
-        if (Array.isArray(inputs) && typeof inputs[0] === 'object' && inputs[0] !== null) (inputs[0] as Record<string, unknown>)[m.inputField] = m.inputValue;
+        if (Array.isArray(inputs) && typeof inputs[0] === 'object' && inputs[0] !== null)
+          (inputs[0] as Record<string, unknown>)[m.inputField] = m.inputValue;
         ws.ws.send(JSON.stringify(event));
         if (m.binary !== undefined) ws.sendBinary(m.binary);
         await check(`event ${JSON.stringify(m).slice(0, 300)}`);

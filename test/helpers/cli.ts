@@ -23,7 +23,13 @@ export interface CliProcess {
 export async function startCli(
   entry: readonly string[],
   args: readonly string[],
-  options: { readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number; readonly command?: string; readonly cwd?: string; readonly detached?: boolean } = {},
+  options: {
+    readonly env?: NodeJS.ProcessEnv;
+    readonly timeoutMs?: number;
+    readonly command?: string;
+    readonly cwd?: string;
+    readonly detached?: boolean;
+  } = {},
 ): Promise<CliProcess> {
   // `command` (default: this node) runs `entry`; e.g. command 'npx', entry ['rtserve'] in an installed project.
   // `detached`: in a process group of its own, so a signal can reach the whole group as Ctrl-C does.
@@ -52,6 +58,11 @@ export async function startCli(
     });
   });
   assert.match(line, /^rtserve ready /);
-  const urls = Object.fromEntries(line.replace(/^rtserve ready /, '').split(' ').map((kv) => kv.split('=') as [string, string]));
+  const urls = Object.fromEntries(
+    line
+      .replace(/^rtserve ready /, '')
+      .split(' ')
+      .map((kv) => kv.split('=') as [string, string]),
+  );
   return { child, urls, exited, stderr: () => err };
 }

@@ -51,9 +51,13 @@ export class RedisServer {
   /** Starts it (again) on its port and resolves once it accepts connections. */
   async restart(): Promise<void> {
     if (this.child !== undefined) throw new Error('redis-server is running');
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     this.child = child;
-    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) on port ${this.port}`))));
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) on port ${this.port}`))),
+    );
     exited.catch(() => {});
     for (let i = 0; !(await Promise.race([accepts(this.port), exited])); i++) {
       if (i > 400) throw new Error(`redis-server did not accept connections on port ${this.port}`);

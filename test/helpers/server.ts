@@ -22,7 +22,9 @@ export async function startTestServer(overrides: Partial<ServerConfigInput> = {}
  * A temporary model repository: copies of bundled models, optionally with their config replaced, so a test
  * can tune batching or queue policy without touching models/.
  */
-export async function makeRepository(models: Record<string, { from: string; config?: unknown }>): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+export async function makeRepository(
+  models: Record<string, { from: string; config?: unknown }>,
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'rtserve-repo-'));
   for (const [name, spec] of Object.entries(models)) {
     await cp(join(bundledModelRepository(), spec.from, '1'), join(dir, name, '1'), { recursive: true });

@@ -25,7 +25,10 @@ export interface TableResult {
 }
 
 export class TableError extends Error {
-  constructor(readonly category: ErrorCategory, message: string) {
+  constructor(
+    readonly category: ErrorCategory,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -37,7 +40,10 @@ export interface InferCase {
   readonly name: string;
   readonly request: TableRequest;
   readonly expect:
-    | { readonly outputs: readonly { name: string; datatype: DataType; shape: number[]; data: readonly (number | bigint | boolean | string)[] }[]; readonly id?: string }
+    | {
+        readonly outputs: readonly { name: string; datatype: DataType; shape: number[]; data: readonly (number | bigint | boolean | string)[] }[];
+        readonly id?: string;
+      }
     | { readonly error: ErrorCategory; readonly messageIncludes: readonly string[] };
 }
 
@@ -75,7 +81,20 @@ export const INFER_CASES: readonly InferCase[] = [
     name: 'simple: batch of 3',
     request: {
       model: 'simple',
-      inputs: [t('INPUT0', 'INT32', [3, 16], i32(48, (i) => i)), t('INPUT1', 'INT32', [3, 16], i32(48, (i) => 2 * i))],
+      inputs: [
+        t(
+          'INPUT0',
+          'INT32',
+          [3, 16],
+          i32(48, (i) => i),
+        ),
+        t(
+          'INPUT1',
+          'INT32',
+          [3, 16],
+          i32(48, (i) => 2 * i),
+        ),
+      ],
       outputs: [{ name: 'OUTPUT0' }],
     },
     expect: { outputs: [{ name: 'OUTPUT0', datatype: 'INT32', shape: [3, 16], data: Array.from({ length: 48 }, (_, i) => 3 * i) }] },
@@ -100,9 +119,19 @@ export const INFER_CASES: readonly InferCase[] = [
         t('IN_INT32', 'INT32', [1, 2], Int32Array.from([-2147483648, 2147483647])),
       ],
       outputs: [
-        { name: 'OUT_FP32' }, { name: 'OUT_INT64' }, { name: 'OUT_BOOL' }, { name: 'OUT_BYTES' }, { name: 'OUT_FP64' },
-        { name: 'OUT_UINT8' }, { name: 'OUT_INT8' }, { name: 'OUT_INT16' }, { name: 'OUT_FP16' },
-        { name: 'OUT_UINT16' }, { name: 'OUT_UINT32' }, { name: 'OUT_UINT64' }, { name: 'OUT_INT32' },
+        { name: 'OUT_FP32' },
+        { name: 'OUT_INT64' },
+        { name: 'OUT_BOOL' },
+        { name: 'OUT_BYTES' },
+        { name: 'OUT_FP64' },
+        { name: 'OUT_UINT8' },
+        { name: 'OUT_INT8' },
+        { name: 'OUT_INT16' },
+        { name: 'OUT_FP16' },
+        { name: 'OUT_UINT16' },
+        { name: 'OUT_UINT32' },
+        { name: 'OUT_UINT64' },
+        { name: 'OUT_INT32' },
       ],
     },
     expect: {
@@ -191,14 +220,18 @@ export async function runTableCase(client: TableClient, c: InferCase): Promise<v
     await assert.rejects(client(c.request), (err: unknown) => {
       assert.ok(err instanceof TableError, `expected a TableError, got ${String(err)}`);
       assert.equal(err.category, expect.error, err.message);
-      for (const part of expect.messageIncludes) assert.ok(err.message.includes(part), `message ${JSON.stringify(err.message)} should mention ${part}`);
+      for (const part of expect.messageIncludes)
+        assert.ok(err.message.includes(part), `message ${JSON.stringify(err.message)} should mention ${part}`);
       return true;
     });
     return;
   }
   const res = await client(c.request);
   if (expect.id !== undefined) assert.equal(res.id, expect.id);
-  assert.deepEqual(res.outputs.map((o) => o.name), expect.outputs.map((o) => o.name));
+  assert.deepEqual(
+    res.outputs.map((o) => o.name),
+    expect.outputs.map((o) => o.name),
+  );
   for (const [i, want] of expect.outputs.entries()) {
     const got = res.outputs[i];
     assert.ok(got !== undefined);

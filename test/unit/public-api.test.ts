@@ -11,19 +11,77 @@ import type { InferRequest, InferResponse, InferenceApi, ModelConfig, Tensor } f
 // listed here, so adding or removing one is a visible change to review, not an accident of a re-export.
 
 const STABLE = [
-  'CudaSession', 'DATA_TYPES', 'ERROR_CODES', 'FrameStream', 'GrpcTransport', 'InferResult', 'RestTransport', 'RtError', 'RtserveClient',
-  'RtserveError', 'WsTransport', 'createCudaEngine', 'createNodeClient', 'createOrtEngine', 'loadCudaAddon', 'loadCudaSession',
-  'loadServerConfig', 'modelConfigSchema', 'nodeWebSocketFactory', 'serverConfigSchema', 'startServer', 'toTensor', 'toTensors',
+  'CudaSession',
+  'DATA_TYPES',
+  'ERROR_CODES',
+  'FrameStream',
+  'GrpcTransport',
+  'InferResult',
+  'RestTransport',
+  'RtError',
+  'RtserveClient',
+  'RtserveError',
+  'WsTransport',
+  'createCudaEngine',
+  'createNodeClient',
+  'createOrtEngine',
+  'loadCudaAddon',
+  'loadCudaSession',
+  'loadServerConfig',
+  'modelConfigSchema',
+  'nodeWebSocketFactory',
+  'serverConfigSchema',
+  'startServer',
+  'toTensor',
+  'toTensors',
 ];
 const CLIENT = ['FrameStream', 'InferResult', 'RestTransport', 'RtserveClient', 'RtserveError', 'WsTransport', 'toTensor', 'toTensors'];
 const EXPERIMENTAL = [
-  'GenerateService', 'InferenceServer', 'LogControl', 'ReplayStream', 'RepositoryPoller', 'ResponseCache', 'ServerMetrics',
-  'SharedMemoryManager', 'StreamRegistry', 'classify', 'createLogger', 'decodeInferResponse', 'decodeModelInferResponse',
-  'decodeModelStreamInferResponse', 'defaultFactories', 'encodeInferRequest', 'encodeModelInferRequest', 'failureReasonOf',
-  'formatTraceparent', 'imageSpecOf', 'inferImageRequest', 'inferenceProtoPath', 'logControlOf', 'meanAveragePrecision', 'nonMaxSuppression',
-  'openFileRegion', 'parseTraceparent', 'postprocessDetections', 'registerGenerateMetrics', 'registerOpenAiRoutes', 'renderChat',
-  'renderHtmlReport', 'requestPipeline', 'runBench', 'runImagePipeline', 'runIntoStream', 'sharedMemoryParameters', 'shmPathOfKey',
-  'startGrpcServer', 'traceFromHeaders', 'withClassification', 'withGeneration', 'withImageRequests', 'withRequestLimits', 'withSharedMemory',
+  'GenerateService',
+  'InferenceServer',
+  'LogControl',
+  'ReplayStream',
+  'RepositoryPoller',
+  'ResponseCache',
+  'ServerMetrics',
+  'SharedMemoryManager',
+  'StreamRegistry',
+  'classify',
+  'createLogger',
+  'decodeInferResponse',
+  'decodeModelInferResponse',
+  'decodeModelStreamInferResponse',
+  'defaultFactories',
+  'encodeInferRequest',
+  'encodeModelInferRequest',
+  'failureReasonOf',
+  'formatTraceparent',
+  'imageSpecOf',
+  'inferImageRequest',
+  'inferenceProtoPath',
+  'logControlOf',
+  'meanAveragePrecision',
+  'nonMaxSuppression',
+  'openFileRegion',
+  'parseTraceparent',
+  'postprocessDetections',
+  'registerGenerateMetrics',
+  'registerOpenAiRoutes',
+  'renderChat',
+  'renderHtmlReport',
+  'requestPipeline',
+  'runBench',
+  'runImagePipeline',
+  'runIntoStream',
+  'sharedMemoryParameters',
+  'shmPathOfKey',
+  'startGrpcServer',
+  'traceFromHeaders',
+  'withClassification',
+  'withGeneration',
+  'withImageRequests',
+  'withRequestLimits',
+  'withSharedMemory',
 ];
 
 test('rtserve (stable): exactly the listed runtime exports', () => {
@@ -38,11 +96,16 @@ test('rtserve/client: exactly the listed runtime exports, and the stable entry r
 
 test('rtserve/experimental: exactly the listed runtime exports, none of them also stable', () => {
   assert.deepEqual(Object.keys(experimental).sort(), [...EXPERIMENTAL].sort());
-  assert.deepEqual(EXPERIMENTAL.filter((n) => STABLE.includes(n)), []);
+  assert.deepEqual(
+    EXPERIMENTAL.filter((n) => STABLE.includes(n)),
+    [],
+  );
 });
 
 test("package.json's exports name the three entries", () => {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, { types: string; default: string } | string> };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    exports: Record<string, { types: string; default: string } | string>;
+  };
   const entry = (k: string): { types: string; default: string } => pkg.exports[k] as { types: string; default: string };
   assert.deepEqual(entry('.'), { types: './dist/src/index.d.ts', default: './dist/src/index.js' });
   assert.deepEqual(entry('./client'), { types: './dist/src/client/index.d.ts', default: './dist/src/client/index.js' });

@@ -34,7 +34,12 @@ export function matchTruth(truth: readonly SceneObject[], dets: readonly Detecti
   return { matched, falsePositives: dets.length - used.size };
 }
 
-export function drawFrame(canvas: HTMLCanvasElement, bitmap: ImageBitmap, dets: readonly Detection[], truth: readonly SceneObject[] | undefined): void {
+export function drawFrame(
+  canvas: HTMLCanvasElement,
+  bitmap: ImageBitmap,
+  dets: readonly Detection[],
+  truth: readonly SceneObject[] | undefined,
+): void {
   const ctx = canvas.getContext('2d');
   if (ctx === null) return;
   if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {

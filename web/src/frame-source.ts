@@ -26,7 +26,10 @@ export class SceneSource implements FrameSource {
   private readonly spec: SceneSpec;
   private readonly started = performance.now();
 
-  constructor(seed: number, private readonly scale = 4) {
+  constructor(
+    seed: number,
+    private readonly scale = 4,
+  ) {
     this.spec = generateScene(seed);
   }
 
@@ -52,7 +55,10 @@ export class SceneSource implements FrameSource {
 
 export class CameraSource implements FrameSource {
   readonly kind = 'camera';
-  private constructor(private readonly video: HTMLVideoElement, private readonly stream: MediaStream) {}
+  private constructor(
+    private readonly video: HTMLVideoElement,
+    private readonly stream: MediaStream,
+  ) {}
 
   /** Undefined (with the reason) when there is no camera or no permission. */
   static async open(): Promise<CameraSource | string> {

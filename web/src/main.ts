@@ -93,7 +93,10 @@ function render(): void {
   $('s-sent').textContent = String(state.sent);
   $('s-dropped').textContent = String(state.dropped);
   $('s-errors').textContent = String(state.errors);
-  $('s-match').textContent = state.source === 'scene' && state.truthObjects > 0 ? `${((100 * state.matchedObjects) / state.truthObjects).toFixed(1)} % (${state.falsePositives} extra)` : '–';
+  $('s-match').textContent =
+    state.source === 'scene' && state.truthObjects > 0
+      ? `${((100 * state.matchedObjects) / state.truthObjects).toFixed(1)} % (${state.falsePositives} extra)`
+      : '–';
 }
 
 function onOutcome(o: Outcome): void {
@@ -137,7 +140,7 @@ async function switchTo(kind: 'ws' | 'rest', reason?: string): Promise<void> {
   sender?.close();
   for (const { frame } of inFlight.values()) frame.bitmap.close();
   inFlight.clear();
-  const threshold = Number(($<HTMLInputElement>('threshold')).value) || 0.3;
+  const threshold = Number($<HTMLInputElement>('threshold').value) || 0.3;
   sender = kind === 'ws' ? new WsFrameSender(origin, threshold, onOutcome) : new RestFrameSender(origin, threshold, onOutcome);
   state.transport = kind;
   if (reason !== undefined) state.fallbackReason = reason;
@@ -162,7 +165,7 @@ async function loop(): Promise<void> {
     } catch (err) {
       showError(err instanceof Error ? err.message : String(err));
     }
-    const fps = Math.min(60, Math.max(1, Number(($<HTMLInputElement>('fps')).value) || 15));
+    const fps = Math.min(60, Math.max(1, Number($<HTMLInputElement>('fps').value) || 15));
     await new Promise((r) => setTimeout(r, Math.max(0, 1000 / fps - (performance.now() - started))));
   }
 }
@@ -174,7 +177,7 @@ async function chooseSource(kind: 'scene' | 'camera'): Promise<void> {
     const cam = await CameraSource.open();
     if (typeof cam === 'string') {
       $('source-note').textContent = `${cam} — showing the test scene instead.`;
-      ($<HTMLSelectElement>('source')).value = 'scene';
+      $<HTMLSelectElement>('source').value = 'scene';
       kind = 'scene';
     } else {
       source = cam;
@@ -189,10 +192,10 @@ async function chooseSource(kind: 'scene' | 'camera'): Promise<void> {
 
 async function main(): Promise<void> {
   const fps = params.get('fps');
-  if (fps !== null) ($<HTMLInputElement>('fps')).value = fps;
+  if (fps !== null) $<HTMLInputElement>('fps').value = fps;
   const threshold = params.get('threshold');
-  if (threshold !== null) ($<HTMLInputElement>('threshold')).value = threshold;
-  ($<HTMLSelectElement>('source')).value = state.source;
+  if (threshold !== null) $<HTMLInputElement>('threshold').value = threshold;
+  $<HTMLSelectElement>('source').value = state.source;
   await chooseSource(state.source);
 
   const wanted = params.get('transport');
@@ -204,7 +207,10 @@ async function main(): Promise<void> {
     else await switchTo('rest', `WebSocket unavailable: ${problem}`);
   }
 
-  $<HTMLSelectElement>('source').addEventListener('change', (e) => void chooseSource((e.target as HTMLSelectElement).value === 'camera' ? 'camera' : 'scene'));
+  $<HTMLSelectElement>('source').addEventListener(
+    'change',
+    (e) => void chooseSource((e.target as HTMLSelectElement).value === 'camera' ? 'camera' : 'scene'),
+  );
   $<HTMLInputElement>('threshold').addEventListener('change', () => void switchTo(state.transport ?? 'rest'));
   $<HTMLButtonElement>('toggle').addEventListener('click', (e) => {
     paused = !paused;

@@ -57,7 +57,11 @@ export class WsFrameSender implements FrameSender {
   private readonly stream: FrameStream;
   private readonly ids = new Map<string, number>();
 
-  constructor(httpUrl: string, scoreThreshold: number, private readonly onOutcome: (o: Outcome) => void) {
+  constructor(
+    httpUrl: string,
+    scoreThreshold: number,
+    private readonly onOutcome: (o: Outcome) => void,
+  ) {
     this.client = new RtserveClient({ url: httpUrl, transport: 'ws' });
     this.stream = this.client.frameStream(MODEL, 'demo', { parameters: { score_threshold: scoreThreshold } });
     void this.pump();
@@ -109,7 +113,11 @@ export class RestFrameSender implements FrameSender {
   private waiting: { id: number; jpeg: Uint8Array } | undefined;
   private closed = false;
 
-  constructor(private readonly httpUrl: string, private readonly scoreThreshold: number, private readonly onOutcome: (o: Outcome) => void) {}
+  constructor(
+    private readonly httpUrl: string,
+    private readonly scoreThreshold: number,
+    private readonly onOutcome: (o: Outcome) => void,
+  ) {}
 
   send(id: number, jpeg: Uint8Array): void {
     if (this.closed) return;

@@ -32,7 +32,8 @@ export interface EngineClient extends LoadClient {
 
 /** Loads `modelPath` with the given engine kind; `send` runs one batch of the current input set. */
 export async function openEngineClient(kind: EngineKind, modelPath: string, options: EngineLoadOptions): Promise<EngineClient> {
-  const session: Runnable = kind === 'engine-worker' ? await createOrtEngine().load(modelPath, options) : await openInProcessOrtSession(modelPath, options);
+  const session: Runnable =
+    kind === 'engine-worker' ? await createOrtEngine().load(modelPath, options) : await openInProcessOrtSession(modelPath, options);
   const outputNames = session.describe().outputs.map((o) => o.name);
   // The worker engine transfers (detaches) whole input buffers, so it gets a fresh copy per run: the same one copy
   // the served path makes when it hands a request's tensors (views over the HTTP body) to the worker.

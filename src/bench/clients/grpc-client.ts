@@ -7,7 +7,12 @@
  * (src/codec/grpc/infer-client-codec.ts); grpc-js gets the bytes as they are (identity serializer).
  */
 import { Client, credentials, status, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
-import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest, type StreamInferResult } from '../../codec/grpc/infer-client-codec.ts';
+import {
+  decodeModelInferResponse,
+  decodeModelStreamInferResponse,
+  encodeModelInferRequest,
+  type StreamInferResult,
+} from '../../codec/grpc/infer-client-codec.ts';
 import { RequestFailure } from '../errors.ts';
 import type { LoadClient, LoadClientFactory, LoadTarget } from './load-client.ts';
 import { openSharedMemoryClient, type SharedMemoryRequest } from '../shared-memory.ts';
@@ -19,7 +24,11 @@ function openChannel(target: LoadTarget): Promise<Client> {
   const address = target.url.replace(/^grpc:\/\//, '');
   // No message size limits on the client: the server's limits are what a benchmark should run into. A 16 MiB
   // receive window (as the server's grpcFlowControlWindowBytes) so large responses do not wait for WINDOW_UPDATEs.
-  const client = new Client(address, credentials.createInsecure(), { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1, 'grpc-node.flow_control_window': 16 * 1024 * 1024 });
+  const client = new Client(address, credentials.createInsecure(), {
+    'grpc.max_receive_message_length': -1,
+    'grpc.max_send_message_length': -1,
+    'grpc-node.flow_control_window': 16 * 1024 * 1024,
+  });
   return new Promise((resolve, reject) => {
     client.waitForReady(Date.now() + 10_000, (err) => {
       if (err === undefined || err === null) resolve(client);
@@ -90,7 +99,10 @@ class StreamClient implements LoadClient {
       else p.reject(new RequestFailure(`gRPC stream: ${r.error}`));
     });
     const fail = (err: Error): void => {
-      this.failed = err instanceof RequestFailure ? err : new RequestFailure(`gRPC stream ended: ${(err as ServiceError).details ?? err.message}`, { cause: err });
+      this.failed =
+        err instanceof RequestFailure
+          ? err
+          : new RequestFailure(`gRPC stream ended: ${(err as ServiceError).details ?? err.message}`, { cause: err });
       for (const p of this.pending.values()) p.reject(this.failed);
       this.pending.clear();
     };
@@ -117,7 +129,10 @@ class StreamClient implements LoadClient {
 function encodeBodies(target: LoadTarget, shm?: readonly SharedMemoryRequest[]): Buffer[] {
   const version = target.version === undefined ? {} : { version: target.version };
   // Tensors in shared memory: the inputs carry the region parameters and no raw contents.
-  if (shm !== undefined) return shm.map((r) => encodeModelInferRequest({ model: target.model, ...version, inputs: [], sharedMemoryInputs: r.sharedMemoryInputs, outputs: r.outputs }));
+  if (shm !== undefined)
+    return shm.map((r) =>
+      encodeModelInferRequest({ model: target.model, ...version, inputs: [], sharedMemoryInputs: r.sharedMemoryInputs, outputs: r.outputs }),
+    );
   return target.inputSets.map((inputs) => encodeModelInferRequest({ model: target.model, ...version, inputs }));
 }
 

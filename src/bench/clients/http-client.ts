@@ -97,7 +97,12 @@ class NodeHttpClient implements LoadClient {
     this.port = url.port === '' ? 80 : Number(url.port);
     this.path = inferPath(target);
     // One socket per outstanding request, all kept alive: the measured path never opens a connection.
-    this.agent = new Agent({ keepAlive: true, maxSockets: target.concurrency, maxFreeSockets: target.concurrency, ...(target.timeoutMs === undefined ? {} : { timeout: target.timeoutMs }) });
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: target.concurrency,
+      maxFreeSockets: target.concurrency,
+      ...(target.timeoutMs === undefined ? {} : { timeout: target.timeoutMs }),
+    });
   }
 
   send(seq: number): Promise<void> {
@@ -215,7 +220,8 @@ function httpFactory(protocol: 'http-json' | 'http-binary', stack: HttpStack): L
     sharedMemory: true,
     async create(target) {
       const shm = target.sharedMemory;
-      if (shm !== undefined) return openSharedMemoryClient(target, shm.controlUrl, async (requests) => open(target, prepareBodies(target, binary, requests)));
+      if (shm !== undefined)
+        return openSharedMemoryClient(target, shm.controlUrl, async (requests) => open(target, prepareBodies(target, binary, requests)));
       return open(target, prepareBodies(target, binary));
     },
   };

@@ -29,7 +29,12 @@ function prepare(target: LoadTarget): PreparedInfer[] {
       frames.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       return { name: t.name, datatype: t.datatype, shape: t.shape, parameters: { binary_data_size: bytes.byteLength } };
     });
-    const head = { model: target.model, ...(target.version === undefined ? {} : { version: target.version }), inputs: tensors, parameters: { binary_data_output: true } };
+    const head = {
+      model: target.model,
+      ...(target.version === undefined ? {} : { version: target.version }),
+      inputs: tensors,
+      parameters: { binary_data_output: true },
+    };
     return { tail: `,${JSON.stringify(head).slice(1)}`, frames };
   });
 }

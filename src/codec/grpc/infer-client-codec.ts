@@ -12,7 +12,20 @@ import type { Tensor } from '../../tensor/tensor.ts';
 import { sharedMemoryParameters, sharedMemoryRefOf } from '../shared-memory-params.ts';
 import { rtError } from '../../errors/registry.ts';
 import { WIRE_LEN, WireReader, WireWriter, lenFieldSize, utf8Length } from './proto-wire.ts';
-import { checkTensorHeader, contentsToTensorData, parametersSize, planParameters, planSharedMemoryTensor, planTensor, rawToTensorData, readParameterEntry, readTensorMessage, writeParameters, writeRaw, writeTensorHeader } from './infer-wire.ts';
+import {
+  checkTensorHeader,
+  contentsToTensorData,
+  parametersSize,
+  planParameters,
+  planSharedMemoryTensor,
+  planTensor,
+  rawToTensorData,
+  readParameterEntry,
+  readTensorMessage,
+  writeParameters,
+  writeRaw,
+  writeTensorHeader,
+} from './infer-wire.ts';
 import type { TensorMessage, TensorPlan } from './infer-wire.ts';
 
 export interface GrpcClientRequest {
@@ -43,7 +56,9 @@ export function encodeModelInferRequest(req: GrpcClientRequest): Buffer {
     inputs[i] = p;
     size += lenFieldSize(p.msgLen) + lenFieldSize(p.rawLen);
   }
-  const shmInputs = (req.sharedMemoryInputs ?? []).map((t) => planSharedMemoryTensor(t.name, t.datatype, t.shape, sharedMemoryParameters(t.sharedMemory)));
+  const shmInputs = (req.sharedMemoryInputs ?? []).map((t) =>
+    planSharedMemoryTensor(t.name, t.datatype, t.shape, sharedMemoryParameters(t.sharedMemory)),
+  );
   for (const p of shmInputs) size += lenFieldSize(p.msgLen);
   const outputs = (req.outputs ?? []).map((o) => {
     const nameLen = utf8Length(o.name);

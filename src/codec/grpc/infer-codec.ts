@@ -17,7 +17,20 @@ import type { Tensor } from '../../tensor/tensor.ts';
 import { sharedMemoryInput, sharedMemoryParameters, sharedMemoryRefOf } from '../shared-memory-params.ts';
 import { type RtError, rtError, toRtError } from '../../errors/registry.ts';
 import { utf8Length, lenFieldSize, WIRE_LEN, WireReader, WireWriter } from './proto-wire.ts';
-import { checkTensorHeader, contentsToTensorData, parametersSize, planParameters, planSharedMemoryTensor, planTensor, rawToTensorData, readParameterEntry, readTensorMessage, writeParameters, writeRaw, writeTensorHeader } from './infer-wire.ts';
+import {
+  checkTensorHeader,
+  contentsToTensorData,
+  parametersSize,
+  planParameters,
+  planSharedMemoryTensor,
+  planTensor,
+  rawToTensorData,
+  readParameterEntry,
+  readTensorMessage,
+  writeParameters,
+  writeRaw,
+  writeTensorHeader,
+} from './infer-wire.ts';
 import type { TensorMessage, TensorPlan } from './infer-wire.ts';
 
 /** A ModelInferRequest decoded from the wire, before the transport adds the signal and protocol. */
@@ -103,7 +116,10 @@ function parseRequest(bytes: Uint8Array, ids: Ids): GrpcInferRequest {
   const useRaw = raw.length > 0;
   if (useRaw && raw.length !== inline) {
     const shm = tensors.length - inline;
-    throw rtError('BAD_DATA', `raw_input_contents has ${raw.length} entries but the request has ${inline} inputs${shm > 0 ? ` not in shared memory (and ${shm} in shared memory, which take none)` : ''}; raw_input_contents[i] must hold the bytes of the i-th such input`);
+    throw rtError(
+      'BAD_DATA',
+      `raw_input_contents has ${raw.length} entries but the request has ${inline} inputs${shm > 0 ? ` not in shared memory (and ${shm} in shared memory, which take none)` : ''}; raw_input_contents[i] must hold the bytes of the i-th such input`,
+    );
   }
   const inputs: Tensor[] = [];
   let sharedMemoryInputs: SharedMemoryInput[] | undefined;
@@ -123,7 +139,10 @@ function parseRequest(bytes: Uint8Array, ids: Ids): GrpcInferRequest {
     if (useRaw) {
       // GS: "If this field is specified then InferInputTensor::contents must not be specified for any input tensor."
       if (t.contents.length > 0) {
-        throw rtError('BAD_DATA', `input '${t.name}' has typed contents but the request also sends raw_input_contents; a request sends every input one way (all in contents or all in raw_input_contents)`);
+        throw rtError(
+          'BAD_DATA',
+          `input '${t.name}' has typed contents but the request also sends raw_input_contents; a request sends every input one way (all in contents or all in raw_input_contents)`,
+        );
       }
       data = rawToTensorData('input', t.name, datatype, shape, count, raw[rawIndex]!, `raw_input_contents[${rawIndex}]`);
       rawIndex++;
@@ -132,7 +151,10 @@ function parseRequest(bytes: Uint8Array, ids: Ids): GrpcInferRequest {
     } else if (count === 0) {
       data = contentsToTensorData('input', t.name, datatype, shape, 0, [], WHAT);
     } else {
-      throw rtError('BAD_DATA', `input '${t.name}' has no data: shape [${shape.join(',')}] needs ${count} elements; send them in contents or raw_input_contents`);
+      throw rtError(
+        'BAD_DATA',
+        `input '${t.name}' has no data: shape [${shape.join(',')}] needs ${count} elements; send them in contents or raw_input_contents`,
+      );
     }
     inputs.push({ name: t.name, datatype, shape, data });
   }
@@ -189,7 +211,10 @@ function planResponse(resp: InferResponse): ResponsePlan {
     const o = resp.outputs[i]!;
     const shm = resp.sharedMemoryOutputs?.get(o.name);
     // Written into a region: the header carries the region parameters and the raw entry is empty.
-    const p = shm === undefined ? planTensor(o.name, o.datatype, o.shape, o.data, 'output') : planSharedMemoryTensor(o.name, o.datatype, o.shape, sharedMemoryParameters(shm));
+    const p =
+      shm === undefined
+        ? planTensor(o.name, o.datatype, o.shape, o.data, 'output')
+        : planSharedMemoryTensor(o.name, o.datatype, o.shape, sharedMemoryParameters(shm));
     outputs[i] = p;
     size += lenFieldSize(p.msgLen) + lenFieldSize(p.rawLen);
   }
@@ -241,4 +266,3 @@ function checkFilled(w: WireWriter): Buffer {
   if (w.pos !== w.buf.length) throw rtError('INTERNAL', `response encoder wrote ${w.pos} of ${w.buf.length} bytes`);
   return w.buf;
 }
-

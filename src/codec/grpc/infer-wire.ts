@@ -65,7 +65,8 @@ function readInferParameter(r: WireReader, name: () => string): string | number 
       case 5:
         if (wt !== WIRE_VARINT) return r.fail(`${name()}: uint64_param has wire type ${wt}`);
         r.varint64();
-        if (r.hi > 0x1fffff) throw rtError('BAD_PARAMETER', `${name()}: uint64_param ${uint64String(r.lo, r.hi)} is beyond 2^53, which rtserve parameters cannot hold`);
+        if (r.hi > 0x1fffff)
+          throw rtError('BAD_PARAMETER', `${name()}: uint64_param ${uint64String(r.lo, r.hi)} is beyond 2^53, which rtserve parameters cannot hold`);
         value = r.hi * 4294967296 + r.lo;
         break;
       default:
@@ -219,12 +220,21 @@ export function checkTensorHeader(t: TensorMessage, role: TensorRole, index: num
  * typed-array view over the received message (a copy only when the bytes are misaligned for the element size).
  */
 export function rawToTensorData(
-  role: TensorRole, name: string, datatype: DataType, shape: readonly number[], count: number, raw: Uint8Array, rawField: string,
+  role: TensorRole,
+  name: string,
+  datatype: DataType,
+  shape: readonly number[],
+  count: number,
+  raw: Uint8Array,
+  rawField: string,
 ): TensorData {
   if (datatype === 'BYTES') return deserializeBytes(role, name, shape, count, raw);
   const expected = count * BYTE_SIZE[datatype];
   if (raw.byteLength !== expected) {
-    throw rtError('BAD_DATA', `${tensorLabel(role, name)}: shape ${formatShape(shape)} of ${datatype} needs ${expected} bytes, ${rawField} has ${raw.byteLength}`);
+    throw rtError(
+      'BAD_DATA',
+      `${tensorLabel(role, name)}: shape ${formatShape(shape)} of ${datatype} needs ${expected} bytes, ${rawField} has ${raw.byteLength}`,
+    );
   }
   return viewAs(datatype, raw);
 }
@@ -234,11 +244,33 @@ export function rawToTensorData(
 
 /** The InferTensorContents field that carries each datatype (GS comments); FP16 and BF16 have none. */
 const CONTENTS_FIELD: Readonly<Record<DataType, number>> = {
-  BOOL: 1, INT8: 2, INT16: 2, INT32: 2, INT64: 3, UINT8: 4, UINT16: 4, UINT32: 4, UINT64: 5, FP32: 6, FP64: 7,
-  BYTES: 8, FP16: 0, BF16: 0,
+  BOOL: 1,
+  INT8: 2,
+  INT16: 2,
+  INT32: 2,
+  INT64: 3,
+  UINT8: 4,
+  UINT16: 4,
+  UINT32: 4,
+  UINT64: 5,
+  FP32: 6,
+  FP64: 7,
+  BYTES: 8,
+  FP16: 0,
+  BF16: 0,
 };
 
-const CONTENTS_NAME = ['', 'bool_contents', 'int_contents', 'int64_contents', 'uint_contents', 'uint64_contents', 'fp32_contents', 'fp64_contents', 'bytes_contents'];
+const CONTENTS_NAME = [
+  '',
+  'bool_contents',
+  'int_contents',
+  'int64_contents',
+  'uint_contents',
+  'uint64_contents',
+  'fp32_contents',
+  'fp64_contents',
+  'bytes_contents',
+];
 
 /** The name of the typed contents field for a datatype, for messages and docs. */
 export function contentsFieldName(dt: DataType): string | undefined {
@@ -250,14 +282,22 @@ export function contentsFieldName(dt: DataType): string | undefined {
 const FIXED_SIZE = [0, 0, 0, 0, 0, 0, 4, 8, 0];
 
 /** A run of contents bytes: a packed run (or one bytes element) [start, end), or one unpacked element at `pos`. */
-type Segment = { readonly buf: Buffer; readonly packed: true; readonly start: number; readonly end: number } | { readonly buf: Buffer; readonly packed: false; readonly pos: number };
+type Segment =
+  | { readonly buf: Buffer; readonly packed: true; readonly start: number; readonly end: number }
+  | { readonly buf: Buffer; readonly packed: false; readonly pos: number };
 
 /**
  * Converts the typed `contents` of a tensor to data of its datatype, checking that exactly the datatype's field
  * is used and that it holds `count` elements.
  */
 export function contentsToTensorData(
-  role: TensorRole, name: string, datatype: DataType, shape: readonly number[], count: number, messages: readonly Uint8Array[], what: string,
+  role: TensorRole,
+  name: string,
+  datatype: DataType,
+  shape: readonly number[],
+  count: number,
+  messages: readonly Uint8Array[],
+  what: string,
 ): TensorData {
   const label = tensorLabel(role, name);
   const want = CONTENTS_FIELD[datatype];
@@ -276,9 +316,15 @@ export function contentsToTensorData(
       }
       if (field !== want) {
         if (want === 0) {
-          throw rtError('BAD_DATA', `${label}: ${datatype} has no typed contents field (InferTensorContents has none for 16-bit floats); send it in raw_${role}_contents`);
+          throw rtError(
+            'BAD_DATA',
+            `${label}: ${datatype} has no typed contents field (InferTensorContents has none for 16-bit floats); send it in raw_${role}_contents`,
+          );
         }
-        throw rtError('BAD_DATA', `${label}: ${datatype} data goes in contents.${CONTENTS_NAME[want]}, but the message uses contents.${CONTENTS_NAME[field]}`);
+        throw rtError(
+          'BAD_DATA',
+          `${label}: ${datatype} data goes in contents.${CONTENTS_NAME[want]}, but the message uses contents.${CONTENTS_NAME[field]}`,
+        );
       }
       if (field === 8) {
         if (wt !== WIRE_LEN) r.fail(`${label}: bytes_contents has wire type ${wt}`);
@@ -311,7 +357,10 @@ export function contentsToTensorData(
   }
   if (found !== count) {
     if (want === 0 && found === 0 && count > 0) {
-      throw rtError('BAD_DATA', `${label}: ${datatype} has no typed contents field (InferTensorContents has none for 16-bit floats); send it in raw_${role}_contents`);
+      throw rtError(
+        'BAD_DATA',
+        `${label}: ${datatype} has no typed contents field (InferTensorContents has none for 16-bit floats); send it in raw_${role}_contents`,
+      );
     }
     const field = want === 0 ? 'contents' : `contents.${CONTENTS_NAME[want]}`;
     throw rtError('BAD_DATA', `${label}: shape ${formatShape(shape)} needs ${count} elements, ${field} has ${found}`);
@@ -326,7 +375,10 @@ function emptyData(dt: DataType): TensorData {
 }
 
 const INT_RANGE: Readonly<Partial<Record<DataType, readonly [number, number]>>> = {
-  INT8: [-128, 127], INT16: [-32768, 32767], UINT8: [0, 255], UINT16: [0, 65535],
+  INT8: [-128, 127],
+  INT16: [-32768, 32767],
+  UINT8: [0, 255],
+  UINT16: [0, 65535],
 };
 
 function fillFromSegments(dt: DataType, count: number, segments: readonly Segment[], label: string, what: string): TensorData {
@@ -497,4 +549,3 @@ export function writeRaw(w: WireWriter, field: number, p: TensorPlan): void {
     w.pos += 4 + el.byteLength;
   }
 }
-

@@ -15,7 +15,19 @@ import { lowerGraph } from './lower.ts';
 import type { Lowered } from './lowering/types.ts';
 import { verifyPrograms, type ProgramCheck } from './verify-programs.ts';
 import { emitPrograms, planArena, tensorBytes } from './memory.ts';
-import { CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type ConvLayer, type CudaDeviceInfo, type CudaIoBinding, type CudaLayer, type CudaNetwork, type GemmLayer, type Tactic } from '../../plan/cuda-network.ts';
+import {
+  CUDA_NETWORK_FORMAT,
+  CUDA_NETWORK_KEY,
+  CUDA_OPSET_DOMAIN,
+  CUDA_WEIGHTS_NAME,
+  type ConvLayer,
+  type CudaDeviceInfo,
+  type CudaIoBinding,
+  type CudaLayer,
+  type CudaNetwork,
+  type GemmLayer,
+  type Tactic,
+} from '../../plan/cuda-network.ts';
 
 export const DEFAULT_TUNE_OPTIONS: TuneOptions = { workspaceLimit: 256 * 1024 * 1024, graphCandidates: 4, iters: 10, verify: true };
 
@@ -35,7 +47,13 @@ export interface CudaTuningSummary {
   readonly layersPerProgram: number;
   readonly notes: readonly string[];
   /** The slowest tuned layers at the largest batch, with their candidates. */
-  readonly slowest: readonly { readonly name: string; readonly us: number; readonly tactic: Tactic; readonly tried: number; readonly failed: number }[];
+  readonly slowest: readonly {
+    readonly name: string;
+    readonly us: number;
+    readonly tactic: Tactic;
+    readonly tried: number;
+    readonly failed: number;
+  }[];
   /** Each batch program's end-to-end error against onnxruntime FP32 (null when no reference runtime was wired in). */
   readonly programChecks: readonly ProgramCheck[] | null;
 }
@@ -76,15 +94,21 @@ function rowShapes(inputs: readonly ValueInfo[], profiles: readonly ShapeProfile
   for (const i of inputs) {
     const shape = i.type.shape ?? [];
     const p = profiles.find((x) => x.input === i.name);
-    out.set(i.name, shape.slice(1).map((d, k) => {
-      if (typeof d === 'number') return d;
-      const lo = p?.min[k + 1];
-      const hi = p?.max[k + 1];
-      if (lo === undefined || lo !== hi) {
-        throw rtError('UNSUPPORTED', `input '${i.name}' dimension ${k + 1} is dynamic; the CUDA target needs it fixed (give a --profile with min = max there)`);
-      }
-      return lo;
-    }));
+    out.set(
+      i.name,
+      shape.slice(1).map((d, k) => {
+        if (typeof d === 'number') return d;
+        const lo = p?.min[k + 1];
+        const hi = p?.max[k + 1];
+        if (lo === undefined || lo !== hi) {
+          throw rtError(
+            'UNSUPPORTED',
+            `input '${i.name}' dimension ${k + 1} is dynamic; the CUDA target needs it fixed (give a --profile with min = max there)`,
+          );
+        }
+        return lo;
+      }),
+    );
   }
   return out;
 }
@@ -107,21 +131,33 @@ function payloadModel(g: Graph, sourceInputs: readonly ValueInfo[], lowered: Low
     metadataProps: [{ key: CUDA_NETWORK_KEY, value: JSON.stringify(network) }],
     functions: [],
   });
-  pg.opsets = new Map([['', g.opset], [CUDA_OPSET_DOMAIN, 1]]);
-  pg.inputs = sourceInputs.map((v) => ({ name: v.name, type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null } }));
-  pg.outputs = g.outputs.map((v) => ({ name: v.name, type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null } }));
+  pg.opsets = new Map([
+    ['', g.opset],
+    [CUDA_OPSET_DOMAIN, 1],
+  ]);
+  pg.inputs = sourceInputs.map((v) => ({
+    name: v.name,
+    type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null },
+  }));
+  pg.outputs = g.outputs.map((v) => ({
+    name: v.name,
+    type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null },
+  }));
   pg.initializers.set(CUDA_WEIGHTS_NAME, { elemType: DT.UINT8, dims: [weights.byteLength], data: weights });
   const maxProgram = network.programs[network.programs.length - 1];
   const tacticOf = new Map<string, string>();
-  for (const l of maxProgram?.layers ?? []) if ((l.kind === 'conv' || l.kind === 'gemm') && l.tactic !== undefined) tacticOf.set(l.name, JSON.stringify(l.tactic));
-  pg.nodes = lowered.steps.map((s) => makeNode(
-    s.name,
-    s.ops.join('+'),
-    s.reads.map((t) => t.name),
-    s.writes.map((t) => t.name),
-    tacticOf.has(s.name) ? { tactic: { kind: 'string', value: tacticOf.get(s.name) ?? '' } } : {},
-    CUDA_OPSET_DOMAIN,
-  ));
+  for (const l of maxProgram?.layers ?? [])
+    if ((l.kind === 'conv' || l.kind === 'gemm') && l.tactic !== undefined) tacticOf.set(l.name, JSON.stringify(l.tactic));
+  pg.nodes = lowered.steps.map((s) =>
+    makeNode(
+      s.name,
+      s.ops.join('+'),
+      s.reads.map((t) => t.name),
+      s.writes.map((t) => t.name),
+      tacticOf.has(s.name) ? { tactic: { kind: 'string', value: tacticOf.get(s.name) ?? '' } } : {},
+      CUDA_OPSET_DOMAIN,
+    ),
+  );
   return saveModel(pg);
 }
 
@@ -147,7 +183,8 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   const { sourceBytes, g, sourceInputs, source, profiles } = await loadAndValidateSource(options, warnings, start, done);
   const batches = deps.batches !== undefined ? [...deps.batches].sort((a, b) => a - b) : profileBatches(g.inputs, profiles, warnings);
   const rows = rowShapes(g.inputs, profiles);
-  if ((options.fp32Ops ?? []).length > 0 || (options.fp32Nodes ?? []).length > 0) warnings.push('--fp32-ops / --fp32-nodes are ignored by the CUDA target (every layer runs FP16 with FP32 accumulation)');
+  if ((options.fp32Ops ?? []).length > 0 || (options.fp32Nodes ?? []).length > 0)
+    warnings.push('--fp32-ops / --fp32-nodes are ignored by the CUDA target (every layer runs FP16 with FP32 accumulation)');
   done('validate', `batch sizes ${batches.join(', ')}`);
   skip('calibrate', 'not needed for fp16');
 
@@ -155,15 +192,30 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   start('passes');
   const disabled = new Set(options.disablePasses ?? []);
   const nodesBefore = g.nodes.length;
-  const passReports = runPasses(g, DEFAULT_PASSES.filter((p) => !disabled.has(p.name)), { target: 'cuda', precision });
-  done('passes', `${nodesBefore} → ${g.nodes.length} nodes (${passReports.filter((r) => r.changed > 0).map((r) => `${r.name} ${r.changed}`).join(', ') || 'no changes'})`);
+  const passReports = runPasses(
+    g,
+    DEFAULT_PASSES.filter((p) => !disabled.has(p.name)),
+    { target: 'cuda', precision },
+  );
+  done(
+    'passes',
+    `${nodesBefore} → ${g.nodes.length} nodes (${
+      passReports
+        .filter((r) => r.changed > 0)
+        .map((r) => `${r.name} ${r.changed}`)
+        .join(', ') || 'no changes'
+    })`,
+  );
 
   // ---- precision: lowering (fusion, layouts, FP16 weights)
   start('precision', 'lowering: Conv/Gemm + bias + activation (+ residual) fusion, NHWC, FP16 weights');
   const lowered = lowerGraph(g, batches, rows);
   warnings.push(...lowered.notes);
   const fusedConvs = lowered.steps.filter((s) => s.ops[0] === 'Conv' && s.ops.length > 1).length;
-  done('precision', `${g.nodes.length} nodes → ${lowered.steps.length} steps (${fusedConvs} convolutions with fused epilogues), ${lowered.weights.byteLength} bytes of FP16 weights`);
+  done(
+    'precision',
+    `${g.nodes.length} nodes → ${lowered.steps.length} steps (${fusedConvs} convolutions with fused epilogues), ${lowered.weights.byteLength} bytes of FP16 weights`,
+  );
   skip('ort-optimize', 'the CUDA target does not use onnxruntime');
 
   // ---- profiles: memory plan and per-layer tactic selection for every batch size
@@ -192,7 +244,11 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     }
     resultOf.set(l, r);
     if (r.best === null) {
-      const why = r.candidates.filter((c) => !c.ok).slice(0, 3).map((c) => `${String(c.tactic.impl)}: ${c.why ?? '?'}`).join('; ');
+      const why = r.candidates
+        .filter((c) => !c.ok)
+        .slice(0, 3)
+        .map((c) => `${String(c.tactic.impl)}: ${c.why ?? '?'}`)
+        .join('; ');
       throw rtError('UNSUPPORTED', `no tactic could run ${l.kind} '${l.name}' at this shape on ${tuner.device.name} (${why})`);
     }
     l.tactic = r.best;
@@ -214,7 +270,13 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     .filter((l): l is ConvLayer | GemmLayer => l.kind === 'conv' || l.kind === 'gemm')
     .map((l) => {
       const r = resultOf.get(l);
-      return { name: l.name, us: r?.bestUs ?? 0, tactic: l.tactic ?? {}, tried: r?.candidates.length ?? 0, failed: r?.candidates.filter((c) => !c.ok).length ?? 0 };
+      return {
+        name: l.name,
+        us: r?.bestUs ?? 0,
+        tactic: l.tactic ?? {},
+        tried: r?.candidates.length ?? 0,
+        failed: r?.candidates.filter((c) => !c.ok).length ?? 0,
+      };
     })
     .sort((a, b) => b.us - a.us)
     .slice(0, 8);
@@ -241,7 +303,14 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     programs,
     device: tuner.device,
   };
-  done('profiles', `${cache.size} problems timed in ${tuningMs} ms; arena ${(arena.arenaBytes / 2 ** 20).toFixed(1)} MiB (${(arena.unpackedBytes / 2 ** 20).toFixed(1)} MiB unpacked); tactics ${Object.entries(chosen).map(([x, n]) => `${x} ${n}`).join(', ')}`);
+  done(
+    'profiles',
+    `${cache.size} problems timed in ${tuningMs} ms; arena ${(arena.arenaBytes / 2 ** 20).toFixed(1)} MiB (${(arena.unpackedBytes / 2 ** 20).toFixed(1)} MiB unpacked); tactics ${Object.entries(
+      chosen,
+    )
+      .map(([x, n]) => `${x} ${n}`)
+      .join(', ')}`,
+  );
   let payload = payloadModel(g, sourceInputs, lowered, network, weightBytes);
 
   // ---- accuracy, one stage: every batch program end to end (verify-programs.ts), then the gates on the plan as a whole
@@ -258,38 +327,72 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   if (runtime !== undefined && checkPrograms) {
     progress({ stage: 'accuracy', state: 'progress', message: `every batch program (${batches.join(', ')})` });
     const data = syntheticDataset(sampleInputs, maxB, (options.seed ?? 7) + 1);
-    programChecks = await verifyPrograms(runtime, { bytes: sourceBytes, inputs: sourceInputs }, payload, g.outputs.map((o) => o.name), data, batches);
+    programChecks = await verifyPrograms(
+      runtime,
+      { bytes: sourceBytes, inputs: sourceInputs },
+      payload,
+      g.outputs.map((o) => o.name),
+      data,
+      batches,
+    );
     const bad = programChecks.filter((c) => c.outlier);
     if (bad.some((c) => c.batch === maxB)) {
-      throw rtError('BAD_CONFIG', `the batch-${maxB} program of the plan is off (relative error ${bad.find((c) => c.batch === maxB)?.relMaxError.toExponential(2) ?? '?'} against onnxruntime FP32, others ${programChecks.filter((c) => !c.outlier).map((c) => c.relMaxError.toExponential(1)).join(', ')}); rebuild, or lower the profile's max batch`);
+      throw rtError(
+        'BAD_CONFIG',
+        `the batch-${maxB} program of the plan is off (relative error ${bad.find((c) => c.batch === maxB)?.relMaxError.toExponential(2) ?? '?'} against onnxruntime FP32, others ${programChecks
+          .filter((c) => !c.outlier)
+          .map((c) => c.relMaxError.toExponential(1))
+          .join(', ')}); rebuild, or lower the profile's max batch`,
+      );
     }
     if (bad.length > 0) {
       const dropped = new Set(bad.map((c) => c.batch));
-      network = { ...network, batches: network.batches.filter((b) => !dropped.has(b)), programs: network.programs.filter((p) => !dropped.has(p.batch)) };
+      network = {
+        ...network,
+        batches: network.batches.filter((b) => !dropped.has(b)),
+        programs: network.programs.filter((p) => !dropped.has(p.batch)),
+      };
       payload = payloadModel(g, sourceInputs, lowered, network, weightBytes);
       for (const c of bad) {
         const next = network.batches.find((b) => b > c.batch) ?? maxB;
-        const why = c.historyDependent === true
-          ? `'s output depends on what earlier runs left in device memory (found when the engine loaded it; relative error on the check's dataset, run after the largest program, ${c.relMaxError.toExponential(2)})`
-          : ` disagreed with onnxruntime FP32 when run after the largest program (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks.filter((x) => !x.outlier).map((x) => x.relMaxError.toExponential(1)).join(', ')})`;
+        const why =
+          c.historyDependent === true
+            ? `'s output depends on what earlier runs left in device memory (found when the engine loaded it; relative error on the check's dataset, run after the largest program, ${c.relMaxError.toExponential(2)})`
+            : ` disagreed with onnxruntime FP32 when run after the largest program (relative error ${c.relMaxError.toExponential(2)}, the other programs ${programChecks
+                .filter((x) => !x.outlier)
+                .map((x) => x.relMaxError.toExponential(1))
+                .join(', ')})`;
         warnings.push(`the batch-${c.batch} program${why}: dropped; batch ${c.batch} runs on the batch-${next} program`);
       }
     }
     const maxDependent = programChecks.find((c) => c.batch === maxB && c.historyDependent === true);
     if (maxDependent !== undefined) {
-      warnings.push(`the batch-${maxB} program's output depends on what earlier runs left in device memory (found when the engine loaded it); it is the largest and is kept: rebuild to get other tactics`);
+      warnings.push(
+        `the batch-${maxB} program's output depends on what earlier runs left in device memory (found when the engine loaded it); it is the largest and is kept: rebuild to get other tactics`,
+      );
     }
-    accuracyNotes.push(`programs ${programChecks.map((c) => `${c.batch}:${c.relMaxError.toExponential(1)}${c.historyDependent === true ? ' history-dependent' : ''}${c.outlier ? ' dropped' : ''}`).join(' ')}`);
+    accuracyNotes.push(
+      `programs ${programChecks.map((c) => `${c.batch}:${c.relMaxError.toExponential(1)}${c.historyDependent === true ? ' history-dependent' : ''}${c.outlier ? ' dropped' : ''}`).join(' ')}`,
+    );
   }
   if (runtime !== undefined && checkGates) {
     const samples = Math.min(64, maxB * 2);
     progress({ stage: 'accuracy', state: 'progress', message: `the gates on ${samples} synthetic samples` });
     const data = syntheticDataset(sampleInputs, samples, options.seed ?? 7);
-    const report = await evaluateAccuracy(runtime, { bytes: sourceBytes, inputs: sourceInputs }, { bytes: payload, inputs: sourceInputs },
-      g.outputs.map((o) => o.name), data, {
-        target: 'cuda', gates, dataSource: 'synthetic', batchSize: Math.min(maxB, 32),
+    const report = await evaluateAccuracy(
+      runtime,
+      { bytes: sourceBytes, inputs: sourceInputs },
+      { bytes: payload, inputs: sourceInputs },
+      g.outputs.map((o) => o.name),
+      data,
+      {
+        target: 'cuda',
+        gates,
+        dataSource: 'synthetic',
+        batchSize: Math.min(maxB, 32),
         onBatch: (x, total) => progress({ stage: 'accuracy', state: 'progress', fraction: x / total }),
-      });
+      },
+    );
     accuracy = { ...report, measuredOn: `rtserve CUDA engine on ${tuner.device.name} (reference: onnxruntime CPU FP32)` };
     accuracyNotes.push(accuracy.gates.map((x) => x.message).join('; ') || 'no gates');
   }
@@ -362,7 +465,13 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     },
   };
   if (accuracy !== null && !accuracy.passed) {
-    throw new AccuracyGateError(`accuracy gate failed: ${accuracy.gates.filter((x) => !x.passed).map((x) => x.message).join('; ')}`, report);
+    throw new AccuracyGateError(
+      `accuracy gate failed: ${accuracy.gates
+        .filter((x) => !x.passed)
+        .map((x) => x.message)
+        .join('; ')}`,
+      report,
+    );
   }
   return { plan, manifest, report };
 }

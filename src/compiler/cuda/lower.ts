@@ -20,7 +20,9 @@ export const CUDA_SUPPORTED_OPS: readonly string[] = Object.keys(LOWERERS);
 
 /** Concrete shapes of every value, per batch size (the model's input batch dimension set to b). */
 export function shapesPerBatch(
-  g: Graph, batches: readonly number[], rowShapes: ReadonlyMap<string, readonly number[]> = new Map(),
+  g: Graph,
+  batches: readonly number[],
+  rowShapes: ReadonlyMap<string, readonly number[]> = new Map(),
 ): Map<number, Map<string, number[]>> {
   const out = new Map<number, Map<string, number[]>>();
   for (const b of batches) {
@@ -34,7 +36,11 @@ export function shapesPerBatch(
     });
     inferShapes(c);
     const m = new Map<string, number[]>();
-    for (const i of c.inputs) m.set(i.name, (i.type.shape ?? []).map((d) => (typeof d === 'number' ? d : -1)));
+    for (const i of c.inputs)
+      m.set(
+        i.name,
+        (i.type.shape ?? []).map((d) => (typeof d === 'number' ? d : -1)),
+      );
     for (const [name, t] of c.valueTypes) {
       if (t.shape?.every((d) => typeof d === 'number')) m.set(name, t.shape as number[]);
     }
@@ -52,10 +58,14 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
   for (const inp of ctx.g.inputs) {
     const et = inp.type.elemType;
     if (et !== DT.FLOAT && et !== DT.FLOAT16) {
-      throw rtError('UNSUPPORTED', `input '${inp.name}' is ${et === DT.INT64 ? 'int64' : `element type ${et}`}; the CUDA target takes FP32 or FP16 inputs`);
+      throw rtError(
+        'UNSUPPORTED',
+        `input '${inp.name}' is ${et === DT.INT64 ? 'int64' : `element type ${et}`}; the CUDA target takes FP32 or FP16 inputs`,
+      );
     }
     for (const b of ctx.batches) {
-      if (ctx.shapeOf(inp.name, b)[0] !== b) throw rtError('UNSUPPORTED', `input '${inp.name}': the CUDA engine needs the batch as the first dimension`);
+      if (ctx.shapeOf(inp.name, b)[0] !== b)
+        throw rtError('UNSUPPORTED', `input '${inp.name}': the CUDA engine needs the batch as the first dimension`);
     }
     const raw = ctx.newTensor(inp.name, 'plain', (b) => ctx.shapeOf(inp.name, b), undefined, et === DT.FLOAT ? 'f32' : 'f16');
     const cons = ctx.consumers.get(inp.name) ?? [];
@@ -63,7 +73,8 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
     const wantsNhwc = rank === 4 && cons.some((c) => c.opType === 'Conv' || c.opType === 'MaxPool' || c.opType === 'AveragePool');
     const channels = rank === 4 ? (ctx.shapeOf(inp.name, ctx.maxB)[1] ?? 1) : 1;
     // Tensor cores want 8 FP16 channels (16 bytes): pad the image's 3 channels when only convolutions read it.
-    const padTo = wantsNhwc && channels < 8 && cons.length > 0 && cons.every((c) => c.opType === 'Conv' && attrInt(c, 'group', 1) === 1) ? 8 : channels;
+    const padTo =
+      wantsNhwc && channels < 8 && cons.length > 0 && cons.every((c) => c.opType === 'Conv' && attrInt(c, 'group', 1) === 1) ? 8 : channels;
     const internal = ctx.newTensor(`${inp.name}__f16`, wantsNhwc ? 'nhwc' : 'plain', (b) => {
       const s = [...ctx.shapeOf(inp.name, b)];
       if (padTo !== channels) s[1] = padTo;
@@ -71,20 +82,34 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
     });
     ctx.valueTensor.set(inp.name, internal);
     if (padTo !== channels) ctx.notes.push(`input '${inp.name}': channels padded ${channels} → ${padTo} for tensor-core convolutions`);
-    ctx.addStep({
-      name: `${inp.name}__convert_in`,
-      ops: ['InputConversion'],
-      reads: [raw],
-      writes: [internal],
-      emit(b, ref) {
-        const s = ctx.shapeOf(inp.name, b);
-        const nhwc = internal.layout === 'nhwc';
-        return [{
-          kind: 'convert_in', name: this.name, x: ref(raw, b), y: ref(internal, b), srcType: raw.dtype, layout: nhwc ? 'nhwc' : 'plain',
-          n: b, c: nhwc ? (s[1] ?? 1) : prod(s) / b, h: nhwc ? (s[2] ?? 1) : 1, w: nhwc ? (s[3] ?? 1) : 1, cp: nhwc ? padTo : prod(s) / b,
-        }];
+    ctx.addStep(
+      {
+        name: `${inp.name}__convert_in`,
+        ops: ['InputConversion'],
+        reads: [raw],
+        writes: [internal],
+        emit(b, ref) {
+          const s = ctx.shapeOf(inp.name, b);
+          const nhwc = internal.layout === 'nhwc';
+          return [
+            {
+              kind: 'convert_in',
+              name: this.name,
+              x: ref(raw, b),
+              y: ref(internal, b),
+              srcType: raw.dtype,
+              layout: nhwc ? 'nhwc' : 'plain',
+              n: b,
+              c: nhwc ? (s[1] ?? 1) : prod(s) / b,
+              h: nhwc ? (s[2] ?? 1) : 1,
+              w: nhwc ? (s[3] ?? 1) : 1,
+              cp: nhwc ? padTo : prod(s) / b,
+            },
+          ];
+        },
       },
-    }, []);
+      [],
+    );
     inputs.push({ name: inp.name, raw, datatype: raw.dtype === 'f32' ? 'FP32' : 'FP16' });
   }
 
@@ -111,27 +136,41 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
   const outputs: LoweredIo[] = [];
   for (const o of ctx.g.outputs) {
     const et = o.type.elemType;
-    if (et !== DT.FLOAT && et !== DT.FLOAT16) throw rtError('UNSUPPORTED', `output '${o.name}' is element type ${et}; the CUDA target returns FP32 or FP16`);
+    if (et !== DT.FLOAT && et !== DT.FLOAT16)
+      throw rtError('UNSUPPORTED', `output '${o.name}' is element type ${et}; the CUDA target returns FP32 or FP16`);
     if (ctx.g.isGraphInput(o.name)) throw rtError('UNSUPPORTED', `output '${o.name}' is a graph input`);
     for (const b of ctx.batches) {
       if (ctx.shapeOf(o.name, b)[0] !== b) throw rtError('UNSUPPORTED', `output '${o.name}': the CUDA engine needs the batch as the first dimension`);
     }
     const src = ctx.tensorOf(o.name);
     const raw = ctx.newTensor(o.name, 'plain', (b) => ctx.shapeOf(o.name, b), undefined, et === DT.FLOAT ? 'f32' : 'f16');
-    ctx.addStep({
-      name: `${o.name}__convert_out`,
-      ops: ['OutputConversion'],
-      reads: [src],
-      writes: [raw],
-      emit(b, ref) {
-        const s = src.shape(b);
-        const nhwc = src.layout === 'nhwc';
-        return [{
-          kind: 'convert_out', name: this.name, x: ref(src, b), y: ref(raw, b), dstType: raw.dtype, layout: nhwc ? 'nhwc' : 'plain',
-          n: nhwc ? (s[0] ?? 1) : 1, c: nhwc ? (s[1] ?? 1) : prod(s), h: nhwc ? (s[2] ?? 1) : 1, w: nhwc ? (s[3] ?? 1) : 1,
-        }];
+    ctx.addStep(
+      {
+        name: `${o.name}__convert_out`,
+        ops: ['OutputConversion'],
+        reads: [src],
+        writes: [raw],
+        emit(b, ref) {
+          const s = src.shape(b);
+          const nhwc = src.layout === 'nhwc';
+          return [
+            {
+              kind: 'convert_out',
+              name: this.name,
+              x: ref(src, b),
+              y: ref(raw, b),
+              dstType: raw.dtype,
+              layout: nhwc ? 'nhwc' : 'plain',
+              n: nhwc ? (s[0] ?? 1) : 1,
+              c: nhwc ? (s[1] ?? 1) : prod(s),
+              h: nhwc ? (s[2] ?? 1) : 1,
+              w: nhwc ? (s[3] ?? 1) : 1,
+            },
+          ];
+        },
       },
-    }, []);
+      [],
+    );
     outputs.push({ name: o.name, raw, datatype: raw.dtype === 'f32' ? 'FP32' : 'FP16' });
   }
   return { tensors: ctx.tensors, steps: ctx.steps, weights: ctx.weights, inputs, outputs, notes: ctx.notes, nodeSteps: ctx.nodeSteps };

@@ -35,7 +35,10 @@ export function planArena(lowered: Lowered, batches: readonly number[]): ArenaPl
   for (const t of lowered.tensors) {
     for (const b of batches) {
       if (tensorBytes(t, b) > tensorBytes(t, maxB)) {
-        throw rtError('UNSUPPORTED', `tensor '${t.name}' is larger at batch ${b} than at batch ${maxB}; the CUDA engine plans memory at the largest batch`);
+        throw rtError(
+          'UNSUPPORTED',
+          `tensor '${t.name}' is larger at batch ${b} than at batch ${maxB}; the CUDA engine plans memory at the largest batch`,
+        );
       }
     }
     bytes.set(t.storage, Math.max(bytes.get(t.storage) ?? 0, tensorBytes(t, maxB)));
@@ -60,9 +63,7 @@ export function planArena(lowered: Lowered, batches: readonly number[]): ArenaPl
   const offsets = new Map<number, number>();
   let arenaBytes = 0;
   for (const l of order) {
-    const clashes = placed
-      .filter((p) => !(p.life.last < l.first || l.last < p.life.first))
-      .sort((a, b) => a.off - b.off);
+    const clashes = placed.filter((p) => !(p.life.last < l.first || l.last < p.life.first)).sort((a, b) => a.off - b.off);
     let off = 0;
     for (const p of clashes) {
       if (off + l.bytes <= p.off) break;

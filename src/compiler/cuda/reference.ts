@@ -11,18 +11,29 @@ import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } 
 
 function act(x: number, a: ActSpec): number {
   switch (a.kind) {
-    // biome-ignore lint/complexity/useMathMinMax: NaN gives 0 here, as the device's fmaxf does; Math.max gives NaN.
-    case ACT.relu: return x > 0 ? x : 0;
-    case ACT.clip: return Math.min(Math.max(x, a.p0), a.p1);
-    case ACT.sigmoid: return 1 / (1 + Math.exp(-x));
-    case ACT.tanh: return Math.tanh(x);
-    case ACT.silu: return x / (1 + Math.exp(-x));
-    case ACT.geluErf: return 0.5 * x * (1 + erf(x * Math.SQRT1_2));
-    case ACT.geluTanh: return 0.5 * x * (1 + Math.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-    case ACT.leakyRelu: return x >= 0 ? x : x * a.p0;
-    case ACT.hardSigmoid: return Math.min(Math.max(a.p0 * x + a.p1, 0), 1);
-    case ACT.hardSwish: return x * Math.min(Math.max(x / 6 + 0.5, 0), 1);
-    default: return x;
+    case ACT.relu:
+      // biome-ignore lint/complexity/useMathMinMax: NaN gives 0 here, as the device's fmaxf does; Math.max gives NaN.
+      return x > 0 ? x : 0;
+    case ACT.clip:
+      return Math.min(Math.max(x, a.p0), a.p1);
+    case ACT.sigmoid:
+      return 1 / (1 + Math.exp(-x));
+    case ACT.tanh:
+      return Math.tanh(x);
+    case ACT.silu:
+      return x / (1 + Math.exp(-x));
+    case ACT.geluErf:
+      return 0.5 * x * (1 + erf(x * Math.SQRT1_2));
+    case ACT.geluTanh:
+      return 0.5 * x * (1 + Math.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    case ACT.leakyRelu:
+      return x >= 0 ? x : x * a.p0;
+    case ACT.hardSigmoid:
+      return Math.min(Math.max(a.p0 * x + a.p1, 0), 1);
+    case ACT.hardSwish:
+      return x * Math.min(Math.max(x / 6 + 0.5, 0), 1);
+    default:
+      return x;
   }
 }
 
@@ -34,13 +45,13 @@ function erf(x: number): number {
     let sum = ax;
     let term = ax;
     for (let n = 1; n < 60; n++) {
-      term *= -ax * ax / n;
+      term *= (-ax * ax) / n;
       sum += term / (2 * n + 1);
     }
     return (s * 2 * sum) / Math.sqrt(Math.PI);
   }
   let f = 0;
-  for (let n = 60; n >= 1; n--) f = (n / 2) / (ax + f);
+  for (let n = 60; n >= 1; n--) f = n / 2 / (ax + f);
   return s * (1 - Math.exp(-ax * ax) / (Math.sqrt(Math.PI) * (ax + f)));
 }
 
@@ -80,9 +91,12 @@ function runLayer(m: Memory, l: CudaLayer): void {
       const read = (i: number): number => (l.srcType === 'f32' ? (src[i] ?? 0) : H(src[i] ?? 0));
       if (l.layout === 'nhwc') {
         const { n, c, h, w, cp } = l;
-        for (let b = 0; b < n; b++) for (let yy = 0; yy < h; yy++) for (let x = 0; x < w; x++) for (let ch = 0; ch < cp; ch++) {
-          y[((b * h + yy) * w + x) * cp + ch] = F(ch < c ? read(((b * c + ch) * h + yy) * w + x) : 0);
-        }
+        for (let b = 0; b < n; b++)
+          for (let yy = 0; yy < h; yy++)
+            for (let x = 0; x < w; x++)
+              for (let ch = 0; ch < cp; ch++) {
+                y[((b * h + yy) * w + x) * cp + ch] = F(ch < c ? read(((b * c + ch) * h + yy) * w + x) : 0);
+              }
       } else {
         const total = l.n * l.c * l.h * l.w;
         for (let i = 0; i < total; i++) y[i] = F(read(i));
@@ -121,25 +135,28 @@ function runLayer(m: Memory, l: CudaLayer): void {
       const [dh = 1, dw = 1] = l.dil;
       const cg = c / groups;
       const kg = k / groups;
-      for (let b = 0; b < n; b++) for (let oy = 0; oy < oh; oy++) for (let ox = 0; ox < ow; ox++) for (let oc = 0; oc < k; oc++) {
-        const g = Math.floor(oc / kg);
-        let acc = 0;
-        for (let ky = 0; ky < r; ky++) {
-          const iy = oy * sh - pt + ky * dh;
-          if (iy < 0 || iy >= h) continue;
-          for (let kx = 0; kx < s; kx++) {
-            const ix = ox * sw - pl + kx * dw;
-            if (ix < 0 || ix >= wd) continue;
-            const xb = ((b * h + iy) * wd + ix) * c + g * cg;
-            const wb = ((oc * r + ky) * s + kx) * cg;
-            for (let ci = 0; ci < cg; ci++) acc += H(x[xb + ci] ?? 0) * H(wt[wb + ci] ?? 0);
-          }
-        }
-        const i = ((b * oh + oy) * ow + ox) * k + oc;
-        acc += H(bias[oc] ?? 0);
-        if (z !== null) acc += H(z[i] ?? 0);
-        y[i] = F(act(acc, l.act));
-      }
+      for (let b = 0; b < n; b++)
+        for (let oy = 0; oy < oh; oy++)
+          for (let ox = 0; ox < ow; ox++)
+            for (let oc = 0; oc < k; oc++) {
+              const g = Math.floor(oc / kg);
+              let acc = 0;
+              for (let ky = 0; ky < r; ky++) {
+                const iy = oy * sh - pt + ky * dh;
+                if (iy < 0 || iy >= h) continue;
+                for (let kx = 0; kx < s; kx++) {
+                  const ix = ox * sw - pl + kx * dw;
+                  if (ix < 0 || ix >= wd) continue;
+                  const xb = ((b * h + iy) * wd + ix) * c + g * cg;
+                  const wb = ((oc * r + ky) * s + kx) * cg;
+                  for (let ci = 0; ci < cg; ci++) acc += H(x[xb + ci] ?? 0) * H(wt[wb + ci] ?? 0);
+                }
+              }
+              const i = ((b * oh + oy) * ow + ox) * k + oc;
+              acc += H(bias[oc] ?? 0);
+              if (z !== null) acc += H(z[i] ?? 0);
+              y[i] = F(act(acc, l.act));
+            }
       return;
     }
     case 'gemm': {
@@ -149,17 +166,19 @@ function runLayer(m: Memory, l: CudaLayer): void {
       const z = m.halfOpt(l.z);
       const y = m.half(l.y);
       const { batch, m: rows, n, k, strideA, strideB, strideY } = l;
-      for (let bi = 0; bi < batch; bi++) for (let row = 0; row < rows; row++) for (let col = 0; col < n; col++) {
-        let acc = 0;
-        for (let kk = 0; kk < k; kk++) {
-          const bv = l.bNK === 1 ? w[bi * strideB + col * k + kk] : w[bi * strideB + kk * n + col];
-          acc += H(a[bi * strideA + row * k + kk] ?? 0) * H(bv ?? 0);
-        }
-        const i = bi * strideY + row * n + col;
-        if (bias !== null) acc += H(bias[col] ?? 0);
-        if (z !== null) acc += H(z[i] ?? 0);
-        y[i] = F(act(acc, l.act));
-      }
+      for (let bi = 0; bi < batch; bi++)
+        for (let row = 0; row < rows; row++)
+          for (let col = 0; col < n; col++) {
+            let acc = 0;
+            for (let kk = 0; kk < k; kk++) {
+              const bv = l.bNK === 1 ? w[bi * strideB + col * k + kk] : w[bi * strideB + kk * n + col];
+              acc += H(a[bi * strideA + row * k + kk] ?? 0) * H(bv ?? 0);
+            }
+            const i = bi * strideY + row * n + col;
+            if (bias !== null) acc += H(bias[col] ?? 0);
+            if (z !== null) acc += H(z[i] ?? 0);
+            y[i] = F(act(acc, l.act));
+          }
       return;
     }
     case 'unary': {
@@ -217,54 +236,59 @@ function runLayer(m: Memory, l: CudaLayer): void {
       const [pt = 0, pl = 0, pb = 0, pr = 0] = l.pads;
       const [dh = 1, dw = 1] = l.dil;
       const isMax = l.mode === 'max';
-      for (let b = 0; b < n; b++) for (let oy = 0; oy < oh; oy++) for (let ox = 0; ox < ow; ox++) for (let ch = 0; ch < c; ch++) {
-        let acc = isMax ? -Infinity : 0;
-        let cnt = 0;
-        for (let ky = 0; ky < kh; ky++) {
-          const iy = oy * sh - pt + ky * dh;
-          for (let kx = 0; kx < kw; kx++) {
-            const ix = ox * sw - pl + kx * dw;
-            if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
-              const v = H(x[((b * h + iy) * w + ix) * c + ch] ?? 0);
-              acc = isMax ? Math.max(acc, v) : acc + v;
-              cnt++;
-            } else if (l.countIncludePad === 1 && iy >= -pt && iy < h + pb && ix >= -pl && ix < w + pr) {
-              cnt++;
+      for (let b = 0; b < n; b++)
+        for (let oy = 0; oy < oh; oy++)
+          for (let ox = 0; ox < ow; ox++)
+            for (let ch = 0; ch < c; ch++) {
+              let acc = isMax ? -Infinity : 0;
+              let cnt = 0;
+              for (let ky = 0; ky < kh; ky++) {
+                const iy = oy * sh - pt + ky * dh;
+                for (let kx = 0; kx < kw; kx++) {
+                  const ix = ox * sw - pl + kx * dw;
+                  if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
+                    const v = H(x[((b * h + iy) * w + ix) * c + ch] ?? 0);
+                    acc = isMax ? Math.max(acc, v) : acc + v;
+                    cnt++;
+                  } else if (l.countIncludePad === 1 && iy >= -pt && iy < h + pb && ix >= -pl && ix < w + pr) {
+                    cnt++;
+                  }
+                }
+              }
+              y[((b * oh + oy) * ow + ox) * c + ch] = F(isMax ? acc : cnt > 0 ? acc / cnt : 0);
             }
-          }
-        }
-        y[((b * oh + oy) * ow + ox) * c + ch] = F(isMax ? acc : cnt > 0 ? acc / cnt : 0);
-      }
       return;
     }
     case 'global_pool': {
       const x = m.half(l.x);
       const y = m.half(l.y);
       const isMax = l.mode === 'max';
-      for (let b = 0; b < l.n; b++) for (let ch = 0; ch < l.c; ch++) {
-        let acc = isMax ? -Infinity : 0;
-        for (let j = 0; j < l.hw; j++) {
-          const v = H(x[l.layout === 'nhwc' ? (b * l.hw + j) * l.c + ch : (b * l.c + ch) * l.hw + j] ?? 0);
-          acc = isMax ? Math.max(acc, v) : acc + v;
+      for (let b = 0; b < l.n; b++)
+        for (let ch = 0; ch < l.c; ch++) {
+          let acc = isMax ? -Infinity : 0;
+          for (let j = 0; j < l.hw; j++) {
+            const v = H(x[l.layout === 'nhwc' ? (b * l.hw + j) * l.c + ch : (b * l.c + ch) * l.hw + j] ?? 0);
+            acc = isMax ? Math.max(acc, v) : acc + v;
+          }
+          y[b * l.c + ch] = F(isMax ? acc : acc / l.hw);
         }
-        y[b * l.c + ch] = F(isMax ? acc : acc / l.hw);
-      }
       return;
     }
     case 'softmax': {
       const x = m.half(l.x);
       const y = m.half(l.y);
-      for (let o = 0; o < l.outer; o++) for (let inn = 0; inn < l.inner; inn++) {
-        const base = o * l.len * l.inner + inn;
-        let mx = -Infinity;
-        for (let j = 0; j < l.len; j++) mx = Math.max(mx, H(x[base + j * l.inner] ?? 0));
-        let sum = 0;
-        for (let j = 0; j < l.len; j++) sum += Math.exp(H(x[base + j * l.inner] ?? 0) - mx);
-        for (let j = 0; j < l.len; j++) {
-          const v = H(x[base + j * l.inner] ?? 0) - mx;
-          y[base + j * l.inner] = F(l.log === 1 ? v - Math.log(sum) : Math.exp(v) / sum);
+      for (let o = 0; o < l.outer; o++)
+        for (let inn = 0; inn < l.inner; inn++) {
+          const base = o * l.len * l.inner + inn;
+          let mx = -Infinity;
+          for (let j = 0; j < l.len; j++) mx = Math.max(mx, H(x[base + j * l.inner] ?? 0));
+          let sum = 0;
+          for (let j = 0; j < l.len; j++) sum += Math.exp(H(x[base + j * l.inner] ?? 0) - mx);
+          for (let j = 0; j < l.len; j++) {
+            const v = H(x[base + j * l.inner] ?? 0) - mx;
+            y[base + j * l.inner] = F(l.log === 1 ? v - Math.log(sum) : Math.exp(v) / sum);
+          }
         }
-      }
       return;
     }
     case 'transpose': {
@@ -286,7 +310,8 @@ function runLayer(m: Memory, l: CudaLayer): void {
     case 'copy2d': {
       const x = m.half(l.x);
       const y = m.half(l.y);
-      for (let r = 0; r < l.rows; r++) for (let e = 0; e < l.rowElems; e++) y[l.dstOff + r * l.dstStride + e] = x[l.srcOff + r * l.srcStride + e] ?? 0;
+      for (let r = 0; r < l.rows; r++)
+        for (let e = 0; e < l.rowElems; e++) y[l.dstOff + r * l.dstStride + e] = x[l.srcOff + r * l.srcStride + e] ?? 0;
       return;
     }
   }
@@ -297,7 +322,11 @@ function runLayer(m: Memory, l: CudaLayer): void {
  * as the addon's `run` does: inputs into the arena, every layer, outputs out.
  */
 export function runReference(
-  network: CudaNetwork, weights: Uint8Array, batch: number, rows: number, inputs: readonly (Float32Array | Uint16Array)[],
+  network: CudaNetwork,
+  weights: Uint8Array,
+  batch: number,
+  rows: number,
+  inputs: readonly (Float32Array | Uint16Array)[],
 ): (Float32Array | Uint16Array)[] {
   const program = network.programs.find((p) => p.batch === batch);
   if (program === undefined) throw rtError('INTERNAL', `reference: no program for batch ${batch}`);

@@ -116,7 +116,8 @@ export async function verifyPrograms(
 
 /** The outlier rule on measured errors (kept apart so that it is testable without a GPU). */
 export function classifyPrograms(
-  errors: readonly { batch: number; err: number; historyDependent?: boolean }[], options: VerifyProgramsOptions = {},
+  errors: readonly { batch: number; err: number; historyDependent?: boolean }[],
+  options: VerifyProgramsOptions = {},
 ): ProgramCheck[] {
   const tolerance = options.tolerance ?? PROGRAM_TOLERANCE;
   const factor = options.outlierFactor ?? PROGRAM_OUTLIER_FACTOR;

@@ -73,11 +73,17 @@ function concat(parts: readonly HostTensor[]): HostTensor {
   const first = parts[0] as HostTensor;
   for (const p of parts) {
     if (p.dims.length !== first.dims.length || p.dims.slice(1).some((d, i) => d !== first.dims[i + 1]) || p.elemType !== first.elemType) {
-      throw rtError('BAD_SHAPE', `the batches of a data directory disagree: ${fmt(first.dims)} ${elemTypeName(first.elemType)} vs ${fmt(p.dims)} ${elemTypeName(p.elemType)}`);
+      throw rtError(
+        'BAD_SHAPE',
+        `the batches of a data directory disagree: ${fmt(first.dims)} ${elemTypeName(first.elemType)} vs ${fmt(p.dims)} ${elemTypeName(p.elemType)}`,
+      );
     }
   }
   const total = parts.reduce((s, p) => s + (p.dims[0] ?? 0), 0);
-  const out = allocData(first.elemType, parts.reduce((s, p) => s + p.data.length, 0));
+  const out = allocData(
+    first.elemType,
+    parts.reduce((s, p) => s + p.data.length, 0),
+  );
   let o = 0;
   for (const p of parts) {
     (out as unknown as { set(a: ArrayLike<number | bigint>, o: number): void }).set(p.data as ArrayLike<number | bigint>, o);
@@ -128,12 +134,19 @@ export async function loadDataset(path: string, inputs: readonly ValueInfo[], pu
       }
       const list = perInput.get(key);
       if (list === undefined) {
-        throw rtError('BAD_CONFIG', `${purpose} file ${basename(file)} has an array '${key}' that is not a model input (inputs: ${inputs.map((i) => i.name).join(', ')}; '${LABELS_KEY}' is reserved for class labels)`);
+        throw rtError(
+          'BAD_CONFIG',
+          `${purpose} file ${basename(file)} has an array '${key}' that is not a model input (inputs: ${inputs.map((i) => i.name).join(', ')}; '${LABELS_KEY}' is reserved for class labels)`,
+        );
       }
       list.push(arr);
     }
     for (const i of inputs) {
-      if (!arrays.has(i.name)) throw rtError('BAD_CONFIG', `${purpose} file ${basename(file)} has no array for model input '${i.name}' (has: ${[...arrays.keys()].join(', ') || 'nothing'})`);
+      if (!arrays.has(i.name))
+        throw rtError(
+          'BAD_CONFIG',
+          `${purpose} file ${basename(file)} has no array for model input '${i.name}' (has: ${[...arrays.keys()].join(', ') || 'nothing'})`,
+        );
     }
   }
   const tensors = new Map<string, HostTensor>();
@@ -146,7 +159,8 @@ export async function loadDataset(path: string, inputs: readonly ValueInfo[], pu
     for (const p of coerced) checkShape(p, i, what);
     const t = coerced.length === 1 ? (coerced[0] as HostTensor) : concat(coerced);
     const n = t.dims[0] ?? 0;
-    if (samples >= 0 && n !== samples) throw rtError('BAD_SHAPE', `${purpose} data: input '${i.name}' has ${n} samples but another input has ${samples}`);
+    if (samples >= 0 && n !== samples)
+      throw rtError('BAD_SHAPE', `${purpose} data: input '${i.name}' has ${n} samples but another input has ${samples}`);
     samples = n;
     tensors.set(i.name, t);
     hash.update(i.name).update(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
@@ -158,7 +172,10 @@ export async function loadDataset(path: string, inputs: readonly ValueInfo[], pu
     const total = labelParts.reduce((s, l) => s + (l.dims[0] ?? 0), 0);
     if (bad !== undefined || total !== samples) {
       const shown = bad ?? (labelParts[0] as HostTensor);
-      throw rtError('BAD_SHAPE', `${purpose} labels must be one integer class id per sample: ${samples} in total, got ${total} (${fmt(shown.dims)} ${elemTypeName(shown.elemType)})`);
+      throw rtError(
+        'BAD_SHAPE',
+        `${purpose} labels must be one integer class id per sample: ${samples} in total, got ${total} (${fmt(shown.dims)} ${elemTypeName(shown.elemType)})`,
+      );
     }
     labels = new Int32Array(samples);
     let k = 0;
@@ -216,7 +233,12 @@ export function syntheticDataset(inputs: readonly ValueInfo[], samples: number, 
     const data = allocData(i.type.elemType, n);
     for (let k = 0; k < n; k++) {
       const v = normal(rand);
-      writeNumber(i.type.elemType, data, k, i.type.elemType === DT.BOOL ? (v > 0 ? 1 : 0) : [DT.FLOAT, DT.DOUBLE, DT.FLOAT16].includes(i.type.elemType as 1) ? v : Math.round(v * 4));
+      writeNumber(
+        i.type.elemType,
+        data,
+        k,
+        i.type.elemType === DT.BOOL ? (v > 0 ? 1 : 0) : [DT.FLOAT, DT.DOUBLE, DT.FLOAT16].includes(i.type.elemType as 1) ? v : Math.round(v * 4),
+      );
     }
     tensors.set(i.name, { elemType: i.type.elemType, dims, data });
   }

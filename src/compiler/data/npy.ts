@@ -12,8 +12,18 @@ import type { HostTensor } from '../../plan/runtime.ts';
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
 const DESCR_TO_TYPE: Record<string, ElemType> = {
-  f4: DT.FLOAT, f8: DT.DOUBLE, f2: DT.FLOAT16, i1: DT.INT8, u1: DT.UINT8, i2: DT.INT16, u2: DT.UINT16, i4: DT.INT32,
-  u4: DT.UINT32, i8: DT.INT64, u8: DT.UINT64, b1: DT.BOOL,
+  f4: DT.FLOAT,
+  f8: DT.DOUBLE,
+  f2: DT.FLOAT16,
+  i1: DT.INT8,
+  u1: DT.UINT8,
+  i2: DT.INT16,
+  u2: DT.UINT16,
+  i4: DT.INT32,
+  u4: DT.UINT32,
+  i8: DT.INT64,
+  u8: DT.UINT64,
+  b1: DT.BOOL,
 };
 const TYPE_TO_DESCR: Record<number, string> = Object.fromEntries(Object.entries(DESCR_TO_TYPE).map(([k, v]) => [v, k]));
 
@@ -43,8 +53,13 @@ export function readNpy(bytes: Uint8Array, name = 'the array'): HostTensor {
   const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
   const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
   const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
-  if (descr === undefined || fortran === undefined || shapeText === undefined) throw bad(name, `cannot parse header ${JSON.stringify(header.trim())}`);
-  const shape = shapeText.split(',').map((s) => s.trim()).filter((s) => s !== '').map(Number);
+  if (descr === undefined || fortran === undefined || shapeText === undefined)
+    throw bad(name, `cannot parse header ${JSON.stringify(header.trim())}`);
+  const shape = shapeText
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map(Number);
   if (shape.some((d) => !Number.isInteger(d) || d < 0)) throw bad(name, `bad shape (${shapeText})`);
   const order = descr[0] ?? '';
   const code = descr.slice(1);
@@ -56,7 +71,10 @@ export function readNpy(bytes: Uint8Array, name = 'the array'): HostTensor {
   const size = elemSize(elemType);
   const dataStart = start + headerLen;
   if (bytes.byteLength - dataStart < count * size) {
-    throw bad(name, `data is truncated: shape (${shape.join(', ')}) of '${descr}' needs ${count * size} bytes, file has ${bytes.byteLength - dataStart}`);
+    throw bad(
+      name,
+      `data is truncated: shape (${shape.join(', ')}) of '${descr}' needs ${count * size} bytes, file has ${bytes.byteLength - dataStart}`,
+    );
   }
   const data = allocData(elemType, count);
   new Uint8Array(data.buffer, data.byteOffset, data.byteLength).set(bytes.subarray(dataStart, dataStart + count * size));

@@ -87,9 +87,18 @@ function readEntries(bytes: Uint8Array, name: string): Entry[] {
       const len = view.getUint16(e + 2, true);
       if (id === 1) {
         let q = e + 4;
-        if (size === 0xffffffff) { size = Number(view.getBigUint64(q, true)); q += 8; }
-        if (compressedSize === 0xffffffff) { compressedSize = Number(view.getBigUint64(q, true)); q += 8; }
-        if (localOffset === 0xffffffff) { localOffset = Number(view.getBigUint64(q, true)); q += 8; }
+        if (size === 0xffffffff) {
+          size = Number(view.getBigUint64(q, true));
+          q += 8;
+        }
+        if (compressedSize === 0xffffffff) {
+          compressedSize = Number(view.getBigUint64(q, true));
+          q += 8;
+        }
+        if (localOffset === 0xffffffff) {
+          localOffset = Number(view.getBigUint64(q, true));
+          q += 8;
+        }
       }
       e += 4 + len;
     }

@@ -85,9 +85,19 @@ function isIntType(t: ElemType): boolean {
 }
 
 const UNARY: Record<string, (x: number) => number> = {
-  Neg: (x) => -x, Abs: Math.abs, Sqrt: Math.sqrt, Reciprocal: (x) => 1 / x, Exp: Math.exp, Log: Math.log,
-  Floor: Math.floor, Ceil: Math.ceil, Relu: (x) => Math.max(0, x), Sigmoid: (x) => 1 / (1 + Math.exp(-x)),
-  Tanh: Math.tanh, Sign: Math.sign, Round: roundHalfEven,
+  Neg: (x) => -x,
+  Abs: Math.abs,
+  Sqrt: Math.sqrt,
+  Reciprocal: (x) => 1 / x,
+  Exp: Math.exp,
+  Log: Math.log,
+  Floor: Math.floor,
+  Ceil: Math.ceil,
+  Relu: (x) => Math.max(0, x),
+  Sigmoid: (x) => 1 / (1 + Math.exp(-x)),
+  Tanh: Math.tanh,
+  Sign: Math.sign,
+  Round: roundHalfEven,
 };
 
 function roundHalfEven(x: number): number {
@@ -99,24 +109,42 @@ function binary(op: string, intMath: boolean): ((xs: number[]) => number) | unde
   const a = (xs: number[]): number => xs[0] ?? 0;
   const b = (xs: number[]): number => xs[1] ?? 0;
   switch (op) {
-    case 'Add': return (xs) => a(xs) + b(xs);
-    case 'Sub': return (xs) => a(xs) - b(xs);
-    case 'Mul': return (xs) => a(xs) * b(xs);
-    case 'Div': return intMath ? (xs) => Math.trunc(a(xs) / b(xs)) : (xs) => a(xs) / b(xs);
-    case 'Pow': return (xs) => a(xs) ** b(xs);
-    case 'Equal': return (xs) => (a(xs) === b(xs) ? 1 : 0);
-    case 'Less': return (xs) => (a(xs) < b(xs) ? 1 : 0);
-    case 'Greater': return (xs) => (a(xs) > b(xs) ? 1 : 0);
-    case 'LessOrEqual': return (xs) => (a(xs) <= b(xs) ? 1 : 0);
-    case 'GreaterOrEqual': return (xs) => (a(xs) >= b(xs) ? 1 : 0);
-    case 'And': return (xs) => (a(xs) !== 0 && b(xs) !== 0 ? 1 : 0);
-    case 'Or': return (xs) => (a(xs) !== 0 || b(xs) !== 0 ? 1 : 0);
-    case 'Xor': return (xs) => ((a(xs) !== 0) !== (b(xs) !== 0) ? 1 : 0);
-    case 'Max': return (xs) => Math.max(...xs);
-    case 'Min': return (xs) => Math.min(...xs);
-    case 'Sum': return (xs) => xs.reduce((s, x) => s + x, 0);
-    case 'Mean': return (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-    default: return undefined;
+    case 'Add':
+      return (xs) => a(xs) + b(xs);
+    case 'Sub':
+      return (xs) => a(xs) - b(xs);
+    case 'Mul':
+      return (xs) => a(xs) * b(xs);
+    case 'Div':
+      return intMath ? (xs) => Math.trunc(a(xs) / b(xs)) : (xs) => a(xs) / b(xs);
+    case 'Pow':
+      return (xs) => a(xs) ** b(xs);
+    case 'Equal':
+      return (xs) => (a(xs) === b(xs) ? 1 : 0);
+    case 'Less':
+      return (xs) => (a(xs) < b(xs) ? 1 : 0);
+    case 'Greater':
+      return (xs) => (a(xs) > b(xs) ? 1 : 0);
+    case 'LessOrEqual':
+      return (xs) => (a(xs) <= b(xs) ? 1 : 0);
+    case 'GreaterOrEqual':
+      return (xs) => (a(xs) >= b(xs) ? 1 : 0);
+    case 'And':
+      return (xs) => (a(xs) !== 0 && b(xs) !== 0 ? 1 : 0);
+    case 'Or':
+      return (xs) => (a(xs) !== 0 || b(xs) !== 0 ? 1 : 0);
+    case 'Xor':
+      return (xs) => ((a(xs) !== 0) !== (b(xs) !== 0) ? 1 : 0);
+    case 'Max':
+      return (xs) => Math.max(...xs);
+    case 'Min':
+      return (xs) => Math.min(...xs);
+    case 'Sum':
+      return (xs) => xs.reduce((s, x) => s + x, 0);
+    case 'Mean':
+      return (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    default:
+      return undefined;
   }
 }
 
@@ -177,7 +205,8 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
   if (!inputsConst(n, inputs)) return undefined;
 
   switch (op) {
-    case 'Identity': return x === undefined ? undefined : [x];
+    case 'Identity':
+      return x === undefined ? undefined : [x];
     case 'Cast': {
       if (!isNum(x)) return undefined;
       const to = attrInt(n, 'to', 0);
@@ -188,9 +217,16 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
       if (!isNum(x)) return undefined;
       const r = x.dims.length;
       const clampAxis = (v: number): number => Math.min(Math.max(v < 0 ? v + r : v, 0), r);
-      return [make(DT.INT64, [Math.max(0, clampAxis(attrInt(n, 'end', r)) - clampAxis(attrInt(n, 'start', 0)))], x.dims.slice(clampAxis(attrInt(n, 'start', 0)), clampAxis(attrInt(n, 'end', r))))];
+      return [
+        make(
+          DT.INT64,
+          [Math.max(0, clampAxis(attrInt(n, 'end', r)) - clampAxis(attrInt(n, 'start', 0)))],
+          x.dims.slice(clampAxis(attrInt(n, 'start', 0)), clampAxis(attrInt(n, 'end', r))),
+        ),
+      ];
     }
-    case 'Size': return isNum(x) ? [make(DT.INT64, [], [numel(x.dims)])] : undefined;
+    case 'Size':
+      return isNum(x) ? [make(DT.INT64, [], [numel(x.dims)])] : undefined;
     case 'Reshape': {
       const shapeT = inputs[1];
       if (!isNum(x) || !isNum(shapeT)) return undefined;
@@ -203,13 +239,19 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
       const axis = normAxis(attrInt(n, 'axis', 1), x.dims.length);
       return [reshaped(x, [numel(x.dims.slice(0, axis)), numel(x.dims.slice(axis))])];
     }
-    case 'Squeeze': case 'Unsqueeze': {
+    case 'Squeeze':
+    case 'Unsqueeze': {
       if (!isNum(x)) return undefined;
       const axesT = inputs[1];
       const axes = attrInts(n, 'axes') ?? (isNum(axesT) ? toIntArray(axesT) : undefined);
       if (op === 'Squeeze') {
         const set = axes === undefined ? undefined : new Set(axes.map((a) => normAxis(a, x.dims.length)));
-        return [reshaped(x, x.dims.filter((d, i) => (set === undefined ? d !== 1 : !set.has(i))))];
+        return [
+          reshaped(
+            x,
+            x.dims.filter((d, i) => (set === undefined ? d !== 1 : !set.has(i))),
+          ),
+        ];
       }
       if (axes === undefined) return undefined;
       const rank = x.dims.length + axes.length;
@@ -249,15 +291,17 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
       const st = strides(x.dims);
       const ir = idxT.dims.length;
       const idxSt = strides(idxT.dims);
-      return [select(x, outDims, (o) => {
-        let p = 0;
-        for (let k = 0; k < axis; k++) p += (o[k] ?? 0) * (st[k] ?? 0);
-        let flatIdx = 0;
-        for (let k = 0; k < ir; k++) flatIdx += (o[axis + k] ?? 0) * (idxSt[k] ?? 0);
-        p += (idx[flatIdx] ?? 0) * (st[axis] ?? 0);
-        for (let k = axis + 1; k < x.dims.length; k++) p += (o[k - 1 + ir] ?? 0) * (st[k] ?? 0);
-        return p;
-      })];
+      return [
+        select(x, outDims, (o) => {
+          let p = 0;
+          for (let k = 0; k < axis; k++) p += (o[k] ?? 0) * (st[k] ?? 0);
+          let flatIdx = 0;
+          for (let k = 0; k < ir; k++) flatIdx += (o[axis + k] ?? 0) * (idxSt[k] ?? 0);
+          p += (idx[flatIdx] ?? 0) * (st[axis] ?? 0);
+          for (let k = axis + 1; k < x.dims.length; k++) p += (o[k - 1 + ir] ?? 0) * (st[k] ?? 0);
+          return p;
+        }),
+      ];
     }
     case 'Slice': {
       if (!isNum(x) || g.opset < 10) return undefined;
@@ -294,11 +338,13 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
         outDims[a] = Math.max(0, Math.ceil((en - st) / s));
       });
       const st = strides(x.dims);
-      return [select(x, outDims, (o) => {
-        let p = 0;
-        for (let k = 0; k < r; k++) p += ((begin[k] ?? 0) + (o[k] ?? 0) * (step[k] ?? 1)) * (st[k] ?? 0);
-        return p;
-      })];
+      return [
+        select(x, outDims, (o) => {
+          let p = 0;
+          for (let k = 0; k < r; k++) p += ((begin[k] ?? 0) + (o[k] ?? 0) * (step[k] ?? 1)) * (st[k] ?? 0);
+          return p;
+        }),
+      ];
     }
     case 'Transpose': {
       if (!isNum(x)) return undefined;
@@ -322,7 +368,13 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
       const delta = readNumber(d.elemType, d.data, 0);
       if (delta === 0) return undefined;
       const count = Math.max(Math.ceil((limit - start) / delta), 0);
-      return [make(s.elemType, [count], Array.from({ length: count }, (_, i) => start + i * delta))];
+      return [
+        make(
+          s.elemType,
+          [count],
+          Array.from({ length: count }, (_, i) => start + i * delta),
+        ),
+      ];
     }
     case 'Expand': {
       const shapeT = inputs[1];
@@ -350,16 +402,30 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
       if (!isNum(x)) return undefined;
       const lo = isNum(inputs[1]) ? readNumber(inputs[1].elemType, inputs[1].data, 0) : attrFloat(n, 'min', -Infinity);
       const hi = isNum(inputs[2]) ? readNumber(inputs[2].elemType, inputs[2].data, 0) : attrFloat(n, 'max', Infinity);
-      return [make(x.elemType, x.dims, values(x).map((v) => Math.min(Math.max(v, lo), hi)))];
+      return [
+        make(
+          x.elemType,
+          x.dims,
+          values(x).map((v) => Math.min(Math.max(v, lo), hi)),
+        ),
+      ];
     }
-    default: break;
+    default:
+      break;
   }
   if (UNARY[op] !== undefined && isNum(x)) {
     const f = UNARY[op];
     const vals = values(x).map(f);
     return [make(x.elemType, x.dims, vals)];
   }
-  if (op === 'Not' && isNum(x)) return [make(DT.BOOL, x.dims, values(x).map((v) => (v === 0 ? 1 : 0)))];
+  if (op === 'Not' && isNum(x))
+    return [
+      make(
+        DT.BOOL,
+        x.dims,
+        values(x).map((v) => (v === 0 ? 1 : 0)),
+      ),
+    ];
   const ts = inputs as readonly Num[];
   const t0 = ts[0];
   if (t0 !== undefined) {
@@ -376,8 +442,11 @@ export function evaluate(g: Graph, n: Node, inputs: readonly (ConstTensor | unde
 
 function reduce(n: Node, x: Num, axesInput: ConstTensor | undefined): ConstTensor[] | undefined {
   const kinds: Record<string, [number, (acc: number, v: number) => number]> = {
-    ReduceSum: [0, (a, v) => a + v], ReduceProd: [1, (a, v) => a * v], ReduceMax: [-Infinity, Math.max],
-    ReduceMin: [Infinity, Math.min], ReduceMean: [0, (a, v) => a + v],
+    ReduceSum: [0, (a, v) => a + v],
+    ReduceProd: [1, (a, v) => a * v],
+    ReduceMax: [-Infinity, Math.max],
+    ReduceMin: [Infinity, Math.min],
+    ReduceMean: [0, (a, v) => a + v],
   };
   const k = kinds[n.opType];
   if (k === undefined) return undefined;

@@ -210,7 +210,10 @@ export class Graph {
       }
     }
     if (ordered.length !== pending.length) {
-      const stuck = pending.filter((n) => !ordered.includes(n)).slice(0, 3).map((n) => `'${n.name}'`);
+      const stuck = pending
+        .filter((n) => !ordered.includes(n))
+        .slice(0, 3)
+        .map((n) => `'${n.name}'`);
       throw rtError('BAD_CONFIG', `the graph has a cycle through nodes ${stuck.join(', ')}`);
     }
     this.nodes = ordered;
@@ -236,10 +239,7 @@ export function subgraphReferences(n: Node): string[] {
 }
 
 function collectGraphRefs(g: IGraphProto, out: string[]): void {
-  const local = new Set<string>([
-    ...(g.input ?? []).map((v) => v.name ?? ''),
-    ...(g.initializer ?? []).map((t) => t.name ?? ''),
-  ]);
+  const local = new Set<string>([...(g.input ?? []).map((v) => v.name ?? ''), ...(g.initializer ?? []).map((t) => t.name ?? '')]);
   for (const n of g.node ?? []) for (const o of n.output ?? []) local.add(o);
   for (const n of g.node ?? []) {
     for (const i of n.input ?? []) if (i !== '' && !local.has(i)) out.push(i);
@@ -290,38 +290,57 @@ const utf8enc = new TextEncoder();
 
 function attrFromProto(a: IAttributeProto, baseDir: string | undefined): AttrValue {
   switch (a.type) {
-    case AT.FLOAT: return { kind: 'float', value: a.f ?? 0 };
-    case AT.INT: return { kind: 'int', value: toNumber(a.i) };
-    case AT.STRING: return { kind: 'string', value: utf8.decode(a.s ?? new Uint8Array()) };
-    case AT.TENSOR: return a.t != null ? { kind: 'tensor', value: tensorFromProto(a.t, baseDir) } : { kind: 'other', proto: a };
-    case AT.FLOATS: return { kind: 'floats', value: [...(a.floats ?? [])] };
-    case AT.INTS: return { kind: 'ints', value: (a.ints ?? []).map(toNumber) };
-    case AT.STRINGS: return { kind: 'strings', value: (a.strings ?? []).map((s) => utf8.decode(s)) };
-    default: return { kind: 'other', proto: a };
+    case AT.FLOAT:
+      return { kind: 'float', value: a.f ?? 0 };
+    case AT.INT:
+      return { kind: 'int', value: toNumber(a.i) };
+    case AT.STRING:
+      return { kind: 'string', value: utf8.decode(a.s ?? new Uint8Array()) };
+    case AT.TENSOR:
+      return a.t != null ? { kind: 'tensor', value: tensorFromProto(a.t, baseDir) } : { kind: 'other', proto: a };
+    case AT.FLOATS:
+      return { kind: 'floats', value: [...(a.floats ?? [])] };
+    case AT.INTS:
+      return { kind: 'ints', value: (a.ints ?? []).map(toNumber) };
+    case AT.STRINGS:
+      return { kind: 'strings', value: (a.strings ?? []).map((s) => utf8.decode(s)) };
+    default:
+      return { kind: 'other', proto: a };
   }
 }
 
 function attrToProto(name: string, v: AttrValue): IAttributeProto {
   switch (v.kind) {
-    case 'float': return { name, type: AT.FLOAT, f: v.value };
-    case 'int': return { name, type: AT.INT, i: toInt64Field(v.value) };
-    case 'string': return { name, type: AT.STRING, s: utf8enc.encode(v.value) };
-    case 'tensor': return { name, type: AT.TENSOR, t: tensorToProto('', v.value) };
-    case 'floats': return { name, type: AT.FLOATS, floats: [...v.value] };
-    case 'ints': return { name, type: AT.INTS, ints: v.value.map(toInt64Field) };
-    case 'strings': return { name, type: AT.STRINGS, strings: v.value.map((s) => utf8enc.encode(s)) };
-    case 'other': return { ...v.proto, name };
+    case 'float':
+      return { name, type: AT.FLOAT, f: v.value };
+    case 'int':
+      return { name, type: AT.INT, i: toInt64Field(v.value) };
+    case 'string':
+      return { name, type: AT.STRING, s: utf8enc.encode(v.value) };
+    case 'tensor':
+      return { name, type: AT.TENSOR, t: tensorToProto('', v.value) };
+    case 'floats':
+      return { name, type: AT.FLOATS, floats: [...v.value] };
+    case 'ints':
+      return { name, type: AT.INTS, ints: v.value.map(toInt64Field) };
+    case 'strings':
+      return { name, type: AT.STRINGS, strings: v.value.map((s) => utf8enc.encode(s)) };
+    case 'other':
+      return { ...v.proto, name };
   }
 }
 
 function typeFromProto(v: IValueInfoProto): ValueType | undefined {
   const tt = v.type?.tensorType;
   if (tt == null) return undefined;
-  const shape = tt.shape == null ? null : (tt.shape.dim ?? []).map((d): Dim => {
-    if (d.dimParam != null && d.dimParam !== '') return d.dimParam;
-    if (d.dimValue != null) return toNumber(d.dimValue);
-    return null;
-  });
+  const shape =
+    tt.shape == null
+      ? null
+      : (tt.shape.dim ?? []).map((d): Dim => {
+          if (d.dimParam != null && d.dimParam !== '') return d.dimParam;
+          if (d.dimValue != null) return toNumber(d.dimValue);
+          return null;
+        });
   return { elemType: tt.elemType ?? 0, shape };
 }
 
@@ -452,7 +471,12 @@ export function saveModel(g: Graph, options: SaveOptions = {}): Uint8Array {
 
 /** Creates a node object (helper for passes). */
 export function makeNode(
-  name: string, opType: string, inputs: string[], outputs: string[], attrs: Record<string, AttrValue> = {}, domain = '',
+  name: string,
+  opType: string,
+  inputs: string[],
+  outputs: string[],
+  attrs: Record<string, AttrValue> = {},
+  domain = '',
 ): Node {
   return { name, opType, domain, inputs, outputs, attrs: new Map(Object.entries(attrs)) };
 }

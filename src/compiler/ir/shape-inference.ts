@@ -10,17 +10,100 @@ import { toIntArray, type ConstTensor } from './tensor.ts';
  */
 
 const SAME_AS_INPUT0 = new Set([
-  'Identity', 'Relu', 'LeakyRelu', 'Elu', 'Selu', 'Celu', 'Sigmoid', 'HardSigmoid', 'HardSwish', 'Tanh', 'Exp', 'Log',
-  'Sqrt', 'Neg', 'Abs', 'Reciprocal', 'Floor', 'Ceil', 'Round', 'Sign', 'Erf', 'Softplus', 'Softsign', 'Sin', 'Cos',
-  'Tan', 'Asin', 'Acos', 'Atan', 'Sinh', 'Cosh', 'Asinh', 'Acosh', 'Atanh', 'Gelu', 'Mish', 'Clip', 'Softmax',
-  'LogSoftmax', 'Hardmax', 'Not', 'BitwiseNot', 'LRN', 'InstanceNormalization', 'MeanVarianceNormalization',
-  'ThresholdedRelu', 'Shrink', 'CumSum', 'Trilu', 'ScatterND', 'ScatterElements', 'Scatter', 'ReverseSequence',
-  'Dropout', 'BatchNormalization', 'LayerNormalization', 'PRelu', 'SimplifiedLayerNormalization', 'FastGelu',
-  'BiasGelu', 'QuickGelu',
+  'Identity',
+  'Relu',
+  'LeakyRelu',
+  'Elu',
+  'Selu',
+  'Celu',
+  'Sigmoid',
+  'HardSigmoid',
+  'HardSwish',
+  'Tanh',
+  'Exp',
+  'Log',
+  'Sqrt',
+  'Neg',
+  'Abs',
+  'Reciprocal',
+  'Floor',
+  'Ceil',
+  'Round',
+  'Sign',
+  'Erf',
+  'Softplus',
+  'Softsign',
+  'Sin',
+  'Cos',
+  'Tan',
+  'Asin',
+  'Acos',
+  'Atan',
+  'Sinh',
+  'Cosh',
+  'Asinh',
+  'Acosh',
+  'Atanh',
+  'Gelu',
+  'Mish',
+  'Clip',
+  'Softmax',
+  'LogSoftmax',
+  'Hardmax',
+  'Not',
+  'BitwiseNot',
+  'LRN',
+  'InstanceNormalization',
+  'MeanVarianceNormalization',
+  'ThresholdedRelu',
+  'Shrink',
+  'CumSum',
+  'Trilu',
+  'ScatterND',
+  'ScatterElements',
+  'Scatter',
+  'ReverseSequence',
+  'Dropout',
+  'BatchNormalization',
+  'LayerNormalization',
+  'PRelu',
+  'SimplifiedLayerNormalization',
+  'FastGelu',
+  'BiasGelu',
+  'QuickGelu',
 ]);
-const BROADCAST_SAME = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'Max', 'Min', 'Sum', 'Mean', 'Mod', 'BitShift', 'And', 'Or', 'Xor', 'BitwiseAnd', 'BitwiseOr', 'BitwiseXor']);
+const BROADCAST_SAME = new Set([
+  'Add',
+  'Sub',
+  'Mul',
+  'Div',
+  'Pow',
+  'Max',
+  'Min',
+  'Sum',
+  'Mean',
+  'Mod',
+  'BitShift',
+  'And',
+  'Or',
+  'Xor',
+  'BitwiseAnd',
+  'BitwiseOr',
+  'BitwiseXor',
+]);
 const BROADCAST_BOOL = new Set(['Equal', 'Less', 'Greater', 'LessOrEqual', 'GreaterOrEqual']);
-const REDUCE = new Set(['ReduceMean', 'ReduceSum', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'ReduceL1', 'ReduceL2', 'ReduceLogSum', 'ReduceLogSumExp', 'ReduceSumSquare']);
+const REDUCE = new Set([
+  'ReduceMean',
+  'ReduceSum',
+  'ReduceMax',
+  'ReduceMin',
+  'ReduceProd',
+  'ReduceL1',
+  'ReduceL2',
+  'ReduceLogSum',
+  'ReduceLogSumExp',
+  'ReduceSumSquare',
+]);
 
 function fail(n: Node, why: string): never {
   throw rtError('BAD_CONFIG', `node '${n.name}' (${n.opType}): ${why}`);
@@ -151,7 +234,12 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
   if (BROADCAST_SAME.has(op) || BROADCAST_BOOL.has(op) || op === 'Where') {
     const types = n.inputs.map((_, i) => t(i));
     const elemType = op === 'Where' ? (types[1]?.elemType ?? DT.UNDEFINED) : BROADCAST_BOOL.has(op) ? DT.BOOL : et0;
-    const shape = types.every((y) => y?.shape != null) ? broadcastShapes(types.map((y) => y?.shape ?? []), n) : null;
+    const shape = types.every((y) => y?.shape != null)
+      ? broadcastShapes(
+          types.map((y) => y?.shape ?? []),
+          n,
+        )
+      : null;
     return [same(shape, elemType)];
   }
   if (op === 'IsNaN' || op === 'IsInf') return [{ elemType: DT.BOOL, shape: xs }];
@@ -184,30 +272,38 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       const dims: Dim[] = [];
       for (let i = 0; i < spatial; i++) {
         const xi = xs[i + 2];
-        if (typeof xi !== 'number' || kernel[i] === undefined) { dims.push(null); continue; }
+        if (typeof xi !== 'number' || kernel[i] === undefined) {
+          dims.push(null);
+          continue;
+        }
         const s = strides[i] ?? 1;
         if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') dims.push(xi * s);
         else dims.push(s * (xi - 1) + (outPad[i] ?? 0) + ((kernel[i] ?? 1) - 1) * (dil[i] ?? 1) + 1 - (pads[i] ?? 0) - (pads[i + spatial] ?? 0));
       }
       return [same([xs[0] ?? null, m, ...dims])];
     }
-    case 'MaxPool': case 'AveragePool': case 'LpPool': {
+    case 'MaxPool':
+    case 'AveragePool':
+    case 'LpPool': {
       if (xs === null) return [same(null), { elemType: DT.INT64, shape: null }];
       const kernel = attrInts(n, 'kernel_shape') ?? [];
       const s: Dim[] = [xs[0] ?? null, xs[1] ?? null, ...windowOut(n, xs, kernel, attrInt(n, 'ceil_mode', 0) === 1)];
       return [same(s), { elemType: DT.INT64, shape: s }];
     }
-    case 'GlobalAveragePool': case 'GlobalMaxPool': case 'GlobalLpPool':
+    case 'GlobalAveragePool':
+    case 'GlobalMaxPool':
+    case 'GlobalLpPool':
       return [same(xs === null ? null : [xs[0] ?? null, xs[1] ?? null, ...xs.slice(2).map(() => 1)])];
     case 'Gemm': {
       const b = t(1)?.shape ?? null;
       const ta = attrInt(n, 'transA', 0) === 1;
       const tb = attrInt(n, 'transB', 0) === 1;
-      const mDim = xs === null ? null : (ta ? xs[1] : xs[0]) ?? null;
-      const nDim = b === null ? null : (tb ? b[0] : b[1]) ?? null;
+      const mDim = xs === null ? null : ((ta ? xs[1] : xs[0]) ?? null);
+      const nDim = b === null ? null : ((tb ? b[0] : b[1]) ?? null);
       return [same([mDim, nDim])];
     }
-    case 'MatMul': case 'MatMulInteger': {
+    case 'MatMul':
+    case 'MatMulInteger': {
       const b = t(1)?.shape ?? null;
       const elemType = op === 'MatMulInteger' ? DT.INT32 : et0;
       if (xs === null || b === null) return [same(null, elemType)];
@@ -279,7 +375,8 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       const axis = normAxis(attrInt(n, 'axis', 0), xs.length);
       return [same([...xs.slice(0, axis), ...idx, ...xs.slice(axis + 1)])];
     }
-    case 'GatherElements': return [same(t(1)?.shape ?? null)];
+    case 'GatherElements':
+      return [same(t(1)?.shape ?? null)];
     case 'Slice': {
       if (xs === null) return [same(null)];
       const old = g.opset < 10;
@@ -295,7 +392,10 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       ax.forEach((a, i) => {
         const k = normAxis(a, xs.length);
         const dim = xs[k];
-        if (typeof dim !== 'number') { out[k] = null; return; }
+        if (typeof dim !== 'number') {
+          out[k] = null;
+          return;
+        }
         out[k] = sliceLength(dim, starts[i] ?? 0, ends[i] ?? dim, steps?.[i] ?? 1);
       });
       return [same(out)];
@@ -308,8 +408,10 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       const end = clampAxis(attrInt(n, 'end', r));
       return [{ elemType: DT.INT64, shape: [Math.max(0, end - start)] }];
     }
-    case 'Size': return [{ elemType: DT.INT64, shape: [] }];
-    case 'NonZero': return [{ elemType: DT.INT64, shape: xs === null ? null : [xs.length, null] }];
+    case 'Size':
+      return [{ elemType: DT.INT64, shape: [] }];
+    case 'NonZero':
+      return [{ elemType: DT.INT64, shape: xs === null ? null : [xs.length, null] }];
     case 'ConstantOfShape': {
       const v = attrTensor(n, 'value');
       const dims = constInts(g, n.inputs[0]);
@@ -326,7 +428,8 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       if (a?.kind === 'ints') return [{ elemType: DT.INT64, shape: [a.value.length] }];
       return [];
     }
-    case 'Range': return [same([null])];
+    case 'Range':
+      return [same([null])];
     case 'Expand': {
       const target = constInts(g, n.inputs[1]);
       if (xs === null || target === undefined) return [same(null)];
@@ -341,7 +444,8 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       if (xs === null) return [same(null)];
       const pads = g.opset < 11 ? attrInts(n, 'pads') : constInts(g, n.inputs[1]);
       const axesIn = g.opset >= 18 && n.inputs[3] !== undefined && n.inputs[3] !== '' ? constInts(g, n.inputs[3]) : undefined;
-      if (pads === undefined || (g.opset >= 18 && n.inputs[3] !== undefined && n.inputs[3] !== '' && axesIn === undefined)) return [same(xs.map(() => null))];
+      if (pads === undefined || (g.opset >= 18 && n.inputs[3] !== undefined && n.inputs[3] !== '' && axesIn === undefined))
+        return [same(xs.map(() => null))];
       const axes = axesIn?.map((a) => normAxis(a, xs.length)) ?? xs.map((_, i) => i);
       const out: Dim[] = [...xs];
       axes.forEach((a, i) => {
@@ -350,7 +454,8 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       });
       return [same(out)];
     }
-    case 'ArgMax': case 'ArgMin': {
+    case 'ArgMax':
+    case 'ArgMin': {
       if (xs === null) return [{ elemType: DT.INT64, shape: null }];
       const axis = normAxis(attrInt(n, 'axis', 0), xs.length);
       const keep = attrInt(n, 'keepdims', 1) === 1;
@@ -383,8 +488,10 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       const elemType = zp?.elemType ?? (attrInt(n, 'output_dtype', 0) || DT.UINT8);
       return [{ elemType, shape: xs }];
     }
-    case 'DequantizeLinear': return [{ elemType: t(1)?.elemType ?? DT.FLOAT, shape: xs }];
-    case 'DepthToSpace': case 'SpaceToDepth': {
+    case 'DequantizeLinear':
+      return [{ elemType: t(1)?.elemType ?? DT.FLOAT, shape: xs }];
+    case 'DepthToSpace':
+    case 'SpaceToDepth': {
       if (xs === null || xs.length !== 4) return [same(null)];
       const b = attrInt(n, 'blocksize', 1);
       const [nn, c, h, w] = xs;
@@ -394,7 +501,8 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
         ? [same([nn ?? null, div(c, b * b), mul(h, b), mul(w, b)])]
         : [same([nn ?? null, mul(c, b * b), div(h, b), div(w, b)])];
     }
-    case 'Resize': case 'Upsample': {
+    case 'Resize':
+    case 'Upsample': {
       if (xs === null) return [same(null)];
       const sizes = op === 'Resize' ? constInts(g, n.inputs[3]) : undefined;
       if (sizes !== undefined && sizes.length === xs.length) return [same(sizes)];
@@ -405,9 +513,15 @@ export function inferNode(g: Graph, n: Node): (ValueType | undefined)[] {
       }
       return [same(xs.map(() => null))];
     }
-    case 'EyeLike': return [same(xs, attrInt(n, 'dtype', 0) || et0)];
-    case 'OneHot': return [same(null, t(2)?.elemType ?? DT.UNDEFINED)];
-    case 'Einsum': case 'GatherND': case 'NonMaxSuppression': case 'RoiAlign': case 'GridSample':
+    case 'EyeLike':
+      return [same(xs, attrInt(n, 'dtype', 0) || et0)];
+    case 'OneHot':
+      return [same(null, t(2)?.elemType ?? DT.UNDEFINED)];
+    case 'Einsum':
+    case 'GatherND':
+    case 'NonMaxSuppression':
+    case 'RoiAlign':
+    case 'GridSample':
       return op === 'NonMaxSuppression' ? [{ elemType: DT.INT64, shape: [null, 3] }] : [same(null)];
     default:
       if (REDUCE.has(op)) {

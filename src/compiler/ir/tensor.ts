@@ -77,12 +77,22 @@ export function tensorFromProto(p: ITensorProto, baseDir?: string): ConstTensor 
   const out = allocData(elemType, count);
   let src: readonly (number | { toString(): string })[];
   switch (elemType) {
-    case DT.FLOAT: src = p.floatData ?? []; break;
-    case DT.DOUBLE: src = p.doubleData ?? []; break;
-    case DT.INT64: src = p.int64Data ?? []; break;
-    case DT.UINT32: case DT.UINT64: src = p.uint64Data ?? []; break;
+    case DT.FLOAT:
+      src = p.floatData ?? [];
+      break;
+    case DT.DOUBLE:
+      src = p.doubleData ?? [];
+      break;
+    case DT.INT64:
+      src = p.int64Data ?? [];
+      break;
+    case DT.UINT32:
+    case DT.UINT64:
+      src = p.uint64Data ?? [];
+      break;
     // int32_data also carries the narrow integer types, bool and the 16-bit float bit patterns (onnx.proto).
-    default: src = p.int32Data ?? [];
+    default:
+      src = p.int32Data ?? [];
   }
   if (src.length !== count) {
     throw rtError('BAD_CONFIG', `tensor '${name}': has ${src.length} values for shape [${dims.join(',')}] (${count} elements)`);

@@ -20,11 +20,20 @@ export const ONNX_OPERATORS: ReadonlySet<string> = new Set(
   Sign Sin Sinh Size Slice Softmax SoftmaxCrossEntropyLoss Softplus Softsign SpaceToDepth Split SplitToSequence Sqrt
   Squeeze StringConcat StringNormalizer StringSplit Sub Sum Swish Tan Tanh TensorScatter TfIdfVectorizer ThresholdedRelu
   Tile TopK Transpose Trilu Unique Unsqueeze Upsample Where Xor
-  Affine Crop DynamicSlice GRUUnit GivenTensorFill ImageScaler ParametricSoftplus ScaledTanh`.split(/\s+/).filter((s) => s !== ''),
+  Affine Crop DynamicSlice GRUUnit GivenTensorFill ImageScaler ParametricSoftplus ScaledTanh`
+    .split(/\s+/)
+    .filter((s) => s !== ''),
 );
 
 /** Domains whose operators onnxruntime registers itself (ai.onnx.ml, contrib ops); the runtime checks names. */
-const RUNTIME_DOMAINS = new Set(['ai.onnx.ml', 'com.microsoft', 'com.microsoft.nchwc', 'com.ms.internal.nhwc', 'ai.onnx.training', 'ai.onnx.preview.training']);
+const RUNTIME_DOMAINS = new Set([
+  'ai.onnx.ml',
+  'com.microsoft',
+  'com.microsoft.nchwc',
+  'com.ms.internal.nhwc',
+  'ai.onnx.training',
+  'ai.onnx.preview.training',
+]);
 
 /** The oldest default-domain opset the compiler accepts (onnxruntime's floor). */
 export const MIN_OPSET = 7;
@@ -46,13 +55,20 @@ export function validateGraph(g: Graph, what = 'the model'): string[] {
     for (const o of n.outputs) {
       if (o === '') continue;
       const prev = produced.get(o);
-      if (prev !== undefined) throw rtError('BAD_CONFIG', `${what}: value '${o}' is produced twice (by ${prev} and by node '${n.name}'); ONNX graphs are single-assignment`);
+      if (prev !== undefined)
+        throw rtError(
+          'BAD_CONFIG',
+          `${what}: value '${o}' is produced twice (by ${prev} and by node '${n.name}'); ONNX graphs are single-assignment`,
+        );
       produced.set(o, `node '${n.name}'`);
     }
     if (functions.has(`${n.domain}::${n.opType}`)) continue;
     if (n.domain === '') {
       if (!ONNX_OPERATORS.has(n.opType)) {
-        throw rtError('UNSUPPORTED', `${what}: node '${n.name}' uses operator '${n.opType}', which is not an ONNX operator (custom operators need their domain and a runtime that registers them)`);
+        throw rtError(
+          'UNSUPPORTED',
+          `${what}: node '${n.name}' uses operator '${n.opType}', which is not an ONNX operator (custom operators need their domain and a runtime that registers them)`,
+        );
       }
     } else if (!RUNTIME_DOMAINS.has(n.domain)) {
       throw rtError(

@@ -7,9 +7,14 @@ import { constInput, renameOutput, soleConsumer } from './util.ts';
 function activationOf(g: Graph, act: Node): { name: string; params: number[] } | undefined {
   if (act.domain !== '') return undefined;
   switch (act.opType) {
-    case 'Relu': case 'Sigmoid': case 'Tanh': return { name: act.opType, params: [] };
-    case 'LeakyRelu': return { name: 'LeakyRelu', params: [attrFloat(act, 'alpha', 0.01)] };
-    case 'HardSigmoid': return { name: 'HardSigmoid', params: [attrFloat(act, 'alpha', 0.2), attrFloat(act, 'beta', 0.5)] };
+    case 'Relu':
+    case 'Sigmoid':
+    case 'Tanh':
+      return { name: act.opType, params: [] };
+    case 'LeakyRelu':
+      return { name: 'LeakyRelu', params: [attrFloat(act, 'alpha', 0.01)] };
+    case 'HardSigmoid':
+      return { name: 'HardSigmoid', params: [attrFloat(act, 'alpha', 0.2), attrFloat(act, 'beta', 0.5)] };
     case 'Clip': {
       if (g.opset >= 11) {
         const lo = act.inputs[1] !== undefined && act.inputs[1] !== '' ? constInput(g, act, 1) : undefined;
@@ -22,7 +27,8 @@ function activationOf(g: Graph, act: Node): { name: string; params: number[] } |
       }
       return { name: 'Clip', params: [attrFloat(act, 'min', -3.4028234663852886e38), attrFloat(act, 'max', 3.4028234663852886e38)] };
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 

@@ -66,7 +66,11 @@ function foldIntoGemm(g: Graph, gemm: Node, bn: Node): boolean {
   const cName = gemm.inputs[2];
   const c = cName !== undefined && cName !== '' ? constInput(g, gemm, 2) : undefined;
   if (cName !== undefined && cName !== '' && c === undefined) return false;
-  if (c !== undefined && !(c.dims.length === 0 || (c.dims.length === 1 && (c.dims[0] === n || c.dims[0] === 1)) || (c.dims.length === 2 && c.dims[0] === 1))) return false;
+  if (
+    c !== undefined &&
+    !(c.dims.length === 0 || (c.dims.length === 1 && (c.dims[0] === n || c.dims[0] === 1)) || (c.dims.length === 2 && c.dims[0] === 1))
+  )
+    return false;
   const p = bnParams(g, bn, n);
   if (p === undefined) return false;
   const bv = toFloat32(b);

@@ -11,7 +11,13 @@ const MAX_GROWTH_BYTES = 1 << 20;
  * non-deterministic generators.
  */
 const NEVER_FOLD = new Set([
-  'QuantizeLinear', 'DequantizeLinear', 'RandomNormal', 'RandomUniform', 'RandomNormalLike', 'RandomUniformLike', 'Multinomial',
+  'QuantizeLinear',
+  'DequantizeLinear',
+  'RandomNormal',
+  'RandomUniform',
+  'RandomNormalLike',
+  'RandomUniformLike',
+  'Multinomial',
   'Bernoulli',
 ]);
 

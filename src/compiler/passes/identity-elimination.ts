@@ -21,15 +21,20 @@ export const identityElimination: Pass = {
       if (input === undefined || input === '' || output === undefined || output === '') continue;
       let why: string | undefined;
       switch (n.opType) {
-        case 'Identity': why = 'Identity'; break;
+        case 'Identity':
+          why = 'Identity';
+          break;
         case 'Dropout': {
           const mask = n.outputs[1];
           const maskUsed = mask !== undefined && mask !== '' && (consumers.has(mask) || g.isGraphOutput(mask));
           const training = n.inputs[2];
-          const trainingOn = training !== undefined && training !== '' && (() => {
-            const t = constInput(g, n, 2);
-            return t === undefined || toIntArray(t)[0] !== 0;
-          })();
+          const trainingOn =
+            training !== undefined &&
+            training !== '' &&
+            (() => {
+              const t = constInput(g, n, 2);
+              return t === undefined || toIntArray(t)[0] !== 0;
+            })();
           if (!maskUsed && !trainingOn) why = 'Dropout (inference)';
           break;
         }
@@ -53,7 +58,8 @@ export const identityElimination: Pass = {
           }
           break;
         }
-        default: break;
+        default:
+          break;
       }
       if (why !== undefined && bypassNode(g, n, input, output)) log.add(`removed ${why} '${n.name}'`);
     }

@@ -65,10 +65,12 @@ function analyze(g: Graph): Map<string, SymShape> {
       }
       case 'Unsqueeze': {
         const data = get(n.inputs[0]);
-        const axes = attrInts(n, 'axes') ?? (() => {
-          const t = g.initializers.get(n.inputs[1] ?? '');
-          return t === undefined ? undefined : toIntArray(t);
-        })();
+        const axes =
+          attrInts(n, 'axes') ??
+          (() => {
+            const t = g.initializers.get(n.inputs[1] ?? '');
+            return t === undefined ? undefined : toIntArray(t);
+          })();
         if (data?.scalar && axes !== undefined && axes.length === 1 && (axes[0] === 0 || axes[0] === -1)) {
           r = { dims: data.dims, scalar: false };
         }
@@ -85,7 +87,9 @@ function analyze(g: Graph): Map<string, SymShape> {
         if (data !== undefined && (to === DT.INT64 || to === DT.INT32)) r = data;
         break;
       }
-      case 'Identity': r = get(n.inputs[0]); break;
+      case 'Identity':
+        r = get(n.inputs[0]);
+        break;
       case 'Concat': {
         if (attrInt(n, 'axis', 0) !== 0) break;
         const parts = n.inputs.map((x) => get(x));
@@ -116,7 +120,8 @@ function analyze(g: Graph): Map<string, SymShape> {
         r = { dims: data.dims.slice(s, Math.max(s, e)), scalar: false };
         break;
       }
-      default: break;
+      default:
+        break;
     }
     if (r !== undefined) sym.set(out, r);
   }
@@ -181,7 +186,9 @@ export const shapeSimplification: Pass = {
       });
       if (!ok) continue;
       n.inputs[1] = g.addInitializer(`${n.name}_shape`, int64Tensor(values));
-      log.add(`Reshape '${n.name}' now has the constant target [${values.join(',')}]${bySymbol ? ' (copied dims are the same symbolic dims of another tensor)' : ''}`);
+      log.add(
+        `Reshape '${n.name}' now has the constant target [${values.join(',')}]${bySymbol ? ' (copied dims are the same symbolic dims of another tensor)' : ''}`,
+      );
     }
     return log.result();
   },

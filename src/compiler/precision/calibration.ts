@@ -48,8 +48,15 @@ function probeModel(g: Graph, tensors: readonly string[]): Uint8Array {
 }
 
 async function runAll(
-  runtime: OfflineRuntime, model: Uint8Array, g: Graph, tensors: readonly string[], data: Dataset, options: CalibrateOptions,
-  visit: (tensor: string, values: Float32Array) => void, pass: number, passes: number,
+  runtime: OfflineRuntime,
+  model: Uint8Array,
+  g: Graph,
+  tensors: readonly string[],
+  data: Dataset,
+  options: CalibrateOptions,
+  visit: (tensor: string, values: Float32Array) => void,
+  pass: number,
+  passes: number,
 ): Promise<void> {
   // 'basic' only folds constants and drops redundant nodes; tensors exposed as graph outputs stay intact.
   const session = await runtime.createSession(model, { target: options.target, optimizationLevel: 'basic' });
@@ -67,7 +74,11 @@ async function runAll(
       }
       for (const t of fromInputs) {
         const f = b.feeds[t];
-        if (f !== undefined) visit(t, f.data instanceof Float32Array ? f.data : Float32Array.from({ length: f.data.length }, (_, i) => readNumber(f.elemType, f.data, i)));
+        if (f !== undefined)
+          visit(
+            t,
+            f.data instanceof Float32Array ? f.data : Float32Array.from({ length: f.data.length }, (_, i) => readNumber(f.elemType, f.data, i)),
+          );
       }
       done++;
       options.onBatch?.(done + pass * all.length, all.length * passes);
@@ -79,36 +90,60 @@ async function runAll(
 
 /** Measures the ranges of `tensors` (names in `g`) over `data` and returns a calibration table. */
 export async function calibrate(
-  runtime: OfflineRuntime, g: Graph, tensors: readonly string[], data: Dataset, options: CalibrateOptions,
+  runtime: OfflineRuntime,
+  g: Graph,
+  tensors: readonly string[],
+  data: Dataset,
+  options: CalibrateOptions,
 ): Promise<CalibrationTable> {
   const model = probeModel(g, tensors);
   const stats = new Map<string, Stat>(tensors.map((t) => [t, { min: Infinity, max: -Infinity }]));
   const passes = options.method === 'minmax' ? 1 : 2;
-  await runAll(runtime, model, g, tensors, data, options, (t, v) => {
-    const s = stats.get(t) as Stat;
-    let lo = s.min;
-    let hi = s.max;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i] as number;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-    s.min = lo;
-    s.max = hi;
-  }, 0, passes);
+  await runAll(
+    runtime,
+    model,
+    g,
+    tensors,
+    data,
+    options,
+    (t, v) => {
+      const s = stats.get(t) as Stat;
+      let lo = s.min;
+      let hi = s.max;
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i] as number;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+      s.min = lo;
+      s.max = hi;
+    },
+    0,
+    passes,
+  );
   if (passes === 2) {
     for (const s of stats.values()) s.hist = new Float64Array(HISTOGRAM_BINS);
-    await runAll(runtime, model, g, tensors, data, options, (t, v) => {
-      const s = stats.get(t) as Stat;
-      const absMax = Math.max(Math.abs(s.min), Math.abs(s.max));
-      if (absMax === 0 || s.hist === undefined) return;
-      const k = HISTOGRAM_BINS / absMax;
-      const h = s.hist;
-      for (let i = 0; i < v.length; i++) {
-        const b = Math.min(HISTOGRAM_BINS - 1, Math.floor(Math.abs(v[i] as number) * k));
-        h[b] = (h[b] ?? 0) + 1;
-      }
-    }, 1, passes);
+    await runAll(
+      runtime,
+      model,
+      g,
+      tensors,
+      data,
+      options,
+      (t, v) => {
+        const s = stats.get(t) as Stat;
+        const absMax = Math.max(Math.abs(s.min), Math.abs(s.max));
+        if (absMax === 0 || s.hist === undefined) return;
+        const k = HISTOGRAM_BINS / absMax;
+        const h = s.hist;
+        for (let i = 0; i < v.length; i++) {
+          const b = Math.min(HISTOGRAM_BINS - 1, Math.floor(Math.abs(v[i] as number) * k));
+          h[b] = (h[b] ?? 0) + 1;
+        }
+      },
+      1,
+      passes,
+    );
   }
   const out: Record<string, TensorRange> = {};
   for (const [t, s] of stats) {
@@ -135,9 +170,8 @@ function rangeOf(s: Stat, options: CalibrateOptions): TensorRange {
   let threshold = Math.max(Math.abs(s.min), Math.abs(s.max));
   if (s.hist !== undefined && threshold > 0) {
     const binWidth = threshold / HISTOGRAM_BINS;
-    const bins = options.method === 'percentile'
-      ? percentileBin(s.hist, options.percentile ?? 99.999)
-      : entropyBin(s.hist, observedMin >= 0 ? 256 : 128);
+    const bins =
+      options.method === 'percentile' ? percentileBin(s.hist, options.percentile ?? 99.999) : entropyBin(s.hist, observedMin >= 0 ? 256 : 128);
     threshold = Math.min(threshold, bins * binWidth);
   }
   const min = Math.min(0, Math.max(observedMin, -threshold));

@@ -10,20 +10,52 @@ import { toFloat32, type ConstTensor } from '../ir/tensor.ts';
  * onnxruntime (the list onnxconverter-common's float16 converter keeps, DEFAULT_OP_BLOCK_LIST).
  */
 export const DEFAULT_FP16_BLOCK_LIST: readonly string[] = [
-  'Exp', 'Log', 'Pow', 'Softmax', 'LogSoftmax', 'ReduceSum', 'ReduceSumSquare', 'ReduceLogSum', 'ReduceLogSumExp',
-  'ReduceL2', 'ReduceProd', 'CumSum', 'LayerNormalization', 'InstanceNormalization', 'MeanVarianceNormalization',
+  'Exp',
+  'Log',
+  'Pow',
+  'Softmax',
+  'LogSoftmax',
+  'ReduceSum',
+  'ReduceSumSquare',
+  'ReduceLogSum',
+  'ReduceLogSumExp',
+  'ReduceL2',
+  'ReduceProd',
+  'CumSum',
+  'LayerNormalization',
+  'InstanceNormalization',
+  'MeanVarianceNormalization',
   'LpNormalization',
-  'Range', 'NonMaxSuppression', 'TopK', 'RoiAlign', 'Resize', 'Upsample', 'Min', 'Max', 'RandomNormal', 'RandomUniform',
-  'RandomNormalLike', 'RandomUniformLike', 'Multinomial', 'Bernoulli', 'QuantizeLinear', 'DequantizeLinear', 'Einsum',
+  'Range',
+  'NonMaxSuppression',
+  'TopK',
+  'RoiAlign',
+  'Resize',
+  'Upsample',
+  'Min',
+  'Max',
+  'RandomNormal',
+  'RandomUniform',
+  'RandomNormalLike',
+  'RandomUniformLike',
+  'Multinomial',
+  'Bernoulli',
+  'QuantizeLinear',
+  'DequantizeLinear',
+  'Einsum',
 ];
 
 /** Float inputs whose type is fixed (or independent) by the operator spec: they are never converted. */
 function keepsFloatInput(g: Graph, n: Node, slot: number): boolean {
   switch (n.opType) {
-    case 'Resize': return g.opset >= 11 ? slot === 1 || slot === 2 : slot === 1; // roi, scales: tensor(float)
-    case 'Upsample': return slot === 1;
-    case 'Dropout': return slot === 1; // ratio: T1, independent of T
-    default: return false;
+    case 'Resize':
+      return g.opset >= 11 ? slot === 1 || slot === 2 : slot === 1; // roi, scales: tensor(float)
+    case 'Upsample':
+      return slot === 1;
+    case 'Dropout':
+      return slot === 1; // ratio: T1, independent of T
+    default:
+      return false;
   }
 }
 
@@ -65,7 +97,9 @@ export function convertToFp16(g: Graph, options: Fp16Options): Fp16Result {
   const converted = new Set<Node>();
 
   for (const n of g.nodes) {
-    const floatIo = [...n.inputs, ...n.outputs].some(isFloat) || (n.opType === 'Cast' && attrInt(n, 'to', 0) === DT.FLOAT) ||
+    const floatIo =
+      [...n.inputs, ...n.outputs].some(isFloat) ||
+      (n.opType === 'Cast' && attrInt(n, 'to', 0) === DT.FLOAT) ||
       (n.opType === 'ConstantOfShape' && (attrTensor(n, 'value')?.elemType ?? DT.FLOAT) === DT.FLOAT);
     if (!floatIo) {
       nodePrecision.set(n.name, 'fp32');
@@ -149,7 +183,7 @@ export function convertToFp16(g: Graph, options: Fp16Options): Fp16Result {
     }
     const pending: [string, string][] = [];
     n.outputs = n.outputs.map((o) => {
-      const floatOut = o !== '' && (g.typeOf(o)?.elemType === DT.FLOAT);
+      const floatOut = o !== '' && g.typeOf(o)?.elemType === DT.FLOAT;
       if (!floatOut) return o;
       g.declaredTypes.delete(o);
       if (g.isGraphOutput(o) && options.keepIoTypes) {

@@ -86,7 +86,10 @@ export function quantizeInt8(g: Graph, plan: QuantPlan, table: CalibrationTable,
     const measured = folded.get(name) ?? name;
     const r = table.tensors[measured];
     if (r === undefined) {
-      throw rtError('BAD_CONFIG', `the calibration table has no range for tensor '${measured}'; recalibrate (delete the calibration cache or pass --calibration)`);
+      throw rtError(
+        'BAD_CONFIG',
+        `the calibration table has no range for tensor '${measured}'; recalibrate (delete the calibration cache or pass --calibration)`,
+      );
     }
     // Relu folded into the quantizer: the range starts at 0 so the zero point is 0 and Q clamps at 0.
     return folded.has(name) ? { min: 0, max: Math.max(0, r.max) } : r;
@@ -140,7 +143,10 @@ export function quantizeInt8(g: Graph, plan: QuantPlan, table: CalibrationTable,
     if (entry === undefined) {
       const { q, scales } = quantizeWeights(w, axis, options.perChannel);
       const qName = g.addInitializer(`${wName}_quantized`, { elemType: DT.INT8, dims: w.dims, data: q });
-      const sName = g.addInitializer(`${wName}_scale`, options.perChannel ? { elemType: DT.FLOAT, dims: [scales.length], data: scales } : scalar(DT.FLOAT, scales[0] ?? 1));
+      const sName = g.addInitializer(
+        `${wName}_scale`,
+        options.perChannel ? { elemType: DT.FLOAT, dims: [scales.length], data: scales } : scalar(DT.FLOAT, scales[0] ?? 1),
+      );
       const zName = g.addInitializer(
         `${wName}_zero_point`,
         options.perChannel ? { elemType: DT.INT8, dims: [scales.length], data: new Int8Array(scales.length) } : scalar(DT.INT8, 0),

@@ -75,8 +75,7 @@ export function planQuantization(g: Graph, options: QuantPlanOptions = {}): Quan
   const exclude = options.excludeNodes ?? new Set<string>();
   const consumers = g.consumers();
   const producers = g.producers();
-  const isFloatActivation = (name: string): boolean =>
-    name !== '' && !g.initializers.has(name) && g.typeOf(name)?.elemType === DT.FLOAT;
+  const isFloatActivation = (name: string): boolean => name !== '' && !g.initializers.has(name) && g.typeOf(name)?.elemType === DT.FLOAT;
 
   const weightNodes = new Set<Node>();
   const candidates = new Set<Node>();
@@ -126,10 +125,11 @@ export function planQuantization(g: Graph, options: QuantPlanOptions = {}): Quan
   }
 
   const tensors = new Set<string>();
-  for (const n of candidates) for (const s of activationSlots(n)) {
-    const x = n.inputs[s] ?? '';
-    if (isFloatActivation(x)) tensors.add(x);
-  }
+  for (const n of candidates)
+    for (const s of activationSlots(n)) {
+      const x = n.inputs[s] ?? '';
+      if (isFloatActivation(x)) tensors.add(x);
+    }
   // Outputs of quantized operators whose consumers are quantized are already in `tensors` through those
   // consumers. Now fold Relu/Clip: a quantized tensor that is the output of a foldable activation whose input
   // comes from a quantized operator moves to that input.

@@ -16,15 +16,29 @@ export interface CudaAddon {
   tune(layerJson: string, optionsJson: string): string;
   create(networkJson: string, weights: Uint8Array): Promise<NativeEngineHandle>;
   /** Each input is one view or a batch's pieces (copied back to back into pinned memory off the event loop). */
-  run(handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[], outputs: readonly ArrayBufferView[]): Promise<void>;
+  run(
+    handle: NativeEngineHandle,
+    batch: number,
+    rows: number,
+    inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[],
+    outputs: readonly ArrayBufferView[],
+  ): Promise<void>;
   bench(handle: NativeEngineHandle, batch: number, iters: number): Promise<string>;
   /**
    * Diagnostics: runs the first `layers` layers of the batch program eagerly and copies arena bytes at `offset` into
    * `out`; with a fill range, those arena bytes are set to `fillByte` just before the last of those layers runs.
    */
   probe(
-    handle: NativeEngineHandle, batch: number, rows: number, inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[], layers: number, offset: number,
-    out: ArrayBufferView, fillOffset?: number, fillBytes?: number, fillByte?: number,
+    handle: NativeEngineHandle,
+    batch: number,
+    rows: number,
+    inputs: readonly (ArrayBufferView | readonly ArrayBufferView[])[],
+    layers: number,
+    offset: number,
+    out: ArrayBufferView,
+    fillOffset?: number,
+    fillBytes?: number,
+    fillByte?: number,
   ): Promise<void>;
   describe(handle: NativeEngineHandle): string;
   destroy(handle: NativeEngineHandle): void;
@@ -52,18 +66,27 @@ export function loadCudaAddon(): CudaAddonStatus {
   if (cached !== undefined) return cached;
   const path = cudaAddonPath();
   if (!existsSync(path)) {
-    cached = { available: false, reason: `the native CUDA engine is not built (${path} is missing; native/build.sh builds it where the CUDA toolkit, cuDNN 9 and cuBLASLt are installed)` };
+    cached = {
+      available: false,
+      reason: `the native CUDA engine is not built (${path} is missing; native/build.sh builds it where the CUDA toolkit, cuDNN 9 and cuBLASLt are installed)`,
+    };
     return cached;
   }
   let addon: CudaAddon;
   try {
     addon = createRequire(import.meta.url)(path) as CudaAddon;
   } catch (e) {
-    cached = { available: false, reason: `the native CUDA engine at ${path} does not load here (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` };
+    cached = {
+      available: false,
+      reason: `the native CUDA engine at ${path} does not load here (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
+    };
     return cached;
   }
   if (addon.abiVersion !== ABI_VERSION) {
-    cached = { available: false, reason: `the native CUDA engine at ${path} has ABI ${addon.abiVersion}, this rtserve needs ${ABI_VERSION}: rebuild it with native/build.sh` };
+    cached = {
+      available: false,
+      reason: `the native CUDA engine at ${path} has ABI ${addon.abiVersion}, this rtserve needs ${ABI_VERSION}: rebuild it with native/build.sh`,
+    };
     return cached;
   }
   try {

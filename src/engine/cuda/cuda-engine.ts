@@ -36,7 +36,10 @@ export function createCudaEngine(options: CudaEngineOptions = {}): Engine {
         return loadCudaSession(bytes, basename(modelPath));
       }
       if (fallback !== undefined) return fallback.load(modelPath, loadOptions);
-      throw rtError('ENGINE_UNAVAILABLE', `${basename(modelPath)} is not a CUDA plan: the CUDA engine runs plans built with \`rtserve build --target cuda\``);
+      throw rtError(
+        'ENGINE_UNAVAILABLE',
+        `${basename(modelPath)} is not a CUDA plan: the CUDA engine runs plans built with \`rtserve build --target cuda\``,
+      );
     },
     planRuntime(providers: readonly ExecutionProviderSpec[]): PlanRuntime {
       const base: PlanRuntime = fallback?.planRuntime?.(providers) ?? { targets: [], runtime: null };

@@ -21,13 +21,22 @@ export interface CudaEngineDescription {
   readonly weightBytes: number;
   readonly workspaceBytes: number;
   readonly programs: readonly {
-    readonly batch: number; readonly graph: boolean; readonly captureError: string; readonly layers: number;
+    readonly batch: number;
+    readonly graph: boolean;
+    readonly captureError: string;
+    readonly layers: number;
     /** The load-time history check: the program's output changed with what earlier runs left in memory. */
     readonly historyDependent: boolean;
     /** Programmatic (PDL) edges of the captured graph the engine made full dependencies (native serializeProgrammaticEdges). */
     readonly pdlEdges?: number;
     /** Layers whose tuned tactic failed the load-time memory check (native readsUngivenMemory) and what replaced it. */
-    readonly replaced: readonly { readonly layer: string; readonly from: unknown; readonly to: unknown; readonly why: string; readonly fallbackAlsoFails?: boolean }[];
+    readonly replaced: readonly {
+      readonly layer: string;
+      readonly from: unknown;
+      readonly to: unknown;
+      readonly why: string;
+      readonly fallbackAlsoFails?: boolean;
+    }[];
     readonly tactics: readonly { readonly name: string; readonly tactic: Readonly<Record<string, unknown>> }[];
   }[];
 }
@@ -66,7 +75,10 @@ export class CudaSession implements EngineSession {
         );
       }
       if (tuned.name !== device.name || tuned.cudnn !== device.cudnn) {
-        process.emitWarning(`${what} was tuned on ${tuned.name} with cuDNN ${tuned.cudnn}; running on ${device.name} with cuDNN ${device.cudnn}: rebuild for its own tactics`, { code: 'RTSERVE_CUDA_DEVICE' });
+        process.emitWarning(
+          `${what} was tuned on ${tuned.name} with cuDNN ${tuned.cudnn}; running on ${device.name} with cuDNN ${device.cudnn}: rebuild for its own tactics`,
+          { code: 'RTSERVE_CUDA_DEVICE' },
+        );
       }
     }
     let handle: NativeEngineHandle;
@@ -80,7 +92,9 @@ export class CudaSession implements EngineSession {
 
   describe(): SessionDescription {
     const meta = (io: CudaIoBinding): TensorMetadata => ({
-      name: io.name, datatype: io.datatype, shape: [-1, ...io.rowShape],
+      name: io.name,
+      datatype: io.datatype,
+      shape: [-1, ...io.rowShape],
     });
     return { inputs: this.payload.network.inputs.map(meta), outputs: this.payload.network.outputs.map(meta), provider: 'cuda' };
   }
@@ -91,7 +105,12 @@ export class CudaSession implements EngineSession {
   }
 
   run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
-    const infos = feeds.map((t) => ({ name: t.name, datatype: t.datatype, shape: t.shape, data: Array.isArray(t.data) ? undefined : (t.data as NumericArray) }));
+    const infos = feeds.map((t) => ({
+      name: t.name,
+      datatype: t.datatype,
+      shape: t.shape,
+      data: Array.isArray(t.data) ? undefined : (t.data as NumericArray),
+    }));
     return this.submit(infos, (i) => infos[i]?.data as ArrayBufferView, outputNames, signal);
   }
 
@@ -111,14 +130,21 @@ export class CudaSession implements EngineSession {
     });
     const join = (i: number): ArrayBufferView => {
       const f = feeds[i] as BatchFeed;
-      return this.scratch.join(f.name, f.datatype as 'FP32' | 'FP16', f.parts.map((p) => p.data as NumericArray));
+      return this.scratch.join(
+        f.name,
+        f.datatype as 'FP32' | 'FP16',
+        f.parts.map((p) => p.data as NumericArray),
+      );
     };
     const pieces = (i: number): readonly ArrayBufferView[] => (feeds[i] as BatchFeed).parts.map((p) => p.data as NumericArray);
     return this.submit(infos, join, outputNames, signal, pieces);
   }
 
   private submit(
-    feeds: readonly FeedInfo[], bytesOf: (feedIndex: number) => ArrayBufferView, outputNames: readonly string[], signal: AbortSignal | undefined,
+    feeds: readonly FeedInfo[],
+    bytesOf: (feedIndex: number) => ArrayBufferView,
+    outputNames: readonly string[],
+    signal: AbortSignal | undefined,
     piecesOf?: (feedIndex: number) => readonly ArrayBufferView[],
   ): Promise<Tensor[]> {
     if (this.closed) return Promise.reject(rtError('MODEL_NOT_READY', 'the CUDA session is closed'));
@@ -136,7 +162,12 @@ export class CudaSession implements EngineSession {
       if (!net.outputs.some((o) => o.name === name)) return Promise.reject(rtError('UNKNOWN_OUTPUT', `the model has no output '${name}'`));
     }
     const outputs = net.outputs.map((o) => allocate(o.datatype, rows * o.rowShape.reduce((a, b) => a * b, 1)));
-    const launch = async (batch: number, n: number, ins: readonly (ArrayBufferView | readonly ArrayBufferView[])[], outs: readonly ArrayBufferView[]): Promise<void> => {
+    const launch = async (
+      batch: number,
+      n: number,
+      ins: readonly (ArrayBufferView | readonly ArrayBufferView[])[],
+      outs: readonly ArrayBufferView[],
+    ): Promise<void> => {
       this.inFlight++;
       try {
         await this.addon.run(this.handle, batch, n, ins, outs);
@@ -152,7 +183,12 @@ export class CudaSession implements EngineSession {
       if (signal?.aborted === true) throw rtError('CANCELLED', 'request was cancelled before it ran');
       if (rows <= net.maxBatch) {
         const batch = net.batches.find((b) => b >= rows) ?? net.maxBatch;
-        await launch(batch, rows, order.map((i) => piecesOf?.(i) ?? bytesOf(i)), outputs);
+        await launch(
+          batch,
+          rows,
+          order.map((i) => piecesOf?.(i) ?? bytesOf(i)),
+          outputs,
+        );
       } else {
         // Requests beyond the largest program run in chunks of it (the batcher normally keeps below it).
         const inputs = order.map(bytesOf);
@@ -160,7 +196,12 @@ export class CudaSession implements EngineSession {
           const n = Math.min(net.maxBatch, rows - from);
           const batch = net.batches.find((b) => b >= n) ?? net.maxBatch;
           const ins = inputs.map((v, i) => sliceRows(v, net.inputs[i]?.rowBytes ?? 0, from, n));
-          await launch(batch, n, ins, outputs.map((v, i) => sliceRows(v, net.outputs[i]?.rowBytes ?? 0, from, n)));
+          await launch(
+            batch,
+            n,
+            ins,
+            outputs.map((v, i) => sliceRows(v, net.outputs[i]?.rowBytes ?? 0, from, n)),
+          );
         }
       }
       return net.outputs
@@ -186,7 +227,12 @@ export class CudaSession implements EngineSession {
    * an arena range to one byte value just before the last of those layers runs.
    */
   async probe(
-    batch: number, rows: number, feeds: readonly ArrayBufferView[], layers: number, offset: number, bytes: number,
+    batch: number,
+    rows: number,
+    feeds: readonly ArrayBufferView[],
+    layers: number,
+    offset: number,
+    bytes: number,
     fill?: { readonly offset: number; readonly bytes: number; readonly byte: number },
   ): Promise<Uint8Array> {
     const out = new Uint8Array(bytes);
@@ -232,7 +278,10 @@ export class CudaSession implements EngineSession {
       rows = n;
       if (t.data === undefined) throw rtError('BAD_DATATYPE', `input '${io.name}' must be numeric`);
       if (t.data.byteLength !== n * io.rowBytes) {
-        throw rtError('BAD_DATA', `input '${io.name}' holds ${t.data.byteLength} bytes, expected ${n * io.rowBytes} for shape [${t.shape.join(',')}]`);
+        throw rtError(
+          'BAD_DATA',
+          `input '${io.name}' holds ${t.data.byteLength} bytes, expected ${n * io.rowBytes} for shape [${t.shape.join(',')}]`,
+        );
       }
       order.push(at);
     }
@@ -258,4 +307,3 @@ function allocate(datatype: 'FP32' | 'FP16', count: number): Float32Array | Uint
 function sliceRows(v: ArrayBufferView, rowBytes: number, from: number, n: number): Uint8Array {
   return new Uint8Array(v.buffer, v.byteOffset + from * rowBytes, n * rowBytes);
 }
-

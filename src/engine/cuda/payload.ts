@@ -35,9 +35,13 @@ export function decodeCudaPayload(bytes: Uint8Array, what = 'the model'): CudaPa
     throw rtError('BAD_CONFIG', `${what}: its CUDA network description is not valid JSON; rebuild the plan`);
   }
   if (network.format !== CUDA_NETWORK_FORMAT || network.version !== 1) {
-    throw rtError('ENGINE_UNAVAILABLE', `${what}: CUDA network format ${String(network.format)} v${String(network.version)} is not the one this rtserve runs (v1); rebuild the plan`);
+    throw rtError(
+      'ENGINE_UNAVAILABLE',
+      `${what}: CUDA network format ${String(network.format)} v${String(network.version)} is not the one this rtserve runs (v1); rebuild the plan`,
+    );
   }
   const w = (m.graph?.initializer ?? []).find((t) => t.name === CUDA_WEIGHTS_NAME)?.rawData;
-  if (w == null || w.byteLength < network.weightBytes) throw rtError('BAD_CONFIG', `${what}: the CUDA weights are missing or short; rebuild the plan`);
+  if (w == null || w.byteLength < network.weightBytes)
+    throw rtError('BAD_CONFIG', `${what}: the CUDA weights are missing or short; rebuild the plan`);
   return { json, network, weights: w.subarray(0, network.weightBytes) };
 }

@@ -15,7 +15,12 @@ export function createCudaTuner(): { readonly tuner?: CudaTuner; readonly unavai
     tuner: {
       device,
       tune(layer: ConvLayer | GemmLayer, options: TuneOptions): TuneResult {
-        const opts = { workspaceLimit: options.workspaceLimit, graphCandidates: options.graphCandidates, iters: options.iters, verify: options.verify ? 1 : 0 };
+        const opts = {
+          workspaceLimit: options.workspaceLimit,
+          graphCandidates: options.graphCandidates,
+          iters: options.iters,
+          verify: options.verify ? 1 : 0,
+        };
         return JSON.parse(addon.tune(JSON.stringify(layer), JSON.stringify(opts))) as TuneResult;
       },
     },
@@ -55,7 +60,11 @@ export function cudaAccuracyRuntime(ort: OfflineRuntime): OfflineRuntime {
           }
           return result;
         },
-        historyDependentBatches: () => s.nativeDescription().programs.filter((p) => p.historyDependent).map((p) => p.batch),
+        historyDependentBatches: () =>
+          s
+            .nativeDescription()
+            .programs.filter((p) => p.historyDependent)
+            .map((p) => p.batch),
         release: () => s.close(),
       };
     },

@@ -18,7 +18,13 @@ export async function openInProcessOrtSession(modelPath: string, options: Engine
   const model = await loadOrtModel({ modelPath, modelLabel: modelLabelOf(modelPath), options });
   return {
     describe: () => model.description,
-    run: async (feeds, outputNames) => (await model.run(feeds.map((t) => toWire(t)), outputNames)).map(fromWire),
+    run: async (feeds, outputNames) =>
+      (
+        await model.run(
+          feeds.map((t) => toWire(t)),
+          outputNames,
+        )
+      ).map(fromWire),
     close: () => model.close(),
   };
 }

@@ -12,8 +12,18 @@ import { rtError } from '../../errors/registry.ts';
  */
 
 const ORT_TYPE: Record<number, ort.Tensor.Type> = {
-  1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 9: 'bool', 10: 'float16',
-  11: 'float64', 12: 'uint32', 13: 'uint64',
+  1: 'float32',
+  2: 'uint8',
+  3: 'int8',
+  4: 'uint16',
+  5: 'int16',
+  6: 'int32',
+  7: 'int64',
+  9: 'bool',
+  10: 'float16',
+  11: 'float64',
+  12: 'uint32',
+  13: 'uint64',
 };
 const ELEM_OF: Record<string, number> = Object.fromEntries(Object.entries(ORT_TYPE).map(([k, v]) => [v, Number(k)]));
 

@@ -66,7 +66,8 @@ export function isDeviceFailure(message: string): boolean {
  * onnxruntime's own messages for inputs whose shapes the graph cannot run together (dimensions that are dynamic
  * in the model, so request validation let them through): the request's fault, answered 400, not an engine failure.
  */
-const INPUT_SHAPE_FAILURE = /Attempting to broadcast an axis by a dimension other than 1|operand cannot broadcast|Invalid rank for input|Got invalid dimensions for input|Incompatible dimensions for matrix multiplication|The input tensor cannot be reshaped to the requested shape|(?:input|tensor) shape mismatch/i;
+const INPUT_SHAPE_FAILURE =
+  /Attempting to broadcast an axis by a dimension other than 1|operand cannot broadcast|Invalid rank for input|Got invalid dimensions for input|Incompatible dimensions for matrix multiplication|The input tensor cannot be reshaped to the requested shape|(?:input|tensor) shape mismatch/i;
 
 export function isInputShapeFailure(message: string): boolean {
   return INPUT_SHAPE_FAILURE.test(message);
@@ -95,14 +96,13 @@ async function unsupportedTypeError(modelPath: string, modelLabel: string, elemT
   );
 }
 
-function describeValues(
-  values: readonly ort.InferenceSession.ValueMetadata[],
-  kind: 'input' | 'output',
-  modelLabel: string,
-): TensorMetadata[] {
+function describeValues(values: readonly ort.InferenceSession.ValueMetadata[], kind: 'input' | 'output', modelLabel: string): TensorMetadata[] {
   return values.map((v) => {
     if (!v.isTensor) {
-      throw rtError('UNSUPPORTED', `model ${modelLabel}: ${kind} '${v.name}' is not a tensor (a sequence, map or optional); only tensors can be served`);
+      throw rtError(
+        'UNSUPPORTED',
+        `model ${modelLabel}: ${kind} '${v.name}' is not a tensor (a sequence, map or optional); only tensors can be served`,
+      );
     }
     const datatype = dataTypeOfOrt(v.type);
     if (datatype === undefined) {
@@ -152,7 +152,8 @@ function toOrtTensor(feed: WireTensor): ort.Tensor {
 function fromOrtTensor(name: string, value: ort.OnnxValue, modelLabel: string): WireTensor {
   const tensor = value as ort.Tensor;
   const datatype = dataTypeOfOrt(tensor.type);
-  if (datatype === undefined) throw rtError('ENGINE_FAILED', `model ${modelLabel}: output '${name}' came back as ${tensor.type}, which has no KServe datatype`);
+  if (datatype === undefined)
+    throw rtError('ENGINE_FAILED', `model ${modelLabel}: output '${name}' came back as ${tensor.type}, which has no KServe datatype`);
   const shape = [...tensor.dims];
   if (datatype === 'BYTES') return { name, datatype, shape, ...encodeStrings(tensor.data as string[]) };
   let data = tensor.data as NumericArray;
@@ -283,7 +284,11 @@ class OrtModel implements OrtLoadedModel {
       const message = cleanOrtMessage(messageOf(err));
       // A device or provider failure is not this batch's fault: the engine chain fails over on this code.
       if (isInputShapeFailure(message)) {
-        throw rtError('BAD_SHAPE', `model ${label} cannot run inputs of these shapes (${feeds.map((f) => `'${f.name}' [${f.shape.join(',')}]`).join(', ')}): ${message}`, { cause: err });
+        throw rtError(
+          'BAD_SHAPE',
+          `model ${label} cannot run inputs of these shapes (${feeds.map((f) => `'${f.name}' [${f.shape.join(',')}]`).join(', ')}): ${message}`,
+          { cause: err },
+        );
       }
       const code = isDeviceFailure(message) ? 'ENGINE_DEVICE_FAILED' : 'ENGINE_FAILED';
       throw rtError(code, `model ${label} failed: ${message}`, { cause: err });

@@ -11,8 +11,19 @@ import type { DataType } from '../../tensor/datatype.ts';
 
 /** onnxruntime-common `Tensor.Type` names that rtserve exchanges. */
 export type OrtTensorType =
-  | 'bool' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'int8' | 'int16' | 'int32' | 'int64'
-  | 'float16' | 'float32' | 'float64' | 'string';
+  | 'bool'
+  | 'uint8'
+  | 'uint16'
+  | 'uint32'
+  | 'uint64'
+  | 'int8'
+  | 'int16'
+  | 'int32'
+  | 'int64'
+  | 'float16'
+  | 'float32'
+  | 'float64'
+  | 'string';
 
 export const ORT_TYPE_OF: Readonly<Record<Exclude<DataType, 'BF16'>, OrtTensorType>> = Object.freeze({
   BOOL: 'bool',
@@ -41,8 +52,27 @@ export function dataTypeOfOrt(ortType: string): DataType | undefined {
 
 /** ONNX `TensorProto.DataType` numbers (onnx.proto) → names, for error messages. */
 export const ONNX_ELEM_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'float', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 8: 'string', 9: 'bool',
-  10: 'float16', 11: 'double', 12: 'uint32', 13: 'uint64', 14: 'complex64', 15: 'complex128', 16: 'bfloat16',
-  17: 'float8e4m3fn', 18: 'float8e4m3fnuz', 19: 'float8e5m2', 20: 'float8e5m2fnuz', 21: 'uint4', 22: 'int4',
+  1: 'float',
+  2: 'uint8',
+  3: 'int8',
+  4: 'uint16',
+  5: 'int16',
+  6: 'int32',
+  7: 'int64',
+  8: 'string',
+  9: 'bool',
+  10: 'float16',
+  11: 'double',
+  12: 'uint32',
+  13: 'uint64',
+  14: 'complex64',
+  15: 'complex128',
+  16: 'bfloat16',
+  17: 'float8e4m3fn',
+  18: 'float8e4m3fnuz',
+  19: 'float8e5m2',
+  20: 'float8e5m2fnuz',
+  21: 'uint4',
+  22: 'int4',
   23: 'float4e2m1',
 });

@@ -48,8 +48,15 @@ function runPreflight(modelPath: string, sessionOptions: object): Promise<string
         resolve(undefined);
         return;
       }
-      const lines = String(stderr).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('at '));
-      const how = err.killed ? `timed out after ${PREFLIGHT_TIMEOUT_MS / 1000} s` : err.signal !== null && err.signal !== undefined ? `died with ${err.signal}` : `exited with code ${String(err.code)}`;
+      const lines = String(stderr)
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('at '));
+      const how = err.killed
+        ? `timed out after ${PREFLIGHT_TIMEOUT_MS / 1000} s`
+        : err.signal !== null && err.signal !== undefined
+          ? `died with ${err.signal}`
+          : `exited with code ${String(err.code)}`;
       resolve(`unavailable on this machine (a test session in a child process ${how}${lines.length > 0 ? `: ${lines.slice(-2).join(' / ')}` : ''})`);
     });
   });

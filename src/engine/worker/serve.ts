@@ -77,7 +77,10 @@ export function serveSession(loader: ModelLoader): void {
       const error =
         cause instanceof RtError
           ? { code: cause.code, message: cause.message }
-          : { code: 'MODEL_LOAD_FAILED' as const, message: `model ${request.modelLabel} failed to load: ${cause instanceof Error ? cause.message : String(cause)}` };
+          : {
+              code: 'MODEL_LOAD_FAILED' as const,
+              message: `model ${request.modelLabel} failed to load: ${cause instanceof Error ? cause.message : String(cause)}`,
+            };
       post({ type: 'load-failed', error, attempts });
     },
   );
@@ -98,7 +101,10 @@ export function serveSession(loader: ModelLoader): void {
       return;
     }
     try {
-      const feeds = message.feeds.map((f): WireTensor => (isPartsTensor(f) ? { name: f.name, datatype: f.datatype, shape: f.shape, data: scratch.join(f.name, f.datatype, f.parts) } : f));
+      const feeds = message.feeds.map(
+        (f): WireTensor =>
+          isPartsTensor(f) ? { name: f.name, datatype: f.datatype, shape: f.shape, data: scratch.join(f.name, f.datatype, f.parts) } : f,
+      );
       const outputs = await model.run(feeds, message.outputNames);
       const transfer: TransferListItem[] = [];
       post({ type: 'result', id: message.id, outputs: prepareOutputs(outputs, transfer) }, transfer);

@@ -115,8 +115,16 @@ export function transferable<T extends NumericArray>(data: T, transfer: Transfer
 }
 
 const TYPED_ARRAY_BY_TAG = {
-  Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, BigUint64Array, BigInt64Array,
-  Float32Array, Float64Array,
+  Uint8Array,
+  Int8Array,
+  Uint16Array,
+  Int16Array,
+  Uint32Array,
+  Int32Array,
+  BigUint64Array,
+  BigInt64Array,
+  Float32Array,
+  Float64Array,
 } as const;
 
 /**
@@ -154,7 +162,11 @@ export function fromWire(wire: WireTensor): Tensor {
 
 /** The pieces of a batch input, each made transferable (moved when exclusive or whole, else copied once). */
 export function toWireParts(
-  name: string, datatype: Exclude<DataType, 'BYTES'>, shape: readonly number[], parts: readonly NumericArray[], transfer: TransferListItem[],
+  name: string,
+  datatype: Exclude<DataType, 'BYTES'>,
+  shape: readonly number[],
+  parts: readonly NumericArray[],
+  transfer: TransferListItem[],
 ): WirePartsTensor {
   return { name, datatype, shape, parts: parts.map((p) => transferable(p, transfer)) };
 }

@@ -72,7 +72,13 @@ export class WorkerSession implements EngineSession {
   #drained: (() => void) | undefined;
   #closedByWorker: (() => void) | undefined;
 
-  private constructor(worker: Worker, modelLabel: string, description: SessionDescription, attempts: readonly ProviderAttempt[], closeTimeoutMs: number) {
+  private constructor(
+    worker: Worker,
+    modelLabel: string,
+    description: SessionDescription,
+    attempts: readonly ProviderAttempt[],
+    closeTimeoutMs: number,
+  ) {
     this.#worker = worker;
     this.modelLabel = modelLabel;
     this.#description = description;
@@ -168,7 +174,13 @@ export class WorkerSession implements EngineSession {
             const data = f.parts.flatMap((p) => p.data as BytesArray);
             return toWire({ name: f.name, datatype: 'BYTES', shape: f.shape, data }, transfer);
           }
-          return toWireParts(f.name, f.datatype, f.shape, f.parts.map((p) => p.data as NumericArray), transfer);
+          return toWireParts(
+            f.name,
+            f.datatype,
+            f.shape,
+            f.parts.map((p) => p.data as NumericArray),
+            transfer,
+          );
         }),
       outputNames,
       signal,
@@ -208,7 +220,11 @@ export class WorkerSession implements EngineSession {
         try {
           this.#worker.postMessage(message);
         } catch (err) {
-          reject(rtError('ENGINE_FAILED', `model ${this.modelLabel}: cannot send the inputs to the engine worker: ${(err as Error).message}`, { cause: err }));
+          reject(
+            rtError('ENGINE_FAILED', `model ${this.modelLabel}: cannot send the inputs to the engine worker: ${(err as Error).message}`, {
+              cause: err,
+            }),
+          );
           return;
         }
       }

@@ -15,7 +15,19 @@
  * reading while it has `maxInflightPerStream` requests in flight or its writes are backed up (HTTP/2 flow control
  * then holds the client back).
  */
-import { Server, ServerCredentials, type Metadata, type MethodDefinition, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation, type sendUnaryData } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type Metadata,
+  type MethodDefinition,
+  type ServerDuplexStream,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type UntypedHandleCall,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../../api/types.ts';
@@ -178,7 +190,10 @@ export class GrpcFront {
         ? { 'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs }
         : {}),
     });
-    this.health = new HealthService({ api: this.api, ...(options.healthPollIntervalMs === undefined ? {} : { pollIntervalMs: options.healthPollIntervalMs }) });
+    this.health = new HealthService({
+      api: this.api,
+      ...(options.healthPollIntervalMs === undefined ? {} : { pollIntervalMs: options.healthPollIntervalMs }),
+    });
 
     const inference = inferencePackageDefinition();
     const healthDef = healthPackageDefinition();
@@ -218,7 +233,11 @@ export class GrpcFront {
   }
 
   /** Runs `admit` for a call (when configured); resolves with the release function. */
-  private admitCall(op: GrpcOperation, model: string | undefined, call: { readonly metadata: Metadata; getPeer(): string }): Promise<GrpcAdmission> | undefined {
+  private admitCall(
+    op: GrpcOperation,
+    model: string | undefined,
+    call: { readonly metadata: Metadata; getPeer(): string },
+  ): Promise<GrpcAdmission> | undefined {
     const admit = this.options.admit;
     if (admit === undefined) return undefined;
     return admit({ op, model: model === '' ? undefined : model, metadata: call.metadata, peer: call.getPeer() });
@@ -238,7 +257,11 @@ export class GrpcFront {
   ): void {
     const admission = this.admitCall(op, model, call);
     if (admission === undefined) run(noRelease, undefined);
-    else admission.then((a) => run(a.release, a.principal?.id), (err: unknown) => refuse(this.status(err)));
+    else
+      admission.then(
+        (a) => run(a.release, a.principal?.id),
+        (err: unknown) => refuse(this.status(err)),
+      );
   }
 
   /** A unary handler's callback that releases the admission before it answers. */
@@ -253,7 +276,11 @@ export class GrpcFront {
    * A unary handler whose work may throw or reject; either becomes the registry's status. `op` and `modelOf` say
    * what the admission hook checks; `fn` gets the admitted principal's id (undefined without an admission hook).
    */
-  private unary<Req, Res>(method: string, modelOf: (request: Req) => string | undefined, fn: (request: Req, principal: string | undefined) => Res | Promise<Res>) {
+  private unary<Req, Res>(
+    method: string,
+    modelOf: (request: Req) => string | undefined,
+    fn: (request: Req, principal: string | undefined) => Res | Promise<Res>,
+  ) {
     const op = this.operationOf(method);
     const off = this.switchedOff(method);
     const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>, principal?: string): void => {
@@ -265,11 +292,21 @@ export class GrpcFront {
         callback(this.status(err));
         return;
       }
-      if (result instanceof Promise) result.then((v) => callback(null, v), (err: unknown) => callback(this.status(err)));
+      if (result instanceof Promise)
+        result.then(
+          (v) => callback(null, v),
+          (err: unknown) => callback(this.status(err)),
+        );
       else callback(null, result);
     };
     return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>): void =>
-      this.admitted(op, modelOf(call.request), call, (release, principal) => run(call, this.releasing(release, callback), principal), (status) => callback(status));
+      this.admitted(
+        op,
+        modelOf(call.request),
+        call,
+        (release, principal) => run(call, this.releasing(release, callback), principal),
+        (status) => callback(status),
+      );
   }
 
   /** grpc.health.v1 behind the admission hook as the `health` operation. */
@@ -281,17 +318,29 @@ export class GrpcFront {
       if (name === 'Watch') {
         const watch = handler as (call: ServerWritableStream<unknown, unknown>) => void;
         guarded[name] = ((call: ServerWritableStream<unknown, unknown>) =>
-          this.admitted('health', undefined, call, (release) => {
-            release();
-            watch(call);
-          }, (status) => call.emit('error', status))) as UntypedHandleCall;
+          this.admitted(
+            'health',
+            undefined,
+            call,
+            (release) => {
+              release();
+              watch(call);
+            },
+            (status) => call.emit('error', status),
+          )) as UntypedHandleCall;
       } else {
         const unaryHandler = handler as (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => void;
         guarded[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) =>
-          this.admitted('health', undefined, call, (release) => {
-            release();
-            unaryHandler(call, cb);
-          }, (status) => cb(status))) as UntypedHandleCall;
+          this.admitted(
+            'health',
+            undefined,
+            call,
+            (release) => {
+              release();
+              unaryHandler(call, cb);
+            },
+            (status) => cb(status),
+          )) as UntypedHandleCall;
       }
     }
     return guarded;
@@ -348,10 +397,14 @@ export class GrpcFront {
         for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
         return { regions };
       }),
-      SystemSharedMemoryRegister: this.unary('SystemSharedMemoryRegister', none, async (r: { name: string; key: string; offset: number; byte_size: number }, principal) => {
-        await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size, principal);
-        return {};
-      }),
+      SystemSharedMemoryRegister: this.unary(
+        'SystemSharedMemoryRegister',
+        none,
+        async (r: { name: string; key: string; offset: number; byte_size: number }, principal) => {
+          await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size, principal);
+          return {};
+        },
+      ),
       SystemSharedMemoryUnregister: this.unary('SystemSharedMemoryUnregister', none, async (r: { name: string }, principal) => {
         await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name, principal);
         return {};
@@ -376,7 +429,13 @@ export class GrpcFront {
 
   private modelInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>): void {
     const msg = call.request;
-    this.admitted('infer', msg.ok ? msg.request.model : msg.model, call, (release, principal) => this.runInfer(call, this.releasing(release, callback), principal), (status) => callback(status));
+    this.admitted(
+      'infer',
+      msg.ok ? msg.request.model : msg.model,
+      call,
+      (release, principal) => this.runInfer(call, this.releasing(release, callback), principal),
+      (status) => callback(status),
+    );
   }
 
   private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>, principal?: string): void {
@@ -467,7 +526,10 @@ export class GrpcFront {
   checkSize(out: Buffer, model: string): Buffer {
     const max = this.options.maxMessageBytes;
     if (out.length > max) {
-      throw rtError('PAYLOAD_TOO_LARGE', `the response of model '${model}' is ${out.length} bytes, over the gRPC message limit of ${max} bytes (grpcMaxMessageBytes); request fewer outputs or a smaller batch, or raise the limit`);
+      throw rtError(
+        'PAYLOAD_TOO_LARGE',
+        `the response of model '${model}' is ${out.length} bytes, over the gRPC message limit of ${max} bytes (grpcMaxMessageBytes); request fewer outputs or a smaller batch, or raise the limit`,
+      );
     }
     return out;
   }

@@ -75,7 +75,10 @@ export class HealthService {
           status = 'NOT_SERVING';
         }
         if (status === 'SERVICE_UNKNOWN') {
-          callback({ code: GrpcStatus.NOT_FOUND, details: `unknown service '${service}': health is reported for '', '${INFERENCE_SERVICE_NAME}' and each model name` });
+          callback({
+            code: GrpcStatus.NOT_FOUND,
+            details: `unknown service '${service}': health is reported for '', '${INFERENCE_SERVICE_NAME}' and each model name`,
+          });
         } else {
           callback(null, { status });
         }

@@ -31,7 +31,10 @@ export function loadConfigParameter(params: Record<string, RepositoryParameter>)
   let config: string | undefined;
   for (const [key, p] of Object.entries(params)) {
     if (key.startsWith('file:')) {
-      throw rtError('UNSUPPORTED', `load parameter '${key}': loading model files sent with the request is not supported; put the model in the repository`);
+      throw rtError(
+        'UNSUPPORTED',
+        `load parameter '${key}': loading model files sent with the request is not supported; put the model in the repository`,
+      );
     }
     if (key === 'config') {
       if (p.parameter_choice !== 'string_param' || typeof p.string_param !== 'string') {

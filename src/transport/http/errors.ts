@@ -10,7 +10,10 @@ export function sendError(reply: FastifyReply, err: unknown, log: Logger): Fasti
   const e = fromFastify(err);
   if (e.category === 'INTERNAL') log.error({ err: e.cause ?? e, code: e.code }, 'internal error');
   if (e.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))));
-  return reply.code(e.httpStatus).type('application/json').send(JSON.stringify({ error: e.message, code: e.code }));
+  return reply
+    .code(e.httpStatus)
+    .type('application/json')
+    .send(JSON.stringify({ error: e.message, code: e.code }));
 }
 
 /** Fastify's own errors (body limits, content-type, route params) become registry errors. */

@@ -6,7 +6,14 @@ import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { requestContextOf } from '../../observability/http-observability.ts';
-import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBinaryBody, responseOptionsFor, toInferRequest } from '../../codec/kserve-json.ts';
+import {
+  buildRawRequest,
+  decodeInferRequestJson,
+  encodeInferResponse,
+  parseBinaryBody,
+  responseOptionsFor,
+  toInferRequest,
+} from '../../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../../codec/kserve-json.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 import { concatBytes } from '../../codec/wire-tensor.ts';
@@ -121,13 +128,28 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   );
 
   // ---- health (Triton: empty body, 200 when true, 400 when false; S:src/http_server.cc)
-  const health = (ok: () => boolean) => async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply.code(ok() ? 200 : 400).send();
-  app.get('/v2/health/live', health(() => api.isLive()));
-  app.get('/v2/health/ready', health(() => api.isReady()));
+  const health = (ok: () => boolean) => async (_req: FastifyRequest, reply: FastifyReply) => reply.code(ok() ? 200 : 400).send();
+  app.get(
+    '/v2/health/live',
+    health(() => api.isLive()),
+  );
+  app.get(
+    '/v2/health/ready',
+    health(() => api.isReady()),
+  );
   // Conventional Kubernetes probe aliases; 503 is what probes and load balancers expect for "not ready".
-  app.get('/healthz', async (_req, reply) => reply.code(api.isLive() ? 200 : 503).type('text/plain').send(api.isLive() ? 'ok' : 'not live'));
-  app.get('/readyz', async (_req, reply) => reply.code(api.isReady() ? 200 : 503).type('text/plain').send(api.isReady() ? 'ok' : 'not ready'));
+  app.get('/healthz', async (_req, reply) =>
+    reply
+      .code(api.isLive() ? 200 : 503)
+      .type('text/plain')
+      .send(api.isLive() ? 'ok' : 'not live'),
+  );
+  app.get('/readyz', async (_req, reply) =>
+    reply
+      .code(api.isReady() ? 200 : 503)
+      .type('text/plain')
+      .send(api.isReady() ? 'ok' : 'not ready'),
+  );
 
   // ---- metadata
   app.get('/v2', async () => api.serverMetadata());
@@ -199,16 +221,26 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     } else {
       decoded = decodeInferRequestJson(parseJsonBytes(body, 'the request body'));
     }
-    if (limits !== undefined) checkTensorLimits(decoded.sharedMemoryInputs === undefined ? decoded.inputs : [...decoded.inputs, ...decoded.sharedMemoryInputs], limits);
+    if (limits !== undefined)
+      checkTensorLimits(decoded.sharedMemoryInputs === undefined ? decoded.inputs : [...decoded.inputs, ...decoded.sharedMemoryInputs], limits);
 
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
     // HTTP disconnect until it writes; docs/protocol.md §5, item 9).
     const signal = connectionSignal(req.raw.socket);
     // With the request's context (request id, trace, stage timings) from the observability hooks.
-    const request = toInferRequest(decoded, { model, version, signal, protocol: 'http', context: requestContextOf(req.raw), principal: principalOf(req)?.id });
+    const request = toInferRequest(decoded, {
+      model,
+      version,
+      signal,
+      protocol: 'http',
+      context: requestContextOf(req.raw),
+      principal: principalOf(req)?.id,
+    });
     // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
     // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
-    const response = isImageRequest(api, request) ? ((await inferImageRequest(api, request)) ?? (await api.infer(request))) : await api.infer(request);
+    const response = isImageRequest(api, request)
+      ? ((await inferImageRequest(api, request)) ?? (await api.infer(request)))
+      : await api.infer(request);
 
     const opts = responseOptionsFor(decoded);
     const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);

@@ -90,11 +90,13 @@ export function parseMultipart(body: Buffer, boundary: string): MultipartPart[] 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 function decodeBase64Image(value: unknown): Uint8Array {
-  if (typeof value !== 'string') throw rtError('BAD_REQUEST', `JSON field 'image' must be a base64 string, got ${value === null ? 'null' : typeof value}`);
+  if (typeof value !== 'string')
+    throw rtError('BAD_REQUEST', `JSON field 'image' must be a base64 string, got ${value === null ? 'null' : typeof value}`);
   let text = value;
   const comma = text.indexOf(',');
   if (text.startsWith('data:') && comma > 0) {
-    if (!text.slice(0, comma).endsWith(';base64')) throw rtError('BAD_REQUEST', "JSON field 'image': a data: URL must be base64-encoded (';base64,')");
+    if (!text.slice(0, comma).endsWith(';base64'))
+      throw rtError('BAD_REQUEST', "JSON field 'image': a data: URL must be base64-encoded (';base64,')");
     text = text.slice(comma + 1);
   }
   text = text.replace(/\s+/g, '');
@@ -108,17 +110,22 @@ function readBody(req: FastifyRequest): ImageBody {
   if (type === 'multipart/form-data') {
     const parts = parseMultipart(body, params.get('boundary') ?? '');
     const fields = new Map<string, string | number>();
-    for (const p of parts) if (p.filename === undefined && p.name !== undefined && p.name !== 'image' && p.name !== 'file') fields.set(p.name, p.data.toString('utf8'));
+    for (const p of parts)
+      if (p.filename === undefined && p.name !== undefined && p.name !== 'image' && p.name !== 'file') fields.set(p.name, p.data.toString('utf8'));
     const files = parts.filter((p) => p.filename !== undefined);
     const image = parts.find((p) => p.name === 'image' || p.name === 'file') ?? (files.length === 1 ? files[0] : undefined);
     if (image === undefined) {
-      throw rtError('BAD_REQUEST', `multipart/form-data: no image part (name it 'image' or 'file'; found ${parts.length === 0 ? 'no parts' : parts.map((p) => `'${p.name ?? '?'}'`).join(', ')})`);
+      throw rtError(
+        'BAD_REQUEST',
+        `multipart/form-data: no image part (name it 'image' or 'file'; found ${parts.length === 0 ? 'no parts' : parts.map((p) => `'${p.name ?? '?'}'`).join(', ')})`,
+      );
     }
     return { bytes: image.data, fields };
   }
   if (type === 'application/json' || type.endsWith('+json')) {
     const json = parseJsonBytes(body, 'the request body');
-    if (json === null || typeof json !== 'object' || Array.isArray(json)) throw rtError('BAD_JSON', 'the request body must be a JSON object {"image": "<base64>"}');
+    if (json === null || typeof json !== 'object' || Array.isArray(json))
+      throw rtError('BAD_JSON', 'the request body must be a JSON object {"image": "<base64>"}');
     const obj = json as Record<string, unknown>;
     if (!('image' in obj)) throw rtError('BAD_REQUEST', "the JSON body has no 'image' field (base64 of the encoded image)");
     const fields = new Map<string, string | number>();
@@ -131,7 +138,10 @@ function readBody(req: FastifyRequest): ImageBody {
     return { bytes: decodeBase64Image(obj['image']), fields };
   }
   if (type === '' || type === 'application/octet-stream' || type.startsWith('image/')) return { bytes: body, fields: new Map() };
-  throw rtError('BAD_REQUEST', `unsupported Content-Type '${type}': send the image itself (image/jpeg, image/png, image/webp), multipart/form-data or JSON {"image": "<base64>"}`);
+  throw rtError(
+    'BAD_REQUEST',
+    `unsupported Content-Type '${type}': send the image itself (image/jpeg, image/png, image/webp), multipart/form-data or JSON {"image": "<base64>"}`,
+  );
 }
 
 function optionsFrom(req: FastifyRequest, fields: ReadonlyMap<string, string | number>): Partial<Record<OptionName, number>> {
@@ -185,7 +195,10 @@ export function registerImageRoutes(app: FastifyInstance, options: ImageRouteOpt
       ...(o.max_detections === undefined ? {} : { maxDetections: o.max_detections }),
     };
     const result = await runImagePipeline(api, model, bytes, pipelineOptions);
-    return reply.code(200).type('application/json').send(JSON.stringify(imageResultJson(result)));
+    return reply
+      .code(200)
+      .type('application/json')
+      .send(JSON.stringify(imageResultJson(result)));
   };
   app.post('/v2/models/:model/image', handler);
   app.post('/v2/models/:model/versions/:version/image', handler);

@@ -46,7 +46,8 @@ const CHAT_FILES: readonly { readonly url: string; readonly file: string; readon
   { url: '/chat/chat.css', file: 'chat.css', type: 'text/css; charset=utf-8' },
 ];
 // The page loads only its own script and styles and talks only to this server (fetch, WebSocket).
-const CHAT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'";
+const CHAT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'";
 
 type Json = Record<string, unknown>;
 
@@ -68,7 +69,10 @@ function sendOpenAiError(reply: FastifyReply, err: unknown, log: Logger): Fastif
   const e = toRtError(err);
   if (e.category === 'INTERNAL') log.error({ err: e.cause ?? e, code: e.code }, 'internal error');
   if (e.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))));
-  return reply.code(e.httpStatus).type('application/json').send(JSON.stringify(errorBody(e)));
+  return reply
+    .code(e.httpStatus)
+    .type('application/json')
+    .send(JSON.stringify(errorBody(e)));
 }
 
 // ---- request checking: OpenAI clients send many optional fields, often as null; unknown ones are ignored.
@@ -115,7 +119,8 @@ function commonParams(body: Json, maxTokensFields: readonly string[]): CommonPar
   if (n !== undefined && n !== 1) throw rtError('UNSUPPORTED', `'n' = ${n}: rtserve returns one choice per request; send ${n} requests instead`);
   for (const name of ['presence_penalty', 'frequency_penalty']) {
     const v = optNumber(body, name);
-    if (v !== undefined && v !== 0) throw rtError('UNSUPPORTED', `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
+    if (v !== undefined && v !== 0)
+      throw rtError('UNSUPPORTED', `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
   }
   for (const name of ['logprobs', 'top_logprobs', 'logit_bias', 'best_of', 'suffix', 'tools', 'functions', 'response_format']) {
     const v = body[name];
@@ -272,7 +277,12 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       } catch {
         throw rtError('ROUTE_NOT_FOUND', `the chat page file ${f.file} is missing`);
       }
-      return reply.header('content-security-policy', CHAT_CSP).header('x-content-type-options', 'nosniff').header('cache-control', 'no-cache').type(f.type).send(body);
+      return reply
+        .header('content-security-policy', CHAT_CSP)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-cache')
+        .type(f.type)
+        .send(body);
     });
   }
 
@@ -313,10 +323,16 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       const echoed = echo && typeof prompt === 'string' ? prompt : '';
       const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
       if (p.stream) {
-        await streamGeneration(reply, g, base, {
-          piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
-          finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-        }, p.includeUsage);
+        await streamGeneration(
+          reply,
+          g,
+          base,
+          {
+            piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
+            finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+          },
+          p.includeUsage,
+        );
         return reply;
       }
       const r = await g.result;
@@ -347,11 +363,19 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       const g = start(req, reply, { model: p.model, ...sampling, prompt });
       const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
       if (p.stream) {
-        await streamGeneration(reply, g, base, {
-          // The first chunk carries the role (OpenAI sends it with empty content).
-          piece: (text, first) => ({ choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }] }),
-          finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-        }, p.includeUsage);
+        await streamGeneration(
+          reply,
+          g,
+          base,
+          {
+            // The first chunk carries the role (OpenAI sends it with empty content).
+            piece: (text, first) => ({
+              choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }],
+            }),
+            finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+          },
+          p.includeUsage,
+        );
         return reply;
       }
       const r = await g.result;

@@ -1,10 +1,26 @@
 import { z } from 'zod';
-import { errorSchema, inferRequestSchema, inferResponseSchema, loadRequestSchema, modelMetadataSchema, modelReadySchema, repositoryIndexRequestSchema, repositoryIndexResponseSchema, serverMetadataSchema, statisticsSchema, systemSharedMemoryRegisterSchema, systemSharedMemoryStatusSchema, unloadRequestSchema } from './schemas.ts';
+import {
+  errorSchema,
+  inferRequestSchema,
+  inferResponseSchema,
+  loadRequestSchema,
+  modelMetadataSchema,
+  modelReadySchema,
+  repositoryIndexRequestSchema,
+  repositoryIndexResponseSchema,
+  serverMetadataSchema,
+  statisticsSchema,
+  systemSharedMemoryRegisterSchema,
+  systemSharedMemoryStatusSchema,
+  unloadRequestSchema,
+} from './schemas.ts';
 import { RTSERVE_VERSION } from '../../util/version.ts';
 
 type JsonObject = Record<string, unknown>;
 
-const json = (schema: z.ZodType): JsonObject => ({ 'application/json': { schema: z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) } });
+const json = (schema: z.ZodType): JsonObject => ({
+  'application/json': { schema: z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) },
+});
 const ok = (description: string, schema?: z.ZodType): JsonObject => ({
   '200': schema === undefined ? { description } : { description, content: json(schema) },
   default: { description: 'Error: {"error": message}', content: json(errorSchema) },
@@ -22,10 +38,18 @@ export function buildOpenApiDocument(): JsonObject {
     paths[`/v2/models/{model}${base}`] = { [method]: { ...op, parameters: [modelParam] } };
     paths[`/v2/models/{model}/versions/{version}${base}`] = { [method]: { ...op, parameters: [modelParam, versionParam] } };
   };
-  paths['/v2/health/live'] = { get: { summary: 'Server live (200 live, 400 not)', responses: { '200': { description: 'live' }, '400': { description: 'not live' } } } };
-  paths['/v2/health/ready'] = { get: { summary: 'Server ready (200 ready, 400 not)', responses: { '200': { description: 'ready' }, '400': { description: 'not ready' } } } };
-  paths['/healthz'] = { get: { summary: 'Liveness probe alias (200 / 503)', responses: { '200': { description: 'ok' }, '503': { description: 'not live' } } } };
-  paths['/readyz'] = { get: { summary: 'Readiness probe alias (200 / 503)', responses: { '200': { description: 'ok' }, '503': { description: 'not ready' } } } };
+  paths['/v2/health/live'] = {
+    get: { summary: 'Server live (200 live, 400 not)', responses: { '200': { description: 'live' }, '400': { description: 'not live' } } },
+  };
+  paths['/v2/health/ready'] = {
+    get: { summary: 'Server ready (200 ready, 400 not)', responses: { '200': { description: 'ready' }, '400': { description: 'not ready' } } },
+  };
+  paths['/healthz'] = {
+    get: { summary: 'Liveness probe alias (200 / 503)', responses: { '200': { description: 'ok' }, '503': { description: 'not live' } } },
+  };
+  paths['/readyz'] = {
+    get: { summary: 'Readiness probe alias (200 / 503)', responses: { '200': { description: 'ok' }, '503': { description: 'not ready' } } },
+  };
   paths['/v2'] = { get: { summary: 'Server metadata', responses: ok('server metadata', serverMetadataSchema) } };
   both('', { summary: 'Model metadata', responses: ok('model metadata', modelMetadataSchema) }, 'get');
   both('/ready', { summary: 'Model ready (200 ready, 400 not)', responses: ok('ready', modelReadySchema) }, 'get');
@@ -55,7 +79,11 @@ export function buildOpenApiDocument(): JsonObject {
   );
   paths['/v2/models/stats'] = { get: { summary: 'Statistics of every model', responses: ok('statistics', statisticsSchema) } };
   paths['/v2/repository/index'] = {
-    post: { summary: 'Repository index', requestBody: { content: json(repositoryIndexRequestSchema) }, responses: ok('index', repositoryIndexResponseSchema) },
+    post: {
+      summary: 'Repository index',
+      requestBody: { content: json(repositoryIndexRequestSchema) },
+      responses: ok('index', repositoryIndexResponseSchema),
+    },
   };
   paths['/v2/repository/models/{model}/load'] = {
     post: { summary: 'Load or reload a model', parameters: [modelParam], requestBody: { content: json(loadRequestSchema) }, responses: ok('loaded') },
@@ -66,9 +94,15 @@ export function buildOpenApiDocument(): JsonObject {
   // Triton's system shared memory extension (docs/shared-memory.md); the CUDA paths answer 501.
   const regionParam = { name: 'region', in: 'path', required: true, schema: { type: 'string' } };
   const shm = '/v2/systemsharedmemory';
-  paths[`${shm}/status`] = { get: { summary: 'Status of every registered system shared memory region', responses: ok('regions', systemSharedMemoryStatusSchema) } };
+  paths[`${shm}/status`] = {
+    get: { summary: 'Status of every registered system shared memory region', responses: ok('regions', systemSharedMemoryStatusSchema) },
+  };
   paths[`${shm}/region/{region}/status`] = {
-    get: { summary: 'Status of one system shared memory region (404 when not registered)', parameters: [regionParam], responses: ok('region', systemSharedMemoryStatusSchema) },
+    get: {
+      summary: 'Status of one system shared memory region (404 when not registered)',
+      parameters: [regionParam],
+      responses: ok('region', systemSharedMemoryStatusSchema),
+    },
   };
   paths[`${shm}/region/{region}/register`] = {
     post: {
@@ -80,12 +114,26 @@ export function buildOpenApiDocument(): JsonObject {
   };
   paths[`${shm}/unregister`] = { post: { summary: 'Unregister every system shared memory region', responses: ok('unregistered') } };
   paths[`${shm}/region/{region}/unregister`] = {
-    post: { summary: 'Unregister one system shared memory region (in-flight requests that use it finish first)', parameters: [regionParam], responses: ok('unregistered') },
+    post: {
+      summary: 'Unregister one system shared memory region (in-flight requests that use it finish first)',
+      parameters: [regionParam],
+      responses: ok('unregistered'),
+    },
   };
   const cudaUnsupported = { '501': { description: 'CUDA shared memory is not supported by this server', content: json(errorSchema) } };
-  for (const [path, method] of [['/status', 'get'], ['/region/{region}/status', 'get'], ['/region/{region}/register', 'post'], ['/unregister', 'post'], ['/region/{region}/unregister', 'post']] as const) {
+  for (const [path, method] of [
+    ['/status', 'get'],
+    ['/region/{region}/status', 'get'],
+    ['/region/{region}/register', 'post'],
+    ['/unregister', 'post'],
+    ['/region/{region}/unregister', 'post'],
+  ] as const) {
     paths[`/v2/cudasharedmemory${path}`] = {
-      [method]: { summary: 'CUDA shared memory (not supported: 501)', ...(path.includes('{region}') ? { parameters: [regionParam] } : {}), responses: cudaUnsupported },
+      [method]: {
+        summary: 'CUDA shared memory (not supported: 501)',
+        ...(path.includes('{region}') ? { parameters: [regionParam] } : {}),
+        responses: cudaUnsupported,
+      },
     };
   }
   return {

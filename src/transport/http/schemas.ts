@@ -35,7 +35,13 @@ export const inferResponseSchema = z.object({
   id: z.string().optional(),
   parameters: parameters.optional(),
   outputs: z.array(
-    z.object({ name: z.string(), shape: z.array(z.number().int()), datatype: z.enum(DATA_TYPES), parameters: parameters.optional(), data: tensorDataSchema.optional() }),
+    z.object({
+      name: z.string(),
+      shape: z.array(z.number().int()),
+      datatype: z.enum(DATA_TYPES),
+      parameters: parameters.optional(),
+      data: tensorDataSchema.optional(),
+    }),
   ),
 });
 
@@ -59,7 +65,10 @@ export const repositoryIndexResponseSchema = z.array(
   z.object({ name: z.string(), version: z.string().optional(), state: z.string(), reason: z.string() }),
 );
 export const loadRequestSchema = z.strictObject({
-  parameters: z.object({ config: z.string().optional() }).catchall(z.union([z.string(), z.number(), z.boolean()])).optional(),
+  parameters: z
+    .object({ config: z.string().optional() })
+    .catchall(z.union([z.string(), z.number(), z.boolean()]))
+    .optional(),
 });
 export const unloadRequestSchema = z.strictObject({
   parameters: z.object({ unload_dependents: z.boolean().optional() }).optional(),
@@ -68,18 +77,26 @@ export const unloadRequestSchema = z.strictObject({
 /** Triton's system shared memory extension (S:docs/protocol/extension_shared_memory.md; docs/shared-memory.md). */
 const byteCount = (what: string) => {
   const bad = `must be a non-negative integer number of bytes (${what})`;
-  return z.number({ error: (iss) => (iss.input === undefined ? `required: ${what}, in bytes` : bad) }).int({ error: bad }).min(0, { error: bad });
+  return z
+    .number({ error: (iss) => (iss.input === undefined ? `required: ${what}, in bytes` : bad) })
+    .int({ error: bad })
+    .min(0, { error: bad });
 };
 export const systemSharedMemoryRegisterSchema = z.strictObject({
   key: z
-    .string({ error: (iss) => (iss.input === undefined ? 'required: the POSIX shared memory key, e.g. "/input0"' : 'must be a string: the POSIX shared memory key, e.g. "/input0"') })
+    .string({
+      error: (iss) =>
+        iss.input === undefined
+          ? 'required: the POSIX shared memory key, e.g. "/input0"'
+          : 'must be a string: the POSIX shared memory key, e.g. "/input0"',
+    })
     .meta({ description: 'POSIX shared memory key as given to shm_open, e.g. "/input0" (the object /dev/shm/input0)' }),
-  offset: byteCount('the start of the region within the object').optional().meta({ description: 'Start of the region within the object, in bytes (default 0)' }),
+  offset: byteCount('the start of the region within the object')
+    .optional()
+    .meta({ description: 'Start of the region within the object, in bytes (default 0)' }),
   byte_size: byteCount('the size of the region').meta({ description: 'Size of the region, in bytes' }),
 });
-export const systemSharedMemoryStatusSchema = z.array(
-  z.object({ name: z.string(), key: z.string(), offset: z.number(), byte_size: z.number() }),
-);
+export const systemSharedMemoryStatusSchema = z.array(z.object({ name: z.string(), key: z.string(), offset: z.number(), byte_size: z.number() }));
 
 const duration = z.object({ count: z.number(), ns: z.number() });
 export const statisticsSchema = z.object({
@@ -91,8 +108,14 @@ export const statisticsSchema = z.object({
       inference_count: z.number(),
       execution_count: z.number(),
       inference_stats: z.object({
-        success: duration, fail: duration, queue: duration, compute_input: duration, compute_infer: duration,
-        compute_output: duration, cache_hit: duration, cache_miss: duration,
+        success: duration,
+        fail: duration,
+        queue: duration,
+        compute_input: duration,
+        compute_infer: duration,
+        compute_output: duration,
+        cache_hit: duration,
+        cache_miss: duration,
       }),
       batch_stats: z.array(z.object({ batch_size: z.number(), compute_input: duration, compute_infer: duration, compute_output: duration })),
     }),

@@ -22,7 +22,8 @@ export const SYSTEM_SHM_PREFIX = '/v2/systemsharedmemory';
 export const CUDA_SHM_PREFIX = '/v2/cudasharedmemory';
 
 export function registerSharedMemoryRoutes(app: FastifyInstance, api: InferenceApi): void {
-  const status = async (req: FastifyRequest<{ Params: { region?: string } }>) => systemSharedMemoryOf(api).status(req.params.region, principalOf(req)?.id);
+  const status = async (req: FastifyRequest<{ Params: { region?: string } }>) =>
+    systemSharedMemoryOf(api).status(req.params.region, principalOf(req)?.id);
   app.get(`${SYSTEM_SHM_PREFIX}/status`, status);
   app.get(`${SYSTEM_SHM_PREFIX}/region/:region/status`, status);
 

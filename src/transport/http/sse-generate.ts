@@ -45,13 +45,21 @@ export function decodeGenerateBody(api: InferenceApi, model: string, version: st
     if (key === 'id' || key === 'parameters') continue;
     const input = meta.inputs.find((t) => t.name === key);
     if (input === undefined) {
-      throw rtError('UNEXPECTED_INPUT', `generate: '${key}' is not an input of model '${model}' (inputs: ${meta.inputs.map((t) => t.name).join(', ')})`);
+      throw rtError(
+        'UNEXPECTED_INPUT',
+        `generate: '${key}' is not an input of model '${model}' (inputs: ${meta.inputs.map((t) => t.name).join(', ')})`,
+      );
     }
     const values = Array.isArray(value) ? (value as unknown[]).flat(Infinity) : [value];
     const dims = batched ? input.shape.slice(1) : input.shape.slice();
     const shape = deduceShape(key, dims, values.length);
     const full = batched ? [1, ...shape] : shape;
-    tensors.push({ name: key, datatype: input.datatype, shape: full, data: jsonToTensorData('input', key, input.datatype, full, values.length, values) });
+    tensors.push({
+      name: key,
+      datatype: input.datatype,
+      shape: full,
+      data: jsonToTensorData('input', key, input.datatype, full, values.length, values),
+    });
   }
   return {
     form: 'generate',
@@ -73,10 +81,16 @@ function deduceShape(name: string, dims: readonly number[], count: number): numb
     return shape;
   }
   if (variable.length > 1) {
-    throw rtError('BAD_SHAPE', `input '${name}': the shape cannot be deduced from a flat value because the model's shape ${formatShape(dims)} has more than one variable dimension; use the KServe form ('inputs' with shapes)`);
+    throw rtError(
+      'BAD_SHAPE',
+      `input '${name}': the shape cannot be deduced from a flat value because the model's shape ${formatShape(dims)} has more than one variable dimension; use the KServe form ('inputs' with shapes)`,
+    );
   }
   if (fixed === 0 || count % fixed !== 0) {
-    throw rtError('BAD_SHAPE', `input '${name}': ${count} values are not a whole number of slices of the model's shape ${formatShape(dims)} (${fixed} values per step of the variable dimension)`);
+    throw rtError(
+      'BAD_SHAPE',
+      `input '${name}': ${count} values are not a whole number of slices of the model's shape ${formatShape(dims)} (${fixed} values per step of the variable dimension)`,
+    );
   }
   shape[variable[0]!] = count / fixed;
   return shape;

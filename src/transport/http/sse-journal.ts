@@ -51,19 +51,20 @@ export function pinSeed(api: InferenceApi, model: string, version: string | unde
  * Journals `stream`'s events (those after `journaledThrough`, which the journal has already) with `format`, and
  * renews this replica's lease on it until its terminal event.
  */
-export function journalStream(
-  stream: ReplayStream,
-  options: SseJournalOptions,
-  format: (event: StreamEvent) => string,
-  journaledThrough = 0,
-): void {
+export function journalStream(stream: ReplayStream, options: SseJournalOptions, format: (event: StreamEvent) => string, journaledThrough = 0): void {
   const { journal, replicaId, logger } = options;
-  const fail = (what: string) => (err: unknown): void => logger.warn({ stream: stream.key, err: err instanceof Error ? err.message : String(err) }, `SSE journal: ${what} failed`);
-  const renew = setInterval(() => {
-    journal.claim(stream.key, replicaId).then((held) => {
-      if (!held) clearInterval(renew);
-    }, fail('lease renewal'));
-  }, Math.max(50, Math.floor(options.leaseMs / 3)));
+  const fail =
+    (what: string) =>
+    (err: unknown): void =>
+      logger.warn({ stream: stream.key, err: err instanceof Error ? err.message : String(err) }, `SSE journal: ${what} failed`);
+  const renew = setInterval(
+    () => {
+      journal.claim(stream.key, replicaId).then((held) => {
+        if (!held) clearInterval(renew);
+      }, fail('lease renewal'));
+    },
+    Math.max(50, Math.floor(options.leaseMs / 3)),
+  );
   renew.unref();
   stream.onPush = (event) => {
     const terminal = event.kind !== 'data' || stream.mode === 'single';

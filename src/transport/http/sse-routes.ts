@@ -18,7 +18,15 @@ import { parseJsonBytes } from '../../codec/json-body.ts';
 import type { StreamJournal } from '../../state/stream-journal.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
 import { journalStream, pinSeed, resumeFromJournal, sseHead, type SseJournalOptions } from './sse-journal.ts';
-import { decodeGenerateBody, encodeGenerateResponse, parseLastEventId, sseErrorData, sseEvent, sseEventId, type DecodedGenerate } from './sse-generate.ts';
+import {
+  decodeGenerateBody,
+  encodeGenerateResponse,
+  parseLastEventId,
+  sseErrorData,
+  sseEvent,
+  sseEventId,
+  type DecodedGenerate,
+} from './sse-generate.ts';
 
 export interface SseOptions {
   readonly api: InferenceApi;
@@ -184,28 +192,42 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
     options.journal === undefined
       ? undefined
       : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: options.leaseMs ?? 3000, logger: options.logger };
-  const format = (stream: ReplayStream) => (event: StreamEvent): string => formatSseEvent(stream, event);
+  const format =
+    (stream: ReplayStream) =>
+    (event: StreamEvent): string =>
+      formatSseEvent(stream, event);
 
   /** Continues a stream whose producer died, on this replica (sse-journal.ts). */
-  const takeOver = (model: string, streamId: string) => (raw: ServerResponse, meta: { version?: string; body: string }, sentThrough: number, journaledThrough: number): void => {
-    let generateBody: DecodedGenerate;
-    try {
-      generateBody = decodeGenerateBody(api, model, meta.version, JSON.parse(meta.body));
-    } catch (err) {
-      raw.end(sseEvent(sseEventId(streamId, sentThrough + 1), 'error', sseErrorData(rtError('INTERNAL', 'the stream cannot be continued here', { cause: err }))));
-      return;
-    }
-    const stream = registry.create(streamId, 'stream');
-    stream.context = { model, generate: generateBody, sink: undefined } satisfies StreamContext;
-    if (journal !== undefined) journalStream(stream, journal, format(stream), journaledThrough);
-    const sink = attachSink(stream, 0) as SseSink;
-    sink.skipThrough = sentThrough;
-    sink.begin(raw, true);
-    void runIntoStream(stream, api, toInferRequest(generateBody.decoded, { model, version: meta.version, signal: stream.controller.signal, protocol: 'sse' }));
-  };
+  const takeOver =
+    (model: string, streamId: string) =>
+    (raw: ServerResponse, meta: { version?: string; body: string }, sentThrough: number, journaledThrough: number): void => {
+      let generateBody: DecodedGenerate;
+      try {
+        generateBody = decodeGenerateBody(api, model, meta.version, JSON.parse(meta.body));
+      } catch (err) {
+        raw.end(
+          sseEvent(
+            sseEventId(streamId, sentThrough + 1),
+            'error',
+            sseErrorData(rtError('INTERNAL', 'the stream cannot be continued here', { cause: err })),
+          ),
+        );
+        return;
+      }
+      const stream = registry.create(streamId, 'stream');
+      stream.context = { model, generate: generateBody, sink: undefined } satisfies StreamContext;
+      if (journal !== undefined) journalStream(stream, journal, format(stream), journaledThrough);
+      const sink = attachSink(stream, 0) as SseSink;
+      sink.skipThrough = sentThrough;
+      sink.begin(raw, true);
+      void runIntoStream(
+        stream,
+        api,
+        toInferRequest(generateBody.decoded, { model, version: meta.version, signal: stream.controller.signal, protocol: 'sse' }),
+      );
+    };
 
   const bodyOf = (req: FastifyRequest): unknown => parseJsonBytes(req.body instanceof Buffer ? req.body : Buffer.alloc(0), 'the request body');
-
 
   const generate = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
     const { model, version } = req.params;
@@ -215,7 +237,10 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       if (!reply.raw.writableFinished) controller.abort();
     });
     const response = await api.infer(toInferRequest(generateBody.decoded, { model, version, signal: controller.signal, protocol: 'sse' }));
-    return reply.code(200).type('application/json').send(encodeGenerateResponse(generateBody.form, generateBody.decoded, response));
+    return reply
+      .code(200)
+      .type('application/json')
+      .send(encodeGenerateResponse(generateBody.form, generateBody.decoded, response));
   };
 
   const attachSink = (stream: ReplayStream, after: number): SseSink | undefined => {
@@ -238,14 +263,18 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
         // Not held here: another replica's stream (or one whose replica died), from the shared journal.
         const found = await journal.journal.read(parsed.streamId, 0);
         if (found !== undefined) {
-          if (found.meta.model !== model) throw rtError('BAD_REQUEST', `stream '${parsed.streamId}' belongs to model '${found.meta.model}', not '${model}'`);
+          if (found.meta.model !== model)
+            throw rtError('BAD_REQUEST', `stream '${parsed.streamId}' belongs to model '${found.meta.model}', not '${model}'`);
           reply.hijack();
           await resumeFromJournal(reply.raw, parsed.streamId, parsed.seq, found, journal, takeOver(model, parsed.streamId));
           return reply;
         }
       }
       if (parsed === undefined || stream === undefined || ctx === undefined) {
-        throw rtError('RESUME_EXPIRED', `Last-Event-ID '${lastEventId.slice(0, 80)}' names no stream that can be resumed: it is malformed, unknown, or its resume window (${options.resumeWindowMs} ms) has passed`);
+        throw rtError(
+          'RESUME_EXPIRED',
+          `Last-Event-ID '${lastEventId.slice(0, 80)}' names no stream that can be resumed: it is malformed, unknown, or its resume window (${options.resumeWindowMs} ms) has passed`,
+        );
       }
       if (ctx.model !== model) throw rtError('BAD_REQUEST', `stream '${parsed.streamId}' belongs to model '${ctx.model}', not '${model}'`);
       const sink = attachSink(stream, parsed.seq);
@@ -265,7 +294,11 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
     stream.context = ctx;
     if (journal !== undefined) {
       try {
-        await journal.journal.create(streamId, { model, ...(version === undefined ? {} : { version }), body: JSON.stringify(body) }, journal.replicaId);
+        await journal.journal.create(
+          streamId,
+          { model, ...(version === undefined ? {} : { version }), body: JSON.stringify(body) },
+          journal.replicaId,
+        );
         journalStream(stream, journal, format(stream));
       } catch (err) {
         // The stream still runs; it is resumable on this replica only.

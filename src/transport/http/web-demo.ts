@@ -46,7 +46,10 @@ export function demoBundle(root: string = packageRoot()): Promise<string> {
       return await readFile(join(root, 'dist', 'web', 'app.js'), 'utf8');
     } catch {
       const why = buildError instanceof Error ? buildError.message.split('\n')[0] : String(buildError);
-      throw rtError('ROUTE_NOT_FOUND', `the demo script is not available: bundling web/src failed (${why}) and there is no prebuilt dist/web/app.js (run \`node scripts/build-web.mjs\`)`);
+      throw rtError(
+        'ROUTE_NOT_FOUND',
+        `the demo script is not available: bundling web/src failed (${why}) and there is no prebuilt dist/web/app.js (run \`node scripts/build-web.mjs\`)`,
+      );
     }
   })();
   bundles.set(root, bundle);
@@ -59,7 +62,8 @@ export function demoBundle(root: string = packageRoot()): Promise<string> {
 
 // The page loads only its own script and styles, talks only to this server (fetch and WebSocket), and draws
 // frames from blob: and data: URLs.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'";
 
 const headersOf = (reply: FastifyReply, type: string): FastifyReply =>
   reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('cache-control', 'no-cache').type(type);

@@ -1,4 +1,3 @@
-
 import type { InferResponse, Parameters, RequestedOutput } from '../../api/types.ts';
 import { encodeInferResponse, responseOptionsFor, type EncodeResponseOptions, type EncodedResponse } from '../../codec/kserve-json.ts';
 import { utf8Encode } from '../../codec/tensor-data.ts';

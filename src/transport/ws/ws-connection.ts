@@ -90,7 +90,14 @@ export class WsConnection implements WsSessionSink {
     const pending = this.pendingBinary;
     if (pending !== undefined) {
       this.pendingBinary = undefined;
-      this.session.submit(pending.event, undefined, rtError('BAD_REQUEST', `a text frame arrived before the binary section of this request was complete: ${pending.received} of ${pending.expected} bytes received`));
+      this.session.submit(
+        pending.event,
+        undefined,
+        rtError(
+          'BAD_REQUEST',
+          `a text frame arrived before the binary section of this request was complete: ${pending.received} of ${pending.expected} bytes received`,
+        ),
+      );
     }
     this.clientEvents++;
     if (!this.messageRate.take()) {
@@ -130,7 +137,13 @@ export class WsConnection implements WsSessionSink {
         if (declared > this.ctx.limits.max_message_bytes) {
           // The section would have to be buffered whole before decoding: the same limit as one frame.
           this.ctx.onDrop?.('too_large');
-          this.fail(rtError('PAYLOAD_TOO_LARGE', `the binary section of request ${describeValue(event['id'])} declares ${declared} bytes, more than max_message_bytes ${this.ctx.limits.max_message_bytes}`), WS_CLOSE.MESSAGE_TOO_BIG);
+          this.fail(
+            rtError(
+              'PAYLOAD_TOO_LARGE',
+              `the binary section of request ${describeValue(event['id'])} declares ${declared} bytes, more than max_message_bytes ${this.ctx.limits.max_message_bytes}`,
+            ),
+            WS_CLOSE.MESSAGE_TOO_BIG,
+          );
           return;
         }
         this.pendingBinary = { event, expected: declared, frames: [], received: 0 };
@@ -151,7 +164,8 @@ export class WsConnection implements WsSessionSink {
           if (key !== 'binary_outputs') throw rtError('BAD_REQUEST', `session.update: '${key}' cannot be changed (patchable: binary_outputs)`);
         }
         const binary = patch['binary_outputs'];
-        if (binary !== undefined && typeof binary !== 'boolean') throw rtError('BAD_REQUEST', `session.update: 'binary_outputs' must be a boolean, got ${describeValue(binary)}`);
+        if (binary !== undefined && typeof binary !== 'boolean')
+          throw rtError('BAD_REQUEST', `session.update: 'binary_outputs' must be a boolean, got ${describeValue(binary)}`);
         if (binary !== undefined) this.session.binaryOutputs = binary;
         this.sendJson({ type: 'session.updated', session: this.session.info() });
         return;
@@ -182,7 +196,11 @@ export class WsConnection implements WsSessionSink {
     if (pending.received < pending.expected) return;
     this.pendingBinary = undefined;
     if (pending.received > pending.expected) {
-      this.session.submit(pending.event, undefined, rtError('BAD_DATA', `the binary frames carry ${pending.received} bytes but the inputs' binary_data_size add up to ${pending.expected}`));
+      this.session.submit(
+        pending.event,
+        undefined,
+        rtError('BAD_DATA', `the binary frames carry ${pending.received} bytes but the inputs' binary_data_size add up to ${pending.expected}`),
+      );
       return;
     }
     const section = pending.frames.length === 1 ? (pending.frames[0] as Uint8Array) : Buffer.concat(pending.frames);
@@ -197,9 +215,11 @@ export class WsConnection implements WsSessionSink {
       throw rtError('BAD_REQUEST', 'resume must be the first event on a new connection');
     }
     const sid = event['session'];
-    if (typeof sid !== 'string' || sid.length === 0) throw rtError('BAD_REQUEST', `resume needs the 'session' id to resume, got ${describeValue(sid)}`);
+    if (typeof sid !== 'string' || sid.length === 0)
+      throw rtError('BAD_REQUEST', `resume needs the 'session' id to resume, got ${describeValue(sid)}`);
     const rawAfter = event['after'] ?? {};
-    if (!isPlainObject(rawAfter)) throw rtError('BAD_REQUEST', `resume: 'after' must map request ids to the last seq received, got ${describeValue(rawAfter)}`);
+    if (!isPlainObject(rawAfter))
+      throw rtError('BAD_REQUEST', `resume: 'after' must map request ids to the last seq received, got ${describeValue(rawAfter)}`);
     const after = new Map<string, number>();
     for (const [id, seq] of Object.entries(rawAfter)) {
       if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
@@ -210,7 +230,14 @@ export class WsConnection implements WsSessionSink {
     const old = this.ctx.store.get(sid);
     const subject = this.session.principal.subject;
     if (old === undefined || old === this.session || old.isDestroyed || old.principal.subject !== subject) {
-      this.refuse(rtError('RESUME_EXPIRED', `session '${sid}' cannot be resumed: it is unknown or its resume window (${this.ctx.limits.resume_window_ms} ms) has passed; this connection continues as session '${this.session.id}'`), 'session', clientEventId);
+      this.refuse(
+        rtError(
+          'RESUME_EXPIRED',
+          `session '${sid}' cannot be resumed: it is unknown or its resume window (${this.ctx.limits.resume_window_ms} ms) has passed; this connection continues as session '${this.session.id}'`,
+        ),
+        'session',
+        clientEventId,
+      );
       return;
     }
     const previous = old.attachedSink;
@@ -224,7 +251,12 @@ export class WsConnection implements WsSessionSink {
       this.sendJson({
         type: 'error',
         id,
-        error: wsErrorBody(rtError('RESUME_EXPIRED', `request '${id}' cannot be resumed: it is unknown to session '${old.id}' or the events after the given seq were evicted from the replay buffer`)),
+        error: wsErrorBody(
+          rtError(
+            'RESUME_EXPIRED',
+            `request '${id}' cannot be resumed: it is unknown to session '${old.id}' or the events after the given seq were evicted from the replay buffer`,
+          ),
+        ),
       });
     }
   }
@@ -280,16 +312,31 @@ export class WsConnection implements WsSessionSink {
         this.ws.send(JSON.stringify({ type: 'done', ...head, responses: event.responses }), { binary: false });
         break;
       case 'error':
-        if (event.error.category === 'INTERNAL') this.ctx.logger.error({ err: event.error.cause ?? event.error, code: event.error.code }, 'internal error on a WebSocket request');
+        if (event.error.category === 'INTERNAL')
+          this.ctx.logger.error({ err: event.error.cause ?? event.error, code: event.error.code }, 'internal error on a WebSocket request');
         this.ws.send(JSON.stringify({ type: 'error', ...head, error: wsErrorBody(event.error) }), { binary: false });
         break;
       case 'dropped':
-        this.ws.send(JSON.stringify({ type: 'frame.dropped', ...head, frame_stream: event.frameStream, superseded_by: event.supersededBy, dropped: event.dropped }), { binary: false });
+        this.ws.send(
+          JSON.stringify({
+            type: 'frame.dropped',
+            ...head,
+            frame_stream: event.frameStream,
+            superseded_by: event.supersededBy,
+            dropped: event.dropped,
+          }),
+          { binary: false },
+        );
         break;
     }
     if (this.ws.bufferedAmount > HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) {
       this.ctx.onSlowClient?.('ws_closed');
-      this.fail(rtError('SLOW_CONSUMER', `the client reads too slowly: ${this.ws.bufferedAmount} bytes are queued on the socket (limit ${HARD_BUFFER_FACTOR} × max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); resume the session to get the rest`));
+      this.fail(
+        rtError(
+          'SLOW_CONSUMER',
+          `the client reads too slowly: ${this.ws.bufferedAmount} bytes are queued on the socket (limit ${HARD_BUFFER_FACTOR} × max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); resume the session to get the rest`,
+        ),
+      );
     }
   }
 
@@ -334,7 +381,12 @@ export class WsConnection implements WsSessionSink {
     const limit = this.ctx.limits.idle_timeout_ms;
     const idleFor = Date.now() - this.lastActivityMs;
     if (this.session.inFlight === 0 && idleFor >= limit) {
-      this.fail(rtError('IDLE_TIMEOUT', `the connection was idle for ${limit} ms (no request in flight and no client message); send keepalive events to keep it open`));
+      this.fail(
+        rtError(
+          'IDLE_TIMEOUT',
+          `the connection was idle for ${limit} ms (no request in flight and no client message); send keepalive events to keep it open`,
+        ),
+      );
       return;
     }
     this.scheduleIdleCheck(this.session.inFlight > 0 ? limit : Math.max(1, limit - idleFor));

@@ -128,7 +128,8 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     const path = (req.url ?? '').split('?')[0];
     if (path !== WS_PATH) {
       // Other front ends may own other upgrade paths; answer 404 only when nobody else listens.
-      if (app.server.listenerCount('upgrade') <= 1) rejectUpgrade(socket, rtError('ROUTE_NOT_FOUND', `no WebSocket endpoint at ${path ?? ''}; use ${WS_PATH}`));
+      if (app.server.listenerCount('upgrade') <= 1)
+        rejectUpgrade(socket, rtError('ROUTE_NOT_FOUND', `no WebSocket endpoint at ${path ?? ''}; use ${WS_PATH}`));
       return;
     }
     if (closing) {
@@ -141,7 +142,9 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
       .then(
         (principal) => {
           if (socket.destroyed) return;
-          wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, principal, clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'])));
+          wss.handleUpgrade(req, socket, head, (ws) =>
+            onConnection(ws, principal, clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'])),
+          );
         },
         (err: unknown) => {
           const e = toRtError(err);
@@ -156,10 +159,13 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     closing = true;
     app.server.off('upgrade', onUpgrade);
     const open = [...connections];
-    const closed = open.map((c) => new Promise<void>((resolve) => {
-      if (c.ws.readyState === c.ws.CLOSED) resolve();
-      else c.ws.once('close', () => resolve());
-    }));
+    const closed = open.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.ws.readyState === c.ws.CLOSED) resolve();
+          else c.ws.once('close', () => resolve());
+        }),
+    );
     for (const c of open) c.goAway();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -171,11 +171,22 @@ export class WsSession {
     const clientEventId = typeof event['event_id'] === 'string' ? event['event_id'] : undefined;
     const id = event['id'];
     if (typeof id !== 'string' || id.length === 0 || id.length > WS_MAX_ID_LENGTH) {
-      sink.refuse(rtError('BAD_REQUEST', `an infer event needs an 'id': a non-empty string of at most ${WS_MAX_ID_LENGTH} characters, got ${describeValue(id)}`), 'id', clientEventId);
+      sink.refuse(
+        rtError(
+          'BAD_REQUEST',
+          `an infer event needs an 'id': a non-empty string of at most ${WS_MAX_ID_LENGTH} characters, got ${describeValue(id)}`,
+        ),
+        'id',
+        clientEventId,
+      );
       return;
     }
     if (this.requests.has(id)) {
-      sink.refuse(rtError('BAD_REQUEST', `request id '${id}' is already in flight on this session; ids must be unique among unfinished requests`), 'id', clientEventId);
+      sink.refuse(
+        rtError('BAD_REQUEST', `request id '${id}' is already in flight on this session; ids must be unique among unfinished requests`),
+        'id',
+        clientEventId,
+      );
       return;
     }
     const streamFlag = event['stream'];
@@ -203,33 +214,56 @@ export class WsSession {
     if (failure !== undefined) return fail(failure);
     try {
       const model = event['model'];
-      if (typeof model !== 'string' || model.length === 0) throw rtError('BAD_REQUEST', `infer '${id}': 'model' must be a non-empty string, got ${describeValue(model)}`);
+      if (typeof model !== 'string' || model.length === 0)
+        throw rtError('BAD_REQUEST', `infer '${id}': 'model' must be a non-empty string, got ${describeValue(model)}`);
       const version = event['version'];
-      if (version !== undefined && typeof version !== 'string') throw rtError('BAD_REQUEST', `infer '${id}': 'version' must be a string, got ${describeValue(version)}`);
-      if (streamFlag !== undefined && typeof streamFlag !== 'boolean') throw rtError('BAD_REQUEST', `infer '${id}': 'stream' must be a boolean, got ${describeValue(streamFlag)}`);
+      if (version !== undefined && typeof version !== 'string')
+        throw rtError('BAD_REQUEST', `infer '${id}': 'version' must be a string, got ${describeValue(version)}`);
+      if (streamFlag !== undefined && typeof streamFlag !== 'boolean')
+        throw rtError('BAD_REQUEST', `infer '${id}': 'stream' must be a boolean, got ${describeValue(streamFlag)}`);
       if (frameName !== undefined) {
         if (typeof frameName !== 'string' || frameName.length === 0 || frameName.length > WS_MAX_ID_LENGTH) {
-          throw rtError('BAD_REQUEST', `infer '${id}': 'frame_stream' must be a non-empty string of at most ${WS_MAX_ID_LENGTH} characters, got ${describeValue(frameName)}`);
+          throw rtError(
+            'BAD_REQUEST',
+            `infer '${id}': 'frame_stream' must be a non-empty string of at most ${WS_MAX_ID_LENGTH} characters, got ${describeValue(frameName)}`,
+          );
         }
-        if (mode === 'stream') throw rtError('BAD_REQUEST', `infer '${id}': a frame of frame stream '${frameName}' cannot also ask for 'stream': true`);
+        if (mode === 'stream')
+          throw rtError('BAD_REQUEST', `infer '${id}': a frame of frame stream '${frameName}' cannot also ask for 'stream': true`);
       }
 
       // Admission: per-session bounds before any decoding work (docs/ws-protocol.md "Backpressure and limits").
       const fs = typeof frameName === 'string' ? this.frames.get(frameName) : undefined;
-      const supersedes = fs?.running !== undefined && fs.pending.length >= this.ctx.limits.max_pending_frames && this.ctx.limits.max_pending_frames > 0;
+      const supersedes =
+        fs?.running !== undefined && fs.pending.length >= this.ctx.limits.max_pending_frames && this.ctx.limits.max_pending_frames > 0;
       // The entry itself is already counted in `requests`.
       if (!supersedes && this.requests.size > this.ctx.limits.max_in_flight) {
-        throw rtError('TOO_MANY_IN_FLIGHT', `this session already has ${this.ctx.limits.max_in_flight} unfinished requests (max_in_flight); wait for results before sending more`, { retryAfterMs: LIMIT_RETRY_AFTER_MS });
+        throw rtError(
+          'TOO_MANY_IN_FLIGHT',
+          `this session already has ${this.ctx.limits.max_in_flight} unfinished requests (max_in_flight); wait for results before sending more`,
+          { retryAfterMs: LIMIT_RETRY_AFTER_MS },
+        );
       }
       const buffered = sink.bufferedAmount;
       if (buffered > this.ctx.limits.max_buffered_bytes) {
         this.ctx.onSlowClient?.('ws_refused');
-        throw rtError('SLOW_CONSUMER', `${buffered} bytes of results are waiting to be read on this socket (max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); read them before sending more requests`, { retryAfterMs: LIMIT_RETRY_AFTER_MS });
+        throw rtError(
+          'SLOW_CONSUMER',
+          `${buffered} bytes of results are waiting to be read on this socket (max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); read them before sending more requests`,
+          { retryAfterMs: LIMIT_RETRY_AFTER_MS },
+        );
       }
 
       // `inputs`, `outputs`, `parameters` and `id` are exactly a KServe $inference_request.
       const decoded = decodeInferRequestJson(event, binary === undefined ? undefined : { bytes: binary });
-      entry.request = toInferRequest(decoded, { model, version, id, signal: stream.controller.signal, protocol: 'ws', principal: this.principal.subject });
+      entry.request = toInferRequest(decoded, {
+        model,
+        version,
+        id,
+        signal: stream.controller.signal,
+        protocol: 'ws',
+        principal: this.principal.subject,
+      });
       if (this.ctx.tracing?.enabled === true) {
         const field = (k: string): string | undefined => (typeof event[k] === 'string' ? (event[k] as string) : undefined);
         entry.trace = { requestId: id, trace: traceFromHeaders(field('traceparent'), field('tracestate')), protocol: 'ws', receivedNs };

@@ -38,13 +38,19 @@ function checkLevel(l: LevelResult, maxTrials: number): void {
   assert.ok(m.succeeded > 0, `${l.protocol}: merged windows hold successes`);
   assert.equal(m.latency.count, m.succeeded, 'one latency sample per successful request');
   const lat = m.latency;
-  assert.ok(lat.minUs > 0 && lat.minUs <= lat.p50Us && lat.p50Us <= lat.p90Us && lat.p90Us <= lat.p95Us && lat.p95Us <= lat.p99Us && lat.p99Us <= lat.maxUs, JSON.stringify(lat));
+  assert.ok(
+    lat.minUs > 0 && lat.minUs <= lat.p50Us && lat.p50Us <= lat.p90Us && lat.p90Us <= lat.p95Us && lat.p95Us <= lat.p99Us && lat.p99Us <= lat.maxUs,
+    JSON.stringify(lat),
+  );
   assert.ok(lat.avgUs >= lat.minUs && lat.avgUs <= lat.maxUs);
   assert.ok(m.inferencesPerSec > 0 && Number.isFinite(m.inferencesPerSec));
   assert.ok(Math.abs(m.inferencesPerSec - m.requestsPerSec * l.batch) < 1e-6 * m.inferencesPerSec, 'infer/s = req/s × batch');
   // The merged windows are the last stabilityWindows (or all when fewer were run).
   const n = Math.min(3, l.windows.length);
-  assert.equal(m.succeeded, l.windows.slice(-n).reduce((s, w) => s + w.succeeded, 0));
+  assert.equal(
+    m.succeeded,
+    l.windows.slice(-n).reduce((s, w) => s + w.succeeded, 0),
+  );
 }
 
 /** The stability rule as perf_analyzer states it, recomputed from the reported windows. */
@@ -101,7 +107,7 @@ describe('rtserve bench against a real server', () => {
       const s = l.merged.server;
       assert.ok(s !== undefined, 'server breakdown present');
       assert.ok(s.requests > 0 && s.executions > 0);
-      assert.equal(s.inferences, s.requests * l.batch, 'inference_count adds each request\'s batch');
+      assert.equal(s.inferences, s.requests * l.batch, "inference_count adds each request's batch");
       assert.ok(s.avgBatchSize >= l.batch, `the batcher's average batch (${s.avgBatchSize}) is at least the request batch ${l.batch}`);
       assert.ok(s.computeInferUs > 0 && s.requestUs >= s.computeInferUs);
       assert.ok(l.clientOverheadUs !== undefined && l.outsideCoreUs !== undefined);
@@ -142,7 +148,10 @@ describe('rtserve bench against a real server', () => {
       input: { kind: 'random' },
       measure: MEASURE,
     });
-    assert.deepEqual(r.levels.map((l) => l.protocol), ['grpc', 'grpc-stream', 'ws']);
+    assert.deepEqual(
+      r.levels.map((l) => l.protocol),
+      ['grpc', 'grpc-stream', 'ws'],
+    );
     for (const l of r.levels) {
       checkLevel(l, MEASURE.maxTrials);
       checkStabilityRule(l, MEASURE);
@@ -150,7 +159,10 @@ describe('rtserve bench against a real server', () => {
       assert.equal(l.merged.server?.inferences, (l.merged.server?.requests ?? 0) * 2);
     }
     const ok = Object.values(r.totals).reduce((s, t) => s + t.succeeded, 0);
-    assert.equal(Object.values(r.totals).reduce((s, t) => s + t.sent, 0), ok);
+    assert.equal(
+      Object.values(r.totals).reduce((s, t) => s + t.sent, 0),
+      ok,
+    );
     assert.equal(r.serverTotals?.requests, ok);
   });
 
@@ -167,7 +179,10 @@ describe('rtserve bench against a real server', () => {
       sharedMemory: 'system',
     });
     assert.equal(r.sharedMemory, 'system');
-    assert.deepEqual(r.levels.map((l) => l.protocol), ['http-json', 'http-binary', 'grpc', 'grpc-stream']);
+    assert.deepEqual(
+      r.levels.map((l) => l.protocol),
+      ['http-json', 'http-binary', 'grpc', 'grpc-stream'],
+    );
     for (const l of r.levels) {
       checkLevel(l, MEASURE.maxTrials);
       assert.deepEqual(l.errors, [], l.protocol);
@@ -175,7 +190,10 @@ describe('rtserve bench against a real server', () => {
     }
     // Each client's setup (a reference inference and the checked first request) is counted as the server counts it.
     const ok = Object.values(r.totals).reduce((s, t) => s + t.succeeded, 0);
-    assert.equal(Object.values(r.totals).reduce((s, t) => s + t.sent, 0), ok);
+    assert.equal(
+      Object.values(r.totals).reduce((s, t) => s + t.sent, 0),
+      ok,
+    );
     assert.equal(r.serverTotals?.requests, ok);
     const regions = await fetch(`${server.httpUrl}/v2/systemsharedmemory/status`).then((res) => res.json() as Promise<unknown[]>);
     assert.deepEqual(regions, [], 'every region the clients registered is unregistered');
@@ -183,8 +201,19 @@ describe('rtserve bench against a real server', () => {
     assert.deepEqual(left, [], 'every object the clients created is removed');
 
     await assert.rejects(
-      runBench({ url: server.httpUrl, model: 'simple', protocols: ['ws'], loads: [{ kind: 'concurrency', concurrency: 1 }], batches: [1], input: { kind: 'random' }, measure: MEASURE, sharedMemory: 'system' }),
-      (err: unknown) => err instanceof BenchError && /protocol 'ws' cannot send tensors through shared memory; use http-json, http-binary, grpc, grpc-stream/.test(err.message),
+      runBench({
+        url: server.httpUrl,
+        model: 'simple',
+        protocols: ['ws'],
+        loads: [{ kind: 'concurrency', concurrency: 1 }],
+        batches: [1],
+        input: { kind: 'random' },
+        measure: MEASURE,
+        sharedMemory: 'system',
+      }),
+      (err: unknown) =>
+        err instanceof BenchError &&
+        /protocol 'ws' cannot send tensors through shared memory; use http-json, http-binary, grpc, grpc-stream/.test(err.message),
     );
   });
 
@@ -193,10 +222,20 @@ describe('rtserve bench against a real server', () => {
     const info = await control.modelInfo();
     const [factory] = httpClientFactories().filter((f) => f.protocol === 'http-binary');
     assert.ok(factory !== undefined);
-    const client = await factory.create({ url: server.httpUrl, model: 'simple', inputSets: [randomInputs(info.inputs, { batch: 1, maxBatchSize: info.maxBatchSize })], concurrency: 16 });
+    const client = await factory.create({
+      url: server.httpUrl,
+      model: 'simple',
+      inputSets: [randomInputs(info.inputs, { batch: 1, maxBatchSize: info.maxBatchSize })],
+      concurrency: 16,
+    });
     try {
       const before = await control.statistics();
-      const outcome = await measureLevel(client, { batch: 1, mode: { kind: 'rate', requestsPerSec: 400, distribution: 'poisson' } }, { ...MEASURE, window: { kind: 'count', requests: 20 } }, { snapshot: () => control.statistics() });
+      const outcome = await measureLevel(
+        client,
+        { batch: 1, mode: { kind: 'rate', requestsPerSec: 400, distribution: 'poisson' } },
+        { ...MEASURE, window: { kind: 'count', requests: 20 } },
+        { snapshot: () => control.statistics() },
+      );
       const afterStats = await control.statistics();
       checkLevel(outcome.result, MEASURE.maxTrials);
       checkStabilityRule(outcome.result, MEASURE);
@@ -218,14 +257,23 @@ describe('rtserve bench against a real server', () => {
     const client = await factory.create({ url: server.httpUrl, model: 'simple', inputSets: [good, bad], concurrency: 2 });
     try {
       const before = await control.statistics();
-      const outcome = await measureLevel(client, { batch: 1, mode: { kind: 'concurrency', concurrency: 2 } }, MEASURE, { snapshot: () => control.statistics() });
+      const outcome = await measureLevel(client, { batch: 1, mode: { kind: 'concurrency', concurrency: 2 } }, MEASURE, {
+        snapshot: () => control.statistics(),
+      });
       const afterStats = await control.statistics();
       const r = outcome.result;
       assert.ok(outcome.failed > 0 && outcome.succeeded > 0);
-      assert.equal(r.errors.reduce((s, e) => s + e.count, 0), outcome.failed, 'every failure is in the error list');
+      assert.equal(
+        r.errors.reduce((s, e) => s + e.count, 0),
+        outcome.failed,
+        'every failure is in the error list',
+      );
       assert.equal(r.errors.length, 1);
       assert.match(r.errors[0]?.message ?? '', /^HTTP 400: .*INPUT1/);
-      assert.ok(r.windows.every((w) => w.failed > 0), 'each window counts its failures');
+      assert.ok(
+        r.windows.every((w) => w.failed > 0),
+        'each window counts its failures',
+      );
       // The server counts a request its validation refused as a failure of the model (Triton does the same).
       assert.equal(afterStats.fail.count - before.fail.count, outcome.failed);
       assert.equal(afterStats.success.count - before.success.count, outcome.succeeded);
@@ -247,7 +295,10 @@ describe('rtserve bench against a real server', () => {
     // 9 rows where max_batch_size is 8.
     await assert.rejects(runBench({ ...opts, batches: [9] }), (err: unknown) => err instanceof BenchError && /max_batch_size 8/.test(err.message));
     await assert.rejects(runBench({ ...opts, model: 'no_such_model' }), (err: unknown) => err instanceof BenchError && /404/.test(err.message));
-    await assert.rejects(runBench({ ...opts, protocols: ['carrier-pigeon'] }), (err: unknown) => err instanceof BenchError && /carrier-pigeon/.test(err.message));
+    await assert.rejects(
+      runBench({ ...opts, protocols: ['carrier-pigeon'] }),
+      (err: unknown) => err instanceof BenchError && /carrier-pigeon/.test(err.message),
+    );
   });
 
   test('the HTML report has a latency-vs-throughput chart per batch size with a p50 and a p99 curve per protocol', () => {
@@ -290,8 +341,14 @@ describe('rtserve bench when the server goes away mid-run', () => {
     assert.ok(first.windows[0]?.server !== undefined, 'the window before the shutdown has its server breakdown');
     assert.ok(first.errors.length > 0 && second.errors.length > 0, 'failed requests after the shutdown are reported');
     assert.equal(second.merged.succeeded, 0);
-    assert.ok(second.warnings.some((w) => w.startsWith('every request')), second.warnings.join('; '));
-    assert.ok(second.warnings.some((w) => w.startsWith('server statistics unavailable')), second.warnings.join('; '));
+    assert.ok(
+      second.warnings.some((w) => w.startsWith('every request')),
+      second.warnings.join('; '),
+    );
+    assert.ok(
+      second.warnings.some((w) => w.startsWith('server statistics unavailable')),
+      second.warnings.join('; '),
+    );
     assert.equal(report.serverTotals, undefined, 'no cross-check without the final statistics');
   });
 });
@@ -311,7 +368,10 @@ describe('rtserve bench CLI', () => {
   // Asynchronous: the server under test runs in this process and must keep answering while the CLI runs.
   const cli = (args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot(), 'src/cli/main.ts'), 'bench', ...args], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot(), 'src/cli/main.ts'), 'bench', ...args], {
+        cwd: packageRoot(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -322,12 +382,39 @@ describe('rtserve bench CLI', () => {
 
   test('writes JSON, HTML and markdown, prints the table; the raw engine runs beside the server', async () => {
     const out = join(dir, 'r.json');
-    const res = await cli(['-m', 'simple', '-u', server.httpUrl, '-p', 'http-binary', '-c', '1,2', '-n', '30', '--warmup', '0', '--max-trials', '3', '--engine', '--engine-kinds', 'inprocess', '-o', out, '--report', join(dir, 'r.html'), '--markdown', join(dir, 'r.md')]);
+    const res = await cli([
+      '-m',
+      'simple',
+      '-u',
+      server.httpUrl,
+      '-p',
+      'http-binary',
+      '-c',
+      '1,2',
+      '-n',
+      '30',
+      '--warmup',
+      '0',
+      '--max-trials',
+      '3',
+      '--engine',
+      '--engine-kinds',
+      'inprocess',
+      '-o',
+      out,
+      '--report',
+      join(dir, 'r.html'),
+      '--markdown',
+      join(dir, 'r.md'),
+    ]);
     assert.equal(res.status, 0, res.stderr);
     assert.match(res.stdout, /protocol\s+batch\s+load\s+infer\/s/);
     assert.ok(!res.stderr.includes('\r'), 'no progress line when stderr is not a terminal');
     const report = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
-    assert.deepEqual(report.levels.map((l) => l.protocol), ['http-binary', 'http-binary', 'engine-inprocess']);
+    assert.deepEqual(
+      report.levels.map((l) => l.protocol),
+      ['http-binary', 'http-binary', 'engine-inprocess'],
+    );
     assert.equal(report.levels[2]?.merged.server, undefined, 'the raw engine has no server breakdown');
     assert.ok((report.levels[2]?.merged.succeeded ?? 0) > 0);
     assert.match(await readFile(join(dir, 'r.md'), 'utf8'), /^\| protocol \| batch \|/);
@@ -336,7 +423,26 @@ describe('rtserve bench CLI', () => {
 
   test('--shared-memory system over gRPC from the command line; an unknown mode is refused', async () => {
     const out = join(dir, 'shm.json');
-    const res = await cli(['-m', 'simple', '-u', server.httpUrl, '--grpc-url', server.grpcAddress ?? '', '-p', 'grpc', '--shared-memory', 'system', '-n', '20', '--warmup', '0', '--max-trials', '3', '-o', out]);
+    const res = await cli([
+      '-m',
+      'simple',
+      '-u',
+      server.httpUrl,
+      '--grpc-url',
+      server.grpcAddress ?? '',
+      '-p',
+      'grpc',
+      '--shared-memory',
+      'system',
+      '-n',
+      '20',
+      '--warmup',
+      '0',
+      '--max-trials',
+      '3',
+      '-o',
+      out,
+    ]);
     assert.equal(res.status, 0, res.stderr);
     const report = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
     assert.equal(report.sharedMemory, 'system');
@@ -351,7 +457,24 @@ describe('rtserve bench CLI', () => {
     const input = join(dir, 'bad.json');
     await writeFile(input, JSON.stringify({ inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(1) }] }));
     const out = join(dir, 'bad.json.out');
-    const res = await cli(['-m', 'simple', '-u', server.httpUrl, '-p', 'http-json', '-n', '10', '--warmup', '0', '--max-trials', '3', '--input', input, '-o', out]);
+    const res = await cli([
+      '-m',
+      'simple',
+      '-u',
+      server.httpUrl,
+      '-p',
+      'http-json',
+      '-n',
+      '10',
+      '--warmup',
+      '0',
+      '--max-trials',
+      '3',
+      '--input',
+      input,
+      '-o',
+      out,
+    ]);
     assert.equal(res.status, 1, res.stderr);
     assert.match(res.stderr, /error: http-json b=1 c=1: \d+ failed requests: \d+ × HTTP 400: .*INPUT1/);
     const report = JSON.parse(await readFile(out, 'utf8')) as BenchReport;

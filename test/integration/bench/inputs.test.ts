@@ -43,12 +43,25 @@ describe('random and zero data', () => {
       assert.equal(a.length, 5, dt);
       if (dt === 'BYTES') assert.ok(Array.isArray(a) && a.every((e) => e instanceof Uint8Array && e.byteLength === 16));
     }
-    const meta = [{ name: 'a', datatype: 'FP32' as const, shape: [-1, 4] }, { name: 'b', datatype: 'INT64' as const, shape: [-1, 2] }];
+    const meta = [
+      { name: 'a', datatype: 'FP32' as const, shape: [-1, 4] },
+      { name: 'b', datatype: 'INT64' as const, shape: [-1, 2] },
+    ];
     const one = randomInputs(meta, { batch: 3, maxBatchSize: 8 });
-    assert.deepEqual(one.map((t) => t.shape), [[3, 4], [3, 2]]);
+    assert.deepEqual(
+      one.map((t) => t.shape),
+      [
+        [3, 4],
+        [3, 2],
+      ],
+    );
     assert.ok(one[1]?.data instanceof BigInt64Array);
     assert.deepEqual(randomInputs(meta, { batch: 3, maxBatchSize: 8 }), one, 'same seed, same data');
-    assert.ok(zeroInputs(meta, { batch: 3, maxBatchSize: 8 }).every((t) => [...(t.data as ArrayLike<number | bigint> & Iterable<number | bigint>)].every((v) => Number(v) === 0)));
+    assert.ok(
+      zeroInputs(meta, { batch: 3, maxBatchSize: 8 }).every((t) =>
+        [...(t.data as ArrayLike<number | bigint> & Iterable<number | bigint>)].every((v) => Number(v) === 0),
+      ),
+    );
   });
 });
 
@@ -75,7 +88,10 @@ describe('input files', () => {
     const file = join(dir, 'kserve.json');
     await writeFile(file, JSON.stringify({ inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 4], data: [9, 9, 9, 9] }] }));
     const sets = await inputsFromFile(file, meta, { batch: 1, maxBatchSize: 8 });
-    assert.deepEqual(sets.map((s) => s.map((t) => [...(t.data as Int32Array)])), [[[9, 9, 9, 9]]]);
+    assert.deepEqual(
+      sets.map((s) => s.map((t) => [...(t.data as Int32Array)])),
+      [[[9, 9, 9, 9]]],
+    );
   });
   test('a file that fits neither form, misses an input or has the wrong count is refused with a clear message', async () => {
     const cases: [unknown, RegExp][] = [
@@ -86,7 +102,10 @@ describe('input files', () => {
     for (const [body, message] of cases) {
       const file = join(dir, 'bad.json');
       await writeFile(file, JSON.stringify(body));
-      await assert.rejects(inputsFromFile(file, meta, { batch: 1, maxBatchSize: 8 }), (err: unknown) => err instanceof BenchError && message.test(err.message));
+      await assert.rejects(
+        inputsFromFile(file, meta, { batch: 1, maxBatchSize: 8 }),
+        (err: unknown) => err instanceof BenchError && message.test(err.message),
+      );
     }
     await assert.rejects(inputsFromFile(join(dir, 'missing.json'), meta, { batch: 1, maxBatchSize: 8 }), BenchError);
   });

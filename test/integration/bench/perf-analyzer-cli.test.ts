@@ -12,7 +12,8 @@ import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { packageRoot } from '../../../src/util/package-root.ts';
 import { startTestServer } from '../../helpers/server.ts';
 
-const HEADER = 'Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency';
+const HEADER =
+  'Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency';
 
 describe('rtserve bench with perf_analyzer flags', () => {
   let server: RunningServer;
@@ -29,21 +30,49 @@ describe('rtserve bench with perf_analyzer flags', () => {
   // Asynchronous: the server under test runs in this process and must keep answering while the CLI runs.
   const bench = (args: readonly string[]): Promise<{ status: number | null; stderr: string }> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot(), 'src/cli/main.ts'), 'bench', ...args], { cwd: packageRoot(), stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot(), 'src/cli/main.ts'), 'bench', ...args], {
+        cwd: packageRoot(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.once('error', reject);
       child.once('close', (status) => resolve({ status, stderr }));
     });
 
-  const rows = (csv: string): number[][] => csv.trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+  const rows = (csv: string): number[][] =>
+    csv
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',').map(Number));
 
   test('-i http -u host:port --concurrency-range, count windows, --input-data JSON, -f CSV with its columns', async () => {
     const data = join(dir, 'data.json');
     await writeFile(data, JSON.stringify({ data: [{ INPUT0: new Array(16).fill(1), INPUT1: { content: new Array(16).fill(2), shape: [16] } }] }));
     const csv = join(dir, 'http.csv');
     const url = server.httpUrl.replace(/^http:\/\//, '');
-    const r = await bench(['-m', 'simple', '-i', 'http', '-u', url, '-b', '1', '--concurrency-range', '1:3:2', '--measurement-mode', 'count_windows', '--measurement-request-count', '20', '--input-data', data, '--percentile=95', '-f', csv]);
+    const r = await bench([
+      '-m',
+      'simple',
+      '-i',
+      'http',
+      '-u',
+      url,
+      '-b',
+      '1',
+      '--concurrency-range',
+      '1:3:2',
+      '--measurement-mode',
+      'count_windows',
+      '--measurement-request-count',
+      '20',
+      '--input-data',
+      data,
+      '--percentile=95',
+      '-f',
+      csv,
+    ]);
     assert.equal(r.status, 0, r.stderr);
     const text = await readFile(csv, 'utf8');
     assert.equal(text.split('\n')[0], `Concurrency,${HEADER}`);
@@ -51,7 +80,10 @@ describe('rtserve bench with perf_analyzer flags', () => {
     assert.deepEqual(body.map((row) => row[0]).sort(), [1, 3]);
     for (const row of body) {
       assert.equal(row.length, 13);
-      assert.ok(row.every((v) => Number.isFinite(v) && v >= 0), String(row));
+      assert.ok(
+        row.every((v) => Number.isFinite(v) && v >= 0),
+        String(row),
+      );
       assert.ok((row[1] ?? 0) > 0, 'throughput');
       assert.ok((row[6] ?? 0) > 0, 'server compute infer');
       assert.ok((row[9] ?? 0) <= (row[12] ?? 0), 'p50 <= p99');
@@ -61,11 +93,30 @@ describe('rtserve bench with perf_analyzer flags', () => {
 
   test('-i grpc -u <grpc address> --request-rate-range: Request Rate rows over gRPC', async () => {
     const csv = join(dir, 'grpc.csv');
-    const r = await bench(['-m', 'simple', '-i', 'grpc', '-u', server.grpcAddress ?? '', '--control-url', server.httpUrl, '--request-rate-range', '50', '--async', '--measurement-mode=count_windows', '--measurement-request-count=20', '-f', csv]);
+    const r = await bench([
+      '-m',
+      'simple',
+      '-i',
+      'grpc',
+      '-u',
+      server.grpcAddress ?? '',
+      '--control-url',
+      server.httpUrl,
+      '--request-rate-range',
+      '50',
+      '--async',
+      '--measurement-mode=count_windows',
+      '--measurement-request-count=20',
+      '-f',
+      csv,
+    ]);
     assert.equal(r.status, 0, r.stderr);
     const text = await readFile(csv, 'utf8');
     assert.equal(text.split('\n')[0], `Request Rate,${HEADER}`);
-    assert.deepEqual(rows(text).map((row) => row[0]), [50]);
+    assert.deepEqual(
+      rows(text).map((row) => row[0]),
+      [50],
+    );
   });
 
   test('perf_analyzer flags that rtserve bench cannot honour are refused with a message', async () => {

@@ -21,7 +21,10 @@ describe('rtserve serve: defaults < --config file < RTSERVE_* < flags', () => {
     for (const layer of ['file', 'env', 'flag'] as const) repos[layer] = await makeRepository({ [`from_${layer}`]: { from: 'simple' } });
     dir = await mkdtemp(join(tmpdir(), 'rtserve-cli-config-'));
     configFile = join(dir, 'rtserve.yaml');
-    await writeFile(configFile, `server:\n  modelRepository: [${JSON.stringify(repos.file.dir)}]\n  httpPort: 0\n  grpcPort: 0\n  metricsPort: 0\n  logLevel: silent\n`);
+    await writeFile(
+      configFile,
+      `server:\n  modelRepository: [${JSON.stringify(repos.file.dir)}]\n  httpPort: 0\n  grpcPort: 0\n  metricsPort: 0\n  logLevel: silent\n`,
+    );
   });
   after(async () => {
     for (const r of Object.values(repos)) await r.cleanup();

@@ -10,9 +10,12 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = CLI_FROM_BIN[0] as string;
 
 /** The real CLI as `npx rtserve serve` runs it (bin/rtserve.js). */
-const startBin = (args: string[]): Promise<CliProcess> => startCli(CLI_FROM_BIN, args, { env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' }, timeoutMs: 60_000 });
+const startBin = (args: string[]): Promise<CliProcess> =>
+  startCli(CLI_FROM_BIN, args, { env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' }, timeoutMs: 60_000 });
 
-describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/src/cli/main.js`) ? false : 'dist/ not built (npm ci builds it)' }, () => {
+describe('rtserve serve (the installed CLI)', {
+  skip: existsSync(`${root}dist/src/cli/main.js`) ? false : 'dist/ not built (npm ci builds it)',
+}, () => {
   test('serves the bundled models and prints its addresses on one line', async () => {
     const { child, urls, exited } = await startBin(['--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
     try {
@@ -21,7 +24,10 @@ describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/sr
       const idx = (await (await fetch(`${http}/v2/repository/index`, { method: 'POST' })).json()) as { name: string; state: string }[];
       const names = idx.map((m) => m.name);
       for (const m of ['identity_all', 'mlp', 'resnet_tiny', 'simple']) assert.ok(names.includes(m), `${m} in ${names.join(', ')}`);
-      assert.ok(idx.every((m) => m.state === 'READY'), JSON.stringify(idx));
+      assert.ok(
+        idx.every((m) => m.state === 'READY'),
+        JSON.stringify(idx),
+      );
       child.kill('SIGINT');
       assert.equal(await exited, 0);
     } finally {
@@ -34,12 +40,23 @@ describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/sr
     const repo = await makeRepository({
       mlp_slow: slowMlpConfig(1_500_000),
     });
-    const { child, urls, stderr, exited } = await startBin(['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0']);
+    const { child, urls, stderr, exited } = await startBin([
+      '--model-repository',
+      repo.dir,
+      '--http-port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--metrics-port',
+      '0',
+    ]);
     try {
       const http = urls['http'] ?? '';
       const body = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array(64).fill(0.1) }] });
       const n = 24;
-      const inflight = Array.from({ length: n }, () => fetch(`${http}/v2/models/mlp_slow/infer`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.status));
+      const inflight = Array.from({ length: n }, () =>
+        fetch(`${http}/v2/models/mlp_slow/infer`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then((r) => r.status),
+      );
       const pending = async (): Promise<number> => {
         const text = await (await fetch(`${http}/metrics`)).text();
         return Number(/nv_inference_pending_request_count\{model="mlp_slow",version="1"\} (\d+)/.exec(text)?.[1] ?? -1);
@@ -48,7 +65,11 @@ describe('rtserve serve (the installed CLI)', { skip: existsSync(`${root}dist/sr
       assert.equal(await pending(), n, 'all requests are queued before SIGTERM');
       child.kill('SIGTERM');
       const statuses = await Promise.all(inflight);
-      assert.deepEqual(statuses, statuses.map(() => 200), `every queued request completed; stderr: ${stderr()}`);
+      assert.deepEqual(
+        statuses,
+        statuses.map(() => 200),
+        `every queued request completed; stderr: ${stderr()}`,
+      );
       assert.equal(await exited, 0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

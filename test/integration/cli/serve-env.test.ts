@@ -25,7 +25,9 @@ async function refused(env: Record<string, string>): Promise<{ code: number | nu
   return { code, stderr };
 }
 
-describe('rtserve serve under a Kubernetes-style environment (the installed CLI)', { skip: built ? false : 'dist/ not built (npm ci builds it)' }, () => {
+describe('rtserve serve under a Kubernetes-style environment (the installed CLI)', {
+  skip: built ? false : 'dist/ not built (npm ci builds it)',
+}, () => {
   test("a Service's injected RTSERVE_* names are warned about and ignored; RTSERVE_CUDA_ADDON, a JSON RTSERVE_AUTH and the hardening flags work", async () => {
     const sha256 = createHash('sha256').update('k8s-key').digest('hex');
     // Triton's flag form, and a restricted API, from the command line alongside.
@@ -56,9 +58,12 @@ describe('rtserve serve under a Kubernetes-style environment (the installed CLI)
       const meta = (await (await fetch(`${http}/v2`, auth)).json()) as { extensions: string[] };
       assert.ok(meta.extensions.includes('system_shared_memory'), '--allow-client-shm=true turned client shared memory on');
       assert.equal((await fetch(`${http}/`)).status, 404, '--disable-api demo');
-      const warning = stderr().split('\n').find((l) => l.includes('ignoring environment variables'));
+      const warning = stderr()
+        .split('\n')
+        .find((l) => l.includes('ignoring environment variables'));
       assert.ok(warning !== undefined, stderr());
-      for (const name of ['RTSERVE_PORT', 'RTSERVE_SERVICE_HOST', 'RTSERVE_PORT_8000_TCP_ADDR']) assert.ok(warning.includes(name), `${name} in ${warning}`);
+      for (const name of ['RTSERVE_PORT', 'RTSERVE_SERVICE_HOST', 'RTSERVE_PORT_8000_TCP_ADDR'])
+        assert.ok(warning.includes(name), `${name} in ${warning}`);
       assert.ok(!warning.includes('RTSERVE_CUDA_ADDON'), warning);
       // A variable meant for a field of a JSON section says how to set the section.
       assert.match(warning, /RTSERVE_AUTH_ENABLED \(the auth section is set as one JSON object: RTSERVE_AUTH=/);

@@ -17,7 +17,8 @@ import { inferenceClient, unary } from '../grpc/grpc-test-client.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = CLI_FROM_BIN[0] as string;
-const start = (args: string[]): Promise<CliProcess> => startCli(CLI_FROM_BIN, args, { env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' }, timeoutMs: 60_000 });
+const start = (args: string[]): Promise<CliProcess> =>
+  startCli(CLI_FROM_BIN, args, { env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' }, timeoutMs: 60_000 });
 
 const A = Array.from({ length: 16 }, (_, i) => i);
 const B = Array.from({ length: 16 }, (_, i) => 2 * i + 1);
@@ -52,17 +53,33 @@ async function unusedPort(): Promise<number> {
   return port;
 }
 
-describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dist/src/cli/main.js`) ? false : 'dist/ not built (npm ci builds it)' }, () => {
+describe('rtserve serve with tritonserver flags', {
+  skip: existsSync(`${root}dist/src/cli/main.js`) ? false : 'dist/ not built (npm ci builds it)',
+}, () => {
   test("KServe's Triton runtime argument list: serves the model store over REST and gRPC", async () => {
     const repo = await makeRepository({ simple: { from: 'simple' } });
     await writeFile(join(repo.dir, 'simple', 'config.pbtxt'), await readFile(join(root, 'models', 'simple', 'config.pbtxt')));
-    const p = await start([`--model-store=${repo.dir}`, '--grpc-port=0', '--http-port=0', '--allow-grpc=true', '--allow-http=true', '--metrics-port=0']);
+    const p = await start([
+      `--model-store=${repo.dir}`,
+      '--grpc-port=0',
+      '--http-port=0',
+      '--allow-grpc=true',
+      '--allow-http=true',
+      '--metrics-port=0',
+    ]);
     try {
       const http = p.urls['http'] ?? '';
-      const res = await fetch(`${http}/v2/models/simple/infer`, { method: 'POST', body: simpleRest, headers: { 'content-type': 'application/json' } });
+      const res = await fetch(`${http}/v2/models/simple/infer`, {
+        method: 'POST',
+        body: simpleRest,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(res.status, 200);
       const body = (await res.json()) as { outputs: { name: string; data: number[] }[] };
-      assert.deepEqual(body.outputs.find((o) => o.name === 'OUTPUT0')?.data, A.map((a, i) => a + (B[i] ?? 0)));
+      assert.deepEqual(
+        body.outputs.find((o) => o.name === 'OUTPUT0')?.data,
+        A.map((a, i) => a + (B[i] ?? 0)),
+      );
 
       const client = inferenceClient(p.urls['grpc'] ?? '');
       try {
@@ -77,7 +94,10 @@ describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dis
         });
         const i1 = out.outputs.findIndex((o) => o.name === 'OUTPUT1');
         const bytes = out.raw_output_contents[i1] ?? Buffer.alloc(0);
-        assert.deepEqual([...new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)], A.map((a, i) => a - (B[i] ?? 0)));
+        assert.deepEqual(
+          [...new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)],
+          A.map((a, i) => a - (B[i] ?? 0)),
+        );
       } finally {
         client.close();
       }
@@ -96,14 +116,30 @@ describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dis
     const httpPort = await unusedPort();
     const metricsPort = await unusedPort();
     const p = await start([
-      '--model-repository', repo.dir, '--allow-http=false', `--http-port=${httpPort}`, '--allow-metrics', 'off', `--metrics-port=${metricsPort}`, '--grpc-port=0',
-      '--id=triton', '--backend-config=onnxruntime,default-max-batch-size=8', '--model-control-mode=EXPLICIT', '--load-model=mlp',
-      `--log-file=${join(logDir, 'server.log')}`, '--log-format=ISO8601', '--log-verbose=0', '--log-info=true',
+      '--model-repository',
+      repo.dir,
+      '--allow-http=false',
+      `--http-port=${httpPort}`,
+      '--allow-metrics',
+      'off',
+      `--metrics-port=${metricsPort}`,
+      '--grpc-port=0',
+      '--id=triton',
+      '--backend-config=onnxruntime,default-max-batch-size=8',
+      '--model-control-mode=EXPLICIT',
+      '--load-model=mlp',
+      `--log-file=${join(logDir, 'server.log')}`,
+      '--log-format=ISO8601',
+      '--log-verbose=0',
+      '--log-info=true',
     ]);
     try {
       assert.deepEqual(Object.keys(p.urls), ['grpc'], 'the ready line names only the gRPC port');
       for (const port of [httpPort, metricsPort]) {
-        await assert.rejects(fetch(`http://127.0.0.1:${port}/v2/health/live`), (err: Error & { cause?: { code?: string } }) => err.cause?.code === 'ECONNREFUSED');
+        await assert.rejects(
+          fetch(`http://127.0.0.1:${port}/v2/health/live`),
+          (err: Error & { cause?: { code?: string } }) => err.cause?.code === 'ECONNREFUSED',
+        );
       }
       const client = inferenceClient(p.urls['grpc'] ?? '');
       try {
@@ -114,7 +150,13 @@ describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dis
         assert.equal(cfg.config.max_batch_size, 8);
         // EXPLICIT (any case) loaded only --load-model's model.
         const index = await unary<{ models: { name: string; state: string }[] }>(client, 'RepositoryIndex', {});
-        assert.deepEqual(index.models.map((m) => [m.name, m.state]), [['mlp', 'READY'], ['simple', 'UNAVAILABLE']]);
+        assert.deepEqual(
+          index.models.map((m) => [m.name, m.state]),
+          [
+            ['mlp', 'READY'],
+            ['simple', 'UNAVAILABLE'],
+          ],
+        );
       } finally {
         client.close();
       }
@@ -146,7 +188,15 @@ describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dis
   test('--disable-auto-complete-config: a model without a config file does not load', async () => {
     const repo = await makeRepository({ mlp: { from: 'mlp' } });
     try {
-      const r = await runToExit(['--model-store', repo.dir, '--http-port=0', '--grpc-port=0', '--metrics-port=0', '--disable-auto-complete-config', '--exit-on-error=on']);
+      const r = await runToExit([
+        '--model-store',
+        repo.dir,
+        '--http-port=0',
+        '--grpc-port=0',
+        '--metrics-port=0',
+        '--disable-auto-complete-config',
+        '--exit-on-error=on',
+      ]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /'mlp' failed to load/);
     } finally {
@@ -158,10 +208,27 @@ describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dis
     const repo = await makeRepository({ mlp: { from: 'mlp' }, simple: { from: 'simple' }, identity_all: { from: 'identity_all' } });
     await writeFile(join(repo.dir, 'simple', 'config.pbtxt'), await readFile(join(root, 'models', 'simple', 'config.pbtxt')));
     await writeFile(join(repo.dir, 'identity_all', 'config.json'), await readFile(join(root, 'models', 'identity_all', 'config.json')));
-    const p = await start([`--model-store=${repo.dir}`, '--http-port=0', '--grpc-port=0', '--metrics-port=0', '--model-load-thread-count=1', '--exit-on-error=true']);
+    const p = await start([
+      `--model-store=${repo.dir}`,
+      '--http-port=0',
+      '--grpc-port=0',
+      '--metrics-port=0',
+      '--model-load-thread-count=1',
+      '--exit-on-error=true',
+    ]);
     try {
-      const index = (await (await fetch(`${p.urls['http'] ?? ''}/v2/repository/index`, { method: 'POST' })).json()) as { name: string; state: string }[];
-      assert.deepEqual(index.map((m) => [m.name, m.state]), [['identity_all', 'READY'], ['mlp', 'READY'], ['simple', 'READY']]);
+      const index = (await (await fetch(`${p.urls['http'] ?? ''}/v2/repository/index`, { method: 'POST' })).json()) as {
+        name: string;
+        state: string;
+      }[];
+      assert.deepEqual(
+        index.map((m) => [m.name, m.state]),
+        [
+          ['identity_all', 'READY'],
+          ['mlp', 'READY'],
+          ['simple', 'READY'],
+        ],
+      );
       await stop(p);
     } finally {
       if (p.child.exitCode === null) p.child.kill('SIGKILL');
@@ -170,9 +237,19 @@ describe('rtserve serve with tritonserver flags', { skip: existsSync(`${root}dis
   });
 
   test('flags rtserve does not implement stop the start with a message naming each', async () => {
-    const r = await runToExit(['--http-port=0', '--grpc-port=0', '--metrics-port=0', '--rate-limit=execution_count', '--grpc-use-ssl=true', '--allow-sagemaker=false']);
+    const r = await runToExit([
+      '--http-port=0',
+      '--grpc-port=0',
+      '--metrics-port=0',
+      '--rate-limit=execution_count',
+      '--grpc-use-ssl=true',
+      '--allow-sagemaker=false',
+    ]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /rtserve: UNSUPPORTED: rtserve does not implement these tritonserver flags: --grpc-use-ssl=true .*; --rate-limit=execution_count /);
+    assert.match(
+      r.stderr,
+      /rtserve: UNSUPPORTED: rtserve does not implement these tritonserver flags: --grpc-use-ssl=true .*; --rate-limit=execution_count /,
+    );
     assert.doesNotMatch(r.stderr, /allow-sagemaker/);
   });
 });

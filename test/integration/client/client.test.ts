@@ -75,7 +75,10 @@ describe('client SDK', () => {
       assert.equal(r.id, 'typed');
       const out0 = r.data('OUTPUT0');
       assert.ok(out0 instanceof Int32Array);
-      assert.deepEqual([...out0], [...IN0].map((v) => v + 5));
+      assert.deepEqual(
+        [...out0],
+        [...IN0].map((v) => v + 5),
+      );
       assert.deepEqual(r.output('OUTPUT1').shape, [1, 16]);
       const logits = (await client.infer('mlp', mlpInputs, { transport })).data('logits');
       assert.ok(logits instanceof Float32Array);
@@ -83,7 +86,10 @@ describe('client SDK', () => {
     });
 
     test(`${transport}: every datatype round-trips through identity_all`, async () => {
-      const r = await client.infer('identity_all', identityInputs, { transport, outputs: Object.keys(identityInputs).map((n) => n.replace('IN_', 'OUT_')) });
+      const r = await client.infer('identity_all', identityInputs, {
+        transport,
+        outputs: Object.keys(identityInputs).map((n) => n.replace('IN_', 'OUT_')),
+      });
       assert.deepEqual([...(r.data('OUT_BOOL') as Uint8Array)], [1, 0]);
       assert.ok(r.data('OUT_UINT64') instanceof BigUint64Array);
       assert.deepEqual([...(r.data('OUT_UINT64') as BigUint64Array)], [2n ** 63n]);
@@ -103,24 +109,34 @@ describe('client SDK', () => {
         assert.equal(e.retryable, false);
         return true;
       });
-      await assert.rejects(client.infer('simple', { INPUT0: { shape: [1, 16], data: new Float32Array(16) }, INPUT1: simpleInputs.INPUT1 }, { transport }), (e: unknown) => {
-        assert.ok(e instanceof RtserveError);
-        assert.equal(e.code, 'BAD_DATATYPE');
-        assert.match(e.message, /INPUT0.*INT32.*FP32|INPUT0.*FP32.*INT32/);
-        return true;
-      });
+      await assert.rejects(
+        client.infer('simple', { INPUT0: { shape: [1, 16], data: new Float32Array(16) }, INPUT1: simpleInputs.INPUT1 }, { transport }),
+        (e: unknown) => {
+          assert.ok(e instanceof RtserveError);
+          assert.equal(e.code, 'BAD_DATATYPE');
+          assert.match(e.message, /INPUT0.*INT32.*FP32|INPUT0.*FP32.*INT32/);
+          return true;
+        },
+      );
     });
 
     test(`${transport}: stream yields every response of an ordinary model (one)`, async () => {
       const results = [];
       for await (const r of client.stream('simple', simpleInputs, { transport })) results.push(r);
       assert.equal(results.length, 1);
-      assert.deepEqual([...(results[0]!.data('OUTPUT1') as Int32Array)], [...IN0].map((v) => v - 5));
+      assert.deepEqual(
+        [...(results[0]!.data('OUTPUT1') as Int32Array)],
+        [...IN0].map((v) => v - 5),
+      );
     });
 
     test(`${transport}: aborting the signal cancels a request the model holds`, async () => {
       const done = async (): Promise<number> => {
-        const s = ((await (await fetch(`${server.httpUrl}/v2/models/mlp/stats`)).json()) as { model_stats: { inference_stats: { success: { count: number }; fail: { count: number } } }[] }).model_stats[0]!.inference_stats;
+        const s = (
+          (await (await fetch(`${server.httpUrl}/v2/models/mlp/stats`)).json()) as {
+            model_stats: { inference_stats: { success: { count: number }; fail: { count: number } } }[];
+          }
+        ).model_stats[0]!.inference_stats;
         return s.success.count + s.fail.count;
       };
       const before = await done();
@@ -139,7 +155,9 @@ describe('client SDK', () => {
 
   test('ws: many requests in flight on one socket, answers matched by id', async () => {
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, k) => client.infer('simple', { INPUT0: { shape: [1, 16], data: IN0.map((v) => v + k) }, INPUT1: simpleInputs.INPUT1 }, { transport: 'ws' })),
+      Array.from({ length: 100 }, (_, k) =>
+        client.infer('simple', { INPUT0: { shape: [1, 16], data: IN0.map((v) => v + k) }, INPUT1: simpleInputs.INPUT1 }, { transport: 'ws' }),
+      ),
     );
     results.forEach((r, k) => assert.equal((r.data('OUTPUT0') as Int32Array)[0], k + 5));
     assert.equal(client.ws.inFlight, 0);
@@ -162,8 +180,17 @@ describe('client SDK', () => {
     fs.close();
     await iterate;
     assert.deepEqual(fs.stats, { sent: 6, results: 2, dropped: 4, errors: 0 });
-    assert.deepEqual(outcomes.filter((o) => o.kind === 'result').map((o) => o.id).sort(), [first, later[4]].sort());
-    assert.deepEqual(outcomes.filter((o) => o.kind === 'dropped').map((o) => (o as { supersededBy: string }).supersededBy), later.slice(1, 5));
+    assert.deepEqual(
+      outcomes
+        .filter((o) => o.kind === 'result')
+        .map((o) => o.id)
+        .sort(),
+      [first, later[4]].sort(),
+    );
+    assert.deepEqual(
+      outcomes.filter((o) => o.kind === 'dropped').map((o) => (o as { supersededBy: string }).supersededBy),
+      later.slice(1, 5),
+    );
     assert.equal(fs.pending, 0);
   });
 
@@ -208,7 +235,10 @@ describe('client SDK', () => {
       })();
       ticker.emit(2);
       await consume;
-      assert.deepEqual(tokens, [1, 2, 3, 4, 5].map((k) => base + k));
+      assert.deepEqual(
+        tokens,
+        [1, 2, 3, 4, 5].map((k) => base + k),
+      );
       assert.equal(c.ws.connections, 2);
     } finally {
       c.close();

@@ -58,7 +58,8 @@ describe('compose stack (deploy/compose)', () => {
   it('every bind-mounted file, build context and dependency exists', () => {
     for (const [name, s] of Object.entries(services)) {
       for (const host of mounts(s).keys()) assert.ok(existsSync(host), `${name} mounts ${host}, which does not exist`);
-      if (s.build !== undefined) assert.ok(existsSync(join(resolve(composeDir, s.build.context), s.build.dockerfile ?? 'Dockerfile')), `${name} build`);
+      if (s.build !== undefined)
+        assert.ok(existsSync(join(resolve(composeDir, s.build.context), s.build.dockerfile ?? 'Dockerfile')), `${name} build`);
       const deps = Array.isArray(s.depends_on) ? s.depends_on : Object.keys(s.depends_on ?? {});
       for (const d of deps) assert.ok(services[d] !== undefined, `${name} depends on unknown service ${d}`);
       for (const p of s.ports ?? []) assert.match(p, /^\d+:\d+$/, `${name} port ${p}`);
@@ -94,9 +95,15 @@ describe('compose stack (deploy/compose)', () => {
     const m = mounts(services['prometheus'] as Service);
     const promFile = [...m].find(([, c]) => c === '/etc/prometheus/prometheus.yml')?.[0];
     assert.ok(promFile !== undefined);
-    const prom = parseYaml(readFileSync(promFile, 'utf8')) as { rule_files: string[]; scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[] };
+    const prom = parseYaml(readFileSync(promFile, 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
+    };
     const job = prom.scrape_configs.find((j) => j.job_name === 'rtserve-metrics');
-    assert.deepEqual(job?.static_configs.flatMap((c) => c.targets), replicas.map((r) => `${r}:8002`));
+    assert.deepEqual(
+      job?.static_configs.flatMap((c) => c.targets),
+      replicas.map((r) => `${r}:8002`),
+    );
     for (const rf of prom.rule_files) assert.ok([...m.values()].includes(rf), `rule file ${rf} is mounted`);
     const rulesFile = [...m].find(([, c]) => c === prom.rule_files[0])?.[0] as string;
     const rules = parseYaml(readFileSync(rulesFile, 'utf8')) as { groups: unknown };
@@ -112,11 +119,15 @@ describe('compose stack (deploy/compose)', () => {
   it("Grafana provisions the stack's Prometheus and the shipped dashboard", () => {
     const m = mounts(services['grafana'] as Service);
     const provisioning = [...m].find(([, c]) => c === '/etc/grafana/provisioning')?.[0] as string;
-    const ds = parseYaml(readFileSync(join(provisioning, 'datasources', 'prometheus.yaml'), 'utf8')) as { datasources: { type: string; url: string; isDefault: boolean }[] };
+    const ds = parseYaml(readFileSync(join(provisioning, 'datasources', 'prometheus.yaml'), 'utf8')) as {
+      datasources: { type: string; url: string; isDefault: boolean }[];
+    };
     assert.equal(ds.datasources[0]?.type, 'prometheus');
     assert.equal(new URL(ds.datasources[0]?.url ?? '').hostname, 'prometheus');
     assert.equal(ds.datasources[0]?.isDefault, true, "the dashboard's datasource variable picks the default");
-    const provider = parseYaml(readFileSync(join(provisioning, 'dashboards', 'rtserve.yaml'), 'utf8')) as { providers: { options: { path: string } }[] };
+    const provider = parseYaml(readFileSync(join(provisioning, 'dashboards', 'rtserve.yaml'), 'utf8')) as {
+      providers: { options: { path: string } }[];
+    };
     const dashPath = provider.providers[0]?.options.path as string;
     const dashboards = [...m].filter(([, c]) => dirname(c) === dashPath);
     assert.equal(dashboards.length, 1, 'the dashboard file is mounted where the provider looks');
@@ -125,7 +136,9 @@ describe('compose stack (deploy/compose)', () => {
     assert.ok(dashboard.panels.length > 0);
   });
 
-  it('podman-compose accepts the file and would start every service (dry run: nothing is pulled or started)', { skip: needTool('podman-compose', 'podman-compose') }, () => {
+  it('podman-compose accepts the file and would start every service (dry run: nothing is pulled or started)', {
+    skip: needTool('podman-compose', 'podman-compose'),
+  }, () => {
     // Debian's podman-compose has no `config` command; `--dry-run up` parses the file and prints the podman commands.
     const r = spawnSync('podman-compose', ['--dry-run', '-f', composeFile, 'up', '-d'], { encoding: 'utf8' });
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);

@@ -54,7 +54,20 @@ describe('CPU container image (Dockerfile, podman)', { skip: needTool('podman', 
     httpPort = await freePort();
     grpcPort = await freePort();
     // A drain waits for open gRPC connections up to the exit timeout (the client's channel may outlive close()).
-    const r = podman(['run', '-d', '--name', NAME, ...ULIMITS, '-e', 'RTSERVE_EXIT_TIMEOUT_SECS=5', '-p', `127.0.0.1:${httpPort}:8000`, '-p', `127.0.0.1:${grpcPort}:8001`, IMAGE]);
+    const r = podman([
+      'run',
+      '-d',
+      '--name',
+      NAME,
+      ...ULIMITS,
+      '-e',
+      'RTSERVE_EXIT_TIMEOUT_SECS=5',
+      '-p',
+      `127.0.0.1:${httpPort}:8000`,
+      '-p',
+      `127.0.0.1:${grpcPort}:8001`,
+      IMAGE,
+    ]);
     assert.equal(r.status, 0, `podman run failed: ${r.stderr}`);
   });
 
@@ -104,7 +117,10 @@ describe('CPU container image (Dockerfile, podman)', { skip: needTool('podman', 
     });
     assert.equal(r.status, 200);
     const body = (await r.json()) as { outputs: { name: string; data: number[] }[] };
-    assert.deepEqual(body.outputs.find((o) => o.name === 'OUTPUT0')?.data, a.map((x) => x + 1));
+    assert.deepEqual(
+      body.outputs.find((o) => o.name === 'OUTPUT0')?.data,
+      a.map((x) => x + 1),
+    );
 
     const client = inferenceClient(`127.0.0.1:${grpcPort}`);
     try {
@@ -120,6 +136,10 @@ describe('CPU container image (Dockerfile, podman)', { skip: needTool('podman', 
     const r = podman(['stop', '-t', '60', NAME], 90_000);
     assert.equal(r.status, 0, r.stderr);
     const logs = podman(['logs', NAME]);
-    assert.equal(podman(['inspect', '--format', '{{.State.ExitCode}}', NAME]).stdout.trim(), '0', `exit code; logs:\n${logs.stdout.slice(-3000)}${logs.stderr.slice(-3000)}`);
+    assert.equal(
+      podman(['inspect', '--format', '{{.State.ExitCode}}', NAME]).stdout.trim(),
+      '0',
+      `exit code; logs:\n${logs.stdout.slice(-3000)}${logs.stderr.slice(-3000)}`,
+    );
   });
 });

@@ -69,13 +69,27 @@ for (const file of ['Dockerfile', 'Dockerfile.cuda']) {
 
     it('ships the runtime files without dev dependencies', () => {
       const copied = runtime.filter((i) => i.op === 'COPY').map((i) => i.args.split(/\s+/).at(-2) ?? '');
-      for (const need of ['/src/package.json', '/src/node_modules', '/src/dist', '/src/bin', '/src/models', '/src/web', '/src/src/transport/grpc/proto']) {
+      for (const need of [
+        '/src/package.json',
+        '/src/node_modules',
+        '/src/dist',
+        '/src/bin',
+        '/src/models',
+        '/src/web',
+        '/src/src/transport/grpc/proto',
+      ]) {
         assert.ok(copied.includes(need), `${file}: the runtime stage copies ${need}`);
       }
-      assert.ok(ins.some((i) => i.op === 'RUN' && /npm prune --omit=dev/.test(i.args)), `${file}: dev dependencies are pruned`);
+      assert.ok(
+        ins.some((i) => i.op === 'RUN' && /npm prune --omit=dev/.test(i.args)),
+        `${file}: dev dependencies are pruned`,
+      );
       if (file === 'Dockerfile.cuda') {
         assert.ok(copied.includes('/src/native/build/rtcuda.node'), 'the CUDA image ships the addon');
-        assert.ok(ins.some((i) => i.op === 'RUN' && /native\/build\.sh/.test(i.args)), 'the CUDA build stage builds the addon');
+        assert.ok(
+          ins.some((i) => i.op === 'RUN' && /native\/build\.sh/.test(i.args)),
+          'the CUDA build stage builds the addon',
+        );
       }
     });
   });

@@ -18,7 +18,12 @@ import { ConfigMap, Container, PersistentVolumeClaim, Service, type IConfigMap, 
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { PrometheusRule, ServiceMonitor, type IPrometheusRule, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import {
+  PrometheusRule,
+  ServiceMonitor,
+  type IPrometheusRule,
+  type IServiceMonitor,
+} from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
@@ -92,9 +97,27 @@ function validateObject(o: Obj): void {
  * protocol names from its enum, model formats with a name, and containers that are core/v1 Containers.
  */
 const SERVING_RUNTIME_SPEC_FIELDS = new Set([
-  'supportedModelFormats', 'multiModel', 'disabled', 'protocolVersions', 'containers', 'volumes', 'nodeSelector',
-  'affinity', 'tolerations', 'labels', 'annotations', 'imagePullSecrets', 'builtInAdapter', 'grpcEndpoint',
-  'grpcDataEndpoint', 'httpDataEndpoint', 'replicas', 'storageHelper', 'workerSpec', 'hostIPC', 'schedulerName',
+  'supportedModelFormats',
+  'multiModel',
+  'disabled',
+  'protocolVersions',
+  'containers',
+  'volumes',
+  'nodeSelector',
+  'affinity',
+  'tolerations',
+  'labels',
+  'annotations',
+  'imagePullSecrets',
+  'builtInAdapter',
+  'grpcEndpoint',
+  'grpcDataEndpoint',
+  'httpDataEndpoint',
+  'replicas',
+  'storageHelper',
+  'workerSpec',
+  'hostIPC',
+  'schedulerName',
 ]);
 const KSERVE_PROTOCOLS = new Set(['v1', 'v2', 'grpc-v1', 'grpc-v2']);
 const MODEL_FORMAT_FIELDS = new Set(['name', 'version', 'autoSelect', 'priority']);
@@ -124,7 +147,12 @@ function matches(selector: Record<string, string> | undefined, labels: Record<st
   return Object.entries(must(selector, 'selector')).every(([k, v]) => labels?.[k] === v);
 }
 /** The Deployment's pod template and its one container. */
-function podOf(objs: Obj[]): { dep: IDeployment; pod: NonNullable<IDeployment['spec']>['template']; spec: NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>; c: IContainer } {
+function podOf(objs: Obj[]): {
+  dep: IDeployment;
+  pod: NonNullable<IDeployment['spec']>['template'];
+  spec: NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>;
+  c: IContainer;
+} {
   const dep = one(objs, 'Deployment');
   const pod = must(dep.spec, 'Deployment spec').template;
   const spec = must(pod.spec, 'pod spec');
@@ -185,7 +213,8 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
       const portNames = new Set((c.ports ?? []).map((p) => p.name));
       for (const svc of byKind(objs, 'Service')) {
         assert.ok(matches(svc.spec?.selector, pod.metadata?.labels), `Service ${svc.metadata?.name} selects the pods`);
-        for (const p of svc.spec?.ports ?? []) assert.ok(portNames.has(String(p.targetPort)), `Service ${svc.metadata?.name} targets port ${p.targetPort}`);
+        for (const p of svc.spec?.ports ?? [])
+          assert.ok(portNames.has(String(p.targetPort)), `Service ${svc.metadata?.name} targets port ${p.targetPort}`);
       }
       const services = byKind(objs, 'Service').map((svc) => svc.metadata?.name);
       assert.deepEqual(services.sort(), ['rtserve-grpc', 'rtserve-http', 'rtserve-metrics']);
@@ -196,7 +225,11 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
       assert.equal(hpa.spec?.scaleTargetRef.kind, 'Deployment');
       const sm = one(objs, 'ServiceMonitor');
       const metricsSvc = byKind(objs, 'Service').filter((svc) => matches(sm.spec.selector.matchLabels, svc.metadata?.labels));
-      assert.deepEqual(metricsSvc.map((svc) => svc.metadata?.name), ['rtserve-metrics'], 'ServiceMonitor selects the metrics Service only');
+      assert.deepEqual(
+        metricsSvc.map((svc) => svc.metadata?.name),
+        ['rtserve-metrics'],
+        'ServiceMonitor selects the metrics Service only',
+      );
       assert.ok(metricsSvc[0]?.spec?.ports?.some((p) => p.name === sm.spec.endpoints?.[0]?.port));
       // Volumes name objects that exist in the same rendering.
       const names = (kind: string): Set<string> => new Set(objs.filter((o) => o.kind === kind).map((o) => o.metadata.name));
@@ -204,7 +237,11 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
         if (v.configMap !== undefined) assert.ok(names('ConfigMap').has(must(v.configMap.name, 'configMap name')), `ConfigMap ${v.configMap.name}`);
         if (v.persistentVolumeClaim !== undefined) assert.ok(names('PersistentVolumeClaim').has(v.persistentVolumeClaim.claimName));
       }
-      for (const m of c.volumeMounts ?? []) assert.ok((spec.volumes ?? []).some((v) => v.name === m.name), `volume ${m.name}`);
+      for (const m of c.volumeMounts ?? [])
+        assert.ok(
+          (spec.volumes ?? []).some((v) => v.name === m.name),
+          `volume ${m.name}`,
+        );
     });
 
     it(`${overlay}: the probes hit endpoints a real rtserve answers with 200`, async () => {
@@ -228,7 +265,10 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
       const ports = Object.fromEntries((c.ports ?? []).map((p) => [p.name, p.containerPort]));
       assert.deepEqual([config.httpPort, config.grpcPort, config.metricsPort], [ports['http'], ports['grpc'], ports['metrics']]);
       assert.equal(config.host, '0.0.0.0');
-      const mount = must((c.volumeMounts ?? []).find((m) => m.name === 'model-repository'), 'model-repository mount');
+      const mount = must(
+        (c.volumeMounts ?? []).find((m) => m.name === 'model-repository'),
+        'model-repository mount',
+      );
       assert.deepEqual(config.modelRepository, [mount.mountPath]);
       assert.ok(config.exitTimeoutSecs < must(spec.terminationGracePeriodSeconds, 'grace period'), 'rtserve drains before the kubelet sends SIGKILL');
     });
@@ -246,7 +286,10 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
     const cm = one(rendered.get('prometheus-adapter') ?? [], 'ConfigMap');
     type AdapterRule = { seriesQuery: string; name: { as: string }; metricsQuery: string };
     const rules = (parseYaml(must(cm.data?.['config.yaml'], 'config.yaml')) as { rules: AdapterRule[] }).rules;
-    const rule = must(rules.find((r) => r.seriesQuery.includes('nv_inference_queue_duration_us')), 'the queue-time rule');
+    const rule = must(
+      rules.find((r) => r.seriesQuery.includes('nv_inference_queue_duration_us')),
+      'the queue-time rule',
+    );
     for (const overlay of overlays) {
       const hpa = one(rendered.get(overlay) ?? [], 'HorizontalPodAutoscaler');
       const names = (hpa.spec?.metrics ?? []).filter((m) => m.type === 'Pods').map((m) => m.pods?.metric.name);

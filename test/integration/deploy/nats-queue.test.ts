@@ -26,7 +26,10 @@ const PROMPT = 'def read_config(path):\n';
 
 function generateBody(maxTokens: number): Uint8Array {
   return new TextEncoder().encode(
-    JSON.stringify({ inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }], parameters: { max_tokens: maxTokens, temperature: 0 } }),
+    JSON.stringify({
+      inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }],
+      parameters: { max_tokens: maxTokens, temperature: 0 },
+    }),
   );
 }
 
@@ -48,15 +51,32 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
     const charlmConfig = JSON.parse(await readFile(join(root, 'models', 'charlm', 'config.json'), 'utf8')) as unknown;
     repo = await makeRepository({ charlm: { from: 'charlm', config: charlmConfig } });
     const port = await freePort();
-    nats = await startProcess('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(tmp, 'js')], /Server is ready/, 'nats-server');
+    nats = await startProcess(
+      'nats-server',
+      ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(tmp, 'js')],
+      /Server is ready/,
+      'nats-server',
+    );
     for (let i = 0; i < 2; i++) {
       const file = join(tmp, `replica-${i}.json`);
       await writeFile(
         file,
         JSON.stringify({
-          host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'warn', exitTimeoutSecs: 5,
+          host: '127.0.0.1',
+          httpPort: 0,
+          grpcPort: 0,
+          metricsPort: 0,
+          logLevel: 'warn',
+          exitTimeoutSecs: 5,
           modelRepository: [repo.dir],
-          asyncQueue: { transport: 'nats', natsUrl: `nats://127.0.0.1:${port}`, subjectPrefix: PREFIX, maxInFlight: 4, ackWaitMs: 1500, maxDeliveries: 5 },
+          asyncQueue: {
+            transport: 'nats',
+            natsUrl: `nats://127.0.0.1:${port}`,
+            subjectPrefix: PREFIX,
+            maxInFlight: 4,
+            ackWaitMs: 1500,
+            maxDeliveries: 5,
+          },
         }),
       );
       replicas.push(await startProcess(process.execPath, ['bin/rtserve.js', 'serve', '--config', file], /^rtserve ready /, `replica ${i}`));
@@ -110,7 +130,14 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
       const body = JSON.parse(got[0] ?? '{}') as { outputs?: { name: string; data: string[] }[] };
       assert.ok((body.outputs?.[0]?.data[0] ?? '').length > 0, `${k}: a generated text`);
     }
-    const counts = { sent: N, answered: replies.size, redelivered: redelivered.size, duplicates, lost: keys.filter((k) => !replies.has(k)).length, resultsStored: results.state.messages };
+    const counts = {
+      sent: N,
+      answered: replies.size,
+      redelivered: redelivered.size,
+      duplicates,
+      lost: keys.filter((k) => !replies.has(k)).length,
+      resultsStored: results.state.messages,
+    };
     process.stdout.write(`# nats-queue counts: ${JSON.stringify(counts)}\n`);
     assert.equal(counts.lost, 0);
     assert.equal(duplicates, 0, 'no request answered twice on its reply subject');
@@ -129,10 +156,15 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
     // A later request proves the surviving replica got past it.
     assert.equal(await publish('after-it', generateBody(4)), false);
     await waitFor('the later answer', () => (replies.has('after-it') ? true : undefined), 60_000, 20);
-    await waitFor('the work queue to empty', async () => {
-      const c = await jsm.consumers.info(names.requests, names.consumer);
-      return c.num_pending + c.num_ack_pending === 0 ? true : undefined;
-    }, 30_000, 50);
+    await waitFor(
+      'the work queue to empty',
+      async () => {
+        const c = await jsm.consumers.info(names.requests, names.consumer);
+        return c.num_pending + c.num_ack_pending === 0 ? true : undefined;
+      },
+      30_000,
+      50,
+    );
     assert.equal(replies.has(key), false, 'no second answer on the reply subject');
     const stored = await jsm.streams.getMessage(names.results, { last_by_subj: names.resultSubject(key) });
     assert.equal(new TextDecoder().decode(stored.data), '{"first":true}', 'the recorded answer stays the only one');

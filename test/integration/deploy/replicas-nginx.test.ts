@@ -142,7 +142,16 @@ async function wsStream(url: string): Promise<{ outcome: 'done' | 'resumed-done'
   const a = await openWs(url);
   const created = await a.next();
   const session = created?.session?.id as string;
-  a.ws.send(JSON.stringify({ type: 'infer', id: 'r1', model: 'charlm', inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }], parameters: { max_tokens: 400, temperature: 0 }, stream: true }));
+  a.ws.send(
+    JSON.stringify({
+      type: 'infer',
+      id: 'r1',
+      model: 'charlm',
+      inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }],
+      parameters: { max_tokens: 400, temperature: 0 },
+      stream: true,
+    }),
+  );
   const seqs: number[] = [];
   for (;;) {
     const e = await a.next();
@@ -198,234 +207,278 @@ function grpcStream(client: InferenceClient, md: grpc.Metadata): Promise<string>
   });
 }
 
-describe(
-  'three replicas behind nginx, state in Redis',
-  { skip: needTool('nginx', 'nginx') || needTool('redis-server', 'redis-server'), timeout: 10 * 60_000 },
-  () => {
-    let tmp: string;
-    let repo: { dir: string; cleanup: () => Promise<void> };
-    let redis: ChildProcess | undefined;
-    let nginx: ChildProcess | undefined;
-    const replicas: Replica[] = [];
-    let httpBase: string;
-    let grpcAddress: string;
+describe('three replicas behind nginx, state in Redis', {
+  skip: needTool('nginx', 'nginx') || needTool('redis-server', 'redis-server'),
+  timeout: 10 * 60_000,
+}, () => {
+  let tmp: string;
+  let repo: { dir: string; cleanup: () => Promise<void> };
+  let redis: ChildProcess | undefined;
+  let nginx: ChildProcess | undefined;
+  const replicas: Replica[] = [];
+  let httpBase: string;
+  let grpcAddress: string;
 
-    before(async () => {
-      tmp = await mkdtemp(join(tmpdir(), 'rtserve-replicas-'));
-      const charlmConfig = JSON.parse(await readFile(join(root, 'models', 'charlm', 'config.json'), 'utf8')) as unknown;
-      repo = await makeRepository({ charlm: { from: 'charlm', config: charlmConfig }, simple: { from: 'simple' } });
-      const redisPort = await freePort();
-      redis = await startProcess('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], /Ready to accept connections/, 'redis-server');
-      const config = (r: Omit<Replica, 'proc'>): string =>
-        JSON.stringify({
-          host: '127.0.0.1',
-          httpPort: r.http,
-          grpcPort: r.grpc,
-          metricsPort: r.metrics,
-          modelRepository: [repo.dir],
-          logLevel: 'warn',
-          exitTimeoutSecs: 5,
-          auth: { enabled: true, apiKeys: [{ id: 'replicas', sha256: hashApiKey(KEY), scopes: ['infer', 'metadata'] }] },
-          sharedState: { store: 'redis', redisUrl: `redis://127.0.0.1:${redisPort}`, keyPrefix: `rtserve-test-${process.pid}:`, streamLeaseMs: 1000 },
-          grpcMaxConnectionAgeMs: 60_000,
-        });
-      const starting: Promise<void>[] = [];
-      for (let index = 0; index < 3; index++) {
-        const r = { index, http: await freePort(), grpc: await freePort(), metrics: await freePort() };
-        const file = join(tmp, `replica-${index}.json`);
-        await writeFile(file, config(r));
-        starting.push(
-          startProcess(process.execPath, ['bin/rtserve.js', 'serve', '--config', file], /^rtserve ready /, `replica ${index}`).then((proc) => {
-            replicas.push({ ...r, proc });
-          }),
-        );
-      }
-      await Promise.all(starting);
-      replicas.sort((a, b) => a.index - b.index);
-
-      // The shipped nginx config with loopback replicas and free ports, under a minimal main config.
-      let site = await readFile(join(root, 'deploy', 'nginx', 'rtserve.conf'), 'utf8');
-      for (const r of replicas) {
-        site = site.replace(`rtserve-${r.index + 1}:8000`, `127.0.0.1:${r.http}`).replace(`rtserve-${r.index + 1}:8001`, `127.0.0.1:${r.grpc}`);
-      }
-      const [nhttp, ngrpc] = [await freePort(), await freePort()];
-      site = site.replace('listen 8080;', `listen 127.0.0.1:${nhttp};`).replace('listen 8081 http2;', `listen 127.0.0.1:${ngrpc} http2;`);
-      assert.doesNotMatch(site, /rtserve-\d:|listen 80/, 'every replica and port was substituted');
-      await mkdir(join(tmp, 'nginx'), { recursive: true });
-      await writeFile(join(tmp, 'nginx', 'rtserve.conf'), site);
-      await writeFile(
-        join(tmp, 'nginx', 'nginx.conf'),
-        [
-          'daemon off;',
-          'worker_processes 1;',
-          `pid ${join(tmp, 'nginx', 'nginx.pid')};`,
-          `error_log ${join(tmp, 'nginx', 'error.log')} warn;`,
-          'events { worker_connections 256; }',
-          'http {',
-          '  access_log off;',
-          // Which replica answered (the test kills the one serving a stream); not in the shipped config.
-          '  add_header X-Upstream-Addr $upstream_addr always;',
-          ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(tmp, 'nginx', t)};`),
-          `  include ${join(tmp, 'nginx', 'rtserve.conf')};`,
-          '}',
-        ].join('\n'),
-      );
-      const check = spawnSync('nginx', ['-t', '-p', join(tmp, 'nginx'), '-c', join(tmp, 'nginx', 'nginx.conf')], { encoding: 'utf8' });
-      assert.equal(check.status, 0, `nginx -t: ${check.stderr}`);
-      nginx = await startProcess('nginx', ['-p', join(tmp, 'nginx'), '-c', join(tmp, 'nginx', 'nginx.conf')], undefined, 'nginx');
-      httpBase = `http://127.0.0.1:${nhttp}`;
-      grpcAddress = `127.0.0.1:${ngrpc}`;
-      try {
-        await waitFor('nginx to listen', async () => ((await fetch(`${httpBase}/v2/health/ready`).catch(() => undefined))?.status === 200 ? true : undefined), 20_000, 100);
-      } catch (err) {
-        const log = await readFile(join(tmp, 'nginx', 'error.log'), 'utf8').catch(() => '(no error.log)');
-        throw new Error(`${(err as Error).message}; nginx error.log:\n${log.slice(-3000)}`);
-      }
-    });
-
-    after(async () => {
-      await stopProcess(nginx, 'SIGQUIT');
-      await Promise.all(replicas.map((r) => stopProcess(r.proc)));
-      await stopProcess(redis);
-      await repo?.cleanup();
-      await rm(tmp, { recursive: true, force: true });
-    });
-
-    it('spreads REST requests over the replicas', async () => {
-      const body = { inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(1) }, { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(2) }] };
-      for (let i = 0; i < 9; i++) {
-        const r = await fetch(`${httpBase}/v2/models/simple/infer`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        assert.equal(r.status, 200);
-      }
-      // Each replica counted some of them (least_conn over sequential requests still rotates through idle peers).
-      const counts = await Promise.all(
-        replicas.map(async (r) => {
-          const text = await (await fetch(`http://127.0.0.1:${r.metrics}/metrics`)).text();
-          return Number(/^nv_inference_request_success\{model="simple",version="1"\} (\d+)/m.exec(text)?.[1] ?? 0);
+  before(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'rtserve-replicas-'));
+    const charlmConfig = JSON.parse(await readFile(join(root, 'models', 'charlm', 'config.json'), 'utf8')) as unknown;
+    repo = await makeRepository({ charlm: { from: 'charlm', config: charlmConfig }, simple: { from: 'simple' } });
+    const redisPort = await freePort();
+    redis = await startProcess(
+      'redis-server',
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      /Ready to accept connections/,
+      'redis-server',
+    );
+    const config = (r: Omit<Replica, 'proc'>): string =>
+      JSON.stringify({
+        host: '127.0.0.1',
+        httpPort: r.http,
+        grpcPort: r.grpc,
+        metricsPort: r.metrics,
+        modelRepository: [repo.dir],
+        logLevel: 'warn',
+        exitTimeoutSecs: 5,
+        auth: { enabled: true, apiKeys: [{ id: 'replicas', sha256: hashApiKey(KEY), scopes: ['infer', 'metadata'] }] },
+        sharedState: { store: 'redis', redisUrl: `redis://127.0.0.1:${redisPort}`, keyPrefix: `rtserve-test-${process.pid}:`, streamLeaseMs: 1000 },
+        grpcMaxConnectionAgeMs: 60_000,
+      });
+    const starting: Promise<void>[] = [];
+    for (let index = 0; index < 3; index++) {
+      const r = { index, http: await freePort(), grpc: await freePort(), metrics: await freePort() };
+      const file = join(tmp, `replica-${index}.json`);
+      await writeFile(file, config(r));
+      starting.push(
+        startProcess(process.execPath, ['bin/rtserve.js', 'serve', '--config', file], /^rtserve ready /, `replica ${index}`).then((proc) => {
+          replicas.push({ ...r, proc });
         }),
       );
-      assert.equal(counts.reduce((a, b) => a + b, 0), 9);
-    });
+    }
+    await Promise.all(starting);
+    replicas.sort((a, b) => a.index - b.index);
 
-    it('passes gRPC (grpc_pass) and WebSocket upgrades; a ticket from one replica opens a socket on another', async () => {
-      const client = inferenceClient(grpcAddress);
-      try {
-        assert.deepEqual(await unary(client, 'ServerReady', {}), { ready: true });
-      } finally {
-        client.close();
-      }
-      // Ticket from replica 0 (directly), socket on replica 1 (directly): only a shared store can redeem it.
-      const issued = await fetch(`http://127.0.0.1:${replicas[0]?.http}/v2/auth/ws-ticket`, { method: 'POST', headers: AUTH });
-      assert.equal(issued.status, 200);
-      const { ticket } = (await issued.json()) as { ticket: string };
-      const opened = (url: string, protocols: string[]): Promise<string> =>
-        new Promise((resolve) => {
-          const ws = new WebSocket(url, protocols);
-          ws.once('message', (data) => {
-            resolve((JSON.parse(data.toString()) as { type: string }).type);
-            ws.close();
-          });
-          ws.once('unexpected-response', (_req, res) => resolve(`http ${res.statusCode}`));
-          ws.once('error', (err) => resolve(`error ${err.message}`));
-        });
-      assert.equal(await opened(`ws://127.0.0.1:${replicas[1]?.http}/v2/ws`, ['rtserve.v1', `rtserve.ticket.${ticket}`]), 'session.created');
-      assert.equal(await opened(`ws://127.0.0.1:${replicas[2]?.http}/v2/ws`, ['rtserve.v1', `rtserve.ticket.${ticket}`]), 'http 401', 'single use across replicas');
-      // Through nginx: the Upgrade passes.
-      assert.equal(await opened(`${httpBase.replace(/^http/, 'ws')}/v2/ws`, ['rtserve.v1', `rtserve.bearer.${KEY}`]), 'session.created');
-    });
-
-    it('SIGKILL of a replica mid-stream: every SSE stream resumes elsewhere with nothing lost or repeated', async () => {
-      const STREAMS = 6;
-      const params = (i: number): Record<string, number> => (i % 2 === 0 ? { max_tokens: 400, temperature: 0.8, seed: 1000 + i } : { max_tokens: 400, temperature: 0.8 });
-      // Reference texts for the seeded streams, from an undisturbed replica.
-      const reference = new Map<number, string>();
-      for (let i = 0; i < STREAMS; i += 2) {
-        const r = await fetch(`http://127.0.0.1:${replicas[1]?.http}/v2/models/charlm/generate`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ text_input: PROMPT, parameters: params(i) }) });
-        assert.equal(r.status, 200);
-        reference.set(i, ((await r.json()) as { text_output: string }).text_output);
-      }
-      // Unary requests spread over the replicas, some of them in flight on the victim when it dies: each must end
-      // with a status (200, or 502 from nginx for the dead replica's), never hang.
-      const unaryBody = JSON.stringify({ text_input: PROMPT, parameters: { max_tokens: 400, temperature: 0 } });
-      const unaries: Promise<number>[] = [];
-      // The victim: the replica serving stream 0, killed the moment every SSE stream has its first events (all have
-      // started, none can have finished its 400 tokens, so the victim dies mid-stream).
-      let victim: Replica | undefined;
-      let started = 0;
-      let stream0Upstream = '';
-      const onStarted = (i: number, upstream: string): void => {
-        if (i === 0) stream0Upstream = upstream;
-        if (++started < STREAMS) return;
-        victim = replicas.find((r) => stream0Upstream === `127.0.0.1:${r.http}`);
-        assert.ok(victim !== undefined, `stream 0's upstream ${stream0Upstream} is a replica`);
-        victim.proc.kill('SIGKILL');
-      };
-      // WebSocket and gRPC token streams through nginx alongside (they are not journaled: see the counts below).
-      const wsUrl = `${httpBase.replace(/^http/, 'ws')}/v2/ws`;
-      const wsStreams = Array.from({ length: 3 }, () => wsStream(wsUrl));
-      const grpcClient = inferenceClient(grpcAddress);
-      const md = new grpc.Metadata();
-      md.set('authorization', `Bearer ${KEY}`);
-      const grpcStreams = Array.from({ length: 3 }, () => grpcStream(grpcClient, md));
-      const streams = Array.from({ length: STREAMS }, (_, i) =>
-        streamThrough(httpBase, { text_input: PROMPT, parameters: params(i) }, (upstream) => onStarted(i, upstream)),
+    // The shipped nginx config with loopback replicas and free ports, under a minimal main config.
+    let site = await readFile(join(root, 'deploy', 'nginx', 'rtserve.conf'), 'utf8');
+    for (const r of replicas) {
+      site = site.replace(`rtserve-${r.index + 1}:8000`, `127.0.0.1:${r.http}`).replace(`rtserve-${r.index + 1}:8001`, `127.0.0.1:${r.grpc}`);
+    }
+    const [nhttp, ngrpc] = [await freePort(), await freePort()];
+    site = site.replace('listen 8080;', `listen 127.0.0.1:${nhttp};`).replace('listen 8081 http2;', `listen 127.0.0.1:${ngrpc} http2;`);
+    assert.doesNotMatch(site, /rtserve-\d:|listen 80/, 'every replica and port was substituted');
+    await mkdir(join(tmp, 'nginx'), { recursive: true });
+    await writeFile(join(tmp, 'nginx', 'rtserve.conf'), site);
+    await writeFile(
+      join(tmp, 'nginx', 'nginx.conf'),
+      [
+        'daemon off;',
+        'worker_processes 1;',
+        `pid ${join(tmp, 'nginx', 'nginx.pid')};`,
+        `error_log ${join(tmp, 'nginx', 'error.log')} warn;`,
+        'events { worker_connections 256; }',
+        'http {',
+        '  access_log off;',
+        // Which replica answered (the test kills the one serving a stream); not in the shipped config.
+        '  add_header X-Upstream-Addr $upstream_addr always;',
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(tmp, 'nginx', t)};`),
+        `  include ${join(tmp, 'nginx', 'rtserve.conf')};`,
+        '}',
+      ].join('\n'),
+    );
+    const check = spawnSync('nginx', ['-t', '-p', join(tmp, 'nginx'), '-c', join(tmp, 'nginx', 'nginx.conf')], { encoding: 'utf8' });
+    assert.equal(check.status, 0, `nginx -t: ${check.stderr}`);
+    nginx = await startProcess('nginx', ['-p', join(tmp, 'nginx'), '-c', join(tmp, 'nginx', 'nginx.conf')], undefined, 'nginx');
+    httpBase = `http://127.0.0.1:${nhttp}`;
+    grpcAddress = `127.0.0.1:${ngrpc}`;
+    try {
+      await waitFor(
+        'nginx to listen',
+        async () => ((await fetch(`${httpBase}/v2/health/ready`).catch(() => undefined))?.status === 200 ? true : undefined),
+        20_000,
+        100,
       );
-      for (let i = 0; i < 6; i++) {
-        unaries.push(
-          fetch(`${httpBase}/v2/models/charlm/generate`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: unaryBody }).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        );
-      }
-      const results = await Promise.all(streams);
-      const statuses = await Promise.all(unaries);
-      const wsResults = await Promise.all(wsStreams);
-      const grpcResults = await Promise.all(grpcStreams);
-      grpcClient.close();
-      assert.ok(victim !== undefined);
-      assert.ok((results[0]?.resumes ?? 0) >= 1, 'stream 0 lost its replica and resumed');
+    } catch (err) {
+      const log = await readFile(join(tmp, 'nginx', 'error.log'), 'utf8').catch(() => '(no error.log)');
+      throw new Error(`${(err as Error).message}; nginx error.log:\n${log.slice(-3000)}`);
+    }
+  });
 
-      let answered = 0;
-      let resumed = 0;
-      let lost = 0;
-      for (const [i, r] of results.entries()) {
-        const seqs = r.events.map(seqOf);
-        const missing = seqs.length === 0 ? 0 : (seqs.at(-1) as number) - new Set(seqs).size;
-        lost += Math.max(0, missing);
-        assert.deepEqual(seqs, seqs.map((_, k) => k + 1), `stream ${i}: sequence numbers 1..n, no gap and no repeat`);
-        assert.equal(r.events.at(-1)?.event, 'done', `stream ${i} ends with done`);
-        assert.equal(new Set(r.events.map((e) => e.id.slice(0, e.id.lastIndexOf(':')))).size, 1, `stream ${i} keeps one stream id`);
-        const text = r.events.filter((e) => e.event === undefined).map((e) => (JSON.parse(e.data) as { text_output: string }).text_output).join('');
-        if (reference.has(i)) assert.equal(text, reference.get(i), `stream ${i}: the resumed text equals the undisturbed generation`);
-        answered++;
-        if (r.resumes > 0) resumed++;
-      }
-      const tally = (xs: string[]): Record<string, number> => {
-        const m: Record<string, number> = {};
-        for (const x of xs) m[x] = (m[x] ?? 0) + 1;
-        return m;
-      };
-      const counts = {
-        sse: { sent: STREAMS, answered, resumed, lost },
-        unary: { sent: unaries.length, ok: statuses.filter((s) => s === 200).length, failed: statuses.filter((s) => s !== 200).length },
-        ws: { sent: wsResults.length, ...tally(wsResults.map((r) => r.outcome)) },
-        grpc: { sent: grpcResults.length, ...tally(grpcResults) },
-      };
-      process.stdout.write(`# replicas-nginx counts: ${JSON.stringify(counts)}\n`);
-      assert.equal(lost, 0);
-      assert.equal(answered, STREAMS);
-      assert.ok(resumed >= 1, `at least one stream was on the killed replica and resumed (${JSON.stringify(counts)})`);
-      // WebSocket sessions live on their replica: one whose replica died is told RESUME_EXPIRED on another (clean,
-      // never a hang or a silent gap); the others finish with gap-free sequence numbers.
-      for (const r of wsResults) {
-        assert.ok(['done', 'resumed-done', 'resume-expired'].includes(r.outcome), `ws outcome ${r.outcome}`);
-        assert.deepEqual(r.seqs, r.seqs.map((_, k) => k + 1));
-      }
-      // gRPC streams on the dead replica end with a status; the others get their final response.
-      for (const g of grpcResults) assert.ok(g === 'final' || g === 'UNAVAILABLE' || g === 'INTERNAL', `grpc outcome ${g}`);
-      // Unary requests on the dead replica fail with a gateway status; the others succeed.
-      for (const s of statuses) assert.ok(s === 200 || s === 502, `unary status ${s}`);
-    });
-  },
-);
+  after(async () => {
+    await stopProcess(nginx, 'SIGQUIT');
+    await Promise.all(replicas.map((r) => stopProcess(r.proc)));
+    await stopProcess(redis);
+    await repo?.cleanup();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('spreads REST requests over the replicas', async () => {
+    const body = {
+      inputs: [
+        { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(1) },
+        { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(2) },
+      ],
+    };
+    for (let i = 0; i < 9; i++) {
+      const r = await fetch(`${httpBase}/v2/models/simple/infer`, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(r.status, 200);
+    }
+    // Each replica counted some of them (least_conn over sequential requests still rotates through idle peers).
+    const counts = await Promise.all(
+      replicas.map(async (r) => {
+        const text = await (await fetch(`http://127.0.0.1:${r.metrics}/metrics`)).text();
+        return Number(/^nv_inference_request_success\{model="simple",version="1"\} (\d+)/m.exec(text)?.[1] ?? 0);
+      }),
+    );
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      9,
+    );
+  });
+
+  it('passes gRPC (grpc_pass) and WebSocket upgrades; a ticket from one replica opens a socket on another', async () => {
+    const client = inferenceClient(grpcAddress);
+    try {
+      assert.deepEqual(await unary(client, 'ServerReady', {}), { ready: true });
+    } finally {
+      client.close();
+    }
+    // Ticket from replica 0 (directly), socket on replica 1 (directly): only a shared store can redeem it.
+    const issued = await fetch(`http://127.0.0.1:${replicas[0]?.http}/v2/auth/ws-ticket`, { method: 'POST', headers: AUTH });
+    assert.equal(issued.status, 200);
+    const { ticket } = (await issued.json()) as { ticket: string };
+    const opened = (url: string, protocols: string[]): Promise<string> =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(url, protocols);
+        ws.once('message', (data) => {
+          resolve((JSON.parse(data.toString()) as { type: string }).type);
+          ws.close();
+        });
+        ws.once('unexpected-response', (_req, res) => resolve(`http ${res.statusCode}`));
+        ws.once('error', (err) => resolve(`error ${err.message}`));
+      });
+    assert.equal(await opened(`ws://127.0.0.1:${replicas[1]?.http}/v2/ws`, ['rtserve.v1', `rtserve.ticket.${ticket}`]), 'session.created');
+    assert.equal(
+      await opened(`ws://127.0.0.1:${replicas[2]?.http}/v2/ws`, ['rtserve.v1', `rtserve.ticket.${ticket}`]),
+      'http 401',
+      'single use across replicas',
+    );
+    // Through nginx: the Upgrade passes.
+    assert.equal(await opened(`${httpBase.replace(/^http/, 'ws')}/v2/ws`, ['rtserve.v1', `rtserve.bearer.${KEY}`]), 'session.created');
+  });
+
+  it('SIGKILL of a replica mid-stream: every SSE stream resumes elsewhere with nothing lost or repeated', async () => {
+    const STREAMS = 6;
+    const params = (i: number): Record<string, number> =>
+      i % 2 === 0 ? { max_tokens: 400, temperature: 0.8, seed: 1000 + i } : { max_tokens: 400, temperature: 0.8 };
+    // Reference texts for the seeded streams, from an undisturbed replica.
+    const reference = new Map<number, string>();
+    for (let i = 0; i < STREAMS; i += 2) {
+      const r = await fetch(`http://127.0.0.1:${replicas[1]?.http}/v2/models/charlm/generate`, {
+        method: 'POST',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: JSON.stringify({ text_input: PROMPT, parameters: params(i) }),
+      });
+      assert.equal(r.status, 200);
+      reference.set(i, ((await r.json()) as { text_output: string }).text_output);
+    }
+    // Unary requests spread over the replicas, some of them in flight on the victim when it dies: each must end
+    // with a status (200, or 502 from nginx for the dead replica's), never hang.
+    const unaryBody = JSON.stringify({ text_input: PROMPT, parameters: { max_tokens: 400, temperature: 0 } });
+    const unaries: Promise<number>[] = [];
+    // The victim: the replica serving stream 0, killed the moment every SSE stream has its first events (all have
+    // started, none can have finished its 400 tokens, so the victim dies mid-stream).
+    let victim: Replica | undefined;
+    let started = 0;
+    let stream0Upstream = '';
+    const onStarted = (i: number, upstream: string): void => {
+      if (i === 0) stream0Upstream = upstream;
+      if (++started < STREAMS) return;
+      victim = replicas.find((r) => stream0Upstream === `127.0.0.1:${r.http}`);
+      assert.ok(victim !== undefined, `stream 0's upstream ${stream0Upstream} is a replica`);
+      victim.proc.kill('SIGKILL');
+    };
+    // WebSocket and gRPC token streams through nginx alongside (they are not journaled: see the counts below).
+    const wsUrl = `${httpBase.replace(/^http/, 'ws')}/v2/ws`;
+    const wsStreams = Array.from({ length: 3 }, () => wsStream(wsUrl));
+    const grpcClient = inferenceClient(grpcAddress);
+    const md = new grpc.Metadata();
+    md.set('authorization', `Bearer ${KEY}`);
+    const grpcStreams = Array.from({ length: 3 }, () => grpcStream(grpcClient, md));
+    const streams = Array.from({ length: STREAMS }, (_, i) =>
+      streamThrough(httpBase, { text_input: PROMPT, parameters: params(i) }, (upstream) => onStarted(i, upstream)),
+    );
+    for (let i = 0; i < 6; i++) {
+      unaries.push(
+        fetch(`${httpBase}/v2/models/charlm/generate`, {
+          method: 'POST',
+          headers: { ...AUTH, 'content-type': 'application/json' },
+          body: unaryBody,
+        }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      );
+    }
+    const results = await Promise.all(streams);
+    const statuses = await Promise.all(unaries);
+    const wsResults = await Promise.all(wsStreams);
+    const grpcResults = await Promise.all(grpcStreams);
+    grpcClient.close();
+    assert.ok(victim !== undefined);
+    assert.ok((results[0]?.resumes ?? 0) >= 1, 'stream 0 lost its replica and resumed');
+
+    let answered = 0;
+    let resumed = 0;
+    let lost = 0;
+    for (const [i, r] of results.entries()) {
+      const seqs = r.events.map(seqOf);
+      const missing = seqs.length === 0 ? 0 : (seqs.at(-1) as number) - new Set(seqs).size;
+      lost += Math.max(0, missing);
+      assert.deepEqual(
+        seqs,
+        seqs.map((_, k) => k + 1),
+        `stream ${i}: sequence numbers 1..n, no gap and no repeat`,
+      );
+      assert.equal(r.events.at(-1)?.event, 'done', `stream ${i} ends with done`);
+      assert.equal(new Set(r.events.map((e) => e.id.slice(0, e.id.lastIndexOf(':')))).size, 1, `stream ${i} keeps one stream id`);
+      const text = r.events
+        .filter((e) => e.event === undefined)
+        .map((e) => (JSON.parse(e.data) as { text_output: string }).text_output)
+        .join('');
+      if (reference.has(i)) assert.equal(text, reference.get(i), `stream ${i}: the resumed text equals the undisturbed generation`);
+      answered++;
+      if (r.resumes > 0) resumed++;
+    }
+    const tally = (xs: string[]): Record<string, number> => {
+      const m: Record<string, number> = {};
+      for (const x of xs) m[x] = (m[x] ?? 0) + 1;
+      return m;
+    };
+    const counts = {
+      sse: { sent: STREAMS, answered, resumed, lost },
+      unary: { sent: unaries.length, ok: statuses.filter((s) => s === 200).length, failed: statuses.filter((s) => s !== 200).length },
+      ws: { sent: wsResults.length, ...tally(wsResults.map((r) => r.outcome)) },
+      grpc: { sent: grpcResults.length, ...tally(grpcResults) },
+    };
+    process.stdout.write(`# replicas-nginx counts: ${JSON.stringify(counts)}\n`);
+    assert.equal(lost, 0);
+    assert.equal(answered, STREAMS);
+    assert.ok(resumed >= 1, `at least one stream was on the killed replica and resumed (${JSON.stringify(counts)})`);
+    // WebSocket sessions live on their replica: one whose replica died is told RESUME_EXPIRED on another (clean,
+    // never a hang or a silent gap); the others finish with gap-free sequence numbers.
+    for (const r of wsResults) {
+      assert.ok(['done', 'resumed-done', 'resume-expired'].includes(r.outcome), `ws outcome ${r.outcome}`);
+      assert.deepEqual(
+        r.seqs,
+        r.seqs.map((_, k) => k + 1),
+      );
+    }
+    // gRPC streams on the dead replica end with a status; the others get their final response.
+    for (const g of grpcResults) assert.ok(g === 'final' || g === 'UNAVAILABLE' || g === 'INTERNAL', `grpc outcome ${g}`);
+    // Unary requests on the dead replica fail with a gateway status; the others succeed.
+    for (const s of statuses) assert.ok(s === 200 || s === 502, `unary status ${s}`);
+  });
+});

@@ -24,7 +24,9 @@ export const EOS = CHARLM_CONFIG.generate.eos_token_id;
 export const BOS = CHARLM_CONFIG.generate.bos_token_id;
 
 /** A server on port 0 whose repository is a temporary copy of models/charlm only. */
-export async function startCharlmServer(overrides: Partial<ServerConfigInput> = {}): Promise<{ server: RunningServer; cleanup: () => Promise<void> }> {
+export async function startCharlmServer(
+  overrides: Partial<ServerConfigInput> = {},
+): Promise<{ server: RunningServer; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'rtserve-charlm-'));
   await cp(join(CHARLM_DIR, '1'), join(dir, 'charlm', '1'), { recursive: true });
   await writeFile(join(dir, 'charlm', 'config.json'), readFileSync(join(CHARLM_DIR, 'config.json')));
@@ -70,8 +72,14 @@ export class DirectDecoder {
     const P = prompt.length;
     let out = await this.session.run({
       input_ids: DirectDecoder.i64([...prompt], [1, P]),
-      position_ids: DirectDecoder.i64(prompt.map((_, i) => i), [1, P]),
-      attention_mask: DirectDecoder.i64(prompt.map(() => 1), [1, P]),
+      position_ids: DirectDecoder.i64(
+        prompt.map((_, i) => i),
+        [1, P],
+      ),
+      attention_mask: DirectDecoder.i64(
+        prompt.map(() => 1),
+        [1, P],
+      ),
       ...this.emptyPast(1),
     });
     const tokens: number[] = [argmax(out['logits']?.data as Float32Array, (P - 1) * V, V)];
@@ -103,8 +111,14 @@ export class DirectDecoder {
       const S = x.length;
       const out = await this.session.run({
         input_ids: DirectDecoder.i64(x, [1, S]),
-        position_ids: DirectDecoder.i64(x.map((_, i) => i), [1, S]),
-        attention_mask: DirectDecoder.i64(x.map(() => 1), [1, S]),
+        position_ids: DirectDecoder.i64(
+          x.map((_, i) => i),
+          [1, S],
+        ),
+        attention_mask: DirectDecoder.i64(
+          x.map(() => 1),
+          [1, S],
+        ),
         ...this.emptyPast(1),
       });
       const logits = out['logits']?.data as Float32Array;

@@ -28,7 +28,8 @@ interface ChatState {
   answers: number;
 }
 
-const chatState = (page: Page): Promise<ChatState> => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { rtChat: unknown }).rtChat)) as ChatState);
+const chatState = (page: Page): Promise<ChatState> =>
+  page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { rtChat: unknown }).rtChat)) as ChatState);
 
 async function waitFor(page: Page, pred: (s: ChatState) => boolean, what: string): Promise<ChatState> {
   for (let i = 0; i < 600; i++) {

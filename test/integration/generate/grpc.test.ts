@@ -9,7 +9,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { postJson } from '../../helpers/server.ts';
-import { fromRaw, inferenceClient, unary, type InferenceClient, type ModelInferResponse, type ModelStreamInferResponse } from '../grpc/grpc-test-client.ts';
+import {
+  fromRaw,
+  inferenceClient,
+  unary,
+  type InferenceClient,
+  type ModelInferResponse,
+  type ModelStreamInferResponse,
+} from '../grpc/grpc-test-client.ts';
 import { startCharlmServer } from './charlm-helpers.ts';
 
 let server: RunningServer;

@@ -27,7 +27,12 @@ async function streamChunks(url: string, body: unknown): Promise<{ status: numbe
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const data = sseData(await res.text());
   const done = data.at(-1) === '[DONE]';
-  return { status: res.status, type: res.headers.get('content-type'), chunks: (done ? data.slice(0, -1) : data).map((d) => JSON.parse(d) as Json), done };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    chunks: (done ? data.slice(0, -1) : data).map((d) => JSON.parse(d) as Json),
+    done,
+  };
 }
 
 const errorOf = (body: unknown) => (body as { error: { message: string; type: string; code: string; param: unknown } }).error;
@@ -46,7 +51,10 @@ describe('OpenAI-compatible routes (fetch)', () => {
   test('GET /v1/models lists the generative models', async () => {
     const body = (await (await fetch(`${url}/v1/models`)).json()) as { object: string; data: { id: string; object: string }[] };
     assert.equal(body.object, 'list');
-    assert.deepEqual(body.data.map((m) => [m.id, m.object]), [['charlm', 'model']]);
+    assert.deepEqual(
+      body.data.map((m) => [m.id, m.object]),
+      [['charlm', 'model']],
+    );
     assert.equal((await fetch(`${url}/v1/models/charlm`)).status, 200);
     assert.equal((await fetch(`${url}/v1/models/nope`)).status, 404);
   });
@@ -55,7 +63,13 @@ describe('OpenAI-compatible routes (fetch)', () => {
     const req = { model: 'charlm', prompt: 'def parse(', max_tokens: 40, temperature: 0 };
     const res = await postJson(`${url}/v1/completions`, req);
     assert.equal(res.status, 200);
-    const whole = res.json() as { id: string; object: string; model: string; choices: { index: number; text: string; finish_reason: string }[]; usage: Json };
+    const whole = res.json() as {
+      id: string;
+      object: string;
+      model: string;
+      choices: { index: number; text: string; finish_reason: string }[];
+      usage: Json;
+    };
     assert.equal(whole.object, 'text_completion');
     assert.match(whole.id, /^cmpl-/);
     assert.equal(whole.model, 'charlm');
@@ -71,20 +85,38 @@ describe('OpenAI-compatible routes (fetch)', () => {
     assert.deepEqual(usageChunk['choices'], []);
     assert.deepEqual(usageChunk['usage'], whole.usage);
     const pieces = s.chunks.slice(0, -1) as { object: string; choices: { text: string; finish_reason: string | null }[]; usage: unknown }[];
-    assert.ok(pieces.every((c) => c.object === 'text_completion' && c.usage === null), 'with include_usage, other chunks carry usage: null');
+    assert.ok(
+      pieces.every((c) => c.object === 'text_completion' && c.usage === null),
+      'with include_usage, other chunks carry usage: null',
+    );
     assert.equal(pieces.map((c) => c.choices[0]?.text).join(''), whole.choices[0]?.text);
     const finishes = pieces.map((c) => c.choices[0]?.finish_reason).filter((f) => f !== null);
     assert.deepEqual(finishes, [whole.choices[0]?.finish_reason], 'exactly one chunk has the finish reason');
 
     const plain = await streamChunks(`${url}/v1/completions`, { ...req, stream: true });
-    assert.ok(plain.chunks.every((c) => !('usage' in c)), 'no usage fields without include_usage');
+    assert.ok(
+      plain.chunks.every((c) => !('usage' in c)),
+      'no usage fields without include_usage',
+    );
   });
 
   test('chat completions: the role comes first, then content; non-stream is the same message', async () => {
-    const req = { model: 'charlm', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'sort a list' }] }], max_tokens: 24, temperature: 0 };
+    const req = {
+      model: 'charlm',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: [{ type: 'text', text: 'sort a list' }] },
+      ],
+      max_tokens: 24,
+      temperature: 0,
+    };
     const res = await postJson(`${url}/v1/chat/completions`, req);
     assert.equal(res.status, 200);
-    const whole = res.json() as { object: string; choices: { message: { role: string; content: string }; finish_reason: string }[]; usage: { prompt_tokens: number } };
+    const whole = res.json() as {
+      object: string;
+      choices: { message: { role: string; content: string }; finish_reason: string }[];
+      usage: { prompt_tokens: number };
+    };
     assert.equal(whole.object, 'chat.completion');
     assert.equal(whole.choices[0]?.message.role, 'assistant');
     // The template renders "# system: ...\n# user: ...\n# assistant: " (plus the BOS token).
@@ -107,9 +139,13 @@ describe('OpenAI-compatible routes (fetch)', () => {
     assert.equal(cut.choices[0]?.text, text.slice(0, text.indexOf(stop)));
     assert.equal(cut.choices[0]?.finish_reason, 'stop');
     const sampled = async (seed: number) =>
-      ((await postJson(`${url}/v1/completions`, { ...base, temperature: 0.9, top_p: 0.95, seed })).json() as { choices: { text: string }[] }).choices[0]?.text;
+      ((await postJson(`${url}/v1/completions`, { ...base, temperature: 0.9, top_p: 0.95, seed })).json() as { choices: { text: string }[] })
+        .choices[0]?.text;
     assert.equal(await sampled(11), await sampled(11), 'the same seed gives the same text');
-    const short = (await postJson(`${url}/v1/completions`, { ...base, max_tokens: 3 })).json() as { choices: { finish_reason: string }[]; usage: { completion_tokens: number } };
+    const short = (await postJson(`${url}/v1/completions`, { ...base, max_tokens: 3 })).json() as {
+      choices: { finish_reason: string }[];
+      usage: { completion_tokens: number };
+    };
     assert.equal(short.usage.completion_tokens, 3);
     assert.equal(short.choices[0]?.finish_reason, 'length');
   });
@@ -156,8 +192,14 @@ describe('OpenAI-compatible routes (the openai npm SDK, unchanged)', () => {
     }
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'not-needed', maxRetries: 0 });
     const models = (await client.models.list()) as { data: { id: string }[] };
-    assert.deepEqual(models.data.map((m) => m.id), ['charlm']);
-    const c = (await client.completions.create({ model: 'charlm', prompt: 'def ', max_tokens: 20, temperature: 0 })) as { choices: { text: string }[]; usage: { completion_tokens: number } };
+    assert.deepEqual(
+      models.data.map((m) => m.id),
+      ['charlm'],
+    );
+    const c = (await client.completions.create({ model: 'charlm', prompt: 'def ', max_tokens: 20, temperature: 0 })) as {
+      choices: { text: string }[];
+      usage: { completion_tokens: number };
+    };
     assert.equal(c.usage.completion_tokens, 20);
     const stream = (await client.chat.completions.create({
       model: 'charlm',
@@ -174,7 +216,12 @@ describe('OpenAI-compatible routes (the openai npm SDK, unchanged)', () => {
       if (chunk.usage) usage = chunk.usage;
     }
     assert.equal(usage?.completion_tokens, 16);
-    const whole = (await client.chat.completions.create({ model: 'charlm', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16, temperature: 0 })) as {
+    const whole = (await client.chat.completions.create({
+      model: 'charlm',
+      messages: [{ role: 'user', content: 'hello' }],
+      max_tokens: 16,
+      temperature: 0,
+    })) as {
       choices: { message: { content: string } }[];
     };
     assert.equal(text, whole.choices[0]?.message.content);

@@ -70,7 +70,11 @@ describe('resume of charlm token streams', () => {
   test('SSE generate_stream: disconnect after a few tokens, resume with Last-Event-ID, nothing lost or repeated', async () => {
     const expected = await uninterrupted();
     const url = `${server.httpUrl}/v2/models/charlm/generate_stream`;
-    const first = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text_input: PROMPT, parameters: PARAMS }) });
+    const first = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text_input: PROMPT, parameters: PARAMS }),
+    });
     assert.equal(first.status, 200);
     const streamId = first.headers.get('rtserve-stream-id');
     assert.ok(streamId !== null);
@@ -81,10 +85,17 @@ describe('resume of charlm token streams', () => {
     assert.equal(second.status, 200);
     const rest = await readSse(second, (e) => e.event === 'done' || e.event === 'error');
     const all = [...before, ...rest];
-    assert.deepEqual(all.map(seqOf), all.map((_, i) => i + 1), 'sequence numbers 1..n, no gap, no repeat');
+    assert.deepEqual(
+      all.map(seqOf),
+      all.map((_, i) => i + 1),
+      'sequence numbers 1..n, no gap, no repeat',
+    );
     assert.ok(all.every((e) => e.id?.startsWith(`${streamId}:`)));
     assert.equal(rest.at(-1)?.event, 'done');
-    const text = all.filter((e) => e.event === undefined).map((e) => (JSON.parse(e.data) as { text_output: string }).text_output).join('');
+    const text = all
+      .filter((e) => e.event === undefined)
+      .map((e) => (JSON.parse(e.data) as { text_output: string }).text_output)
+      .join('');
     assert.equal(text, expected);
   });
 
@@ -104,7 +115,9 @@ describe('resume of charlm token streams', () => {
           if (w !== undefined) w(e);
           else queue.push(e);
         });
-        ws.once('open', () => resolve({ ws, next: () => new Promise<Event>((r) => (queue.length > 0 ? r(queue.shift() as Event) : waiters.push(r))) }));
+        ws.once('open', () =>
+          resolve({ ws, next: () => new Promise<Event>((r) => (queue.length > 0 ? r(queue.shift() as Event) : waiters.push(r))) }),
+        );
         ws.once('error', reject);
       });
 
@@ -112,7 +125,16 @@ describe('resume of charlm token streams', () => {
     const created = await a.next();
     assert.equal(created.type, 'session.created');
     const sessionId = created.session?.id as string;
-    a.ws.send(JSON.stringify({ type: 'infer', id: 'r1', model: 'charlm', inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }], parameters: PARAMS, stream: true }));
+    a.ws.send(
+      JSON.stringify({
+        type: 'infer',
+        id: 'r1',
+        model: 'charlm',
+        inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }],
+        parameters: PARAMS,
+        stream: true,
+      }),
+    );
     const got: Event[] = [];
     while (got.length < 4) {
       const e = await a.next();
@@ -133,8 +155,15 @@ describe('resume of charlm token streams', () => {
     }
     b.ws.close();
     assert.equal(got.at(-1)?.type, 'done');
-    assert.deepEqual(got.map((e) => e.seq), got.map((_, i) => i + 1), 'sequence numbers 1..n, no gap, no repeat');
-    const text = got.filter((e) => e.type === 'delta').map((e) => e.outputs?.[0]?.data[0] ?? '').join('');
+    assert.deepEqual(
+      got.map((e) => e.seq),
+      got.map((_, i) => i + 1),
+      'sequence numbers 1..n, no gap, no repeat',
+    );
+    const text = got
+      .filter((e) => e.type === 'delta')
+      .map((e) => e.outputs?.[0]?.data[0] ?? '')
+      .join('');
     assert.equal(text, expected);
   });
 });

@@ -70,7 +70,10 @@ describe('gRPC admission hook', () => {
 
   test('each RPC is admitted with its operation and model; refusals become the status', async () => {
     seen.length = 0;
-    await assert.rejects(unary(client, 'ModelInfer', request('x')), (e: grpc.ServiceError) => e.code === grpc.status.UNIMPLEMENTED && /denied/.test(e.details));
+    await assert.rejects(
+      unary(client, 'ModelInfer', request('x')),
+      (e: grpc.ServiceError) => e.code === grpc.status.UNIMPLEMENTED && /denied/.test(e.details),
+    );
     assert.equal((await unary<{ id: string }>(client, 'ModelInfer', request('y'), {}, good)).id, 'y');
     await unary(client, 'ServerLive', {}, {}, good);
     await unary(client, 'ModelMetadata', { name: 'simple' }, {}, good);
@@ -97,7 +100,10 @@ describe('gRPC admission hook', () => {
     try {
       await assert.rejects(unary(health, 'Check', { service: '' }), (e: grpc.ServiceError) => /denied/.test(e.details));
       assert.deepEqual(await unary(health, 'Check', { service: '' }, {}, good), { status: 'SERVING' });
-      assert.deepEqual(seen.map((s) => s.op), ['health', 'health']);
+      assert.deepEqual(
+        seen.map((s) => s.op),
+        ['health', 'health'],
+      );
     } finally {
       health.close();
     }
@@ -119,9 +125,15 @@ describe('gRPC admission hook', () => {
       return out;
     };
     const denied = await run(new grpc.Metadata());
-    assert.deepEqual(denied.map((r) => [r.infer_response?.id, /denied/.test(r.error_message)]).sort(), [['s1', true], ['s2', true]]);
+    assert.deepEqual(denied.map((r) => [r.infer_response?.id, /denied/.test(r.error_message)]).sort(), [
+      ['s1', true],
+      ['s2', true],
+    ]);
     const allowed = await run(good);
-    assert.deepEqual(allowed.map((r) => [r.infer_response?.id, r.error_message]).sort(), [['s1', ''], ['s2', '']]);
+    assert.deepEqual(allowed.map((r) => [r.infer_response?.id, r.error_message]).sort(), [
+      ['s1', ''],
+      ['s2', ''],
+    ]);
     assert.equal(released, admitted);
   });
 });

@@ -99,27 +99,49 @@ describe('gRPC metadata, repository and status mapping', () => {
 
   test('ModelReady, ModelMetadata (-1 for the batch dimension), unknown model is NOT_FOUND', async () => {
     assert.deepEqual(await unary(client, 'ModelReady', { name: 'simple', version: '' }), { ready: true });
-    const meta = await unary<{ name: string; versions: string[]; platform: string; inputs: { name: string; datatype: string; shape: string[] }[] }>(client, 'ModelMetadata', { name: 'simple' });
+    const meta = await unary<{ name: string; versions: string[]; platform: string; inputs: { name: string; datatype: string; shape: string[] }[] }>(
+      client,
+      'ModelMetadata',
+      { name: 'simple' },
+    );
     assert.equal(meta.name, 'simple');
     assert.deepEqual(meta.versions, ['1']);
     assert.equal(meta.platform, 'onnxruntime_onnx');
-    assert.deepEqual(meta.inputs.map((t) => [t.name, t.datatype, t.shape]), [['INPUT0', 'INT32', ['-1', '16']], ['INPUT1', 'INT32', ['-1', '16']]]);
+    assert.deepEqual(
+      meta.inputs.map((t) => [t.name, t.datatype, t.shape]),
+      [
+        ['INPUT0', 'INT32', ['-1', '16']],
+        ['INPUT1', 'INT32', ['-1', '16']],
+      ],
+    );
     await rejectsWith(unary(client, 'ModelMetadata', { name: 'no_such_model' }), grpc.status.NOT_FOUND, 'no_such_model');
     await rejectsWith(unary(client, 'ModelReady', { name: 'no_such_model' }), grpc.status.NOT_FOUND, 'no_such_model');
   });
 
   test('ModelConfig speaks Triton ModelConfig: enums, dims, the dynamic_batching oneof', async () => {
-    const { config } = await unary<{ config: Record<string, unknown> & { input: { name: string; data_type: string; dims: string[] }[] } }>(client, 'ModelConfig', { name: 'simple' });
+    const { config } = await unary<{ config: Record<string, unknown> & { input: { name: string; data_type: string; dims: string[] }[] } }>(
+      client,
+      'ModelConfig',
+      { name: 'simple' },
+    );
     assert.equal(config['name'], 'simple');
     assert.equal(config['max_batch_size'], 8);
-    assert.deepEqual(config.input.map((t) => [t.name, t.data_type, t.dims]), [['INPUT0', 'TYPE_INT32', ['16']], ['INPUT1', 'TYPE_INT32', ['16']]]);
+    assert.deepEqual(
+      config.input.map((t) => [t.name, t.data_type, t.dims]),
+      [
+        ['INPUT0', 'TYPE_INT32', ['16']],
+        ['INPUT1', 'TYPE_INT32', ['16']],
+      ],
+    );
     assert.equal(config['scheduling_choice'], 'dynamic_batching');
     assert.ok(config['dynamic_batching'] !== null && typeof config['dynamic_batching'] === 'object');
   });
 
   test('ModelStatistics counts an inference; RepositoryIndex lists ready models', async () => {
     await unary(client, 'ModelInfer', simpleRequest('stats-1'));
-    const { model_stats } = await unary<{ model_stats: { name: string; inference_count: string; inference_stats: { success: { count: string } } }[] }>(client, 'ModelStatistics', { name: 'simple' });
+    const { model_stats } = await unary<{
+      model_stats: { name: string; inference_count: string; inference_stats: { success: { count: string } } }[];
+    }>(client, 'ModelStatistics', { name: 'simple' });
     assert.equal(model_stats.length, 1);
     assert.ok(Number(model_stats[0]?.inference_count) >= 1);
     assert.ok(Number(model_stats[0]?.inference_stats.success.count) >= 1);
@@ -162,7 +184,12 @@ describe('gRPC metadata, repository and status mapping', () => {
   test('server reflection lists the inference and health services and serves their descriptors', async () => {
     const require = createRequire(import.meta.url);
     const reflectionRoot = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto');
-    const def = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', { keepCase: true, defaults: true, oneofs: true, includeDirs: [reflectionRoot] });
+    const def = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', {
+      keepCase: true,
+      defaults: true,
+      oneofs: true,
+      includeDirs: [reflectionRoot],
+    });
     const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } } };
     const rc = new pkg.grpc.reflection.v1.ServerReflection(server.grpcAddress!, grpc.credentials.createInsecure());
     try {
@@ -290,9 +317,9 @@ describe('gRPC deadlines, cancellation, full queues and draining (a gated engine
 
       let call: grpc.ClientUnaryCall | undefined;
       const cancelled = new Promise<unknown>((resolve, reject) => {
-        call = (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, r: unknown) => void) => grpc.ClientUnaryCall>)['ModelInfer']!.call(
-          client, simpleRequest('B'), (err, res) => (err === null ? resolve(res) : reject(err)),
-        );
+        call = (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, r: unknown) => void) => grpc.ClientUnaryCall>)[
+          'ModelInfer'
+        ]!.call(client, simpleRequest('B'), (err, res) => (err === null ? resolve(res) : reject(err)));
       });
       await until(async () => (await pendingCount(server.metricsUrl!, 'simple')) === 1, 'B to be queued');
       call?.cancel();
@@ -363,7 +390,10 @@ describe('gRPC deadlines, cancellation, full queues and draining (a gated engine
       assert.equal((await unaryCall).id, 'A');
       const end = await streamEnd;
       assert.equal(end?.code, grpc.status.UNAVAILABLE, 'the stream ends with UNAVAILABLE once its requests are answered');
-      assert.deepEqual(answers.map((a) => [a.infer_response?.id, a.error_message]), [['S1', '']]);
+      assert.deepEqual(
+        answers.map((a) => [a.infer_response?.id, a.error_message]),
+        [['S1', '']],
+      );
       await closed;
     } finally {
       gate.open();
@@ -395,9 +425,13 @@ describe('gRPC model control and health Watch on a model', () => {
       await rejectsWith(unary(client, 'ModelInfer', simpleRequest('after-unload')), grpc.status.UNAVAILABLE);
       await rejectsWith(
         unary(client, 'RepositoryModelLoad', { model_name: 'simple', parameters: { 'file:1/model.onnx': { bytes_param: Buffer.from('x') } } }),
-        grpc.status.UNIMPLEMENTED, 'file:1/model.onnx',
+        grpc.status.UNIMPLEMENTED,
+        'file:1/model.onnx',
       );
-      await unary(client, 'RepositoryModelLoad', { model_name: 'simple', parameters: { config: { string_param: JSON.stringify({ max_batch_size: 4 }) } } });
+      await unary(client, 'RepositoryModelLoad', {
+        model_name: 'simple',
+        parameters: { config: { string_param: JSON.stringify({ max_batch_size: 4 }) } },
+      });
       const { config } = await unary<{ config: { max_batch_size: number } }>(client, 'ModelConfig', { name: 'simple' });
       assert.equal(config.max_batch_size, 4);
       w.call.cancel();

@@ -10,7 +10,15 @@ import * as grpc from '@grpc/grpc-js';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import { ShmObjects, int32Bytes, int32Values, shmInferParameters as shm, type ShmObject } from '../../helpers/shm.ts';
-import { inferenceClient, inferRequestObject, rejectsWith, streamAll, unary, type InferenceClient, type ModelInferResponse } from './grpc-test-client.ts';
+import {
+  inferenceClient,
+  inferRequestObject,
+  rejectsWith,
+  streamAll,
+  unary,
+  type InferenceClient,
+  type ModelInferResponse,
+} from './grpc-test-client.ts';
 
 const A = Array.from({ length: 16 }, (_, i) => 5 * i - 40);
 const B = Array.from({ length: 16 }, (_, i) => (i % 3) * 11);
@@ -42,7 +50,8 @@ describe('system shared memory over gRPC', () => {
       { name: 'OUTPUT1', parameters: shm(over.out ?? 'out', 64, 64) },
     ],
   });
-  const register = (name: string, key: string, byteSize: number, offset = 0) => unary(client, 'SystemSharedMemoryRegister', { name, key, offset, byte_size: byteSize });
+  const register = (name: string, key: string, byteSize: number, offset = 0) =>
+    unary(client, 'SystemSharedMemoryRegister', { name, key, offset, byte_size: byteSize });
 
   before(async () => {
     server = await startTestServer({ modelControlMode: 'explicit', loadModel: ['simple'], allowClientShm: true });
@@ -58,7 +67,7 @@ describe('system shared memory over gRPC', () => {
     await objects.removeAll();
   });
 
-  test('SystemSharedMemoryRegister / Status / Unregister with Triton\'s status codes', async () => {
+  test("SystemSharedMemoryRegister / Status / Unregister with Triton's status codes", async () => {
     const obj = await objects.create(64);
     assert.deepEqual(await register('g1', obj.key, 32, 8), {});
     assert.deepEqual(await register('g2', obj.key, 64), {});
@@ -93,24 +102,40 @@ describe('system shared memory over gRPC', () => {
     await register('in', inputs.key, 128);
     await register('out', outputs.key, 128);
     try {
-      const plain = await unary<ModelInferResponse>(client, 'ModelInfer', inferRequestObject({
-        model: 'simple',
-        inputs: [
-          { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: Int32Array.from(A) },
-          { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: Int32Array.from(B) },
-        ],
-      }, false));
+      const plain = await unary<ModelInferResponse>(
+        client,
+        'ModelInfer',
+        inferRequestObject(
+          {
+            model: 'simple',
+            inputs: [
+              { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: Int32Array.from(A) },
+              { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: Int32Array.from(B) },
+            ],
+          },
+          false,
+        ),
+      );
       const sum = int32Values(plain.raw_output_contents[0]!);
       const diff = int32Values(plain.raw_output_contents[1]!);
 
       const r = await unary<ModelInferResponse & { outputs: OutputWithParameters[] }>(client, 'ModelInfer', shmRequest('u1'));
       assert.equal(r.id, 'u1');
-      assert.deepEqual(r.outputs.map((o) => [o.name, o.datatype, o.shape.map(Number)]), [['OUTPUT0', 'INT32', [1, 16]], ['OUTPUT1', 'INT32', [1, 16]]]);
+      assert.deepEqual(
+        r.outputs.map((o) => [o.name, o.datatype, o.shape.map(Number)]),
+        [
+          ['OUTPUT0', 'INT32', [1, 16]],
+          ['OUTPUT1', 'INT32', [1, 16]],
+        ],
+      );
       assert.equal(r.outputs[1]?.parameters['shared_memory_region']?.string_param, 'out');
       assert.equal(r.outputs[1]?.parameters['shared_memory_byte_size']?.int64_param, '64');
       assert.equal(r.outputs[1]?.parameters['shared_memory_offset']?.int64_param, '64');
       // One (empty) raw entry per output, as Triton sends, so tritonclient's indexes line up.
-      assert.deepEqual(r.raw_output_contents.map((b) => b.length), [0, 0]);
+      assert.deepEqual(
+        r.raw_output_contents.map((b) => b.length),
+        [0, 0],
+      );
       let written = await outputs.read();
       assert.deepEqual(int32Values(written.subarray(0, 64)), sum);
       assert.deepEqual(int32Values(written.subarray(64)), diff);
@@ -134,16 +159,44 @@ describe('system shared memory over gRPC', () => {
     await register('out', outputs.key, 128);
     try {
       const base = shmRequest('bad');
-      const inputsOf = (i: number, patch: Record<string, unknown>) => ({ ...base, inputs: (base['inputs'] as Record<string, unknown>[]).map((t, j) => (j === i ? { ...t, ...patch } : t)) });
+      const inputsOf = (i: number, patch: Record<string, unknown>) => ({
+        ...base,
+        inputs: (base['inputs'] as Record<string, unknown>[]).map((t, j) => (j === i ? { ...t, ...patch } : t)),
+      });
       await rejectsWith(unary(client, 'ModelInfer', shmRequest('x', { in: 'nope' })), grpc.status.NOT_FOUND, "input 'INPUT0'", "'nope'");
       await rejectsWith(unary(client, 'ModelInfer', shmRequest('x', { out: 'nope' })), grpc.status.NOT_FOUND, "output 'OUTPUT0'", "'nope'");
-      await rejectsWith(unary(client, 'ModelInfer', inputsOf(1, { parameters: shm('in', 60, 64) })), grpc.status.INVALID_ARGUMENT, "input 'INPUT1'", 'needs 64 bytes', 'is 60');
-      await rejectsWith(unary(client, 'ModelInfer', inputsOf(1, { parameters: shm('in', 64, 100) })), grpc.status.INVALID_ARGUMENT, "input 'INPUT1'", 'past the end', "'in' (128 bytes)");
-      await rejectsWith(unary(client, 'ModelInfer', inputsOf(0, { contents: { int_contents: A } })), grpc.status.INVALID_ARGUMENT, "input 'INPUT0'", 'both contents and parameters.shared_memory_region');
-      await rejectsWith(unary(client, 'ModelInfer', shmRequest('x', { outSize: 32 })), grpc.status.INVALID_ARGUMENT, "output 'OUTPUT0'", 'should be at least 64 bytes');
+      await rejectsWith(
+        unary(client, 'ModelInfer', inputsOf(1, { parameters: shm('in', 60, 64) })),
+        grpc.status.INVALID_ARGUMENT,
+        "input 'INPUT1'",
+        'needs 64 bytes',
+        'is 60',
+      );
+      await rejectsWith(
+        unary(client, 'ModelInfer', inputsOf(1, { parameters: shm('in', 64, 100) })),
+        grpc.status.INVALID_ARGUMENT,
+        "input 'INPUT1'",
+        'past the end',
+        "'in' (128 bytes)",
+      );
+      await rejectsWith(
+        unary(client, 'ModelInfer', inputsOf(0, { contents: { int_contents: A } })),
+        grpc.status.INVALID_ARGUMENT,
+        "input 'INPUT0'",
+        'both contents and parameters.shared_memory_region',
+      );
+      await rejectsWith(
+        unary(client, 'ModelInfer', shmRequest('x', { outSize: 32 })),
+        grpc.status.INVALID_ARGUMENT,
+        "output 'OUTPUT0'",
+        'should be at least 64 bytes',
+      );
       const good = await unary<ModelInferResponse>(client, 'ModelInfer', shmRequest('ok'));
       assert.equal(good.id, 'ok');
-      assert.deepEqual(int32Values((await outputs.read()).subarray(64)), A.map((a, i) => a - B[i]!));
+      assert.deepEqual(
+        int32Values((await outputs.read()).subarray(64)),
+        A.map((a, i) => a - B[i]!),
+      );
     } finally {
       await unary(client, 'SystemSharedMemoryUnregister', { name: '' });
     }

@@ -7,7 +7,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { startTestServer } from '../../helpers/server.ts';
-import { inferenceClient, inferRequestObject, streamAll, tensorsOf, type InferenceClient, type ModelStreamInferResponse } from './grpc-test-client.ts';
+import {
+  inferenceClient,
+  inferRequestObject,
+  streamAll,
+  tensorsOf,
+  type InferenceClient,
+  type ModelStreamInferResponse,
+} from './grpc-test-client.ts';
 
 const N = 1000;
 const BAD = 500;
@@ -45,7 +52,10 @@ describe('gRPC ModelStreamInfer', () => {
   for (const typed of [false, true]) {
     test(`${N} requests pipelined on one stream (${typed ? 'typed' : 'raw'} contents), one invalid in the middle`, async () => {
       // Everything is written before any answer is read: the server must keep up without losing any.
-      const responses = await streamAll(client, Array.from({ length: N }, (_, i) => request(i, typed)));
+      const responses = await streamAll(
+        client,
+        Array.from({ length: N }, (_, i) => request(i, typed)),
+      );
 
       assert.equal(responses.length, N, 'every request is answered once');
       const seen = new Set<string>();
@@ -63,8 +73,16 @@ describe('gRPC ModelStreamInfer', () => {
         assert.equal(r.error_message, '', `request ${id}: ${r.error_message}`);
         const [out0, out1] = tensorsOf(r.infer_response!);
         // OUTPUT0 = INPUT0 + INPUT1, OUTPUT1 = INPUT0 - INPUT1 for this request's own data.
-        assert.deepEqual([...(out0!.data as Int32Array)], Array.from({ length: 16 }, (_, k) => i + k + 1), `OUTPUT0 of ${id}`);
-        assert.deepEqual([...(out1!.data as Int32Array)], Array.from({ length: 16 }, (_, k) => i + k - 1), `OUTPUT1 of ${id}`);
+        assert.deepEqual(
+          [...(out0!.data as Int32Array)],
+          Array.from({ length: 16 }, (_, k) => i + k + 1),
+          `OUTPUT0 of ${id}`,
+        );
+        assert.deepEqual(
+          [...(out1!.data as Int32Array)],
+          Array.from({ length: 16 }, (_, k) => i + k - 1),
+          `OUTPUT1 of ${id}`,
+        );
       }
       assert.equal(seen.size, N);
       for (let i = 0; i < N; i++) assert.ok(seen.has(`r-${i}`), `r-${i} answered`);

@@ -16,12 +16,29 @@ import type { ErrorCategory } from '../../../src/errors/registry.ts';
 import { inferenceProtoPath, protoDir } from '../../../src/transport/grpc/proto.ts';
 import { TableError, type TableClient, type TableRequest, type TableResult } from '../cases.ts';
 
-export const LOADER_OPTIONS: protoLoader.Options = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [protoDir()] };
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [protoDir()],
+};
 
 /** grpc status code → registry category (the inverse of CATEGORY_MAPPING's grpc column). */
 export const CATEGORY_OF_CODE: Readonly<Record<number, ErrorCategory>> = {
-  1: 'CANCELLED', 3: 'INVALID_ARGUMENT', 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 6: 'ALREADY_EXISTS', 7: 'PERMISSION_DENIED', 8: 'RESOURCE_EXHAUSTED',
-  9: 'FAILED_PRECONDITION', 12: 'UNIMPLEMENTED', 13: 'INTERNAL', 14: 'UNAVAILABLE', 16: 'UNAUTHENTICATED',
+  1: 'CANCELLED',
+  3: 'INVALID_ARGUMENT',
+  4: 'DEADLINE_EXCEEDED',
+  5: 'NOT_FOUND',
+  6: 'ALREADY_EXISTS',
+  7: 'PERMISSION_DENIED',
+  8: 'RESOURCE_EXHAUSTED',
+  9: 'FAILED_PRECONDITION',
+  12: 'UNIMPLEMENTED',
+  13: 'INTERNAL',
+  14: 'UNAVAILABLE',
+  16: 'UNAUTHENTICATED',
 };
 
 type Callback = (err: grpc.ServiceError | null, res: unknown) => void;
@@ -39,7 +56,11 @@ export function inferenceClient(address: string, options: grpc.ChannelOptions = 
 
 /** Calls a unary RPC; resolves with the response object or rejects with the grpc ServiceError. */
 export function unary<T = Record<string, unknown>>(
-  client: grpc.Client, method: string, req: unknown, options: grpc.CallOptions = {}, metadata = new grpc.Metadata(),
+  client: grpc.Client,
+  method: string,
+  req: unknown,
+  options: grpc.CallOptions = {},
+  metadata = new grpc.Metadata(),
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const fn = (client as unknown as Record<string, UnaryMethod>)[method];
@@ -58,7 +79,11 @@ export function rejectsWith(p: Promise<unknown>, code: grpc.status, ...includes:
 }
 
 /** Writes every request on one ModelStreamInfer stream, ends it, and resolves with every answer. */
-export function streamAll(client: InferenceClient, requests: readonly unknown[], metadata = new grpc.Metadata()): Promise<ModelStreamInferResponse[]> {
+export function streamAll(
+  client: InferenceClient,
+  requests: readonly unknown[],
+  metadata = new grpc.Metadata(),
+): Promise<ModelStreamInferResponse[]> {
   const stream = client.ModelStreamInfer(metadata);
   const answers: ModelStreamInferResponse[] = [];
   const done = new Promise<ModelStreamInferResponse[]>((resolve, reject) => {
@@ -93,11 +118,13 @@ export interface ModelStreamInferResponse {
 /** Little-endian bytes of tensor data, written here (not with rtserve's codec): BYTES get 4-byte length prefixes. */
 export function rawBytes(t: Tensor): Buffer {
   if (Array.isArray(t.data)) {
-    return Buffer.concat(t.data.flatMap((e) => {
-      const len = Buffer.alloc(4);
-      len.writeUInt32LE(e.byteLength);
-      return [len, Buffer.from(e)];
-    }));
+    return Buffer.concat(
+      t.data.flatMap((e) => {
+        const len = Buffer.alloc(4);
+        len.writeUInt32LE(e.byteLength);
+        return [len, Buffer.from(e)];
+      }),
+    );
   }
   const d = t.data as ArrayBufferView;
   return Buffer.from(d.buffer, d.byteOffset, d.byteLength);

@@ -52,9 +52,15 @@ function decodeResponse(bytes: Uint8Array): DecodedResponse {
   while (r.pos < r.len) {
     const t = r.uint32();
     switch (t >>> 3) {
-      case 1: out.model_name = r.string(); break;
-      case 2: out.model_version = r.string(); break;
-      case 3: out.id = r.string(); break;
+      case 1:
+        out.model_name = r.string();
+        break;
+      case 2:
+        out.model_version = r.string();
+        break;
+      case 3:
+        out.id = r.string();
+        break;
       case 5: {
         const sub = Reader.create(r.bytes());
         const o: DecodedOutput = { name: '', datatype: '', shape: [] };
@@ -70,8 +76,11 @@ function decodeResponse(bytes: Uint8Array): DecodedResponse {
         out.outputs.push(o);
         break;
       }
-      case 6: out.raw.push(r.bytes()); break;
-      default: r.skipType(t & 7);
+      case 6:
+        out.raw.push(r.bytes());
+        break;
+      default:
+        r.skipType(t & 7);
     }
   }
   return out;
@@ -120,7 +129,9 @@ describe('gRPC wire compatibility from field numbers', () => {
 
   const call = (bytes: Uint8Array): Promise<Buffer> =>
     new Promise((resolve, reject) => {
-      client.makeUnaryRequest('/inference.GRPCInferenceService/ModelInfer', identity, identity, Buffer.from(bytes), (err, res) => (err === null && res !== undefined ? resolve(res) : reject(err)));
+      client.makeUnaryRequest('/inference.GRPCInferenceService/ModelInfer', identity, identity, Buffer.from(bytes), (err, res) =>
+        err === null && res !== undefined ? resolve(res) : reject(err),
+      );
     });
 
   test('ModelInfer with raw_input_contents: ids, output headers and raw_output_contents', async () => {
@@ -135,8 +146,14 @@ describe('gRPC wire compatibility from field numbers', () => {
     assert.equal(res.raw.length, 2);
     const out0 = new Int32Array(new Uint8Array(res.raw[0]!).buffer);
     const out1 = new Int32Array(new Uint8Array(res.raw[1]!).buffer);
-    assert.deepEqual([...out0], [...simpleIn0].map((v, i) => v + simpleIn1[i]!));
-    assert.deepEqual([...out1], [...simpleIn0].map((v, i) => v - simpleIn1[i]!));
+    assert.deepEqual(
+      [...out0],
+      [...simpleIn0].map((v, i) => v + simpleIn1[i]!),
+    );
+    assert.deepEqual(
+      [...out1],
+      [...simpleIn0].map((v, i) => v - simpleIn1[i]!),
+    );
   });
 
   test('typed contents written unpacked (one tag per element), a requested output with a classification parameter', async () => {
@@ -145,10 +162,14 @@ describe('gRPC wire compatibility from field numbers', () => {
     for (let i = 0; i < 64; i++) contents.uint32(tag(6, 5)).float(i / 64);
     const requested = Writer.create().uint32(tag(1, LEN)).string('logits').uint32(tag(2, LEN)).bytes(int64ParamEntry('classification', 3)).finish();
     const req = Writer.create()
-      .uint32(tag(1, LEN)).string('mlp')
-      .uint32(tag(4, LEN)).bytes(int64ParamEntry('priority', 0))
-      .uint32(tag(5, LEN)).bytes(inputTensor('input', 'FP32', [1, 64], contents.finish()))
-      .uint32(tag(6, LEN)).bytes(requested)
+      .uint32(tag(1, LEN))
+      .string('mlp')
+      .uint32(tag(4, LEN))
+      .bytes(int64ParamEntry('priority', 0))
+      .uint32(tag(5, LEN))
+      .bytes(inputTensor('input', 'FP32', [1, 64], contents.finish()))
+      .uint32(tag(6, LEN))
+      .bytes(requested)
       .finish();
     const res = decodeResponse(await call(req));
     assert.equal(res.model_name, 'mlp');
@@ -166,7 +187,14 @@ describe('gRPC wire compatibility from field numbers', () => {
   });
 
   test('errors come back as a gRPC status with the message', async () => {
-    const req = Writer.create().uint32(tag(1, LEN)).string('simple').uint32(tag(5, LEN)).bytes(inputTensor('INPUT0', 'INT32', [1, 16])).uint32(tag(7, LEN)).bytes(le(simpleIn0)).finish();
+    const req = Writer.create()
+      .uint32(tag(1, LEN))
+      .string('simple')
+      .uint32(tag(5, LEN))
+      .bytes(inputTensor('INPUT0', 'INT32', [1, 16]))
+      .uint32(tag(7, LEN))
+      .bytes(le(simpleIn0))
+      .finish();
     await assert.rejects(call(req), (err: grpc.ServiceError) => {
       assert.equal(err.code, grpc.status.INVALID_ARGUMENT);
       assert.match(err.details, /INPUT1/);
@@ -191,7 +219,10 @@ describe('gRPC wire compatibility from field numbers', () => {
     assert.equal(answers.length, 3);
     const ok = answers.filter((a) => a.error === '');
     assert.deepEqual(ok.map((a) => a.response.id).sort(), ['s-1', 's-3']);
-    assert.deepEqual(ok.find((a) => a.response.id === 's-3')?.response.outputs.map((o) => o.name), ['OUTPUT1']);
+    assert.deepEqual(
+      ok.find((a) => a.response.id === 's-3')?.response.outputs.map((o) => o.name),
+      ['OUTPUT1'],
+    );
     const bad = answers.find((a) => a.error !== '');
     assert.match(bad?.error ?? '', /ModelInferRequest message is malformed/);
   });

@@ -17,7 +17,10 @@ async function assertStillServing(base: string): Promise<void> {
   const r = await postJson(`${base}/v2/models/simple/infer`, simpleBody());
   assert.equal(r.status, 200);
   const out = (r.json() as { outputs: { name: string; data: number[] }[] }).outputs[0];
-  assert.deepEqual(out?.data, Array.from({ length: 16 }, (_, i) => i + 1));
+  assert.deepEqual(
+    out?.data,
+    Array.from({ length: 16 }, (_, i) => i + 1),
+  );
 }
 
 function binaryRequest(base: string, headerLength: string, body: Uint8Array<ArrayBuffer>, model = 'simple') {
@@ -42,7 +45,8 @@ describe('REST: bad input gets a clear 4xx and the server keeps serving', () => 
   const cases: { name: string; send: () => Promise<{ status: number; json: () => unknown }>; status: number; mentions: RegExp[] }[] = [
     {
       name: 'malformed JSON names the position',
-      send: () => request(`${base}/v2/models/simple/infer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"inputs": [' }),
+      send: () =>
+        request(`${base}/v2/models/simple/infer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"inputs": [' }),
       status: 400,
       mentions: [/JSON/i],
     },
@@ -92,7 +96,12 @@ describe('REST: bad input gets a clear 4xx and the server keeps serving', () => 
       name: 'binary data shorter than binary_data_size',
       send: () => {
         const header = new TextEncoder().encode(
-          JSON.stringify({ inputs: [{ name: 'INPUT0', shape: [1, 16], datatype: 'INT32', parameters: { binary_data_size: 64 } }, { name: 'INPUT1', shape: [1, 16], datatype: 'INT32', parameters: { binary_data_size: 64 } }] }),
+          JSON.stringify({
+            inputs: [
+              { name: 'INPUT0', shape: [1, 16], datatype: 'INT32', parameters: { binary_data_size: 64 } },
+              { name: 'INPUT1', shape: [1, 16], datatype: 'INT32', parameters: { binary_data_size: 64 } },
+            ],
+          }),
         );
         const body = new Uint8Array(header.byteLength + 70);
         body.set(header);
@@ -109,7 +118,12 @@ describe('REST: bad input gets a clear 4xx and the server keeps serving', () => 
     },
     {
       name: 'body over the configured limit is refused with 413 before it is buffered',
-      send: () => request(`${base}/v2/models/simple/infer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(2 * 1024 * 1024) }),
+      send: () =>
+        request(`${base}/v2/models/simple/infer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: new Uint8Array(2 * 1024 * 1024),
+        }),
       status: 413,
       mentions: [/limit/],
     },

@@ -21,7 +21,10 @@ function inputFor(i: number): Float32Array {
 }
 
 async function inferBinary(base: string, x: Float32Array, init: RequestInit = {}): Promise<Float32Array> {
-  const enc = encodeInferRequest([{ name: 'input', datatype: 'FP32', shape: [1, 64], data: x }], { binary: true, parameters: { binary_data_output: true } });
+  const enc = encodeInferRequest([{ name: 'input', datatype: 'FP32', shape: [1, 64], data: x }], {
+    binary: true,
+    parameters: { binary_data_output: true },
+  });
   const res = await fetch(`${base}/v2/models/mlp/infer`, {
     method: 'POST',
     headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(enc.headerLength) },
@@ -64,7 +67,8 @@ describe('REST under concurrency', () => {
       const e = expected[i];
       assert.ok(g !== undefined && e !== undefined);
       assert.equal(g.length, 10);
-      for (let k = 0; k < 10; k++) assert.ok(Math.abs((g[k] ?? NaN) - (e[k] ?? NaN)) <= 1e-4 * Math.max(1, Math.abs(e[k] ?? 0)), `request ${i} logit ${k}: ${g[k]} vs ${e[k]}`);
+      for (let k = 0; k < 10; k++)
+        assert.ok(Math.abs((g[k] ?? NaN) - (e[k] ?? NaN)) <= 1e-4 * Math.max(1, Math.abs(e[k] ?? 0)), `request ${i} logit ${k}: ${g[k]} vs ${e[k]}`);
     }
   });
 });
@@ -91,7 +95,8 @@ describe('REST: a client that disconnects cancels its queued request', () => {
   test('the queued request leaves the queue and is never executed', async () => {
     const url = `${server.httpUrl}/v2/models/mlp_slow/infer`;
     const enc = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array(64).fill(0) }] });
-    const post = (signal?: AbortSignal) => fetch(url, { method: 'POST', body: enc, headers: { 'content-type': 'application/json' }, ...(signal === undefined ? {} : { signal }) });
+    const post = (signal?: AbortSignal) =>
+      fetch(url, { method: 'POST', body: enc, headers: { 'content-type': 'application/json' }, ...(signal === undefined ? {} : { signal }) });
     const runsBefore = gate.runs('mlp_slow'); // the load-time runs
     gate.hold('mlp_slow');
     const running = post();
@@ -104,7 +109,9 @@ describe('REST: a client that disconnects cancels its queued request', () => {
     await until(async () => (await pendingCount(server.httpUrl, 'mlp_slow')) === 0, 'the cancelled request to leave the queue');
     gate.release('mlp_slow');
     assert.equal((await running).status, 200);
-    const stats = (await request(`${server.httpUrl}/v2/models/mlp_slow/stats`)).json() as { model_stats: { execution_count: number; inference_stats: { success: { count: number }; fail: { count: number } } }[] };
+    const stats = (await request(`${server.httpUrl}/v2/models/mlp_slow/stats`)).json() as {
+      model_stats: { execution_count: number; inference_stats: { success: { count: number }; fail: { count: number } } }[];
+    };
     assert.equal(stats.model_stats[0]?.execution_count, 1, 'one run: the first request only');
     assert.equal(gate.runs('mlp_slow'), runsBefore + 1, 'the cancelled request never reached the engine');
     assert.equal(stats.model_stats[0]?.inference_stats.success.count, 1);

@@ -68,7 +68,10 @@ describe('REST endpoints (KServe v2 + Triton extensions)', () => {
   test('encoder: a dynamic sequence length; each request gets logits and hidden states of its own length', async () => {
     const meta = (await request(`${base}/v2/models/encoder`)).json() as { inputs: unknown[]; outputs: unknown[] };
     assert.deepEqual(meta.inputs, [{ name: 'input', datatype: 'FP32', shape: [-1, -1, 128] }]);
-    assert.deepEqual(meta.outputs, [{ name: 'logits', datatype: 'FP32', shape: [-1, 10] }, { name: 'hidden', datatype: 'FP32', shape: [-1, -1, 128] }]);
+    assert.deepEqual(meta.outputs, [
+      { name: 'logits', datatype: 'FP32', shape: [-1, 10] },
+      { name: 'hidden', datatype: 'FP32', shape: [-1, -1, 128] },
+    ]);
     for (const seq of [3, 17]) {
       const data = Array.from({ length: seq * 128 }, (_, i) => Math.sin(i * 0.37));
       const r = await postJson(`${base}/v2/models/encoder/infer`, { inputs: [{ name: 'input', shape: [1, seq, 128], datatype: 'FP32', data }] });
@@ -78,7 +81,9 @@ describe('REST endpoints (KServe v2 + Triton extensions)', () => {
       assert.deepEqual(outs.find((o) => o.name === 'hidden')?.shape, [1, seq, 128]);
       assert.ok(outs.every((o) => o.data.every((v) => Number.isFinite(v))));
     }
-    const bad = await postJson(`${base}/v2/models/encoder/infer`, { inputs: [{ name: 'input', shape: [1, 4, 64], datatype: 'FP32', data: new Array(256).fill(0) }] });
+    const bad = await postJson(`${base}/v2/models/encoder/infer`, {
+      inputs: [{ name: 'input', shape: [1, 4, 64], datatype: 'FP32', data: new Array(256).fill(0) }],
+    });
     assert.equal(bad.status, 400);
     assert.match((bad.json() as { error: string }).error, /input/);
   });
@@ -102,7 +107,10 @@ describe('REST endpoints (KServe v2 + Triton extensions)', () => {
     const names = idx.map((m) => m.name);
     for (const m of ['encoder', 'identity_all', 'mlp', 'resnet_tiny', 'simple']) assert.ok(names.includes(m), `${m} in ${names.join(', ')}`);
     assert.deepEqual(names, [...names].sort(), 'sorted by name');
-    assert.ok(idx.every((m) => m.state === 'READY' && m.version === '1'), JSON.stringify(idx));
+    assert.ok(
+      idx.every((m) => m.state === 'READY' && m.version === '1'),
+      JSON.stringify(idx),
+    );
   });
 
   test('load/unload answer UNIMPLEMENTED with a clear message in model-control-mode none', async () => {
@@ -120,7 +128,14 @@ describe('REST endpoints (KServe v2 + Triton extensions)', () => {
     const results = await Promise.all(Array.from({ length: n }, () => postJson(`${base}/v2/models/mlp/infer`, body)));
     assert.ok(results.every((r) => r.status === 200));
     const stats = (await request(`${base}/v2/models/mlp/stats`)).json() as {
-      model_stats: { name: string; version: string; inference_count: number; execution_count: number; inference_stats: { success: { count: number; ns: number }; queue: { count: number } }; batch_stats: { batch_size: number }[] }[];
+      model_stats: {
+        name: string;
+        version: string;
+        inference_count: number;
+        execution_count: number;
+        inference_stats: { success: { count: number; ns: number }; queue: { count: number } };
+        batch_stats: { batch_size: number }[];
+      }[];
     };
     const s = stats.model_stats[0];
     assert.ok(s !== undefined);

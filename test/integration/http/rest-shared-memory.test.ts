@@ -28,7 +28,9 @@ interface OutputJson {
 }
 
 const shmParams = (region: string, byteSize: number, offset?: number): Record<string, string | number> =>
-  offset === undefined ? { shared_memory_region: region, shared_memory_byte_size: byteSize } : { shared_memory_region: region, shared_memory_byte_size: byteSize, shared_memory_offset: offset };
+  offset === undefined
+    ? { shared_memory_region: region, shared_memory_byte_size: byteSize }
+    : { shared_memory_region: region, shared_memory_byte_size: byteSize, shared_memory_offset: offset };
 
 function errorOf(r: FetchResult): { error: string; code: string } {
   return r.json() as { error: string; code: string };
@@ -54,7 +56,8 @@ describe('system shared memory over REST', () => {
   const register = (name: string, body: unknown): Promise<FetchResult> => postJson(`${base}/v2/systemsharedmemory/region/${name}/register`, body);
   const unregister = (name?: string): Promise<FetchResult> =>
     request(`${base}/v2/systemsharedmemory${name === undefined ? '' : `/region/${name}`}/unregister`, { method: 'POST' });
-  const status = (name?: string): Promise<FetchResult> => request(`${base}/v2/systemsharedmemory${name === undefined ? '' : `/region/${name}`}/status`);
+  const status = (name?: string): Promise<FetchResult> =>
+    request(`${base}/v2/systemsharedmemory${name === undefined ? '' : `/region/${name}`}/status`);
   const infer = (model: string, body: unknown): Promise<FetchResult> => postJson(`${base}/v2/models/${model}/infer`, body);
 
   /** A `simple` request reading both inputs from region `in` and writing both outputs to region `out`. */
@@ -83,7 +86,7 @@ describe('system shared memory over REST', () => {
     await shm.removeAll();
   });
 
-  test('register, status and unregister answer in Triton\'s shapes; the extension is advertised', async () => {
+  test("register, status and unregister answer in Triton's shapes; the extension is advertised", async () => {
     const meta = (await request(`${base}/v2`)).json() as { extensions: string[] };
     assert.ok(meta.extensions.includes('system_shared_memory'));
     assert.ok(!meta.extensions.includes('cuda_shared_memory'));
@@ -139,7 +142,12 @@ describe('system shared memory over REST', () => {
       assert.equal(body.id, 'shm-1');
       assert.deepEqual(body.outputs, [
         { name: 'OUTPUT0', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: 'out', shared_memory_byte_size: 64 } },
-        { name: 'OUTPUT1', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: 'out', shared_memory_byte_size: 64, shared_memory_offset: 64 } },
+        {
+          name: 'OUTPUT1',
+          datatype: 'INT32',
+          shape: [1, 16],
+          parameters: { shared_memory_region: 'out', shared_memory_byte_size: 64, shared_memory_offset: 64 },
+        },
       ]);
       const written = await outputs.read();
       assert.deepEqual(int32Values(written.subarray(0, 64)), expected.get('OUTPUT0'));
@@ -152,12 +160,20 @@ describe('system shared memory over REST', () => {
           { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: A },
           { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], parameters: shmParams('in', 64, 64) },
         ],
-        outputs: [{ name: 'OUTPUT0', parameters: shmParams('out', 64) }, { name: 'OUTPUT1', parameters: { binary_data: true } }],
+        outputs: [
+          { name: 'OUTPUT0', parameters: shmParams('out', 64) },
+          { name: 'OUTPUT1', parameters: { binary_data: true } },
+        ],
       });
       assert.equal(mixed.status, 200, new TextDecoder().decode(mixed.body));
       const headerLength = Number(mixed.headers.get('inference-header-content-length'));
       const head = JSON.parse(new TextDecoder().decode(mixed.body.subarray(0, headerLength))) as { outputs: OutputJson[] };
-      assert.deepEqual(head.outputs[0], { name: 'OUTPUT0', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: 'out', shared_memory_byte_size: 64 } });
+      assert.deepEqual(head.outputs[0], {
+        name: 'OUTPUT0',
+        datatype: 'INT32',
+        shape: [1, 16],
+        parameters: { shared_memory_region: 'out', shared_memory_byte_size: 64 },
+      });
       assert.deepEqual(head.outputs[1]?.parameters, { binary_data_size: 64 });
       assert.deepEqual(int32Values(mixed.body.subarray(headerLength)), expected.get('OUTPUT1'));
       assert.deepEqual(int32Values((await outputs.read()).subarray(0, 64)), expected.get('OUTPUT0'));
@@ -168,19 +184,31 @@ describe('system shared memory over REST', () => {
 
   test('BYTES tensors use 4-byte length-prefixed elements in regions, both ways', async () => {
     const words = ['shared', '', 'memory ✓'].map((w) => new TextEncoder().encode(w));
-    const serialized = Buffer.concat(words.flatMap((w) => {
-      const len = Buffer.alloc(4);
-      len.writeUInt32LE(w.byteLength);
-      return [len, Buffer.from(w)];
-    }));
+    const serialized = Buffer.concat(
+      words.flatMap((w) => {
+        const len = Buffer.alloc(4);
+        len.writeUInt32LE(w.byteLength);
+        return [len, Buffer.from(w)];
+      }),
+    );
     const io = await shm.create(serialized.byteLength * 2 + 8);
     await io.write(0, serialized);
     assert.equal((await register('bytes', { key: io.key, byte_size: serialized.byteLength * 2 + 8 })).status, 200);
     try {
       // identity_all has one Identity per datatype; every input is required, so the others go inline.
       const others: { name: string; datatype: string; data: unknown[] }[] = [
-        ['BOOL', [true]], ['UINT8', [1]], ['UINT16', [1]], ['UINT32', [1]], ['UINT64', [1]], ['INT8', [1]], ['INT16', [1]],
-        ['INT32', [1]], ['INT64', [1]], ['FP16', [1]], ['FP32', [1]], ['FP64', [1]],
+        ['BOOL', [true]],
+        ['UINT8', [1]],
+        ['UINT16', [1]],
+        ['UINT32', [1]],
+        ['UINT64', [1]],
+        ['INT8', [1]],
+        ['INT16', [1]],
+        ['INT32', [1]],
+        ['INT64', [1]],
+        ['FP16', [1]],
+        ['FP32', [1]],
+        ['FP64', [1]],
       ].map(([dt, data]) => ({ name: `IN_${dt as string}`, datatype: dt as string, data: data as unknown[] }));
       const r = await infer('identity_all', {
         inputs: [
@@ -191,8 +219,15 @@ describe('system shared memory over REST', () => {
       });
       assert.equal(r.status, 200, new TextDecoder().decode(r.body));
       const out = (r.json() as { outputs: OutputJson[] }).outputs;
-      assert.deepEqual(out.map((o) => o.name), ['OUT_BYTES']);
-      assert.deepEqual(out[0]?.parameters, { shared_memory_region: 'bytes', shared_memory_byte_size: serialized.byteLength, shared_memory_offset: serialized.byteLength });
+      assert.deepEqual(
+        out.map((o) => o.name),
+        ['OUT_BYTES'],
+      );
+      assert.deepEqual(out[0]?.parameters, {
+        shared_memory_region: 'bytes',
+        shared_memory_byte_size: serialized.byteLength,
+        shared_memory_offset: serialized.byteLength,
+      });
       const region = await io.read();
       assert.deepEqual(region.subarray(serialized.byteLength, 2 * serialized.byteLength), serialized);
     } finally {
@@ -206,39 +241,121 @@ describe('system shared memory over REST', () => {
     const small = await shm.create(32);
     try {
       const req = shmRequest();
-      const withInput = (i: number, patch: Record<string, unknown>) => ({ ...req, inputs: req.inputs.map((t, j) => (j === i ? { ...t, ...patch } : t)) });
-      const withOutput = (i: number, parameters: Record<string, unknown>) => ({ ...req, outputs: req.outputs.map((o, j) => (j === i ? { ...o, parameters } : o)) });
+      const withInput = (i: number, patch: Record<string, unknown>) => ({
+        ...req,
+        inputs: req.inputs.map((t, j) => (j === i ? { ...t, ...patch } : t)),
+      });
+      const withOutput = (i: number, parameters: Record<string, unknown>) => ({
+        ...req,
+        outputs: req.outputs.map((o, j) => (j === i ? { ...o, parameters } : o)),
+      });
 
       // Registration
       assertError(await register('in', { key: inputs.key, byte_size: 128 }), 400, 'SHM_REGION_EXISTS', "'in'", 'already in manager');
-      for (const key of ['/a/b', '../etc/passwd', '', '/']) assertError(await register('bad', { key, byte_size: 8 }), 400, 'SHM_BAD_KEY', 'POSIX shared memory name');
-      assertError(await register('bad', { key: `/rtserve-test-missing-${process.pid}`, byte_size: 8 }), 400, 'SHM_BAD_KEY', "'bad'", 'no shared memory object', `rtserve-test-missing-${process.pid}`);
-      assertError(await register('bad', { key: small.key, offset: 16, byte_size: 32 }), 400, 'SHM_OUT_OF_RANGE', "'bad'", 'offset 16 + byte_size 32 = 48 bytes', 'has 32 bytes');
+      for (const key of ['/a/b', '../etc/passwd', '', '/'])
+        assertError(await register('bad', { key, byte_size: 8 }), 400, 'SHM_BAD_KEY', 'POSIX shared memory name');
+      assertError(
+        await register('bad', { key: `/rtserve-test-missing-${process.pid}`, byte_size: 8 }),
+        400,
+        'SHM_BAD_KEY',
+        "'bad'",
+        'no shared memory object',
+        `rtserve-test-missing-${process.pid}`,
+      );
+      assertError(
+        await register('bad', { key: small.key, offset: 16, byte_size: 32 }),
+        400,
+        'SHM_OUT_OF_RANGE',
+        "'bad'",
+        'offset 16 + byte_size 32 = 48 bytes',
+        'has 32 bytes',
+      );
       assertError(await register('bad', { offset: 0, byte_size: 8 }), 400, 'BAD_JSON', "'key'", 'required');
       assertError(await register('bad', { key: small.key }), 400, 'BAD_JSON', "'byte_size'", 'required');
       assertError(await register('bad', { key: small.key, byte_size: -1 }), 400, 'BAD_JSON', "'byte_size'", 'non-negative integer');
 
       // Inference
-      assertError(await infer('simple', withInput(0, { parameters: shmParams('nope', 64) })), 404, 'SHM_REGION_NOT_FOUND', "input 'INPUT0'", "'nope'");
+      assertError(
+        await infer('simple', withInput(0, { parameters: shmParams('nope', 64) })),
+        404,
+        'SHM_REGION_NOT_FOUND',
+        "input 'INPUT0'",
+        "'nope'",
+      );
       assertError(await infer('simple', withOutput(1, shmParams('nope', 64))), 404, 'SHM_REGION_NOT_FOUND', "output 'OUTPUT1'", "'nope'");
-      assertError(await infer('simple', withInput(1, { parameters: shmParams('in', 60, 64) })), 400, 'BAD_DATA', "input 'INPUT1'", 'needs 64 bytes', 'shared_memory_byte_size is 60');
-      assertError(await infer('simple', withInput(1, { parameters: shmParams('in', 64, 96) })), 400, 'SHM_OUT_OF_RANGE', "input 'INPUT1'", 'shared_memory_offset 96 + shared_memory_byte_size 64 = 160', "region 'in' (128 bytes)");
-      assertError(await infer('simple', withInput(0, { data: A })), 400, 'BAD_DATA', "input 'INPUT0'", "both 'data' and parameters.shared_memory_region");
-      assertError(await infer('simple', withInput(0, { parameters: { shared_memory_region: 'in' } })), 400, 'BAD_PARAMETER', "input 'INPUT0'", 'shared_memory_byte_size');
-      assertError(await infer('simple', withOutput(0, shmParams('out', 60))), 400, 'SHM_OUT_OF_RANGE', "output 'OUTPUT0'", 'should be at least 64 bytes', '60');
-      assertError(await infer('simple', withOutput(0, { ...shmParams('out', 64), classification: 2 })), 400, 'BAD_PARAMETER', "output 'OUTPUT0'", 'classification');
+      assertError(
+        await infer('simple', withInput(1, { parameters: shmParams('in', 60, 64) })),
+        400,
+        'BAD_DATA',
+        "input 'INPUT1'",
+        'needs 64 bytes',
+        'shared_memory_byte_size is 60',
+      );
+      assertError(
+        await infer('simple', withInput(1, { parameters: shmParams('in', 64, 96) })),
+        400,
+        'SHM_OUT_OF_RANGE',
+        "input 'INPUT1'",
+        'shared_memory_offset 96 + shared_memory_byte_size 64 = 160',
+        "region 'in' (128 bytes)",
+      );
+      assertError(
+        await infer('simple', withInput(0, { data: A })),
+        400,
+        'BAD_DATA',
+        "input 'INPUT0'",
+        "both 'data' and parameters.shared_memory_region",
+      );
+      assertError(
+        await infer('simple', withInput(0, { parameters: { shared_memory_region: 'in' } })),
+        400,
+        'BAD_PARAMETER',
+        "input 'INPUT0'",
+        'shared_memory_byte_size',
+      );
+      assertError(
+        await infer('simple', withOutput(0, shmParams('out', 60))),
+        400,
+        'SHM_OUT_OF_RANGE',
+        "output 'OUTPUT0'",
+        'should be at least 64 bytes',
+        '60',
+      );
+      assertError(
+        await infer('simple', withOutput(0, { ...shmParams('out', 64), classification: 2 })),
+        400,
+        'BAD_PARAMETER',
+        "output 'OUTPUT0'",
+        'classification',
+      );
 
       // CUDA shared memory: not supported, every path says so.
-      for (const [method, path] of [['GET', '/status'], ['GET', '/region/c/status'], ['POST', '/region/c/register'], ['POST', '/unregister']] as const) {
-        assertError(await request(`${base}/v2/cudasharedmemory${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) }), 501, 'UNSUPPORTED', 'CUDA shared memory is not supported');
+      for (const [method, path] of [
+        ['GET', '/status'],
+        ['GET', '/region/c/status'],
+        ['POST', '/region/c/register'],
+        ['POST', '/unregister'],
+      ] as const) {
+        assertError(
+          await request(`${base}/v2/cudasharedmemory${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) }),
+          501,
+          'UNSUPPORTED',
+          'CUDA shared memory is not supported',
+        );
       }
 
       // The server and the regions are untouched.
       const good = await infer('simple', req);
       assert.equal(good.status, 200, new TextDecoder().decode(good.body));
       const written = await outputs.read();
-      assert.deepEqual(int32Values(written.subarray(0, 64)), A.map((a, i) => a + B[i]!));
-      assert.deepEqual(int32Values(written.subarray(64)), A.map((a, i) => a - B[i]!));
+      assert.deepEqual(
+        int32Values(written.subarray(0, 64)),
+        A.map((a, i) => a + B[i]!),
+      );
+      assert.deepEqual(
+        int32Values(written.subarray(64)),
+        A.map((a, i) => a - B[i]!),
+      );
       assert.deepEqual((await status()).json(), [
         { name: 'in', key: inputs.key, offset: 0, byte_size: 128 },
         { name: 'out', key: outputs.key, offset: 0, byte_size: 128 },
@@ -257,11 +374,17 @@ describe('system shared memory over REST', () => {
       ws.send({ type: 'infer', id: 'w1', model: 'simple', ...shmRequest() });
       const result = await ws.terminal('w1');
       assert.equal(result.type, 'result', JSON.stringify(result));
-      assert.deepEqual((result as unknown as { outputs: OutputJson[] }).outputs.map((o) => [o.name, o.data, o.parameters?.['shared_memory_region']]), [
-        ['OUTPUT0', undefined, 'out'],
-        ['OUTPUT1', undefined, 'out'],
-      ]);
-      assert.deepEqual(int32Values((await outputs.read()).subarray(0, 64)), A.map((a, i) => a + B[i]!));
+      assert.deepEqual(
+        (result as unknown as { outputs: OutputJson[] }).outputs.map((o) => [o.name, o.data, o.parameters?.['shared_memory_region']]),
+        [
+          ['OUTPUT0', undefined, 'out'],
+          ['OUTPUT1', undefined, 'out'],
+        ],
+      );
+      assert.deepEqual(
+        int32Values((await outputs.read()).subarray(0, 64)),
+        A.map((a, i) => a + B[i]!),
+      );
     } finally {
       ws.close();
       await unregister();
@@ -292,7 +415,10 @@ describe('system shared memory over REST', () => {
     const r = await pending;
     assert.equal(r.status, 200, new TextDecoder().decode(r.body));
     const written = await outputs.read();
-    assert.deepEqual(int32Values(written.subarray(0, 64)), A.map((a, i) => a + B[i]!));
+    assert.deepEqual(
+      int32Values(written.subarray(0, 64)),
+      A.map((a, i) => a + B[i]!),
+    );
     await unregister();
   });
 });
@@ -311,7 +437,12 @@ describe('client shared memory off (the default; Triton: --allow-client-shm=fals
     const meta = (await request(`${base}/v2`)).json() as { extensions: string[] };
     assert.ok(!meta.extensions.includes('system_shared_memory'));
     assertError(await request(`${base}/v2/systemsharedmemory/status`), 501, 'UNSUPPORTED', '--allow-client-shm=true', 'allowClientShm');
-    assertError(await postJson(`${base}/v2/systemsharedmemory/region/r/register`, { key: '/x', byte_size: 8 }), 501, 'UNSUPPORTED', '--allow-client-shm');
+    assertError(
+      await postJson(`${base}/v2/systemsharedmemory/region/r/register`, { key: '/x', byte_size: 8 }),
+      501,
+      'UNSUPPORTED',
+      '--allow-client-shm',
+    );
     const r = await postJson(`${base}/v2/models/simple/infer`, {
       inputs: [
         { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: shmParams('in', 64) },
@@ -336,7 +467,18 @@ describe('an application-supplied RegionOpener (StartOptions.sharedMemoryOpener)
         close: () => (calls.push(`close ${path}`), inner.close()),
       };
     };
-    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', modelControlMode: 'explicit', loadModel: ['simple'], allowClientShm: true } });
+    const config = await loadServerConfig({
+      flags: {
+        host: '127.0.0.1',
+        httpPort: 0,
+        grpcPort: 0,
+        metricsPort: 0,
+        logLevel: 'silent',
+        modelControlMode: 'explicit',
+        loadModel: ['simple'],
+        allowClientShm: true,
+      },
+    });
     const server = await startServer({ config, logger: silentLogger(), sharedMemoryOpener });
     try {
       const io = await objects.create(256);
@@ -352,9 +494,15 @@ describe('an application-supplied RegionOpener (StartOptions.sharedMemoryOpener)
         outputs: [{ name: 'OUTPUT0', parameters: shmParams('io', 64, 128) }],
       });
       assert.equal(r.status, 200, new TextDecoder().decode(r.body));
-      assert.deepEqual(int32Values((await io.read()).subarray(128, 192)), A.map((a, i) => a + B[i]!));
+      assert.deepEqual(
+        int32Values((await io.read()).subarray(128, 192)),
+        A.map((a, i) => a + B[i]!),
+      );
       await server.close();
-      assert.deepEqual(calls.filter((c) => !c.startsWith('read')), [`open ${io.path} 0 256`, 'write 128 64', `close ${io.path}`]);
+      assert.deepEqual(
+        calls.filter((c) => !c.startsWith('read')),
+        [`open ${io.path} 0 256`, 'write 128 64', `close ${io.path}`],
+      );
       assert.deepEqual(calls.filter((c) => c.startsWith('read')).sort(), ['read 0 64', 'read 64 64']);
     } finally {
       await server.close();

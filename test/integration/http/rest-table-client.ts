@@ -6,7 +6,13 @@ import { TableError, type TableClient } from '../cases.ts';
 
 /** Status → category, as the error registry maps them (src/errors/registry.ts). */
 const CATEGORY_OF_STATUS: Record<number, ErrorCategory> = {
-  400: 'INVALID_ARGUMENT', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED', 500: 'INTERNAL', 501: 'UNIMPLEMENTED',
+  400: 'INVALID_ARGUMENT',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+  500: 'INTERNAL',
+  501: 'UNIMPLEMENTED',
 };
 
 export function restClient(baseUrl: string, binary: boolean): TableClient {
@@ -16,7 +22,11 @@ export function restClient(baseUrl: string, binary: boolean): TableClient {
     const enc = encodeInferRequest(req.inputs, {
       binary,
       ...(req.id === undefined ? {} : { id: req.id }),
-      ...(binary ? { parameters: { ...req.parameters, binary_data_output: true } } : req.parameters === undefined ? {} : { parameters: req.parameters }),
+      ...(binary
+        ? { parameters: { ...req.parameters, binary_data_output: true } }
+        : req.parameters === undefined
+          ? {}
+          : { parameters: req.parameters }),
       ...(outputs === undefined ? {} : { outputs }),
     });
     const headers: Record<string, string> = { 'content-type': binary ? 'application/octet-stream' : 'application/json' };
@@ -33,4 +43,3 @@ export function restClient(baseUrl: string, binary: boolean): TableClient {
     return { model_name: decoded.model_name, outputs: decoded.outputs, ...(decoded.id === undefined ? {} : { id: decoded.id }) };
   };
 }
-

@@ -26,7 +26,11 @@ test('digits: at least 358 of the 360 held-out scans (99.4 %) right over REST /i
     await Promise.all(
       images.slice(start, start + 16).map(async (image, k) => {
         const i = start + k;
-        const res = await fetch(`${server.httpUrl}/v2/models/digits/image`, { method: 'POST', headers: { 'content-type': 'image/png' }, body: await digitPng(image) });
+        const res = await fetch(`${server.httpUrl}/v2/models/digits/image`, {
+          method: 'POST',
+          headers: { 'content-type': 'image/png' },
+          body: await digitPng(image),
+        });
         assert.equal(res.status, 200);
         const body = (await res.json()) as { classes: { index: number; label: string; score: number }[] };
         assert.equal(body.classes.length, 3);
@@ -37,7 +41,9 @@ test('digits: at least 358 of the 360 held-out scans (99.4 %) right over REST /i
     );
   }
   const accuracy = correct / images.length;
-  console.log(`digits held-out accuracy over REST: ${(accuracy * 100).toFixed(2)} % (${correct}/${images.length})${confusions.length > 0 ? `; ${confusions.join(', ')}` : ''}`);
+  console.log(
+    `digits held-out accuracy over REST: ${(accuracy * 100).toFixed(2)} % (${correct}/${images.length})${confusions.length > 0 ? `; ${confusions.join(', ')}` : ''}`,
+  );
   // Measured 359/360 on every run (inference here is deterministic); the gate allows one more miss for another
   // CPU's or library build's rounding, and no more: the README claims 99.7 %.
   assert.ok(correct >= 358, `accuracy ${accuracy} (${correct}/360) < 358/360: ${confusions.join(', ')}`);

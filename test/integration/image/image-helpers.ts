@@ -16,7 +16,11 @@ export function heldOutDigits(): HeldOutDigits {
 /** One held-out 8x8 scan as a grayscale PNG, levels 0..16 spread over 0..255. */
 export async function digitPng(image: string): Promise<Uint8Array<ArrayBuffer>> {
   const raw = Buffer.from([...image].map((ch) => Math.round((parseInt(ch, 17) * 255) / 16)));
-  return bytes(await sharp(raw, { raw: { width: 8, height: 8, channels: 1 } }).png().toBuffer());
+  return bytes(
+    await sharp(raw, { raw: { width: 8, height: 8, channels: 1 } })
+      .png()
+      .toBuffer(),
+  );
 }
 
 /** A copy that fetch, Blob and FormData accept as a body (Node's Buffer type is not a BodyInit). */

@@ -35,7 +35,10 @@ const post = (path: string, body: Uint8Array<ArrayBuffer> | string, contentType?
   request(url(path), { method: 'POST', ...(contentType === undefined ? {} : { headers: { 'content-type': contentType } }), body });
 
 const digits = heldOutDigits();
-const firstDigit = async (): Promise<{ png: Uint8Array<ArrayBuffer>; label: number }> => ({ png: await digitPng(digits.images[0] ?? ''), label: digits.labels[0] ?? -1 });
+const firstDigit = async (): Promise<{ png: Uint8Array<ArrayBuffer>; label: number }> => ({
+  png: await digitPng(digits.images[0] ?? ''),
+  label: digits.labels[0] ?? -1,
+});
 
 async function expectError(res: { status: number; json: () => unknown }, status: number, code: string, message: RegExp): Promise<void> {
   assert.equal(res.status, status);
@@ -98,14 +101,21 @@ describe('POST /v2/models/{m}/image', () => {
     const b64 = Buffer.from(png).toString('base64');
     const plain = await postJson(url('/v2/models/digits/image'), { image: b64, top_k: 1 });
     assert.equal(plain.status, 200);
-    assert.deepEqual((plain.json() as Classes).classes.map((c) => c.label), [String(label)]);
+    assert.deepEqual(
+      (plain.json() as Classes).classes.map((c) => c.label),
+      [String(label)],
+    );
     const dataUrl = await postJson(url('/v2/models/digits/image?top_k=2'), { image: `data:image/png;base64,${b64}` });
     assert.equal((dataUrl.json() as Classes).classes.length, 2);
   });
 
   test('the versioned route and the request id header', async () => {
     const { png } = await firstDigit();
-    const res = await request(url('/v2/models/digits/versions/1/image'), { method: 'POST', headers: { 'content-type': 'image/png', 'x-request-id': 'req-42' }, body: png });
+    const res = await request(url('/v2/models/digits/versions/1/image'), {
+      method: 'POST',
+      headers: { 'content-type': 'image/png', 'x-request-id': 'req-42' },
+      body: png,
+    });
     assert.equal(res.status, 200);
     assert.equal((res.json() as { id?: string }).id, 'req-42');
     await expectError(await post('/v2/models/digits/versions/9/image', png, 'image/png'), 404, 'VERSION_NOT_FOUND', /no version '9'/);
@@ -126,7 +136,12 @@ describe('POST /v2/models/{m}/image', () => {
     const { png } = await firstDigit();
     const jpeg = bytes(await sharp(png).jpeg().toBuffer());
     await expectError(await post('/v2/models/digits/image', jpeg.slice(0, 40), 'image/jpeg'), 400, 'BAD_DATA', /^corrupt jpeg image: /);
-    await expectError(await post('/v2/models/digits/image', bytes(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;')), 'image/gif'), 400, 'BAD_DATA', /unsupported image format 'gif' \(model 'digits' accepts jpeg, png, webp\)/);
+    await expectError(
+      await post('/v2/models/digits/image', bytes(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;')), 'image/gif'),
+      400,
+      'BAD_DATA',
+      /unsupported image format 'gif' \(model 'digits' accepts jpeg, png, webp\)/,
+    );
     await expectError(await post('/v2/models/digits/image', 'just text', 'image/png'), 400, 'BAD_DATA', /not a supported image/);
     await expectError(await post('/v2/models/digits/image', new Uint8Array(0), 'image/png'), 400, 'BAD_DATA', /empty/);
     await expectError(await post('/v2/models/digits/image', 'hello', 'text/plain'), 400, 'BAD_REQUEST', /unsupported Content-Type 'text\/plain'/);
@@ -134,8 +149,18 @@ describe('POST /v2/models/{m}/image', () => {
     await expectError(await postJson(url('/v2/models/digits/image'), { image: 'not base64!' }), 400, 'BAD_REQUEST', /not valid base64/);
     await expectError(await postJson(url('/v2/models/digits/image'), { image: 42 }), 400, 'BAD_REQUEST', /must be a base64 string, got number/);
     await expectError(await post('/v2/models/digits/image', '{"image": ', 'application/json'), 400, 'BAD_JSON', /./);
-    await expectError(await post('/v2/models/digits/image?top_k=0', png, 'image/png'), 400, 'BAD_PARAMETER', /top_k must be an integer in \[1, 10000\], got 0/);
-    await expectError(await post('/v2/models/digits/image?score_threshold=abc', png, 'image/png'), 400, 'BAD_PARAMETER', /score_threshold must be a number/);
+    await expectError(
+      await post('/v2/models/digits/image?top_k=0', png, 'image/png'),
+      400,
+      'BAD_PARAMETER',
+      /top_k must be an integer in \[1, 10000\], got 0/,
+    );
+    await expectError(
+      await post('/v2/models/digits/image?score_threshold=abc', png, 'image/png'),
+      400,
+      'BAD_PARAMETER',
+      /score_threshold must be a number/,
+    );
     const noImage = new FormData();
     noImage.set('top_k', '1');
     await expectError(await request(url('/v2/models/digits/image'), { method: 'POST', body: noImage }), 400, 'BAD_REQUEST', /no image part/);
@@ -148,7 +173,11 @@ describe('POST /v2/models/{m}/image', () => {
 
   test('a large random-looking image body is not mistaken for JSON by the request limits', async () => {
     const noise = Buffer.from(Array.from({ length: 512 * 512 * 3 }, (_, i) => (i * 2654435761) >>> 24));
-    const jpeg = bytes(await sharp(noise, { raw: { width: 512, height: 512, channels: 3 } }).jpeg({ quality: 100 }).toBuffer());
+    const jpeg = bytes(
+      await sharp(noise, { raw: { width: 512, height: 512, channels: 3 } })
+        .jpeg({ quality: 100 })
+        .toBuffer(),
+    );
     assert.ok(jpeg.length > 300_000);
     assert.equal((await post('/v2/models/shapes/image', jpeg, 'image/jpeg')).status, 200);
   });
@@ -179,7 +208,11 @@ describe('image requests in the KServe tensor form (POST /infer with a BYTES inp
       body,
     });
     assert.equal(bin.status, 200);
-    const out = bin.json() as { id: string; model_name: string; outputs: { name: string; datatype: string; shape: number[]; data: (number | string)[] }[] };
+    const out = bin.json() as {
+      id: string;
+      model_name: string;
+      outputs: { name: string; datatype: string; shape: number[]; data: (number | string)[] }[];
+    };
     assert.equal(out.id, 'frame-1');
     assert.equal(out.model_name, 'shapes');
     const byName = new Map(out.outputs.map((o) => [o.name, o]));
@@ -214,7 +247,10 @@ describe('image requests in the KServe tensor form (POST /infer with a BYTES inp
     });
     assert.equal(res.status, 200);
     const out = res.json() as { outputs: { name: string; shape: number[]; data: string[] }[] };
-    assert.deepEqual(out.outputs.map((o) => o.name), ['labels']);
+    assert.deepEqual(
+      out.outputs.map((o) => o.name),
+      ['labels'],
+    );
     assert.deepEqual(out.outputs[0]?.shape, [2]);
     assert.equal(out.outputs[0]?.data[0], String(label));
   });
@@ -224,7 +260,10 @@ describe('image requests in the KServe tensor form (POST /infer with a BYTES inp
       inputs: [{ name: 'image', datatype: 'FP32', shape: [1, 1, 28, 28], data: new Array(784).fill(0) }],
     });
     assert.equal(res.status, 200);
-    assert.deepEqual((res.json() as { outputs: { name: string; shape: number[] }[] }).outputs.map((o) => [o.name, o.shape]), [['logits', [1, 10]]]);
+    assert.deepEqual(
+      (res.json() as { outputs: { name: string; shape: number[] }[] }).outputs.map((o) => [o.name, o.shape]),
+      [['logits', [1, 10]]],
+    );
   });
 });
 

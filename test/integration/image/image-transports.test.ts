@@ -66,10 +66,16 @@ describe('image requests over gRPC', () => {
       outputs: [{ name: 'labels' }],
     });
     const out = tensorsOf(res);
-    assert.deepEqual(out.map((t) => t.name), ['labels']);
+    assert.deepEqual(
+      out.map((t) => t.name),
+      ['labels'],
+    );
     assert.equal(decoder.decode((out[0]?.data as Uint8Array[])[0]), String(labels[5]));
     await assert.rejects(
-      unary(client, 'ModelInfer', { model_name: 'digits', inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], contents: { bytes_contents: [png.subarray(0, 30)] } }] }),
+      unary(client, 'ModelInfer', {
+        model_name: 'digits',
+        inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], contents: { bytes_contents: [png.subarray(0, 30)] } }],
+      }),
       (err: { code?: number; details?: string }) => err.code === 3 && /corrupt png image/.test(err.details ?? ''),
     );
   });

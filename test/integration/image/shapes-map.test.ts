@@ -55,7 +55,9 @@ async function measure(format: 'jpeg' | 'png', scale: number): Promise<{ map: nu
 
 test('shapes: mAP@0.5 >= 0.98 on held-out 640x480 JPEG scenes over REST /image', async () => {
   const { map, perClass } = await measure('jpeg', 4);
-  console.log(`shapes mAP@0.5 over REST, ${SCENES} scenes 640x480 JPEG q85: ${map.toFixed(4)} (circle ${perClass.get(0)?.toFixed(3)}, square ${perClass.get(1)?.toFixed(3)}, triangle ${perClass.get(2)?.toFixed(3)})`);
+  console.log(
+    `shapes mAP@0.5 over REST, ${SCENES} scenes 640x480 JPEG q85: ${map.toFixed(4)} (circle ${perClass.get(0)?.toFixed(3)}, square ${perClass.get(1)?.toFixed(3)}, triangle ${perClass.get(2)?.toFixed(3)})`,
+  );
   assert.ok(map >= MIN_MAP, `mAP@0.5 ${map} < ${MIN_MAP}`);
 });
 

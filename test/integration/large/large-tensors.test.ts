@@ -48,7 +48,11 @@ function assertEcho(response: InferResponse, input: Tensor, what: string): void 
   const want = input.data as Float32Array;
   assert.equal(got.length, want.length, `${what}: element count`);
   // Buffer.compare over the bytes: one call instead of 2.4 M assertions.
-  assert.equal(Buffer.compare(Buffer.from(got.buffer, got.byteOffset, got.byteLength), Buffer.from(want.buffer, want.byteOffset, want.byteLength)), 0, `${what}: bytes differ`);
+  assert.equal(
+    Buffer.compare(Buffer.from(got.buffer, got.byteOffset, got.byteLength), Buffer.from(want.buffer, want.byteOffset, want.byteLength)),
+    0,
+    `${what}: bytes differ`,
+  );
 }
 
 interface Stats {
@@ -127,7 +131,10 @@ describe('large tensors (issue #7)', () => {
   });
 
   it('gRPC raw contents: four 9.6 MB requests batched into one run, each answered with its own bytes', async () => {
-    const client = new Client(server.grpcAddress!, credentials.createInsecure(), { 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 });
+    const client = new Client(server.grpcAddress!, credentials.createInsecure(), {
+      'grpc.max_receive_message_length': -1,
+      'grpc.max_send_message_length': -1,
+    });
     try {
       const s0 = await stats();
       const responses = await Promise.all(

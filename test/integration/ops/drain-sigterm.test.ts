@@ -20,9 +20,13 @@ describe('SIGTERM under REST load loses nothing', () => {
     test(`${kind} clients: sent = answered, lost = 0`, async () => {
       // Partial batches wait 50 ms: there is always work in flight when the signal comes.
       const repo = await makeRepository({ slow: slowMlpConfig(50_000) });
-      const { child, urls, exited, stderr } = await startCli(CLI_FROM_SOURCES, ['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0'], {
-        env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' },
-      });
+      const { child, urls, exited, stderr } = await startCli(
+        CLI_FROM_SOURCES,
+        ['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0'],
+        {
+          env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' },
+        },
+      );
       try {
         const load = startRestLoad(`${urls['http'] ?? ''}/v2/models/slow/infer`, BODY, 24, kind);
         await waitFor('some answers before the signal', () => (load.tally.ok >= 100 ? true : undefined), 60_000);
@@ -50,12 +54,19 @@ describe('SIGTERM under REST load loses nothing', () => {
 describe('SIGTERM under gRPC and WebSocket load', () => {
   test('gRPC: in-flight calls finish after GOAWAY, none is lost; WebSocket: every request answered, then close 1001', async () => {
     const repo = await makeRepository({ slow: slowMlpConfig(50_000) });
-    const { child, urls, exited, stderr } = await startCli(CLI_FROM_SOURCES, ['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0'], {
-      env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' },
-    });
+    const { child, urls, exited, stderr } = await startCli(
+      CLI_FROM_SOURCES,
+      ['--model-repository', repo.dir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0'],
+      {
+        env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' },
+      },
+    );
     const grpcClients = Array.from({ length: 8 }, () => inferenceClient(urls['grpc'] ?? ''));
     try {
-      const request = { model_name: 'slow', inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], contents: { fp32_contents: new Array<number>(64).fill(0.5) } }] };
+      const request = {
+        model_name: 'slow',
+        inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], contents: { fp32_contents: new Array<number>(64).fill(0.5) } }],
+      };
       const grpcLoad = startGrpcLoad(grpcClients.length, (i) =>
         unary(grpcClients[i] as InferenceClient, 'ModelInfer', request).then(
           () => ({ code: 0, details: '' }),
@@ -98,7 +109,10 @@ function openSocket(url: string): Promise<WebSocket> {
 }
 
 /** Keeps `depth` infer requests in flight on `ws` until the server closes it; tracks which were answered. */
-function runWsClient(ws: WebSocket, depth: number): { results: number; closed: Promise<{ code: number; unanswered: string[]; otherErrors: string[] }> } {
+function runWsClient(
+  ws: WebSocket,
+  depth: number,
+): { results: number; closed: Promise<{ code: number; unanswered: string[]; otherErrors: string[] }> } {
   const pending = new Set<string>();
   const otherErrors: string[] = [];
   let next = 0;

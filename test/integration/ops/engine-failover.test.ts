@@ -131,10 +131,15 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     // (node-addon-api's Napi::Error escaping into std::terminate), which a crash of the engine would not do to
     // the server's process and a test must not do to the test runner's.
     const inFlight = Array.from({ length: 24 }, () => infer('mlp_manual'));
-    await waitFor('24 requests queued', async () => {
-      const s = await metrics();
-      return valueOf(s, 'nv_inference_pending_request_count', { model: 'mlp_manual' }) === 24 ? true : undefined;
-    }, 20_000, 20);
+    await waitFor(
+      '24 requests queued',
+      async () => {
+        const s = await metrics();
+        return valueOf(s, 'nv_inference_pending_request_count', { model: 'mlp_manual' }) === 24 ? true : undefined;
+      },
+      20_000,
+      20,
+    );
     assert.equal(primary.inFlight, 0);
     await primary.terminate();
     const during = await Promise.all(inFlight);
@@ -145,7 +150,10 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assert.equal(chain.state, 'open');
     assertCorrect(await infer('mlp_manual'), 'request after the failover');
     m = await metrics();
-    assert.equal(valueOf(m, 'rtserve_model_failovers_total', { model: 'mlp_manual', version: '1', from: 'cpu', to: 'cpu', reason: 'worker_died' }), 1);
+    assert.equal(
+      valueOf(m, 'rtserve_model_failovers_total', { model: 'mlp_manual', version: '1', from: 'cpu', to: 'cpu', reason: 'worker_died' }),
+      1,
+    );
     assert.equal(valueOf(m, 'rtserve_model_active_provider', { model: 'mlp_manual', position: '0' }), 0);
     assert.equal(valueOf(m, 'rtserve_model_active_provider', { model: 'mlp_manual', position: '1' }), 1);
     assert.equal(valueOf(m, 'rtserve_model_engine_breaker_state', { model: 'mlp_manual' }), 1);
@@ -219,7 +227,10 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     });
     assert.equal(refused.status, 400);
     assert.match(new TextDecoder().decode(refused.body), /add_dyn.*'a' \[1,3\].*'b' \[1,4\]/);
-    for (const [name, chain] of [['mlp_strict', strict], ['add_dyn', dyn]] as const) {
+    for (const [name, chain] of [
+      ['mlp_strict', strict],
+      ['add_dyn', dyn],
+    ] as const) {
       assert.deepEqual(chain.active, { provider: 'cpu', position: 0 }, name);
       assert.equal(chain.state, 'closed', name);
     }
@@ -233,7 +244,10 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assert.equal(ok.status, 200);
     assert.deepEqual((ok.json() as { outputs: { data: number[] }[] }).outputs[0]?.data, [11, 22]);
     const m = await metrics();
-    assert.equal(m.filter((s) => s.name === 'rtserve_model_failovers_total' && (s.labels['model'] === 'mlp_strict' || s.labels['model'] === 'add_dyn')).length, 0);
+    assert.equal(
+      m.filter((s) => s.name === 'rtserve_model_failovers_total' && (s.labels['model'] === 'mlp_strict' || s.labels['model'] === 'add_dyn')).length,
+      0,
+    );
   });
 
   test('with failover off the first provider that loads serves and a dead worker stays dead (ENGINE_FAILED)', async () => {
@@ -255,7 +269,9 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assertCorrect(await infer('mlp_gpu'), 'request on the cpu fallback');
     const m = await waitFor('a failed webgpu probe', async () => {
       const s = await metrics();
-      return (valueOf(s, 'rtserve_model_failover_probes_total', { model: 'mlp_gpu', provider: 'webgpu', result: 'failed' }) ?? 0) >= 1 ? s : undefined;
+      return (valueOf(s, 'rtserve_model_failover_probes_total', { model: 'mlp_gpu', provider: 'webgpu', result: 'failed' }) ?? 0) >= 1
+        ? s
+        : undefined;
     });
     assert.equal(valueOf(m, 'rtserve_model_failovers_total', { model: 'mlp_gpu', from: 'webgpu', to: 'cpu', reason: 'load_failed' }), 1);
     assert.equal(valueOf(m, 'rtserve_model_active_provider', { model: 'mlp_gpu', provider: 'webgpu', position: '0' }), 0);

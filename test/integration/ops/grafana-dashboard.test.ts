@@ -28,7 +28,20 @@ interface Dashboard {
 }
 
 const PROMQL_WORDS = new Set([
-  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'le', 'inf', 'nan',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'le',
+  'inf',
+  'nan',
 ]);
 
 /** Metric names a PromQL expression reads: identifiers that are not functions, keywords, labels or variables. */
@@ -74,9 +87,23 @@ describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
     }
     // The GPU families exist only where NVML loads: their names come from the same registration, fed one device.
     const gpu = new Registry();
-    registerGpuMetrics(gpu, () => [{ index: 0, name: 'GPU', uuid: 'GPU-0', utilization: 0, memoryUsed: 0, memoryTotal: 1, powerMilliwatts: 0, powerLimitMilliwatts: 0, energyMillijoules: 0 }], () => [
-      { model: 'm', version: '1', instance: 0, arenaBytes: 0, weightBytes: 0, workspaceBytes: 0 },
-    ]);
+    registerGpuMetrics(
+      gpu,
+      () => [
+        {
+          index: 0,
+          name: 'GPU',
+          uuid: 'GPU-0',
+          utilization: 0,
+          memoryUsed: 0,
+          memoryTotal: 1,
+          powerMilliwatts: 0,
+          powerLimitMilliwatts: 0,
+          energyMillijoules: 0,
+        },
+      ],
+      () => [{ model: 'm', version: '1', instance: 0, arenaBytes: 0, weightBytes: 0, workspaceBytes: 0 }],
+    );
     for (const [name] of familiesOf(await gpu.metrics())) exposed.add(name);
   });
   after(async () => {
@@ -92,7 +119,9 @@ describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
 
   test('every query names a metric that rtserve exposes', () => {
     assert.ok(exprs.length >= 10, `only ${exprs.length} queries`);
-    const variableQueries = dashboard.templating.list.flatMap((v) => (v.definition === undefined ? [] : [v.definition.replace(/^label_values\(([^,)]+).*$/, '$1')]));
+    const variableQueries = dashboard.templating.list.flatMap((v) =>
+      v.definition === undefined ? [] : [v.definition.replace(/^label_values\(([^,)]+).*$/, '$1')],
+    );
     const missing: string[] = [];
     for (const expr of [...exprs, ...variableQueries]) {
       const names = metricNamesOf(expr);
@@ -116,14 +145,25 @@ describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
     const unscoped = exprs.filter((e) => !e.includes('instance=~"$instance"'));
     assert.deepEqual(unscoped, []);
     const all = exprs.join('\n');
-    for (const m of ['nv_gpu_utilization', 'nv_gpu_memory_used_bytes', 'nv_gpu_memory_total_bytes', 'nv_gpu_power_usage', 'nv_energy_consumption', 'rtserve_engine_device_memory_bytes']) assert.ok(all.includes(m), m);
+    for (const m of [
+      'nv_gpu_utilization',
+      'nv_gpu_memory_used_bytes',
+      'nv_gpu_memory_total_bytes',
+      'nv_gpu_power_usage',
+      'nv_energy_consumption',
+      'rtserve_engine_device_memory_bytes',
+    ])
+      assert.ok(all.includes(m), m);
   });
 
   test('every query is valid PromQL (promtool check rules)', { skip: needTool('promtool', 'prometheus') }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rtserve-dash-'));
     try {
       // Grafana's variables replaced by values Prometheus would see.
-      const rules = exprs.map((e, i) => ({ record: `dashboard:query_${i}`, expr: e.replaceAll('$__rate_interval', '1m').replaceAll('$model', '.*').replaceAll('$instance', '.*') }));
+      const rules = exprs.map((e, i) => ({
+        record: `dashboard:query_${i}`,
+        expr: e.replaceAll('$__rate_interval', '1m').replaceAll('$model', '.*').replaceAll('$instance', '.*'),
+      }));
       await writeFile(join(dir, 'rules.json'), JSON.stringify({ groups: [{ name: 'dashboard', rules }] }));
       const r = spawnSync('promtool', ['check', 'rules', join(dir, 'rules.json')], { encoding: 'utf8' });
       assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);

@@ -31,7 +31,10 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
   const logLines = async (): Promise<LogLine[]> => {
     logger.flush();
     const text = await readFile(logFile, 'utf8').catch(() => '');
-    return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as LogLine);
+    return text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as LogLine);
   };
 
   before(async () => {
@@ -40,7 +43,9 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
     // A real pino logger (warn until the test moves it to a file), with the access log on.
     logger = createLogger('warn');
     // The operator lets /v2/logging move the log file inside this directory only (logDirectory).
-    const config = await loadServerConfig({ flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, accessLog: true, exitTimeoutSecs: 10, logDirectory: dir } });
+    const config = await loadServerConfig({
+      flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, accessLog: true, exitTimeoutSecs: 10, logDirectory: dir },
+    });
     server = await startServer({ config, logger });
   });
   after(async () => {
@@ -85,7 +90,14 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
 
     const post = await postJson(`${server.httpUrl}/v2/logging`, { log_file: logFile, log_info: true });
     assert.equal(post.status, 200);
-    assert.deepEqual(post.json(), { log_file: logFile, log_info: true, log_warning: true, log_error: true, log_verbose_level: 0, log_format: 'default' });
+    assert.deepEqual(post.json(), {
+      log_file: logFile,
+      log_info: true,
+      log_warning: true,
+      log_error: true,
+      log_verbose_level: 0,
+      log_format: 'default',
+    });
 
     assert.equal((await infer({ 'x-request-id': 'access-1', traceparent: `00-${TRACE}-${PARENT}-01` })).status, 200);
     const line = (await logLines()).find((l) => l.msg === 'request' && l['requestId'] === 'access-1');
@@ -113,13 +125,20 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
     const warnOnly = await postJson(`${server.httpUrl}/v2/logging`, { log_verbose_level: 0, log_info: false });
     assert.equal((warnOnly.json() as { log_info: boolean }).log_info, false);
     assert.equal((await infer({ 'x-request-id': 'quiet-1' })).status, 200);
-    assert.equal((await logLines()).some((l) => l['requestId'] === 'quiet-1'), false);
+    assert.equal(
+      (await logLines()).some((l) => l['requestId'] === 'quiet-1'),
+      false,
+    );
   });
 
   test('requests the security hooks refuse (401) still carry the ids and are counted', async () => {
     const guarded = await startTestServer({ auth: { enabled: true, apiKeys: [{ id: 'k', sha256: 'a'.repeat(64), scopes: ['infer'] }] } });
     try {
-      const r = await fetch(`${guarded.httpUrl}/v2/models/mlp/infer`, { method: 'POST', headers: { 'x-request-id': 'refused-1', traceparent: `00-${TRACE}-${PARENT}-01` }, body: MLP_BODY });
+      const r = await fetch(`${guarded.httpUrl}/v2/models/mlp/infer`, {
+        method: 'POST',
+        headers: { 'x-request-id': 'refused-1', traceparent: `00-${TRACE}-${PARENT}-01` },
+        body: MLP_BODY,
+      });
       assert.equal(r.status, 401);
       assert.equal(r.headers.get('x-request-id'), 'refused-1');
       assert.equal(r.headers.get('traceparent')?.slice(3, 35), TRACE);

@@ -82,7 +82,10 @@ describe('metrics: Triton families, histograms, front-end counters', () => {
     for (const [name, type] of Object.entries(expected)) assert.equal(families.get(name), type, `family ${name}`);
     const s = parseSamples(text);
     for (const name of ['nv_inference_request_success', 'nv_inference_count', 'nv_inference_exec_count', 'nv_inference_request_duration_us']) {
-      assert.ok(s.some((x) => x.name === name && x.labels['model'] === 'mlp' && x.labels['version'] === '1'), `${name}{model="mlp",version="1"}`);
+      assert.ok(
+        s.some((x) => x.name === name && x.labels['model'] === 'mlp' && x.labels['version'] === '1'),
+        `${name}{model="mlp",version="1"}`,
+      );
     }
   });
 
@@ -118,8 +121,13 @@ describe('metrics: Triton families, histograms, front-end counters', () => {
     assert.equal(valueOf(s, 'rtserve_inference_batch_size_count', mlp), execs);
     assert.equal(valueOf(s, 'rtserve_inference_batch_size_sum', mlp), valueOf(s, 'nv_inference_count', mlp));
     // Cumulative buckets never decrease.
-    const buckets = s.filter((x) => x.name === 'rtserve_inference_request_duration_seconds_bucket' && x.labels['model'] === 'mlp').map((x) => x.value);
-    assert.deepEqual(buckets, [...buckets].sort((a, b) => a - b));
+    const buckets = s
+      .filter((x) => x.name === 'rtserve_inference_request_duration_seconds_bucket' && x.labels['model'] === 'mlp')
+      .map((x) => x.value);
+    assert.deepEqual(
+      buckets,
+      [...buckets].sort((a, b) => a - b),
+    );
   });
 
   test('engine gauges: instances by provider, readiness per model', () => {
@@ -129,7 +137,9 @@ describe('metrics: Triton families, histograms, front-end counters', () => {
     assert.equal(valueOf(s, 'rtserve_model_busy_instances', { model: 'mlp', version: '1' }), 0);
   });
 
-  test('promtool check metrics parses the exposition; lint findings are only the Triton-compatible names', { skip: needTool('promtool', 'prometheus') }, () => {
+  test('promtool check metrics parses the exposition; lint findings are only the Triton-compatible names', {
+    skip: needTool('promtool', 'prometheus'),
+  }, () => {
     const r = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     const out = `${r.stdout}${r.stderr}`;
     // 0 = clean, 3 = lint findings only; anything else (1) is a parse error.
@@ -200,7 +210,9 @@ describe('a real Prometheus server scrapes rtserve', { skip: needTool('prometheu
       );
       assert.equal(value, '3');
       // The scrape target is healthy: Prometheus parsed the exposition.
-      const up = (await (await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=up`)).json()) as { data: { result: { value: [number, string] }[] } };
+      const up = (await (await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=up`)).json()) as {
+        data: { result: { value: [number, string] }[] };
+      };
       assert.equal(up.data.result[0]?.value[1], '1');
     } finally {
       const exited = new Promise((r) => prom.once('exit', r));

@@ -19,7 +19,9 @@ const MLP_CONFIG = {
   output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
   dynamic_batching: {},
 };
-const body = (rows = 1): unknown => ({ inputs: [{ name: 'input', shape: [rows, 64], datatype: 'FP32', data: new Array<number>(64 * rows).fill(0.25) }] });
+const body = (rows = 1): unknown => ({
+  inputs: [{ name: 'input', shape: [rows, 64], datatype: 'FP32', data: new Array<number>(64 * rows).fill(0.25) }],
+});
 
 async function index(base: string): Promise<IndexEntry[]> {
   const r = await postJson(`${base}/v2/repository/index`, {});
@@ -28,7 +30,7 @@ async function index(base: string): Promise<IndexEntry[]> {
 }
 
 describe('model control modes (Triton semantics)', () => {
-  test('none: the load/unload API is refused with Triton\'s message', async () => {
+  test("none: the load/unload API is refused with Triton's message", async () => {
     const server = await startTestServer();
     try {
       for (const op of ['load', 'unload']) {
@@ -50,14 +52,20 @@ describe('model control modes (Triton semantics)', () => {
         { name: 'b', state: 'UNAVAILABLE', reason: 'not loaded' },
       ]);
       const ready = await postJson(`${server.httpUrl}/v2/repository/index`, { ready: true });
-      assert.deepEqual((ready.json() as IndexEntry[]).map((e) => e.name), ['a']);
+      assert.deepEqual(
+        (ready.json() as IndexEntry[]).map((e) => e.name),
+        ['a'],
+      );
       assert.equal((await postJson(`${server.httpUrl}/v2/models/b/infer`, body())).status, 404);
 
       // load, unload and load again
       assert.equal((await postJson(`${server.httpUrl}/v2/repository/models/b/load`, {})).status, 200);
       assert.equal((await postJson(`${server.httpUrl}/v2/models/b/infer`, body())).status, 200);
       assert.equal((await postJson(`${server.httpUrl}/v2/repository/models/b/unload`, {})).status, 200);
-      assert.deepEqual((await index(server.httpUrl)).find((e) => e.name === 'b'), { name: 'b', state: 'UNAVAILABLE', reason: 'unloaded' });
+      assert.deepEqual(
+        (await index(server.httpUrl)).find((e) => e.name === 'b'),
+        { name: 'b', state: 'UNAVAILABLE', reason: 'unloaded' },
+      );
       assert.equal((await postJson(`${server.httpUrl}/v2/models/b/infer`, body())).status, 503);
       assert.equal((await request(`${server.httpUrl}/v2/models/b/ready`)).status, 400);
       assert.equal((await postJson(`${server.httpUrl}/v2/repository/models/b/load`, {})).status, 200);
@@ -76,7 +84,10 @@ describe('model control modes (Triton semantics)', () => {
     const repo = await makeRepository({ a: { from: 'mlp', config: MLP_CONFIG }, b: { from: 'mlp', config: MLP_CONFIG } });
     const server = await startTestServer({ modelRepository: [repo.dir], modelControlMode: 'explicit', loadModel: ['*'] });
     try {
-      assert.deepEqual((await index(server.httpUrl)).map((e) => `${e.name}:${e.state}`), ['a:READY', 'b:READY']);
+      assert.deepEqual(
+        (await index(server.httpUrl)).map((e) => `${e.name}:${e.state}`),
+        ['a:READY', 'b:READY'],
+      );
     } finally {
       await server.close();
       await repo.cleanup();
@@ -97,7 +108,9 @@ describe('model control modes (Triton semantics)', () => {
       assert.equal(tooBig.status, 400);
       assert.match((tooBig.json() as { error: string }).error, /max_batch_size|batch/);
       // A broken override fails the load and the loaded model keeps serving.
-      const bad = await postJson(`${server.httpUrl}/v2/repository/models/a/load`, { parameters: { config: '{"name": "a", "max_batch_size": "many"}' } });
+      const bad = await postJson(`${server.httpUrl}/v2/repository/models/a/load`, {
+        parameters: { config: '{"name": "a", "max_batch_size": "many"}' },
+      });
       assert.ok(bad.status >= 400, `status ${bad.status}`);
       assert.equal((await postJson(`${server.httpUrl}/v2/models/a/infer`, body(2))).status, 200);
     } finally {
@@ -159,18 +172,25 @@ describe('poll mode: background reloads swap atomically under load', () => {
       assert.equal(versionsSeen.get('3'), undefined);
       assert.equal(broken.state, 'UNAVAILABLE');
       assert.ok(broken.reason.length > 0, 'reason given');
-      assert.deepEqual((await index(server.httpUrl)).find((e) => e.name === 'm' && e.version === '2'), { name: 'm', version: '2', state: 'READY', reason: '' });
+      assert.deepEqual(
+        (await index(server.httpUrl)).find((e) => e.name === 'm' && e.version === '2'),
+        { name: 'm', version: '2', state: 'READY', reason: '' },
+      );
 
       // Removing a model's folder unloads it; a new folder is loaded.
       await rm(join(repo.dir, 'gone'), { recursive: true, force: true });
       await cp(join(bundledModelRepository(), 'mlp', '1'), join(repo.dir, 'fresh', '1'), { recursive: true });
       await writeFile(join(repo.dir, 'fresh', 'config.json'), JSON.stringify({ name: 'fresh', ...MLP_CONFIG }));
-      await waitFor('gone unloaded and fresh loaded', async () => {
-        const idx = await index(server.httpUrl);
-        const gone = idx.find((e) => e.name === 'gone');
-        const fresh = idx.find((e) => e.name === 'fresh');
-        return gone?.state === 'UNAVAILABLE' && fresh?.state === 'READY' ? true : undefined;
-      }, 30_000);
+      await waitFor(
+        'gone unloaded and fresh loaded',
+        async () => {
+          const idx = await index(server.httpUrl);
+          const gone = idx.find((e) => e.name === 'gone');
+          const fresh = idx.find((e) => e.name === 'fresh');
+          return gone?.state === 'UNAVAILABLE' && fresh?.state === 'READY' ? true : undefined;
+        },
+        30_000,
+      );
       assert.equal((await postJson(`${server.httpUrl}/v2/models/fresh/infer`, body())).status, 200);
     } finally {
       stop = true;

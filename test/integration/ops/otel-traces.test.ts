@@ -48,7 +48,10 @@ interface DecodedSpan {
 
 function decode(body: Buffer): DecodedSpan[] {
   const msg = Request.toObject(Request.decode(body), { longs: String, bytes: Buffer, defaults: true }) as {
-    resource_spans: { resource: { attributes: { key: string; value: Record<string, unknown> }[] }; scope_spans: { spans: Record<string, unknown>[] }[] }[];
+    resource_spans: {
+      resource: { attributes: { key: string; value: Record<string, unknown> }[] };
+      scope_spans: { spans: Record<string, unknown>[] }[];
+    }[];
   };
   const attrs = (list: { key: string; value: Record<string, unknown> }[]): Record<string, unknown> =>
     Object.fromEntries(list.map((a) => [a.key, a.value['string_value'] ?? a.value['int_value'] ?? a.value['bool_value'] ?? a.value['double_value']]));
@@ -70,7 +73,9 @@ function decode(body: Buffer): DecodedSpan[] {
   );
 }
 
-const body = JSON.stringify({ inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, shape: [1, 16], datatype: 'INT32', data: new Array(16).fill(1) })) });
+const body = JSON.stringify({
+  inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, shape: [1, 16], datatype: 'INT32', data: new Array(16).fill(1) })),
+});
 const STAGES = ['receive', 'queue', 'batch', 'compute', 'respond'];
 
 describe('OpenTelemetry traces over OTLP/HTTP protobuf', () => {
@@ -120,19 +125,31 @@ describe('OpenTelemetry traces over OTLP/HTTP protobuf', () => {
     // The stages follow each other inside the request's span.
     const ordered = STAGES.map((n) => children.find((s) => s.name === n) as DecodedSpan);
     for (const s of ordered) assert.ok(s.start >= root.start && s.end <= root.end && s.start <= s.end, `${s.name} inside the request`);
-    for (let i = 1; i < ordered.length; i++) assert.ok((ordered[i - 1] as DecodedSpan).end <= (ordered[i] as DecodedSpan).start, `${STAGES[i - 1]} ends before ${STAGES[i]} starts`);
+    for (let i = 1; i < ordered.length; i++)
+      assert.ok((ordered[i - 1] as DecodedSpan).end <= (ordered[i] as DecodedSpan).start, `${STAGES[i - 1]} ends before ${STAGES[i]} starts`);
   }
 
   test('a REST request joins the caller trace: a SERVER span with rtserve span id and one span per stage', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const caller = '00f067aa0ba902b7';
-    const res = await fetch(`${server.httpUrl}/v2/models/simple/infer`, { method: 'POST', body, headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-${caller}-01` } });
+    const res = await fetch(`${server.httpUrl}/v2/models/simple/infer`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-${caller}-01` },
+    });
     assert.equal(res.status, 200);
     const rootId = /^00-[0-9a-f]{32}-([0-9a-f]{16})-01$/.exec(res.headers.get('traceparent') ?? '')?.[1] ?? '';
     // Not an inference request: no trace.
-    assert.equal((await fetch(`${server.httpUrl}/v2/health/ready`, { headers: { traceparent: '00-11111111111111111111111111111111-2222222222222222-01' } })).status, 200);
+    assert.equal(
+      (await fetch(`${server.httpUrl}/v2/health/ready`, { headers: { traceparent: '00-11111111111111111111111111111111-2222222222222222-01' } }))
+        .status,
+      200,
+    );
     await server.tracing?.flush();
-    assert.ok(contentTypes.every((c) => c === 'POST /v1/traces application/x-protobuf'), contentTypes.join('; '));
+    assert.ok(
+      contentTypes.every((c) => c === 'POST /v1/traces application/x-protobuf'),
+      contentTypes.join('; '),
+    );
     checkTrace(traceId, rootId, caller, 'http');
     assert.deepEqual(of('11111111111111111111111111111111'), []);
   });
@@ -144,11 +161,17 @@ describe('OpenTelemetry traces over OTLP/HTTP protobuf', () => {
     try {
       const md = new grpc.Metadata();
       md.set('traceparent', `00-${traceId}-${caller}-01`);
-      await unary(client, 'ModelInfer', {
-        model_name: 'simple',
-        inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, datatype: 'INT32', shape: [1, 16] })),
-        raw_input_contents: [Buffer.alloc(64), Buffer.alloc(64)],
-      }, {}, md);
+      await unary(
+        client,
+        'ModelInfer',
+        {
+          model_name: 'simple',
+          inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, datatype: 'INT32', shape: [1, 16] })),
+          raw_input_contents: [Buffer.alloc(64), Buffer.alloc(64)],
+        },
+        {},
+        md,
+      );
     } finally {
       client.close();
     }
@@ -166,7 +189,15 @@ describe('OpenTelemetry traces over OTLP/HTTP protobuf', () => {
       const result = await new Promise<Record<string, unknown>>((resolve, reject) => {
         socket.on('error', reject);
         socket.on('open', () => {
-          socket.send(JSON.stringify({ type: 'infer', id: 'r1', model: 'simple', traceparent: `00-${traceId}-${caller}-01`, inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(1) })) }));
+          socket.send(
+            JSON.stringify({
+              type: 'infer',
+              id: 'r1',
+              model: 'simple',
+              traceparent: `00-${traceId}-${caller}-01`,
+              inputs: ['INPUT0', 'INPUT1'].map((name) => ({ name, datatype: 'INT32', shape: [1, 16], data: new Array(16).fill(1) })),
+            }),
+          );
         });
         socket.on('message', (data: Buffer) => {
           const event = JSON.parse(data.toString('utf8')) as Record<string, unknown>;
@@ -179,21 +210,50 @@ describe('OpenTelemetry traces over OTLP/HTTP protobuf', () => {
     }
     await server.tracing?.flush();
     const root = of(traceId).find((s) => s.parentSpanId === caller);
-    assert.ok(root !== undefined, `spans of ${traceId}: ${of(traceId).map((s) => s.name).join(', ')}`);
+    assert.ok(
+      root !== undefined,
+      `spans of ${traceId}: ${of(traceId)
+        .map((s) => s.name)
+        .join(', ')}`,
+    );
     checkTrace(traceId, root.spanId, caller, 'ws');
   });
 
   test("Triton's /v2/trace/setting reads and changes the level and the rate", async () => {
     const get = (await (await fetch(`${server.httpUrl}/v2/trace/setting`)).json()) as Record<string, unknown>;
-    assert.deepEqual(get, { trace_level: ['TIMESTAMPS'], trace_rate: '1', trace_count: '-1', log_frequency: '0', trace_file: '', trace_mode: 'opentelemetry' });
+    assert.deepEqual(get, {
+      trace_level: ['TIMESTAMPS'],
+      trace_rate: '1',
+      trace_count: '-1',
+      log_frequency: '0',
+      trace_file: '',
+      trace_mode: 'opentelemetry',
+    });
     assert.deepEqual(await (await fetch(`${server.httpUrl}/v2/models/simple/trace/setting`)).json(), get, 'per-model settings read the global ones');
-    const bad = await fetch(`${server.httpUrl}/v2/trace/setting`, { method: 'POST', body: JSON.stringify({ trace_rate: 'often' }), headers: { 'content-type': 'application/json' } });
+    const bad = await fetch(`${server.httpUrl}/v2/trace/setting`, {
+      method: 'POST',
+      body: JSON.stringify({ trace_rate: 'often' }),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { error: string }).error, /trace_rate must be an integer >= 1/);
-    const off = await fetch(`${server.httpUrl}/v2/trace/setting`, { method: 'POST', body: JSON.stringify({ trace_level: ['OFF'] }), headers: { 'content-type': 'application/json' } });
+    const off = await fetch(`${server.httpUrl}/v2/trace/setting`, {
+      method: 'POST',
+      body: JSON.stringify({ trace_level: ['OFF'] }),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.deepEqual(((await off.json()) as { trace_level: string[] }).trace_level, ['OFF']);
     const traceId = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
-    assert.equal((await fetch(`${server.httpUrl}/v2/models/simple/infer`, { method: 'POST', body, headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-bbbbbbbbbbbbbbbb-01` } })).status, 200);
+    assert.equal(
+      (
+        await fetch(`${server.httpUrl}/v2/models/simple/infer`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-bbbbbbbbbbbbbbbb-01` },
+        })
+      ).status,
+      200,
+    );
     await server.tracing?.flush();
     assert.deepEqual(of(traceId), [], 'no spans while the level is OFF');
   });

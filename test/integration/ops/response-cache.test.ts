@@ -98,7 +98,10 @@ describe('response cache (Triton semantics, --cache-size-bytes, response_cache.e
     const in1 = { name: 'INPUT1', shape: [1, 16], datatype: 'INT32', data: new Array<number>(16).fill(1) };
     const url = `${server.httpUrl}/v2/models/simple_cached/infer`;
     const onlyOut0 = await postJson(url, { inputs: [in0, in1], outputs: [{ name: 'OUTPUT0' }] });
-    assert.deepEqual((onlyOut0.json() as Out).outputs.map((o) => o.name), ['OUTPUT0']);
+    assert.deepEqual(
+      (onlyOut0.json() as Out).outputs.map((o) => o.name),
+      ['OUTPUT0'],
+    );
     // Same inputs in the other order, all outputs: must not be served the one-output answer.
     const both = await postJson(url, { inputs: [in1, in0] });
     assert.deepEqual((both.json() as Out).outputs.map((o) => o.name).sort(), ['OUTPUT0', 'OUTPUT1']);
@@ -108,10 +111,13 @@ describe('response cache (Triton semantics, --cache-size-bytes, response_cache.e
     assert.equal(s.inference_stats.cache_miss.count, 2);
     assert.equal(s.inference_stats.cache_hit.count, 1);
     const out1 = (bothAgain.json() as Out).outputs.find((o) => o.name === 'OUTPUT1');
-    assert.deepEqual(out1?.data, Array.from({ length: 16 }, (_, i) => i - 1));
+    assert.deepEqual(
+      out1?.data,
+      Array.from({ length: 16 }, (_, i) => i - 1),
+    );
   });
 
-  test('a reload (same version, new load) never answers from the old load\'s entries', async () => {
+  test("a reload (same version, new load) never answers from the old load's entries", async () => {
     await postJson(`${server.httpUrl}/v2/models/cached/infer`, mlpBody(0.125));
     const loaded = await postJson(`${server.httpUrl}/v2/repository/models/cached/load`, {});
     assert.equal(loaded.status, 200);

@@ -39,7 +39,10 @@ class GatedEngine implements Engine {
       run: async (feeds: readonly Tensor[], names: readonly string[], signal?: AbortSignal) => {
         const f = feeds[0];
         const data = f?.data;
-        this.runs.push({ shape: [...(f?.shape ?? [])], nonZero: data !== undefined && !Array.isArray(data) && Array.from(data as Float32Array).some((v) => v !== 0) });
+        this.runs.push({
+          shape: [...(f?.shape ?? [])],
+          nonZero: data !== undefined && !Array.isArray(data) && Array.from(data as Float32Array).some((v) => v !== 0),
+        });
         if (this.fail) throw new Error('device lost during warmup');
         if (this.gate !== undefined) await this.gate;
         return s.run(feeds, names, signal);
@@ -53,12 +56,23 @@ const WARMED = {
   input: [{ name: 'input', data_type: 'TYPE_FP32', dims: [64] }],
   output: [{ name: 'logits', data_type: 'TYPE_FP32', dims: [10] }],
   instance_group: [{ count: 2, kind: 'KIND_CPU' }],
-  model_warmup: [{ name: 'random batch of 2', batch_size: 2, count: 3, inputs: { input: { data_type: 'TYPE_FP32', dims: [64], random_data: true } } }],
+  model_warmup: [
+    { name: 'random batch of 2', batch_size: 2, count: 3, inputs: { input: { data_type: 'TYPE_FP32', dims: [64], random_data: true } } },
+  ],
 };
 
 async function start(engine: Engine, dir: string, overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
   const config = await loadServerConfig({
-    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', modelRepository: [dir], modelControlMode: 'explicit', ...overrides },
+    flags: {
+      host: '127.0.0.1',
+      httpPort: 0,
+      grpcPort: 0,
+      metricsPort: 0,
+      logLevel: 'silent',
+      modelRepository: [dir],
+      modelControlMode: 'explicit',
+      ...overrides,
+    },
   });
   return startServer({ config, logger: silentLogger(), engine });
 }
@@ -80,7 +94,14 @@ describe('warmup (Triton model_warmup) before READY; readiness reflects it', () 
       assert.equal(await status(`${server.httpUrl}/v2/models/w/ready`), 400);
       assert.equal(await status(`${server.httpUrl}/v2/health/ready`), 400);
       assert.equal(await status(`${server.httpUrl}/readyz`), 503);
-      assert.equal((await postJson(`${server.httpUrl}/v2/models/w/infer`, { inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(0) }] })).status, 503);
+      assert.equal(
+        (
+          await postJson(`${server.httpUrl}/v2/models/w/infer`, {
+            inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(0) }],
+          })
+        ).status,
+        503,
+      );
 
       engine.release();
       assert.equal((await load).status, 200);

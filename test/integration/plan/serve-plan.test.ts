@@ -41,7 +41,13 @@ describe('plans built by `rtserve build` serve exactly like ONNX models', () => 
     const calib = join(repo.dir, 'calib.npy');
     await writeFile(calib, writeNpy(floatT(randn(rng(7), 256 * 64), [256, 64])));
     const source = join(bundledModelRepository(), 'mlp', '1', 'model.onnx');
-    const int8 = await buildPlan({ model: source, precision: 'int8', calibration: calib, runtime, profiles: [{ input: 'input', min: [1, 64], opt: [8, 64], max: [32, 64] }] });
+    const int8 = await buildPlan({
+      model: source,
+      precision: 'int8',
+      calibration: calib,
+      runtime,
+      profiles: [{ input: 'input', min: [1, 64], opt: [8, 64], max: [32, 64] }],
+    });
     reportCosine = Math.min(...(int8.report.accuracy?.outputs ?? []).map((o) => o.cosine));
     await mkdir(join(repo.dir, 'mlp_int8', '1'), { recursive: true });
     await writeFile(join(repo.dir, 'mlp_int8', '1', 'model.plan'), int8.plan);
@@ -64,7 +70,10 @@ describe('plans built by `rtserve build` serve exactly like ONNX models', () => 
     assert.ok(reportCosine > 0.99, `report cosine ${reportCosine}`);
     const x = Array.from(randn(rng(99), 4 * 64));
     const body = { inputs: [{ name: 'input', shape: [4, 64], datatype: 'FP32', data: x }] };
-    const [a, b] = await Promise.all([postJson(`${server.httpUrl}/v2/models/mlp_fp32/infer`, body), postJson(`${server.httpUrl}/v2/models/mlp_int8/infer`, body)]);
+    const [a, b] = await Promise.all([
+      postJson(`${server.httpUrl}/v2/models/mlp_fp32/infer`, body),
+      postJson(`${server.httpUrl}/v2/models/mlp_int8/infer`, body),
+    ]);
     assert.equal(a.status, 200);
     assert.equal(b.status, 200);
     const fp32 = (a.json() as { outputs: { data: number[] }[] }).outputs[0]?.data ?? [];

@@ -19,7 +19,12 @@ function runRunner(args: string[], env: Record<string, string | undefined>): { s
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   // NODE_TEST_CONTEXT tells a nested node --test that it reports to a parent runner; the runner must run on its own.
   delete childEnv['NODE_TEST_CONTEXT'];
-  const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--no-coverage', '--dir', 'test/fixtures/runner', ...args], { cwd: root, env: childEnv, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--no-coverage', '--dir', 'test/fixtures/runner', ...args], {
+    cwd: root,
+    env: childEnv,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   const lines = r.stdout.trimEnd().split('\n');
   return { status: r.status, stdout: r.stdout, lastLine: lines.at(-1) ?? '' };
 }
@@ -33,7 +38,7 @@ function knownSkipsFile(entries: unknown[]): { path: string; cleanup: () => void
 const gpuSuite = { file: 'test/fixtures/runner/clean.test.mjs', suite: 'needs a GPU', why: 'fixture' };
 
 describe('scripts/test.mjs summary', () => {
-  test('counts from the events: a long failure after node\'s summary, a failing after hook, skipped tests and suites', () => {
+  test("counts from the events: a long failure after node's summary, a failing after hook, skipped tests and suites", () => {
     const r = runRunner(['mixed'], { CI: undefined });
     assert.equal(r.status, 1);
     assert.equal(r.lastLine, '3 passed, 2 failed, 2 skipped');
@@ -76,14 +81,19 @@ describe('scripts/test.mjs summary', () => {
   });
 
   test('a filter that matches no test file fails', () => {
-    const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--no-coverage', '--dir', 'test/fixtures/runner', 'no-such-file'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--no-coverage', '--dir', 'test/fixtures/runner', 'no-such-file'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /no test files found/);
   });
 
   test('every known GPU-only skip names a test file and a suite or test title in it', async () => {
     // @ts-expect-error: a plain .mjs module without type declarations
-    const { GPU_ONLY_SKIPS } = (await import('../../../scripts/test-runner/known-skips.mjs')) as { GPU_ONLY_SKIPS: { file: string; suite: string; why: string }[] };
+    const { GPU_ONLY_SKIPS } = (await import('../../../scripts/test-runner/known-skips.mjs')) as {
+      GPU_ONLY_SKIPS: { file: string; suite: string; why: string }[];
+    };
     assert.ok(GPU_ONLY_SKIPS.length > 0);
     for (const k of GPU_ONLY_SKIPS) {
       assert.match(k.file, /^test\/.*\.test\.ts$/);
@@ -98,7 +108,12 @@ describe('scripts/test.mjs --coverage', () => {
   test('prints the line coverage of src/ from every test process before the summary line', () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env['NODE_TEST_CONTEXT'];
-    const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--coverage', 'test/unit/tensor/half.test.ts'], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, ['scripts/test.mjs', '--no-build', '--coverage', 'test/unit/tensor/half.test.ts'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     assert.equal(r.status, 0, r.stdout.slice(-2000));
     const lines = r.stdout.trim().split('\n');
     const cov = lines.find((l) => l.startsWith('coverage of src/'));

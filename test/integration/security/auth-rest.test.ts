@@ -76,7 +76,10 @@ describe('REST authentication and authorization', () => {
     const ok = await post(`${base}/v2/models/simple/infer`, simpleRequest(1, 2), KEYS.infer);
     assert.equal(ok.status, 200, new TextDecoder().decode(ok.body));
     const out = (ok.json() as { outputs: { name: string; data: number[] }[] }).outputs.find((o) => o.name === 'OUTPUT0');
-    assert.deepEqual(out?.data, Array.from({ length: 16 }, (_, i) => i + 2));
+    assert.deepEqual(
+      out?.data,
+      Array.from({ length: 16 }, (_, i) => i + 2),
+    );
 
     const otherModel = await post(`${base}/v2/models/mlp/infer`, {}, KEYS.infer);
     assert.equal(otherModel.status, 403);
@@ -101,11 +104,18 @@ describe('REST authentication and authorization', () => {
 
   test('JWT (HS256): scope and models claims; expired and other-algorithm tokens are 401', async () => {
     const key = new TextEncoder().encode(SECRET);
-    const token = await new SignJWT({ scope: 'infer metadata', models: ['simple'] }).setProtectedHeader({ alg: 'HS256' }).setSubject('svc').setExpirationTime('2m').sign(key);
+    const token = await new SignJWT({ scope: 'infer metadata', models: ['simple'] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('svc')
+      .setExpirationTime('2m')
+      .sign(key);
     assert.equal((await post(`${base}/v2/models/simple/infer`, simpleRequest(), token)).status, 200);
     assert.equal((await get(`${base}/v2/models/simple/config`, token)).status, 200);
     assert.equal((await get(`${base}/v2/models/mlp`, token)).status, 403);
-    const expired = await new SignJWT({ scope: 'infer' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(Math.floor(Date.now() / 1000) - 600).sign(key);
+    const expired = await new SignJWT({ scope: 'infer' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 600)
+      .sign(key);
     const r = await post(`${base}/v2/models/simple/infer`, simpleRequest(), expired);
     assert.equal(r.status, 401);
     assert.match((r.json() as { error: string }).error, /expired/);
@@ -127,10 +137,15 @@ describe('REST authentication and authorization', () => {
   test('reloadAuth swaps the keys without a restart; a broken config keeps the old ones', async () => {
     const before = server.security.authConfig;
     try {
-      await server.security.reloadAuth(authConfigSchema.parse({ enabled: true, apiKeys: [{ id: 'new', sha256: hashApiKey('sk-new'), scopes: ['metadata'] }] }));
+      await server.security.reloadAuth(
+        authConfigSchema.parse({ enabled: true, apiKeys: [{ id: 'new', sha256: hashApiKey('sk-new'), scopes: ['metadata'] }] }),
+      );
       assert.equal((await get(`${base}/v2/models/simple`, 'sk-new')).status, 200);
       assert.equal((await get(`${base}/v2/models/simple`, KEYS.meta)).status, 401);
-      await assert.rejects(server.security.reloadAuth(authConfigSchema.parse({ enabled: true, jwt: { jwksFile: '/nonexistent/jwks.json' } })), /jwksFile/);
+      await assert.rejects(
+        server.security.reloadAuth(authConfigSchema.parse({ enabled: true, jwt: { jwksFile: '/nonexistent/jwks.json' } })),
+        /jwksFile/,
+      );
       assert.equal((await get(`${base}/v2/models/simple`, 'sk-new')).status, 200, 'still the last good keys');
       await assert.rejects(server.security.reloadAuth(authConfigSchema.parse({ enabled: false })), /restart/);
     } finally {

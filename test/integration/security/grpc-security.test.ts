@@ -28,8 +28,17 @@ function infer(client: grpc.Client, model: string, token?: string): Promise<Outc
     ],
   });
   return new Promise((resolve) => {
-    client.makeUnaryRequest<Buffer, Buffer>(INFER, (b) => b, (b) => b, req, md, { deadline: Date.now() + 15_000 }, (err, res) =>
-      resolve(err === null ? { ok: true, bytes: res ?? Buffer.alloc(0) } : { ok: false, code: err.code, details: err.details, metadata: err.metadata }),
+    client.makeUnaryRequest<Buffer, Buffer>(
+      INFER,
+      (b) => b,
+      (b) => b,
+      req,
+      md,
+      { deadline: Date.now() + 15_000 },
+      (err, res) =>
+        resolve(
+          err === null ? { ok: true, bytes: res ?? Buffer.alloc(0) } : { ok: false, code: err.code, details: err.details, metadata: err.metadata },
+        ),
     );
   });
 }
@@ -108,7 +117,11 @@ describe('gRPC with mutual TLS, API keys and rate limits', () => {
     const plain = await infer(client(grpc.credentials.createInsecure()), 'simple', 'k-simple');
     assert.ok(!plain.ok && plain.code === grpc.status.UNAVAILABLE, JSON.stringify(plain));
     assert.match(plain.details, /No connection established/);
-    const rogue = await infer(client(grpc.credentials.createSsl(readFileSync(certs.caCert), readFileSync(certs.rogueKey), readFileSync(certs.rogueCert))), 'simple', 'k-simple');
+    const rogue = await infer(
+      client(grpc.credentials.createSsl(readFileSync(certs.caCert), readFileSync(certs.rogueKey), readFileSync(certs.rogueCert))),
+      'simple',
+      'k-simple',
+    );
     assert.ok(!rogue.ok && rogue.code === grpc.status.UNAVAILABLE, JSON.stringify(rogue));
     assert.match(rogue.details, /No connection established/);
     assert.deepEqual(sum(await infer(client(creds), 'simple', 'k-simple')), new Array(16).fill(7), 'still serving');

@@ -39,7 +39,25 @@ export async function makeCerts(): Promise<Certs> {
   openssl(['req', '-x509', ...ec, '-keyout', 'rogue-ca.key', '-out', 'rogue-ca.crt', '-days', '2', '-subj', '/CN=rogue CA'], dir);
   const issue = (name: string, ca: string, extra: string[]): void => {
     openssl(['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
-    openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...extra], dir);
+    openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        `${ca}.crt`,
+        '-CAkey',
+        `${ca}.key`,
+        '-CAcreateserial',
+        '-out',
+        `${name}.crt`,
+        '-days',
+        '2',
+        ...extra,
+      ],
+      dir,
+    );
   };
   const { writeFileSync } = await import('node:fs');
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');

@@ -59,11 +59,17 @@ describe('request limits on the REST port', () => {
   };
 
   test('JSON nested deeper than maxJsonDepth is refused before parsing, naming the setting', async () => {
-    const deep = { inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: JSON.parse(`${'['.repeat(9)}1${']'.repeat(9)}`) as unknown }] };
+    const deep = {
+      inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: JSON.parse(`${'['.repeat(9)}1${']'.repeat(9)}`) as unknown }],
+    };
     await expect413(await postJson(infer, deep), /maxJsonDepth/);
     // the same limit applies to a binary request's JSON header
     const header = JSON.stringify({ inputs: [{ name: 'x', parameters: { a: JSON.parse('['.repeat(10) + ']'.repeat(10)) as unknown } }] });
-    const r = await request(infer, { method: 'POST', headers: { 'inference-header-content-length': String(header.length) }, body: `${header}\0\0\0\0` });
+    const r = await request(infer, {
+      method: 'POST',
+      headers: { 'inference-header-content-length': String(header.length) },
+      body: `${header}\0\0\0\0`,
+    });
     await expect413(r, /maxJsonDepth/);
   });
 
@@ -77,7 +83,13 @@ describe('request limits on the REST port', () => {
     four.inputs.push({ ...four.inputs[0]!, name: 'A' }, { ...four.inputs[0]!, name: 'B' });
     await expect413(await postJson(infer, four), /4 inputs; the limit is 3/);
     // binary data: the element limit holds where the JSON element count does not see the data
-    const enc = encodeInferRequest([{ name: 'INPUT0', datatype: 'INT32', shape: [5, 16], data: new Int32Array(80) }, { name: 'INPUT1', datatype: 'INT32', shape: [5, 16], data: new Int32Array(80) }], { binary: true });
+    const enc = encodeInferRequest(
+      [
+        { name: 'INPUT0', datatype: 'INT32', shape: [5, 16], data: new Int32Array(80) },
+        { name: 'INPUT1', datatype: 'INT32', shape: [5, 16], data: new Int32Array(80) },
+      ],
+      { binary: true },
+    );
     const r = await request(infer, { method: 'POST', headers: { 'inference-header-content-length': String(enc.headerLength) }, body: enc.body });
     await expect413(r, /input 'INPUT0' has 80 elements.*maxElementsPerTensor/);
     assert.equal((await postJson(infer, simpleRequest())).status, 200, 'a request within every limit passes');
@@ -95,7 +107,15 @@ describe('request limits on the REST port', () => {
         ],
       });
       const err = await new Promise<grpc.ServiceError | null>((resolve) =>
-        client.makeUnaryRequest<Buffer, Buffer>('/inference.GRPCInferenceService/ModelInfer', (b) => b, (b) => b, big, new grpc.Metadata(), { deadline: Date.now() + 15_000 }, (e) => resolve(e)),
+        client.makeUnaryRequest<Buffer, Buffer>(
+          '/inference.GRPCInferenceService/ModelInfer',
+          (b) => b,
+          (b) => b,
+          big,
+          new grpc.Metadata(),
+          { deadline: Date.now() + 15_000 },
+          (e) => resolve(e),
+        ),
       );
       assert.equal(err?.code, grpc.status.RESOURCE_EXHAUSTED, err?.details);
       assert.match(err?.details ?? '', /input 'INPUT0' has 80 elements.*maxElementsPerTensor/);
@@ -126,7 +146,9 @@ describe('request limits on the REST port', () => {
     const head = await rawExchange(server.httpUrl, ['GET /v2/health/live HTTP/1.1\r\nHost: x\r\n']);
     assert.ok(head.closed, 'the server closes a connection whose head never ends');
     assert.match(head.text, /^HTTP\/1\.1 408 /);
-    const body = await rawExchange(server.httpUrl, ['POST /v2/models/simple/infer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"inputs":']);
+    const body = await rawExchange(server.httpUrl, [
+      'POST /v2/models/simple/infer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"inputs":',
+    ]);
     assert.ok(body.closed, 'the server closes a connection whose body never ends');
     assert.match(body.text, /^HTTP\/1\.1 408 /);
     assert.equal((await request(`${server.httpUrl}/v2/health/live`)).status, 200);

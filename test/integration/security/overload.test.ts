@@ -45,11 +45,20 @@ describe('overload: 12,000 requests against a queue bound of 10,000', () => {
   test('the queue holds 10,000, the rest are refused with RESOURCE_EXHAUSTED before any is served, memory stays bounded, all queued are answered', async () => {
     assert.ok(server.grpcAddress !== undefined);
     const client = new grpc.Client(server.grpcAddress, grpc.credentials.createInsecure());
-    const body = encodeModelInferRequest({ model: 'mlp_slow', inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], data: new Float32Array(64).fill(0.5) }] });
+    const body = encodeModelInferRequest({
+      model: 'mlp_slow',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], data: new Float32Array(64).fill(0.5) }],
+    });
     const call = (deadlineMs: number) =>
       new Promise<{ code: number; details: string }>((resolve) => {
-        client.makeUnaryRequest<Buffer, Buffer>(INFER, (b) => b, (b) => b, body, new grpc.Metadata(), { deadline: Date.now() + deadlineMs }, (err) =>
-          resolve(err === null ? { code: 0, details: '' } : { code: err.code, details: err.details }),
+        client.makeUnaryRequest<Buffer, Buffer>(
+          INFER,
+          (b) => b,
+          (b) => b,
+          body,
+          new grpc.Metadata(),
+          { deadline: Date.now() + deadlineMs },
+          (err) => resolve(err === null ? { code: 0, details: '' } : { code: err.code, details: err.details }),
         );
       });
     try {
@@ -78,7 +87,9 @@ describe('overload: 12,000 requests against a queue bound of 10,000', () => {
       assert.equal(refused, FLOOD - QUEUE_BOUND);
       assert.equal(served, 0, 'nothing was served yet: the refusals did not wait for the queue');
       const growth = rssPeak - rssBefore;
-      console.log(`# RSS ${Math.round(rssBefore / 2 ** 20)} MiB -> ${Math.round(rssPeak / 2 ** 20)} MiB with ${QUEUE_BOUND} queued (${Math.round(growth / QUEUE_BOUND)} bytes per queued request, client included)`);
+      console.log(
+        `# RSS ${Math.round(rssBefore / 2 ** 20)} MiB -> ${Math.round(rssPeak / 2 ** 20)} MiB with ${QUEUE_BOUND} queued (${Math.round(growth / QUEUE_BOUND)} bytes per queued request, client included)`,
+      );
       assert.ok(growth < MAX_RSS_GROWTH_BYTES, `RSS grew by ${Math.round(growth / 2 ** 20)} MiB`);
 
       // Every queued request still gets an answer when the server closes (none hangs).

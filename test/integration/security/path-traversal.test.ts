@@ -16,12 +16,15 @@ import { simpleRequest } from './helpers.ts';
 function rawRequest(base: string, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: u.hostname, port: u.port, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -82,33 +85,33 @@ describe('path traversal through model names (REST load, unload, infer, metadata
       }
     }
     const index = (await postJson(`${server.httpUrl}/v2/repository/index`, {})).json() as { name: string; state: string }[];
-    assert.deepEqual(index.map((e) => e.name), ['simple'], 'nothing outside the repository was loaded or listed');
+    assert.deepEqual(
+      index.map((e) => e.name),
+      ['simple'],
+      'nothing outside the repository was loaded or listed',
+    );
     assert.equal((await postJson(`${server.httpUrl}/v2/models/simple/infer`, simpleRequest())).status, 200, 'the server still serves');
   });
 
-  test(
-    'a load config override cannot name files outside the model folder (label_filename)',
-    {},
-    async () => {
-      const config = {
-        name: 'simple',
-        platform: 'onnxruntime_onnx',
-        max_batch_size: 8,
-        input: [
-          { name: 'INPUT0', data_type: 'TYPE_INT32', dims: [16] },
-          { name: 'INPUT1', data_type: 'TYPE_INT32', dims: [16] },
-        ],
-        output: [
-          { name: 'OUTPUT0', data_type: 'TYPE_INT32', dims: [16], label_filename: '../../secret.txt' },
-          { name: 'OUTPUT1', data_type: 'TYPE_INT32', dims: [16] },
-        ],
-      };
-      const load = await postJson(`${server.httpUrl}/v2/repository/models/simple/load`, { parameters: { config: JSON.stringify(config) } });
-      const req = { ...simpleRequest(), outputs: [{ name: 'OUTPUT0', parameters: { classification: 2 } }] };
-      const r = await postJson(`${server.httpUrl}/v2/models/simple/infer`, req);
-      const text = new TextDecoder().decode(r.body);
-      assert.doesNotMatch(text, /TOP-SECRET/, 'a file outside the model folder leaked through classification labels');
-      assert.ok(load.status >= 400 && load.status < 500, `load with an escaping label_filename: ${load.status}`);
-    },
-  );
+  test('a load config override cannot name files outside the model folder (label_filename)', {}, async () => {
+    const config = {
+      name: 'simple',
+      platform: 'onnxruntime_onnx',
+      max_batch_size: 8,
+      input: [
+        { name: 'INPUT0', data_type: 'TYPE_INT32', dims: [16] },
+        { name: 'INPUT1', data_type: 'TYPE_INT32', dims: [16] },
+      ],
+      output: [
+        { name: 'OUTPUT0', data_type: 'TYPE_INT32', dims: [16], label_filename: '../../secret.txt' },
+        { name: 'OUTPUT1', data_type: 'TYPE_INT32', dims: [16] },
+      ],
+    };
+    const load = await postJson(`${server.httpUrl}/v2/repository/models/simple/load`, { parameters: { config: JSON.stringify(config) } });
+    const req = { ...simpleRequest(), outputs: [{ name: 'OUTPUT0', parameters: { classification: 2 } }] };
+    const r = await postJson(`${server.httpUrl}/v2/models/simple/infer`, req);
+    const text = new TextDecoder().decode(r.body);
+    assert.doesNotMatch(text, /TOP-SECRET/, 'a file outside the model folder leaked through classification labels');
+    assert.ok(load.status >= 400 && load.status < 500, `load with an escaping label_filename: ${load.status}`);
+  });
 });

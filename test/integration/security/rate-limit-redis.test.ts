@@ -112,7 +112,10 @@ describe('rate limits in Redis', { skip: redisSkip() }, () => {
     try {
       await limiter.check(ANONYMOUS, undefined);
       await redis.kill();
-      await assert.rejects(limiter.check(ANONYMOUS, undefined), (e: unknown) => e instanceof RtError && e.code === 'INTERNAL' && /rate limit store is unavailable/.test(e.message));
+      await assert.rejects(
+        limiter.check(ANONYMOUS, undefined),
+        (e: unknown) => e instanceof RtError && e.code === 'INTERNAL' && /rate limit store is unavailable/.test(e.message),
+      );
       await redis.restart();
       // ioredis reconnects on its own (retry every ≤ 2 s); wait for the event, not for a guessed time.
       await until(async () => (await limiter.take(ANONYMOUS, undefined).catch(() => undefined))?.ok === true, 'a check after the restart');
@@ -135,7 +138,11 @@ describe('buckets in Redis shared by two replicas over REST, gRPC and WebSocket'
     { id: 'b', sha256: hashApiKey('key-b'), scopes: ['infer' as const, 'metadata' as const] },
   ];
   const restInfer = (server: RunningServer, key: string) =>
-    request(`${server.httpUrl}/v2/models/simple/infer`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(simpleRequest()) });
+    request(`${server.httpUrl}/v2/models/simple/infer`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(simpleRequest()),
+    });
   const grpcInfer = (server: RunningServer, key: string): Promise<{ code: number; details: string }> => {
     const c = new grpc.Client(server.grpcAddress ?? '', grpc.credentials.createInsecure());
     grpcClients.push(c);
@@ -149,8 +156,14 @@ describe('buckets in Redis shared by two replicas over REST, gRPC and WebSocket'
       ],
     });
     return new Promise((resolve) => {
-      c.makeUnaryRequest<Buffer, Buffer>('/inference.GRPCInferenceService/ModelInfer', (b) => b, (b) => b, req, md, { deadline: Date.now() + 30_000 }, (err) =>
-        resolve(err === null ? { code: 0, details: '' } : { code: err.code, details: err.details }),
+      c.makeUnaryRequest<Buffer, Buffer>(
+        '/inference.GRPCInferenceService/ModelInfer',
+        (b) => b,
+        (b) => b,
+        req,
+        md,
+        { deadline: Date.now() + 30_000 },
+        (err) => resolve(err === null ? { code: 0, details: '' } : { code: err.code, details: err.details }),
       );
     });
   };
@@ -168,7 +181,10 @@ describe('buckets in Redis shared by two replicas over REST, gRPC and WebSocket'
 
   test('per principal: the burst is spent across both replicas, then both answer 429; Redis away fails open', async () => {
     const rateLimit = inRedis(redis, 'principal', { perPrincipal: { ratePerSec: SLOW, burst: 4 } });
-    const pair = [await startTestServer({ auth: { enabled: true, apiKeys }, rateLimit }), await startTestServer({ auth: { enabled: true, apiKeys }, rateLimit })];
+    const pair = [
+      await startTestServer({ auth: { enabled: true, apiKeys }, rateLimit }),
+      await startTestServer({ auth: { enabled: true, apiKeys }, rateLimit }),
+    ];
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await restInfer(pair[i % 2]!, 'key-a')).status);
@@ -196,7 +212,7 @@ describe('buckets in Redis shared by two replicas over REST, gRPC and WebSocket'
     assert.equal((await grpcInfer(one, 'key-b')).code, 0);
   });
 
-  test('per model over WebSocket: b\'s bucket is spent across a WebSocket on one replica and REST on the other', async () => {
+  test("per model over WebSocket: b's bucket is spent across a WebSocket on one replica and REST on the other", async () => {
     const [one, two] = replicas as [RunningServer, RunningServer];
     // b spent one token over gRPC above.
     const ws = await TestWs.open(one.httpUrl, { headers: { authorization: 'Bearer key-b' } });
@@ -217,7 +233,12 @@ describe('buckets in Redis shared by two replicas over REST, gRPC and WebSocket'
     const rateLimit = inRedis(redis, 'ip', { perIp: { ratePerSec: SLOW, burst: 3 } });
     const open = [await startTestServer({ rateLimit }), await startTestServer({ rateLimit })] as [RunningServer, RunningServer];
     try {
-      const infer = (s: RunningServer) => request(`${s.httpUrl}/v2/models/simple/infer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(simpleRequest()) });
+      const infer = (s: RunningServer) =>
+        request(`${s.httpUrl}/v2/models/simple/infer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(simpleRequest()),
+        });
       assert.equal((await infer(open[0])).status, 200);
       assert.equal((await grpcInfer(open[1], 'unused')).code, 0);
       assert.equal((await infer(open[1])).status, 200);

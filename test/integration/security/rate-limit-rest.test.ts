@@ -13,7 +13,11 @@ const apiKeys: { id: string; sha256: string; scopes: Operation[]; models?: strin
   { id: 'b', sha256: hashApiKey('key-b'), scopes: ['admin'] },
 ];
 const inferAs = (base: string, key: string, model = 'simple', body: unknown = simpleRequest()) =>
-  request(`${base}/v2/models/${model}/infer`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  request(`${base}/v2/models/${model}/infer`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('REST rate limits (in memory)', () => {
   let server: RunningServer;
@@ -78,7 +82,10 @@ describe('REST rate limits: per client IP and the concurrency cap, with auth off
     assert.equal(third.status, 429);
     assert.match((third.json() as { error: string }).error, /principal 'anonymous' already has 2 unfinished requests \(limit 2\)/);
     gate.release('mlp');
-    assert.deepEqual((await Promise.all(first)).map((r) => r.status), [200, 200]);
+    assert.deepEqual(
+      (await Promise.all(first)).map((r) => r.status),
+      [200, 200],
+    );
     // 3 tokens of the IP bucket are spent; 3 more pass (one at a time: the cap still holds), the 7th does not.
     for (let i = 0; i < 3; i++) assert.equal((await request(`${server.httpUrl}/v2/models/mlp`)).status, 200);
     const r = await request(`${server.httpUrl}/v2/models/mlp`);

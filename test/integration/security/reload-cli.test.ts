@@ -81,7 +81,11 @@ describe('auth reload in the running CLI', () => {
 
   test('SIGHUP re-reads the JWT secret file', async () => {
     await writeFile(join(dir, 'rtserve.json'), configFor(dir, ['key-two']));
-    const token = await new SignJWT({ scope: 'metadata' }).setProtectedHeader({ alg: 'HS256' }).setSubject('s').setExpirationTime('5m').sign(new TextEncoder().encode(SECRET_2));
+    const token = await new SignJWT({ scope: 'metadata' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('s')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(SECRET_2));
     assert.equal(await statusWith(base, token), 401);
     await writeFile(join(dir, 'jwt-secret'), `${SECRET_2}\n`);
     cli.child.kill('SIGHUP');

@@ -31,19 +31,33 @@ describe('the route table covers every route the real server registers', () => {
 describe('disabledApis turns API groups off on REST and gRPC', () => {
   let server: RunningServer;
   before(async () => {
-    server = await startTestServer({ disabledApis: ['repository', 'logging', 'statistics', 'demo'], allowClientShm: true, modelControlMode: 'explicit', loadModel: ['simple'] });
+    server = await startTestServer({
+      disabledApis: ['repository', 'logging', 'statistics', 'demo'],
+      allowClientShm: true,
+      modelControlMode: 'explicit',
+      loadModel: ['simple'],
+    });
   });
   after(async () => server?.close());
 
   test('REST: repository, logging, statistics answer 501 naming the setting; demo pages 404; inference still works', async () => {
-    for (const [method, path] of [['POST', '/v2/repository/index'], ['POST', '/v2/repository/models/simple/unload'], ['GET', '/v2/logging'], ['POST', '/v2/logging'], ['GET', '/v2/models/stats']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v2/repository/index'],
+      ['POST', '/v2/repository/models/simple/unload'],
+      ['GET', '/v2/logging'],
+      ['POST', '/v2/logging'],
+      ['GET', '/v2/models/stats'],
+    ] as const) {
       const r = await request(`${server.httpUrl}${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) });
       assert.equal(r.status, 501, `${method} ${path}`);
       assert.match((r.json() as { error: string }).error, /turned off on this server \(server setting disabledApis/);
     }
     for (const path of ['/', '/chat', '/docs', '/demo/app.js']) assert.equal((await request(`${server.httpUrl}${path}`)).status, 404, path);
     const infer = await postJson(`${server.httpUrl}/v2/models/simple/infer`, {
-      inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array<number>(16).fill(1) }, { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Array<number>(16).fill(2) }],
+      inputs: [
+        { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array<number>(16).fill(1) },
+        { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Array<number>(16).fill(2) },
+      ],
     });
     assert.equal(infer.status, 200);
     // Shared memory was not turned off here.

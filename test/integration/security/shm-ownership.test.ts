@@ -51,8 +51,13 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
     const base = `${server.httpUrl}/v2/systemsharedmemory`;
     return {
       register: (name: string, obj: ShmObject, byteSize = 128): Promise<FetchResult> =>
-        request(`${base}/region/${name}/register`, { method: 'POST', headers, body: JSON.stringify({ key: obj.key, offset: 0, byte_size: byteSize }) }),
-      unregister: (name?: string): Promise<FetchResult> => request(`${base}${name === undefined ? '' : `/region/${name}`}/unregister`, { method: 'POST', headers }),
+        request(`${base}/region/${name}/register`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ key: obj.key, offset: 0, byte_size: byteSize }),
+        }),
+      unregister: (name?: string): Promise<FetchResult> =>
+        request(`${base}${name === undefined ? '' : `/region/${name}`}/unregister`, { method: 'POST', headers }),
       status: (name?: string): Promise<FetchResult> => request(`${base}${name === undefined ? '' : `/region/${name}`}/status`, { headers }),
       /** `simple` with both inputs from `region`; OUTPUT0 (the sum) comes back in the response. */
       infer: (region: string): Promise<FetchResult> =>
@@ -62,7 +67,12 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
           body: JSON.stringify({
             inputs: [
               { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: region, shared_memory_byte_size: 64 } },
-              { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: region, shared_memory_byte_size: 64, shared_memory_offset: 64 } },
+              {
+                name: 'INPUT1',
+                datatype: 'INT32',
+                shape: [1, 16],
+                parameters: { shared_memory_region: region, shared_memory_byte_size: 64, shared_memory_offset: 64 },
+              },
             ],
             outputs: [{ name: 'OUTPUT0' }],
           }),
@@ -85,7 +95,8 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
       outputs: [{ name: 'OUTPUT0' }],
     });
     return {
-      register: (name: string, obj: ShmObject, byteSize = 128) => unary(client, 'SystemSharedMemoryRegister', { name, key: obj.key, offset: 0, byte_size: byteSize }, {}, md()),
+      register: (name: string, obj: ShmObject, byteSize = 128) =>
+        unary(client, 'SystemSharedMemoryRegister', { name, key: obj.key, offset: 0, byte_size: byteSize }, {}, md()),
       unregister: (name = '') => unary(client, 'SystemSharedMemoryUnregister', { name }, {}, md()),
       status: (name = '') => unary<{ regions: Record<string, { key: string }> }>(client, 'SystemSharedMemoryStatus', { name }, {}, md()),
       infer: (region: string) => unary<ModelInferResponse>(client, 'ModelInfer', request(region), {}, md()),
@@ -123,7 +134,7 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
     await objects.removeAll();
   });
 
-  test('REST: b cannot see, use or unregister a\'s region; b\'s own region of the same name is separate', async () => {
+  test("REST: b cannot see, use or unregister a's region; b's own region of the same name is separate", async () => {
     const a = rest(KEY_A);
     const b = rest(KEY_B);
     assert.equal((await a.register('r', ofA)).status, 200);
@@ -153,7 +164,7 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
     assert.deepEqual((await b.status()).json(), []);
   });
 
-  test('gRPC: the same isolation; a region registered over REST is its owner\'s over gRPC too', async () => {
+  test("gRPC: the same isolation; a region registered over REST is its owner's over gRPC too", async () => {
     const a = rpc(KEY_A);
     const b = rpc(KEY_B);
     assert.deepEqual(await a.register('g', ofA), {});
@@ -194,7 +205,7 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
     assert.deepEqual(await b.unregister(), {});
   });
 
-  test('WebSocket inference reads only the sending principal\'s regions', async () => {
+  test("WebSocket inference reads only the sending principal's regions", async () => {
     assert.equal((await rest(KEY_A).register('w', ofA)).status, 200);
     const event = (id: string) => ({
       type: 'infer',
@@ -202,7 +213,12 @@ describe('shared memory regions are owned by their principal (auth on)', () => {
       model: 'simple',
       inputs: [
         { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: 'w', shared_memory_byte_size: 64 } },
-        { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], parameters: { shared_memory_region: 'w', shared_memory_byte_size: 64, shared_memory_offset: 64 } },
+        {
+          name: 'INPUT1',
+          datatype: 'INT32',
+          shape: [1, 16],
+          parameters: { shared_memory_region: 'w', shared_memory_byte_size: 64, shared_memory_offset: 64 },
+        },
       ],
       outputs: [{ name: 'OUTPUT0' }],
     });

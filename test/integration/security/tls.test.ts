@@ -38,7 +38,13 @@ function call(url: string, options: RequestOptions & { body?: string } = {}): Pr
  * `clientCodes` (never a timeout, never an HTTP answer), the server's TLS layer reported a client error (with code
  * `serverCode` when given: OpenSSL's reason) and never completed a secure connection, and no route ran.
  */
-async function refusedInHandshake(server: RunningServer, p: () => Promise<unknown>, what: string, clientCodes: readonly string[], serverCode?: string): Promise<void> {
+async function refusedInHandshake(
+  server: RunningServer,
+  p: () => Promise<unknown>,
+  what: string,
+  clientCodes: readonly string[],
+  serverCode?: string,
+): Promise<void> {
   const tlsServer = server.http.server;
   let secured = 0;
   const onSecure = (): void => {
@@ -78,15 +84,25 @@ describe('TLS on the HTTP port', () => {
   test('serves HTTPS: a client that trusts the CA gets answers, inference included', async () => {
     assert.match(server.httpUrl, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.equal((await call(`${server.httpUrl}/v2/health/live`, { ca })).status, 200);
-    const r = await call(`${server.httpUrl}/v2/models/simple/infer`, { ca, body: JSON.stringify(simpleRequest(2, 3)), headers: { 'content-type': 'application/json' } });
+    const r = await call(`${server.httpUrl}/v2/models/simple/infer`, {
+      ca,
+      body: JSON.stringify(simpleRequest(2, 3)),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(r.status, 200, r.body);
     const out = (JSON.parse(r.body) as { outputs: { name: string; data: number[] }[] }).outputs.find((o) => o.name === 'OUTPUT1');
-    assert.deepEqual(out?.data, Array.from({ length: 16 }, (_, i) => 2 * i - 3));
+    assert.deepEqual(
+      out?.data,
+      Array.from({ length: 16 }, (_, i) => 2 * i - 3),
+    );
   });
 
   test('clients that do not trust the certificate, and plain-HTTP clients, fail cleanly; the server keeps serving', async () => {
     // The client refuses the server's certificate (its CA is unknown to the client) and aborts the handshake.
-    await refusedInHandshake(server, () => call(`${server.httpUrl}/v2/health/live`), 'untrusted certificate', ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN']);
+    await refusedInHandshake(server, () => call(`${server.httpUrl}/v2/health/live`), 'untrusted certificate', [
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'SELF_SIGNED_CERT_IN_CHAIN',
+    ]);
     // OpenSSL on the server recognises an HTTP request where a ClientHello should be, and drops the connection.
     const plain = server.httpUrl.replace('https:', 'http:');
     await refusedInHandshake(server, () => call(`${plain}/v2/health/live`), 'plain HTTP to the TLS port', ['ECONNRESET'], 'ERR_SSL_HTTP_REQUEST');
@@ -111,13 +127,34 @@ describe('mutual TLS (--tls-ca)', () => {
     const ok = await call(`${server.httpUrl}/v2/health/live`, { ca, cert: readFileSync(certs.clientCert), key: readFileSync(certs.clientKey) });
     assert.equal(ok.status, 200);
     // TLS 1.3: the server answers a missing certificate with the certificate_required alert (116).
-    await refusedInHandshake(server, () => call(`${server.httpUrl}/v2/health/live`, { ca }), 'no client certificate', ['ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED'], 'ERR_SSL_PEER_DID_NOT_RETURN_A_CERTIFICATE');
+    await refusedInHandshake(
+      server,
+      () => call(`${server.httpUrl}/v2/health/live`, { ca }),
+      'no client certificate',
+      ['ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED'],
+      'ERR_SSL_PEER_DID_NOT_RETURN_A_CERTIFICATE',
+    );
     // TLS 1.2: the same refusal inside the handshake, as a handshake_failure alert (40).
-    await refusedInHandshake(server, () => call(`${server.httpUrl}/v2/health/live`, { ca, maxVersion: 'TLSv1.2' }), 'no client certificate (TLS 1.2)', ['EPROTO'], 'ERR_SSL_PEER_DID_NOT_RETURN_A_CERTIFICATE');
+    await refusedInHandshake(
+      server,
+      () => call(`${server.httpUrl}/v2/health/live`, { ca, maxVersion: 'TLSv1.2' }),
+      'no client certificate (TLS 1.2)',
+      ['EPROTO'],
+      'ERR_SSL_PEER_DID_NOT_RETURN_A_CERTIFICATE',
+    );
     // A certificate from another CA: node verifies it when the handshake ends and drops the socket without an
     // alert, so the client sees a reset; what shows it was the TLS layer is that no secure connection was made.
-    await refusedInHandshake(server, () => call(`${server.httpUrl}/v2/health/live`, { ca, cert: readFileSync(certs.rogueCert), key: readFileSync(certs.rogueKey) }), 'client certificate from another CA', ['ECONNRESET']);
-    assert.equal((await call(`${server.httpUrl}/v2/health/live`, { ca, cert: readFileSync(certs.clientCert), key: readFileSync(certs.clientKey) })).status, 200, 'still serving');
+    await refusedInHandshake(
+      server,
+      () => call(`${server.httpUrl}/v2/health/live`, { ca, cert: readFileSync(certs.rogueCert), key: readFileSync(certs.rogueKey) }),
+      'client certificate from another CA',
+      ['ECONNRESET'],
+    );
+    assert.equal(
+      (await call(`${server.httpUrl}/v2/health/live`, { ca, cert: readFileSync(certs.clientCert), key: readFileSync(certs.clientKey) })).status,
+      200,
+      'still serving',
+    );
   });
 });
 

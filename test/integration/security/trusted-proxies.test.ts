@@ -9,7 +9,8 @@ import { createLogger, logControlOf } from '../../../src/observability/logger.ts
 import { clientAddressResolver } from '../../../src/security/client-address.ts';
 import { request, startTestServer } from '../../helpers/server.ts';
 
-const ready = (url: string, forwardedFor?: string) => request(`${url}/v2/models/simple`, forwardedFor === undefined ? {} : { headers: { 'x-forwarded-for': forwardedFor } });
+const ready = (url: string, forwardedFor?: string) =>
+  request(`${url}/v2/models/simple`, forwardedFor === undefined ? {} : { headers: { 'x-forwarded-for': forwardedFor } });
 
 describe('trusted proxies: X-Forwarded-For only from configured proxy addresses', () => {
   test('the resolver: untrusted peers are the client; trusted proxies are skipped from the right', () => {
@@ -41,7 +42,12 @@ describe('trusted proxies: X-Forwarded-For only from configured proxy addresses'
     logControlOf(logger).update({ log_file: 'access.log' }, dir);
     const config = await loadServerConfig({
       flags: {
-        host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, drainQuietMs: 0, accessLog: true,
+        host: '127.0.0.1',
+        httpPort: 0,
+        grpcPort: 0,
+        metricsPort: 0,
+        drainQuietMs: 0,
+        accessLog: true,
         trustedProxies: 'loopback',
         rateLimit: { enabled: true, perIp: { ratePerSec: 0.01, burst: 2 } },
       },
@@ -54,7 +60,10 @@ describe('trusted proxies: X-Forwarded-For only from configured proxy addresses'
         assert.equal((await ready(server.httpUrl, ip)).status, 429, `${ip}: its own bucket is spent`);
       }
       logger.flush();
-      const remotes = (await readFile(join(dir, 'access.log'), 'utf8')).split('\n').filter((l) => l.includes('"msg":"request"')).map((l) => (JSON.parse(l) as { remote: string }).remote);
+      const remotes = (await readFile(join(dir, 'access.log'), 'utf8'))
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => (JSON.parse(l) as { remote: string }).remote);
       assert.deepEqual([...new Set(remotes)].sort(), ['1.1.1.1', '2.2.2.2']);
     } finally {
       await server.close();

@@ -66,7 +66,10 @@ describe('WebSocket auth and limits', () => {
       c.send(simpleInfer('ok-1', 10));
       const r = await c.terminal('ok-1');
       assert.equal(r.type, 'result', JSON.stringify(r));
-      assert.deepEqual(outputData(r, 'OUTPUT0'), Array.from({ length: 16 }, (_, i) => i + 11));
+      assert.deepEqual(
+        outputData(r, 'OUTPUT0'),
+        Array.from({ length: 16 }, (_, i) => i + 11),
+      );
       c.send({ ...MLP, id: 'denied' });
       const d = (await c.terminal('denied')) as unknown as { type: string; error: { code: string; message: string } };
       assert.equal(d.type, 'error');
@@ -124,8 +127,16 @@ describe('WebSocket auth and limits', () => {
     try {
       // burst = 2 s worth = 10 events; 30 sent at once
       for (let i = 0; i < 30; i++) c.send({ ...MLP, id: `m-${i}` });
-      await c.waitFor((e) => e.type === 'error' && (e as unknown as { error: { code: string } }).error.code === 'RATE_LIMITED', 'a RATE_LIMITED refusal');
-      const refused = c.events.filter((e) => e.type === 'error' && e.id === undefined && (e as unknown as { error: { code: string; retry_after_ms?: number } }).error.retry_after_ms !== undefined);
+      await c.waitFor(
+        (e) => e.type === 'error' && (e as unknown as { error: { code: string } }).error.code === 'RATE_LIMITED',
+        'a RATE_LIMITED refusal',
+      );
+      const refused = c.events.filter(
+        (e) =>
+          e.type === 'error' &&
+          e.id === undefined &&
+          (e as unknown as { error: { code: string; retry_after_ms?: number } }).error.retry_after_ms !== undefined,
+      );
       assert.ok(refused.length >= 1);
       await c.terminal('m-0');
       assert.equal(c.ws.readyState, WebSocket.OPEN);

@@ -14,7 +14,12 @@ const INPUT0 = Array.from({ length: 16 }, (_, i) => i);
 const generateBody = { INPUT0, INPUT1: new Array(16).fill(3) };
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? '' : JSON.stringify(body), ...(signal === undefined ? {} : { signal }) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? '' : JSON.stringify(body),
+    ...(signal === undefined ? {} : { signal }),
+  });
 }
 
 async function allEvents(res: Response): Promise<SseMessage[]> {
@@ -57,16 +62,25 @@ describe('SSE generate_stream', () => {
       outputs: [{ name: 'OUTPUT1' }],
     });
     const events = await allEvents(res);
-    assert.deepEqual(events.map((e) => e.event), ['message', 'done']);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['message', 'done'],
+    );
     const body = JSON.parse(events[0]!.data) as { id: string; outputs: { name: string; datatype: string; shape: number[]; data: number[] }[] };
     assert.equal(body.id, 'k1');
     assert.deepEqual(body.outputs, [{ name: 'OUTPUT1', datatype: 'INT32', shape: [1, 16], data: INPUT0.map((v) => v - 1) }]);
   });
 
-  test('generate (not streamed) answers one JSON body in the request\'s form', async () => {
+  test("generate (not streamed) answers one JSON body in the request's form", async () => {
     const res = await post(`${base}/generate`, { id: 'g', ...generateBody });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { id: 'g', model_name: 'simple', model_version: '1', OUTPUT0: INPUT0.map((v) => v + 3), OUTPUT1: INPUT0.map((v) => v - 3) });
+    assert.deepEqual(await res.json(), {
+      id: 'g',
+      model_name: 'simple',
+      model_version: '1',
+      OUTPUT0: INPUT0.map((v) => v + 3),
+      OUTPUT1: INPUT0.map((v) => v - 3),
+    });
     const versioned = await post(`${server.httpUrl}/v2/models/simple/versions/1/generate`, generateBody);
     assert.equal(versioned.status, 200);
   });
@@ -103,7 +117,10 @@ describe('SSE generate_stream', () => {
     gate.release('simple');
     const events = await allEvents(res);
     gate.heal('simple');
-    assert.deepEqual(events.map((e) => e.event), ['error']);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['error'],
+    );
     const err = JSON.parse(events[0]!.data) as { error: string; code: string; retryable: boolean };
     assert.equal(err.code, 'ENGINE_FAILED');
     assert.equal(err.retryable, true);
@@ -114,12 +131,21 @@ describe('SSE generate_stream', () => {
     const res = await post(`${base}/generate_stream`, generateBody);
     const sid = res.headers.get('rtserve-stream-id')!;
     const first = await allEvents(res);
-    assert.deepEqual(first.map((e) => e.id), [`${sid}:1`, `${sid}:2`]);
+    assert.deepEqual(
+      first.map((e) => e.id),
+      [`${sid}:1`, `${sid}:2`],
+    );
 
     const fromOne = await allEvents(await post(`${base}/generate_stream`, undefined, { 'last-event-id': `${sid}:1` }));
-    assert.deepEqual(fromOne.map((e) => [e.id, e.event]), [[`${sid}:2`, 'done']]);
+    assert.deepEqual(
+      fromOne.map((e) => [e.id, e.event]),
+      [[`${sid}:2`, 'done']],
+    );
     const fromZero = await allEvents(await post(`${base}/generate_stream`, undefined, { 'last-event-id': `${sid}:0` }));
-    assert.deepEqual(fromZero.map((e) => e.data), first.map((e) => e.data));
+    assert.deepEqual(
+      fromZero.map((e) => e.data),
+      first.map((e) => e.data),
+    );
     const fromEnd = await allEvents(await post(`${base}/generate_stream`, undefined, { 'last-event-id': `${sid}:2` }));
     assert.deepEqual(fromEnd, []);
   });
@@ -144,11 +170,20 @@ describe('SSE generate_stream', () => {
     assert.equal(resumed.status, 200);
     assert.equal(resumed.headers.get('rtserve-stream-id'), sid);
     const events = await allEvents(resumed);
-    assert.deepEqual(events.map((e) => [e.id, e.event]), [[`${sid}:1`, 'message'], [`${sid}:2`, 'done']]);
-    assert.deepEqual(JSON.parse(events[0]!.data).OUTPUT0, INPUT0.map((v) => v + 3));
+    assert.deepEqual(
+      events.map((e) => [e.id, e.event]),
+      [
+        [`${sid}:1`, 'message'],
+        [`${sid}:2`, 'done'],
+      ],
+    );
+    assert.deepEqual(
+      JSON.parse(events[0]!.data).OUTPUT0,
+      INPUT0.map((v) => v + 3),
+    );
   });
 
-  test('an unknown or malformed Last-Event-ID gets 404 RESUME_EXPIRED; another model\'s stream is refused', async () => {
+  test("an unknown or malformed Last-Event-ID gets 404 RESUME_EXPIRED; another model's stream is refused", async () => {
     for (const id of ['00000000-0000-0000-0000-000000000000:1', 'garbage']) {
       const res = await post(`${base}/generate_stream`, undefined, { 'last-event-id': id });
       assert.equal(res.status, 404);

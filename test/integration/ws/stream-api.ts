@@ -31,7 +31,11 @@ export class Ticker {
       if (this.credits === 0 && this.ended) return;
       this.credits--;
       this.produced++;
-      yield { model_name: req.model, model_version: '1', outputs: [{ name: 'TOKEN', datatype: 'INT32', shape: [1], data: Int32Array.of(this.produced) }] };
+      yield {
+        model_name: req.model,
+        model_version: '1',
+        outputs: [{ name: 'TOKEN', datatype: 'INT32', shape: [1], data: Int32Array.of(this.produced) }],
+      };
     }
   }
 }
@@ -41,11 +45,15 @@ export function withStream(core: InferenceApi, ticker: Ticker): InferenceApi {
   return new Proxy(core, {
     get(target, key) {
       if (key === 'inferStream') {
-        return (req: InferRequest) => (req.parameters?.['tokens'] === true ? ticker.responses(req) : (async function* () { yield await target.infer(req); })());
+        return (req: InferRequest) =>
+          req.parameters?.['tokens'] === true
+            ? ticker.responses(req)
+            : (async function* () {
+                yield await target.infer(req);
+              })();
       }
       const v: unknown = Reflect.get(target, key, target);
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
 }
-

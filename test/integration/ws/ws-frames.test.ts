@@ -17,8 +17,7 @@ function frame(stream: string, id: string, model = 'mlp'): Record<string, unknow
   return { type: 'infer', id, model, frame_stream: stream, inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], data: MLP_ROW }] };
 }
 
-const isTerminal = (e: RecordedEvent): boolean =>
-  e.type === 'result' || e.type === 'frame.dropped' || (e.type === 'error' && e.id !== undefined);
+const isTerminal = (e: RecordedEvent): boolean => e.type === 'result' || e.type === 'frame.dropped' || (e.type === 'error' && e.id !== undefined);
 
 describe('WebSocket frame streams', () => {
   const gate = new Gate();

@@ -40,7 +40,10 @@ describe('WebSocket protocol', () => {
       const first = c.events[0]!;
       assert.equal(first.type, 'session.created');
       assert.equal(typeof first.event_id, 'string');
-      const { session, limits } = first as unknown as { session: { id: string; protocol: string; binary_outputs: boolean }; limits: Record<string, number> };
+      const { session, limits } = first as unknown as {
+        session: { id: string; protocol: string; binary_outputs: boolean };
+        limits: Record<string, number>;
+      };
       assert.match(session.id, /^[0-9a-f-]{36}$/);
       assert.equal(session.protocol, 'rtserve.v1');
       assert.equal(session.binary_outputs, false);
@@ -91,7 +94,10 @@ describe('WebSocket protocol', () => {
           assert.equal(r.type, 'result', JSON.stringify(r));
           assert.equal(r.seq, 1);
           assert.equal(r.model_name, 'simple');
-          assert.deepEqual(outputData(r, 'OUTPUT0'), Array.from({ length: 16 }, (_, i) => i + wave * 10 + k + 1));
+          assert.deepEqual(
+            outputData(r, 'OUTPUT0'),
+            Array.from({ length: 16 }, (_, i) => i + wave * 10 + k + 1),
+          );
         }
       }
       const terminals = c.events.filter((e) => e.type === 'result');
@@ -144,12 +150,24 @@ describe('WebSocket protocol', () => {
       const r = await c.terminal('b1');
       assert.equal(r.type, 'result', JSON.stringify(r));
       const outputs = (r as unknown as { outputs: { name: string; parameters: { binary_data_size: number } }[] }).outputs;
-      assert.deepEqual(outputs.map((o) => [o.name, o.parameters.binary_data_size]), [['OUTPUT0', 64], ['OUTPUT1', 64]]);
+      assert.deepEqual(
+        outputs.map((o) => [o.name, o.parameters.binary_data_size]),
+        [
+          ['OUTPUT0', 64],
+          ['OUTPUT1', 64],
+        ],
+      );
       assert.equal(r.binary.length, 2);
       const out0 = new Int32Array(r.binary[0]!.slice().buffer);
       const out1 = new Int32Array(r.binary[1]!.slice().buffer);
-      assert.deepEqual([...out0], [...in0].map((v) => v + 2));
-      assert.deepEqual([...out1], [...in0].map((v) => v - 2));
+      assert.deepEqual(
+        [...out0],
+        [...in0].map((v) => v + 2),
+      );
+      assert.deepEqual(
+        [...out1],
+        [...in0].map((v) => v - 2),
+      );
 
       // The binary section may also come as one frame holding both inputs; one output binary, one JSON.
       c.send({
@@ -168,8 +186,14 @@ describe('WebSocket protocol', () => {
       c.sendBinary(both);
       const r2 = await c.terminal('b2');
       assert.equal(r2.binary.length, 1);
-      assert.deepEqual([...new Int32Array(r2.binary[0]!.slice().buffer)], [...in0].map((v) => v + 2));
-      assert.deepEqual(outputData(r2, 'OUTPUT1'), [...in0].map((v) => v - 2));
+      assert.deepEqual(
+        [...new Int32Array(r2.binary[0]!.slice().buffer)],
+        [...in0].map((v) => v + 2),
+      );
+      assert.deepEqual(
+        outputData(r2, 'OUTPUT1'),
+        [...in0].map((v) => v - 2),
+      );
       assert.equal(c.strayBinary, 0);
     } finally {
       c.close();
@@ -220,9 +244,18 @@ describe('WebSocket protocol', () => {
       const done = await c.terminal('s1');
       assert.equal(done.type, 'done');
       const events = c.eventsOf('s1');
-      assert.deepEqual(events.map((e) => [e.type, e.seq]), [['delta', 1], ['done', 2]]);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.seq]),
+        [
+          ['delta', 1],
+          ['done', 2],
+        ],
+      );
       assert.equal(done.responses, 1);
-      assert.deepEqual(outputData(events[0]!, 'OUTPUT1'), Array.from({ length: 16 }, (_, i) => i - 1));
+      assert.deepEqual(
+        outputData(events[0]!, 'OUTPUT1'),
+        Array.from({ length: 16 }, (_, i) => i - 1),
+      );
     } finally {
       c.close();
     }
@@ -266,7 +299,15 @@ describe('WebSocket protocol', () => {
     try {
       c.send({ type: 'infer', id: 'e-model', model: 'no_such_model', inputs: [] });
       c.send({ type: 'infer', id: 'e-nomodel', inputs: [] });
-      c.send({ type: 'infer', id: 'e-shape', model: 'simple', inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 15], data: new Array(15).fill(0) }, { name: 'INPUT1', datatype: 'INT32', shape: [1, 15], data: new Array(15).fill(0) }] });
+      c.send({
+        type: 'infer',
+        id: 'e-shape',
+        model: 'simple',
+        inputs: [
+          { name: 'INPUT0', datatype: 'INT32', shape: [1, 15], data: new Array(15).fill(0) },
+          { name: 'INPUT1', datatype: 'INT32', shape: [1, 15], data: new Array(15).fill(0) },
+        ],
+      });
       c.send({ type: 'infer', id: 'e-json', model: 'simple', inputs: 'nope' });
       c.send({ type: 'infer', id: 'e-frame', model: 'simple', inputs: [], stream: true, frame_stream: 'x' });
       const expect: [string, string, string, RegExp][] = [
@@ -296,10 +337,15 @@ describe('WebSocket protocol', () => {
       c.ws.send('[1,2]');
       const refusals = async (n: number) => {
         await c.waitFor(() => c.events.filter((e) => e.type === 'error' && e.id === undefined).length >= n, `${n} refusals`);
-        return c.events.filter((e) => e.type === 'error' && e.id === undefined).map((e) => e as unknown as { client_event_id?: string; error: { code: string; message: string; param?: string } });
+        return c.events
+          .filter((e) => e.type === 'error' && e.id === undefined)
+          .map((e) => e as unknown as { client_event_id?: string; error: { code: string; message: string; param?: string } });
       };
       const got = await refusals(6);
-      assert.deepEqual(got.map((e) => e.error.code), ['BAD_JSON', 'BAD_REQUEST', 'BAD_REQUEST', 'BAD_REQUEST', 'BAD_REQUEST', 'BAD_JSON']);
+      assert.deepEqual(
+        got.map((e) => e.error.code),
+        ['BAD_JSON', 'BAD_REQUEST', 'BAD_REQUEST', 'BAD_REQUEST', 'BAD_REQUEST', 'BAD_JSON'],
+      );
       assert.match(got[0]!.error.message, /position|JSON/i);
       assert.equal(got[1]!.client_event_id, 'ev-1');
       assert.match(got[1]!.error.message, /bogus/);
@@ -385,7 +431,10 @@ describe('WebSocket protocol', () => {
       c.send({ type: 'ping', id: 'p1' });
       const pong = await c.waitFor((e) => e.type === 'pong');
       assert.equal(pong.id, 'p1');
-      assert.deepEqual(c.events.map((e) => e.type), ['session.created', 'pong']);
+      assert.deepEqual(
+        c.events.map((e) => e.type),
+        ['session.created', 'pong'],
+      );
     } finally {
       c.close();
     }
@@ -400,7 +449,12 @@ describe('WebSocket protocol', () => {
 
   test('a declared binary section over max_message_bytes: an error event, then 1009', async () => {
     const c = await TestWs.open(server.httpUrl);
-    c.send({ type: 'infer', id: 'big', model: 'simple', inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 40000], parameters: { binary_data_size: 160000 } }] });
+    c.send({
+      type: 'infer',
+      id: 'big',
+      model: 'simple',
+      inputs: [{ name: 'INPUT0', datatype: 'INT32', shape: [1, 40000], parameters: { binary_data_size: 160000 } }],
+    });
     const closed = await c.closed;
     assert.equal(closed.code, 1009);
     const err = c.events.find((e) => e.type === 'error');
@@ -462,13 +516,17 @@ describe('WebSocket authentication hook', () => {
 
   test('the hook sees header and subprotocol tokens; a refusal is an HTTP error before the upgrade', async () => {
     const seen: { token?: string; source: string }[] = [];
-    const fe = await startFrontEnd(server.core, {}, {
-      authenticate: (_req, creds) => {
-        seen.push({ ...(creds.token === undefined ? {} : { token: creds.token }), source: creds.source });
-        if (creds.token !== 'good') throw rtError('BAD_REQUEST', 'bad token');
-        return { subject: 'alice' };
+    const fe = await startFrontEnd(
+      server.core,
+      {},
+      {
+        authenticate: (_req, creds) => {
+          seen.push({ ...(creds.token === undefined ? {} : { token: creds.token }), source: creds.source });
+          if (creds.token !== 'good') throw rtError('BAD_REQUEST', 'bad token');
+          return { subject: 'alice' };
+        },
       },
-    });
+    );
     try {
       const byHeader = await TestWs.open(fe.url, { headers: { authorization: 'Bearer good' } });
       byHeader.send(simpleInfer('auth'));
@@ -493,15 +551,19 @@ describe('WebSocket authentication hook', () => {
   test('the admission hook runs per request: a refusal ends that request only; every admission is released', async () => {
     let admitted = 0;
     let released = 0;
-    const fe = await startFrontEnd(server.core, {}, {
-      authenticate: () => ({ subject: 'bob', principal: { scopes: ['simple'] } }),
-      admit: async (principal, model) => {
-        assert.deepEqual(principal.principal, { scopes: ['simple'] });
-        if (model !== 'simple') throw rtError('BAD_REQUEST', `not allowed to use '${model}'`);
-        admitted++;
-        return { release: () => released++ };
+    const fe = await startFrontEnd(
+      server.core,
+      {},
+      {
+        authenticate: () => ({ subject: 'bob', principal: { scopes: ['simple'] } }),
+        admit: async (principal, model) => {
+          assert.deepEqual(principal.principal, { scopes: ['simple'] });
+          if (model !== 'simple') throw rtError('BAD_REQUEST', `not allowed to use '${model}'`);
+          admitted++;
+          return { release: () => released++ };
+        },
       },
-    });
+    );
     try {
       const c = await TestWs.open(fe.url);
       c.send(simpleInfer('yes'));
@@ -527,11 +589,16 @@ describe('WebSocket outgoing-buffer bound', () => {
   const gate = new Gate();
   // The server's own metrics registry: each bound that fires is counted in rtserve_slow_clients_total.
   const metrics = new ServerMetrics({ statistics: () => [], pending: () => [] });
-  const slowClients = async (kind: string): Promise<number | undefined> => valueOf(parseSamples(await metrics.text()), 'rtserve_slow_clients_total', { kind });
+  const slowClients = async (kind: string): Promise<number | undefined> =>
+    valueOf(parseSamples(await metrics.text()), 'rtserve_slow_clients_total', { kind });
   let fe: TestFrontEnd;
   before(async () => {
     server = await startGatedServer(gate);
-    fe = await startFrontEnd(server.core, { wsMaxMessageBytes: 32 * 1024 * 1024, wsMaxBufferedBytes: 8 * 1024 * 1024, wsResumeWindowMs: 60000 }, { metrics });
+    fe = await startFrontEnd(
+      server.core,
+      { wsMaxMessageBytes: 32 * 1024 * 1024, wsMaxBufferedBytes: 8 * 1024 * 1024, wsResumeWindowMs: 60000 },
+      { metrics },
+    );
   });
   after(async () => {
     await fe.close();

@@ -32,9 +32,13 @@ describe('WebSocket resume', () => {
   before(async () => {
     server = await startGatedServer(gate);
     const api = withStream(server.core, ticker);
-    fe = await startFrontEnd(api, { wsResumeWindowMs: 60000 }, {
-      authenticate: (req) => ({ subject: typeof req.headers['x-user'] === 'string' ? req.headers['x-user'] : 'anon' }),
-    });
+    fe = await startFrontEnd(
+      api,
+      { wsResumeWindowMs: 60000 },
+      {
+        authenticate: (req) => ({ subject: typeof req.headers['x-user'] === 'string' ? req.headers['x-user'] : 'anon' }),
+      },
+    );
     shortWindow = await startFrontEnd(api, { wsResumeWindowMs: 200 });
   });
   after(async () => {
@@ -72,8 +76,17 @@ describe('WebSocket resume', () => {
       assert.equal((await b.terminal('r2')).type, 'done');
       b.send({ type: 'ping', id: 'sync' });
       await b.waitFor((e) => e.type === 'pong' && e.id === 'sync');
-      assert.deepEqual(b.eventsOf('r1').map((e) => [e.type, e.seq]), [['result', 1]]);
-      assert.deepEqual(b.eventsOf('r2').map((e) => [e.type, e.seq]), [['delta', 1], ['done', 2]]);
+      assert.deepEqual(
+        b.eventsOf('r1').map((e) => [e.type, e.seq]),
+        [['result', 1]],
+      );
+      assert.deepEqual(
+        b.eventsOf('r2').map((e) => [e.type, e.seq]),
+        [
+          ['delta', 1],
+          ['done', 2],
+        ],
+      );
       assert.equal(b.eventsOf('r3').length, 0, 'r3 was already received: nothing repeated');
       assert.equal(b.eventsOf('r4').length, 0, 'r4 was not listed: dropped');
       assert.equal(fe.front.session(sessionId)?.streams.get('r4'), undefined);
@@ -113,8 +126,15 @@ describe('WebSocket resume', () => {
       assert.equal(done.responses, 5);
       const second = b.eventsOf('gen');
       const all = [...first, ...second];
-      assert.deepEqual(all.map((e) => e.seq), [1, 2, 3, 4, 5, 6], 'nothing lost, nothing duplicated');
-      assert.deepEqual(all.filter((e) => e.type === 'delta').map(tokenOf), [1, 2, 3, 4, 5].map((k) => base + k));
+      assert.deepEqual(
+        all.map((e) => e.seq),
+        [1, 2, 3, 4, 5, 6],
+        'nothing lost, nothing duplicated',
+      );
+      assert.deepEqual(
+        all.filter((e) => e.type === 'delta').map(tokenOf),
+        [1, 2, 3, 4, 5].map((k) => base + k),
+      );
     } finally {
       b.close();
     }

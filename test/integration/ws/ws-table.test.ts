@@ -26,7 +26,11 @@ function wsTableClient(ws: TestWs, binary: boolean): TableClient {
       ...(req.version === undefined ? {} : { version: req.version }),
       inputs,
       ...(outputs === undefined ? {} : { outputs }),
-      ...(binary ? { parameters: { ...req.parameters, binary_data_output: true } } : req.parameters === undefined ? {} : { parameters: req.parameters }),
+      ...(binary
+        ? { parameters: { ...req.parameters, binary_data_output: true } }
+        : req.parameters === undefined
+          ? {}
+          : { parameters: req.parameters }),
     });
     for (const c of chunks) ws.sendBinary(c);
     const e = await ws.terminal(id);
@@ -66,14 +70,19 @@ describe('WebSocket: the shared integration table', () => {
             await assert.rejects(client(c.request), (err: unknown) => {
               assert.ok(err instanceof TableError, `${c.name}: expected a TableError, got ${String(err)}`);
               assert.equal(err.category, expect.error, `${c.name}: ${err.message}`);
-              for (const part of expect.messageIncludes) assert.ok(err.message.includes(part), `${c.name}: message ${JSON.stringify(err.message)} should mention ${part}`);
+              for (const part of expect.messageIncludes)
+                assert.ok(err.message.includes(part), `${c.name}: message ${JSON.stringify(err.message)} should mention ${part}`);
               return true;
             });
             return;
           }
           const res = await client(c.request);
           if (expect.id !== undefined) assert.equal(res.id, expect.id);
-          assert.deepEqual(res.outputs.map((o) => o.name), expect.outputs.map((o) => o.name), c.name);
+          assert.deepEqual(
+            res.outputs.map((o) => o.name),
+            expect.outputs.map((o) => o.name),
+            c.name,
+          );
           for (const [i, want] of expect.outputs.entries()) {
             const got = res.outputs[i]!;
             assert.equal(got.datatype, want.datatype, `${c.name}: ${want.name} datatype`);

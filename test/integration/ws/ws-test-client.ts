@@ -93,7 +93,10 @@ export class TestWs {
     const seen = this.events.find(pred);
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.events.map((e) => [e.type, e.id]))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.events.map((e) => [e.type, e.id]))}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         pred,
         resolve: (e) => {

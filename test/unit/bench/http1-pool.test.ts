@@ -13,7 +13,14 @@ async function startServer(): Promise<{ server: Server; port: number; connection
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const echo = JSON.stringify({ method: req.method, url: req.url, length: body.byteLength, type: req.headers['content-type'], extra: req.headers['x-extra'], first: body[0] });
+      const echo = JSON.stringify({
+        method: req.method,
+        url: req.url,
+        length: body.byteLength,
+        type: req.headers['content-type'],
+        extra: req.headers['x-extra'],
+        first: body[0],
+      });
       switch (req.url) {
         case '/length':
           res.writeHead(200, { 'content-type': 'application/json', 'inference-header-content-length': '7' }).end(echo);
@@ -75,7 +82,14 @@ describe('Http1Pool (the net REST load client)', () => {
       const r = await pool.request(post('/length', body));
       assert.equal(r.status, 200);
       assert.equal(r.headers.get('inference-header-content-length'), '7');
-      assert.deepEqual(JSON.parse(r.body.toString()), { method: 'POST', url: '/length', length: 100_000, type: 'application/octet-stream', extra: 'yes', first: 7 });
+      assert.deepEqual(JSON.parse(r.body.toString()), {
+        method: 'POST',
+        url: '/length',
+        length: 100_000,
+        type: 'application/octet-stream',
+        extra: 'yes',
+        first: 7,
+      });
     } finally {
       pool.close();
     }

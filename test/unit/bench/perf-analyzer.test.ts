@@ -4,14 +4,69 @@ import type { BenchFlags } from '../../../src/bench/bench-command.ts';
 import { nativeBenchFlags, parseRange, perfAnalyzerCsv, type PerfAnalyzerFlags } from '../../../src/bench/perf-analyzer.ts';
 import type { LevelResult, WindowResult } from '../../../src/bench/types.ts';
 
-const base: BenchFlags = { model: 'm', protocol: 'http-binary', requestDistribution: 'constant', warmup: '1', stabilityPercentage: '10', maxTrials: '10', maxInflight: '1024', batch: '1', input: 'random', httpClient: 'net', sharedMemory: 'none', engineKinds: 'inprocess', progress: true };
+const base: BenchFlags = {
+  model: 'm',
+  protocol: 'http-binary',
+  requestDistribution: 'constant',
+  warmup: '1',
+  stabilityPercentage: '10',
+  maxTrials: '10',
+  maxInflight: '1024',
+  batch: '1',
+  input: 'random',
+  httpClient: 'net',
+  sharedMemory: 'none',
+  engineKinds: 'inprocess',
+  progress: true,
+};
 const native = (pa: PerfAnalyzerFlags & Partial<BenchFlags>): BenchFlags => nativeBenchFlags({ ...base, ...pa });
 
 function level(concurrency: number, inferencesPerSec: number, avgUs: number): LevelResult {
-  const latency = { count: 10, avgUs, stdUs: 1, minUs: avgUs - 10, maxUs: avgUs + 10, p50Us: avgUs, p90Us: avgUs + 5.7, p95Us: avgUs + 6, p99Us: avgUs + 9 };
-  const server = { requests: 10, failures: 0, inferences: 10, executions: 10, avgBatchSize: 1, requestUs: avgUs - 50, queueUs: 20.6, computeInputUs: 5, computeInferUs: 100, computeOutputUs: 4, overheadUs: 3 };
-  const merged: WindowResult = { startMs: 0, durationMs: 1000, succeeded: 10, failed: 0, requestsPerSec: inferencesPerSec, inferencesPerSec, latency, server };
-  return { protocol: 'http-binary', batch: 1, mode: { kind: 'concurrency', concurrency }, stable: true, warnings: [], windows: [merged], merged, errors: [], dropped: 0 };
+  const latency = {
+    count: 10,
+    avgUs,
+    stdUs: 1,
+    minUs: avgUs - 10,
+    maxUs: avgUs + 10,
+    p50Us: avgUs,
+    p90Us: avgUs + 5.7,
+    p95Us: avgUs + 6,
+    p99Us: avgUs + 9,
+  };
+  const server = {
+    requests: 10,
+    failures: 0,
+    inferences: 10,
+    executions: 10,
+    avgBatchSize: 1,
+    requestUs: avgUs - 50,
+    queueUs: 20.6,
+    computeInputUs: 5,
+    computeInferUs: 100,
+    computeOutputUs: 4,
+    overheadUs: 3,
+  };
+  const merged: WindowResult = {
+    startMs: 0,
+    durationMs: 1000,
+    succeeded: 10,
+    failed: 0,
+    requestsPerSec: inferencesPerSec,
+    inferencesPerSec,
+    latency,
+    server,
+  };
+  return {
+    protocol: 'http-binary',
+    batch: 1,
+    mode: { kind: 'concurrency', concurrency },
+    stable: true,
+    warnings: [],
+    windows: [merged],
+    merged,
+    errors: [],
+    dropped: 0,
+  };
 }
 
 describe('perf_analyzer flags of rtserve bench', () => {
@@ -53,7 +108,10 @@ describe('perf_analyzer flags of rtserve bench', () => {
   test("-f CSV: perf_analyzer's header, whole microseconds, rows by increasing throughput", () => {
     const csv = perfAnalyzerCsv([level(4, 900.26, 1000), level(1, 300, 400.9)]);
     const [header, ...rows] = csv.trim().split('\n');
-    assert.equal(header, 'Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency');
+    assert.equal(
+      header,
+      'Concurrency,Inferences/Second,Client Send,Network+Server Send/Recv,Server Queue,Server Compute Input,Server Compute Infer,Server Compute Output,Client Recv,p50 latency,p90 latency,p95 latency,p99 latency',
+    );
     // avg 400.9 - queue 20.6 - compute 109 = 271.3 → 271
     assert.deepEqual(rows, ['1,300,0,271,20,5,100,4,0,400,406,406,409', '4,900.3,0,870,20,5,100,4,0,1000,1005,1006,1009']);
   });

@@ -31,16 +31,25 @@ describe('GPU test evidence from node:test TAP output', () => {
   });
 
   test('every test skipped (a GPU describe block on a machine without the addon): not evidence, and says so', () => {
-    const { tap, status } = tapOf('skipall', "describe('on the GPU', { skip: 'needs the native CUDA engine' }, () => { test('x', () => {}); test('y', () => {}); });");
+    const { tap, status } = tapOf(
+      'skipall',
+      "describe('on the GPU', { skip: 'needs the native CUDA engine' }, () => { test('x', () => {}); test('y', () => {}); });",
+    );
     const s = parseTap(tap);
     assert.equal(s.passed, 0);
     assert.equal(s.skipped, 0, 'node counts a skipped describe block nowhere in its summary');
-    assert.ok(s.skippedTests.some((t) => /needs the native CUDA engine/.test(t.reason)), JSON.stringify(s.skippedTests));
+    assert.ok(
+      s.skippedTests.some((t) => /needs the native CUDA engine/.test(t.reason)),
+      JSON.stringify(s.skippedTests),
+    );
     assert.ok(verdict(s, status).includes('every test skipped'), JSON.stringify(verdict(s, status)));
   });
 
   test('one skipped among passing tests, and a failure: both named', () => {
-    const { tap, status } = tapOf('mixed', "test('ok', () => {}); test('gone', { skip: 'no GPU' }, () => {}); test('bad', () => { throw new Error('boom'); });");
+    const { tap, status } = tapOf(
+      'mixed',
+      "test('ok', () => {}); test('gone', { skip: 'no GPU' }, () => {}); test('bad', () => { throw new Error('boom'); });",
+    );
     const s = parseTap(tap);
     assert.equal(s.skipped, 1);
     assert.equal(s.failed, 1);

@@ -95,21 +95,37 @@ describe('tritonserver flags on rtserve serve', () => {
       () => translateTritonFlags(parseServe(['--rate-limit=execution_count', '--grpc-use-ssl=true', '--trace-file', '/tmp/t.json'])),
       (err: Error) => {
         assert.match(err.message, /rtserve does not implement these tritonserver flags/);
-        for (const f of ['--rate-limit=execution_count', '--grpc-use-ssl=true', '--trace-file=/tmp/t.json']) assert.ok(err.message.includes(f), `${f} in ${err.message}`);
+        for (const f of ['--rate-limit=execution_count', '--grpc-use-ssl=true', '--trace-file=/tmp/t.json'])
+          assert.ok(err.message.includes(f), `${f} in ${err.message}`);
         return true;
       },
     );
-    const ok = translateTritonFlags(parseServe(['--rate-limit=OFF', '--allow-sagemaker=false', '--grpc-use-ssl=0', '--model-load-retry-count=0', '--trace-count=-1']));
+    const ok = translateTritonFlags(
+      parseServe(['--rate-limit=OFF', '--allow-sagemaker=false', '--grpc-use-ssl=0', '--model-load-retry-count=0', '--trace-count=-1']),
+    );
     assert.deepEqual(ok.config, {});
   });
 
   test('--trace-config in OpenTelemetry mode maps onto the OTLP exporter settings', () => {
     const t = (args: string[]): Record<string, unknown> => translateTritonFlags(parseServe(args)).config;
-    assert.deepEqual(t(['--trace-config', 'mode=opentelemetry', '--trace-config', 'opentelemetry,url=collector:4318/v1/traces', '--trace-config', 'rate=10', '--trace-config', 'level=TIMESTAMPS', '--trace-config=count=-1']), {
-      traceOtlpEndpoint: 'http://collector:4318/v1/traces',
-      traceRate: 10,
-      traceLevel: 'TIMESTAMPS',
-    });
+    assert.deepEqual(
+      t([
+        '--trace-config',
+        'mode=opentelemetry',
+        '--trace-config',
+        'opentelemetry,url=collector:4318/v1/traces',
+        '--trace-config',
+        'rate=10',
+        '--trace-config',
+        'level=TIMESTAMPS',
+        '--trace-config=count=-1',
+      ]),
+      {
+        traceOtlpEndpoint: 'http://collector:4318/v1/traces',
+        traceRate: 10,
+        traceLevel: 'TIMESTAMPS',
+      },
+    );
     assert.throws(() => t(['--trace-config', 'triton,file=/tmp/t.json']), /rtserve exports OpenTelemetry spans/);
     assert.throws(() => t(['--trace-config', 'level=TENSORS']), /TENSORS is not implemented/);
     assert.deepEqual(t(['--trace-level=off', '--trace-rate=5']), { traceLevel: 'OFF', traceRate: 5 });
@@ -124,9 +140,26 @@ describe('tritonserver flags on rtserve serve', () => {
   });
 
   test('every mapped key is a key of the server config schema', () => {
-    const args = ['--id=t', '--allow-http=true', '--allow-grpc=true', '--allow-metrics=true', '--http-address=0.0.0.0', '--grpc-address=0.0.0.0', '--metrics-address=0.0.0.0',
-      '--exit-on-error=true', '--disable-auto-complete-config', '--model-load-thread-count=2', '--grpc-keepalive-time=1000', '--grpc-keepalive-timeout=500',
-      '--grpc-keepalive-permit-without-calls=true', '--response-cache-byte-size=1024', '--log-file=/tmp/l', '--log-format=default', '--log-verbose=0', '--model-store=/m'];
+    const args = [
+      '--id=t',
+      '--allow-http=true',
+      '--allow-grpc=true',
+      '--allow-metrics=true',
+      '--http-address=0.0.0.0',
+      '--grpc-address=0.0.0.0',
+      '--metrics-address=0.0.0.0',
+      '--exit-on-error=true',
+      '--disable-auto-complete-config',
+      '--model-load-thread-count=2',
+      '--grpc-keepalive-time=1000',
+      '--grpc-keepalive-timeout=500',
+      '--grpc-keepalive-permit-without-calls=true',
+      '--response-cache-byte-size=1024',
+      '--log-file=/tmp/l',
+      '--log-format=default',
+      '--log-verbose=0',
+      '--model-store=/m',
+    ];
     const { config } = translateTritonFlags(parseServe(args));
     const r = serverConfigSchema.partial().safeParse(config);
     assert.ok(r.success, JSON.stringify(r.error?.issues));

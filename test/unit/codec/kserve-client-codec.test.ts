@@ -58,7 +58,8 @@ describe('property: numeric tensors survive the full round trip', () => {
             const back = fullRoundTrip(t, binary);
             assert.equal(back.datatype, dt);
             assert.deepEqual(back.shape, [data.length]);
-            if (binary) assertDataEqual(back.data, data); // bit-exact, NaN payloads included
+            if (binary)
+              assertDataEqual(back.data, data); // bit-exact, NaN payloads included
             else assertDataEqual(comparable(dt, back.data as NumericArray), comparable(dt, data));
           }),
           fuzzParams(t, { numRuns: 60 }),
@@ -146,10 +147,18 @@ describe('decodeInferResponse', () => {
 
   test('header length and binary section are checked', () => {
     const json = enc('{"model_name":"m","outputs":[{"name":"y","datatype":"INT32","shape":[1],"parameters":{"binary_data_size":4}}]}');
-    assertRtError(() => decodeInferResponse(json, json.byteLength + 1), 'BAD_BINARY_HEADER', `does not fit the response body of ${json.byteLength} bytes`);
+    assertRtError(
+      () => decodeInferResponse(json, json.byteLength + 1),
+      'BAD_BINARY_HEADER',
+      `does not fit the response body of ${json.byteLength} bytes`,
+    );
     assertRtError(() => decodeInferResponse(json, json.byteLength), 'BAD_DATA', "output 'y': binary_data_size is 4 but only 0 bytes");
     assertRtError(() => decodeInferResponse(concatBytes([json, new Uint8Array(6)]), json.byteLength), 'BAD_BINARY_HEADER', '2 bytes left over');
-    assertRtError(() => decodeInferResponse(enc('{"model_name":"m","outputs":[{"name":"y","datatype":"INT32","shape":[2],"data":[1]}]}')), 'BAD_DATA', "output 'y': shape [2] needs 2 elements, data has 1");
+    assertRtError(
+      () => decodeInferResponse(enc('{"model_name":"m","outputs":[{"name":"y","datatype":"INT32","shape":[2],"data":[1]}]}')),
+      'BAD_DATA',
+      "output 'y': shape [2] needs 2 elements, data has 1",
+    );
   });
 });
 

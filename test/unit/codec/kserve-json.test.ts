@@ -73,10 +73,36 @@ describe('response round trip (server encode → client decode)', () => {
 describe('decodeInferRequestJson: JSON data', () => {
   test('nested and flat data decode to the same tensor', () => {
     const flat = decodeJson({ inputs: [{ name: 'x', datatype: 'INT32', shape: [2, 3], data: [1, 2, 3, 4, 5, 6] }] });
-    const nested = decodeJson({ inputs: [{ name: 'x', datatype: 'INT32', shape: [2, 3], data: [[1, 2, 3], [4, 5, 6]] }] });
+    const nested = decodeJson({
+      inputs: [
+        {
+          name: 'x',
+          datatype: 'INT32',
+          shape: [2, 3],
+          data: [
+            [1, 2, 3],
+            [4, 5, 6],
+          ],
+        },
+      ],
+    });
     assert.deepEqual([...(flat.inputs[0]!.data as Int32Array)], [1, 2, 3, 4, 5, 6]);
     assertTensorEqual(nested.inputs[0], flat.inputs[0]!);
-    const deep = decodeJson({ inputs: [{ name: 'x', datatype: 'FP32', shape: [1, 2, 2], data: [[[1, 2], [3, 4]]] }] });
+    const deep = decodeJson({
+      inputs: [
+        {
+          name: 'x',
+          datatype: 'FP32',
+          shape: [1, 2, 2],
+          data: [
+            [
+              [1, 2],
+              [3, 4],
+            ],
+          ],
+        },
+      ],
+    });
     assert.deepEqual([...(deep.inputs[0]!.data as Float32Array)], [1, 2, 3, 4]);
   });
 
@@ -149,53 +175,138 @@ describe('decodeInferRequestJson: errors name the tensor and the numbers', () =>
   });
 
   test('element count vs shape', () => {
-    assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [2, 3], data: [1, 2, 3, 4, 5] })), 'BAD_DATA', "input 'x': shape [2,3] needs 6 elements, data has 5");
-    assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [2, 3], data: [[1, 2, 3], [4, 5]] })), 'BAD_DATA', 'needs 6 elements, data has 5');
+    assertRtError(
+      () => decodeJson(one({ datatype: 'FP32', shape: [2, 3], data: [1, 2, 3, 4, 5] })),
+      'BAD_DATA',
+      "input 'x': shape [2,3] needs 6 elements, data has 5",
+    );
+    assertRtError(
+      () =>
+        decodeJson(
+          one({
+            datatype: 'FP32',
+            shape: [2, 3],
+            data: [
+              [1, 2, 3],
+              [4, 5],
+            ],
+          }),
+        ),
+      'BAD_DATA',
+      'needs 6 elements, data has 5',
+    );
   });
 
   test('bad shapes', () => {
     assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [-1, 3], data: [] })), 'BAD_SHAPE', "input 'x': shape [-1,3] has dimension 0 = -1");
-    assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [1.5], data: [] })), 'BAD_SHAPE', "input 'x': shape dimension 0 must be an integer, got number 1.5");
+    assertRtError(
+      () => decodeJson(one({ datatype: 'FP32', shape: [1.5], data: [] })),
+      'BAD_SHAPE',
+      "input 'x': shape dimension 0 must be an integer, got number 1.5",
+    );
     assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: '3', data: [] })), 'BAD_SHAPE', "input 'x': shape must be an array");
   });
 
   test('element types', () => {
-    assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [2], data: [1, 'a'] })), 'BAD_DATA', "input 'x': element 1 must be a number for FP32, got string \"a\"");
-    assertRtError(() => decodeJson(one({ datatype: 'BOOL', shape: [2], data: [true, 1] })), 'BAD_DATA', "input 'x': element 1 must be a boolean for BOOL, got number 1");
-    assertRtError(() => decodeJson(one({ datatype: 'BYTES', shape: [1], data: [5] })), 'BAD_DATA', "input 'x': element 0 must be a string for BYTES, got number 5");
-    assertRtError(() => decodeJson(one({ datatype: 'INT32', shape: [2], data: [1, 1.5] })), 'BAD_DATA', "input 'x': element 1 must be an integer for INT32, got number 1.5");
+    assertRtError(
+      () => decodeJson(one({ datatype: 'FP32', shape: [2], data: [1, 'a'] })),
+      'BAD_DATA',
+      'input \'x\': element 1 must be a number for FP32, got string "a"',
+    );
+    assertRtError(
+      () => decodeJson(one({ datatype: 'BOOL', shape: [2], data: [true, 1] })),
+      'BAD_DATA',
+      "input 'x': element 1 must be a boolean for BOOL, got number 1",
+    );
+    assertRtError(
+      () => decodeJson(one({ datatype: 'BYTES', shape: [1], data: [5] })),
+      'BAD_DATA',
+      "input 'x': element 0 must be a string for BYTES, got number 5",
+    );
+    assertRtError(
+      () => decodeJson(one({ datatype: 'INT32', shape: [2], data: [1, 1.5] })),
+      'BAD_DATA',
+      "input 'x': element 1 must be an integer for INT32, got number 1.5",
+    );
     assertRtError(() => decodeJson(one({ datatype: 'FP16', shape: [1], data: [null] })), 'BAD_DATA', 'element 0 must be a number for FP16, got null');
     assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [1], data: 3 })), 'BAD_DATA', "input 'x': data must be an array, got number 3");
   });
 
   test('integer ranges', () => {
-    assertRtError(() => decodeJson(one({ datatype: 'UINT8', shape: [2], data: [1, 300] })), 'BAD_DATA', "input 'x': element 1 value 300 is out of range for UINT8 [0, 255]");
-    assertRtError(() => decodeJson(one({ datatype: 'INT8', shape: [1], data: [-129] })), 'BAD_DATA', 'value -129 is out of range for INT8 [-128, 127]');
+    assertRtError(
+      () => decodeJson(one({ datatype: 'UINT8', shape: [2], data: [1, 300] })),
+      'BAD_DATA',
+      "input 'x': element 1 value 300 is out of range for UINT8 [0, 255]",
+    );
+    assertRtError(
+      () => decodeJson(one({ datatype: 'INT8', shape: [1], data: [-129] })),
+      'BAD_DATA',
+      'value -129 is out of range for INT8 [-128, 127]',
+    );
     assertRtError(() => decodeJson(one({ datatype: 'UINT32', shape: [1], data: [-1] })), 'BAD_DATA', 'out of range for UINT32');
-    assertRtError(() => decodeJson(one({ datatype: 'INT64', shape: [1], data: ['9223372036854775808'] })), 'BAD_DATA', 'value 9223372036854775808 is out of range for INT64');
+    assertRtError(
+      () => decodeJson(one({ datatype: 'INT64', shape: [1], data: ['9223372036854775808'] })),
+      'BAD_DATA',
+      'value 9223372036854775808 is out of range for INT64',
+    );
     assertRtError(() => decodeJson(one({ datatype: 'UINT64', shape: [1], data: ['-1'] })), 'BAD_DATA', 'value -1 is out of range for UINT64');
-    assertRtError(() => decodeJson(one({ datatype: 'INT64', shape: [1], data: [2 ** 60] })), 'BAD_DATA', 'element 0 value 1152921504606847000 is beyond ±2^53', 'decimal strings');
-    assertRtError(() => decodeJson(one({ datatype: 'INT64', shape: [1], data: ['12a'] })), 'BAD_DATA', 'must be an integer or a decimal string for INT64');
+    assertRtError(
+      () => decodeJson(one({ datatype: 'INT64', shape: [1], data: [2 ** 60] })),
+      'BAD_DATA',
+      'element 0 value 1152921504606847000 is beyond ±2^53',
+      'decimal strings',
+    );
+    assertRtError(
+      () => decodeJson(one({ datatype: 'INT64', shape: [1], data: ['12a'] })),
+      'BAD_DATA',
+      'must be an integer or a decimal string for INT64',
+    );
   });
 
   test('nesting deeper than the rank is refused', () => {
-    assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [2], data: [[[1]], [2]] })), 'BAD_DATA', "input 'x': data is nested deeper than shape [2] (rank 1) allows");
+    assertRtError(
+      () => decodeJson(one({ datatype: 'FP32', shape: [2], data: [[[1]], [2]] })),
+      'BAD_DATA',
+      "input 'x': data is nested deeper than shape [2] (rank 1) allows",
+    );
   });
 
   test('request envelope', () => {
     assertRtError(() => decodeJson([1]), 'BAD_JSON', 'must be a JSON object, got an array');
     assertRtError(() => decodeJson({}), 'BAD_JSON', "'inputs' must be an array of tensors, got undefined");
     assertRtError(() => decodeJson({ id: 5, inputs: [] }), 'BAD_JSON', "'id' must be a string, got number 5");
-    assertRtError(() => decodeJson({ inputs: [{ datatype: 'FP32', shape: [], data: [1] }] }), 'BAD_JSON', "inputs[0]: 'name' must be a non-empty string");
-    assertRtError(() => decodeJson({ inputs: [], parameters: { a: { b: 1 } } }), 'BAD_PARAMETER', "request parameters: parameter 'a' must be a string, number or boolean, got an object");
+    assertRtError(
+      () => decodeJson({ inputs: [{ datatype: 'FP32', shape: [], data: [1] }] }),
+      'BAD_JSON',
+      "inputs[0]: 'name' must be a non-empty string",
+    );
+    assertRtError(
+      () => decodeJson({ inputs: [], parameters: { a: { b: 1 } } }),
+      'BAD_PARAMETER',
+      "request parameters: parameter 'a' must be a string, number or boolean, got an object",
+    );
     assertRtError(() => decodeJson({ inputs: [], outputs: {} }), 'BAD_JSON', "'outputs' must be an array");
-    assertRtError(() => decodeJson({ inputs: [], outputs: [{ name: 'o', parameters: [] }] }), 'BAD_PARAMETER', "output 'o': parameters must be an object");
-    assertRtError(() => decodeJson(one({ datatype: 'FP32', shape: [1] })), 'BAD_DATA', "input 'x' has neither 'data' nor parameters.binary_data_size");
+    assertRtError(
+      () => decodeJson({ inputs: [], outputs: [{ name: 'o', parameters: [] }] }),
+      'BAD_PARAMETER',
+      "output 'o': parameters must be an object",
+    );
+    assertRtError(
+      () => decodeJson(one({ datatype: 'FP32', shape: [1] })),
+      'BAD_DATA',
+      "input 'x' has neither 'data' nor parameters.binary_data_size",
+    );
   });
 });
 
 describe('shared-memory parameters (Triton shared-memory extension)', () => {
-  const shmInput = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name: 'x', datatype: 'FP32', shape: [2, 2], parameters, ...extra });
+  const shmInput = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    name: 'x',
+    datatype: 'FP32',
+    shape: [2, 2],
+    parameters,
+    ...extra,
+  });
 
   test('inputs with a region carry no data and keep their position; client encode → server decode', () => {
     const body = encodeInferRequest(sampleTensors().slice(0, 1), {
@@ -205,28 +316,65 @@ describe('shared-memory parameters (Triton shared-memory extension)', () => {
     });
     const d = serverDecode(body.body, body.headerLength);
     assert.equal(d.inputs.length, 1);
-    assert.deepEqual(d.sharedMemoryInputs, [{ name: 'x', datatype: 'FP32', shape: [2, 2], sharedMemory: { region: 'r', offset: 32, byteSize: 16 }, index: 1 }]);
+    assert.deepEqual(d.sharedMemoryInputs, [
+      { name: 'x', datatype: 'FP32', shape: [2, 2], sharedMemory: { region: 'r', offset: 32, byteSize: 16 }, index: 1 },
+    ]);
     assert.deepEqual(d.outputs, [{ name: 'y', parameters: { shared_memory_region: 'o', shared_memory_byte_size: 8 } }]);
     // Offset defaults to 0; BYTES needs at least the length prefixes.
-    const bytes = decodeJson({ inputs: [{ name: 's', datatype: 'BYTES', shape: [3], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 12 } }] });
+    const bytes = decodeJson({
+      inputs: [{ name: 's', datatype: 'BYTES', shape: [3], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 12 } }],
+    });
     assert.deepEqual(bytes.sharedMemoryInputs?.[0]?.sharedMemory, { region: 'r', offset: 0, byteSize: 12 });
   });
 
   test('errors name the tensor, the parameter and the numbers', () => {
     const one = (t: unknown) => ({ inputs: [t] });
-    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r' }))), 'BAD_PARAMETER', "input 'x': parameters.shared_memory_region and parameters.shared_memory_byte_size go together");
-    assertRtError(() => decodeJson(one(shmInput({ shared_memory_byte_size: 16, shared_memory_offset: 4 }))), 'BAD_PARAMETER', 'got only shared_memory_byte_size and shared_memory_offset');
-    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 7, shared_memory_byte_size: 16 }))), 'BAD_PARAMETER', 'must be the name of a registered region, got number 7');
-    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16, shared_memory_offset: -1 }))), 'BAD_PARAMETER', 'shared_memory_offset must be a non-negative integer, got number -1');
-    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 12 }))), 'BAD_DATA', "input 'x': shape [2,2] of FP32 needs 16 bytes, parameters.shared_memory_byte_size is 12");
-    assertRtError(() => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16 }, { data: [1, 2, 3, 4] }))), 'BAD_DATA', "input 'x' has both 'data' and parameters.shared_memory_region");
+    assertRtError(
+      () => decodeJson(one(shmInput({ shared_memory_region: 'r' }))),
+      'BAD_PARAMETER',
+      "input 'x': parameters.shared_memory_region and parameters.shared_memory_byte_size go together",
+    );
+    assertRtError(
+      () => decodeJson(one(shmInput({ shared_memory_byte_size: 16, shared_memory_offset: 4 }))),
+      'BAD_PARAMETER',
+      'got only shared_memory_byte_size and shared_memory_offset',
+    );
+    assertRtError(
+      () => decodeJson(one(shmInput({ shared_memory_region: 7, shared_memory_byte_size: 16 }))),
+      'BAD_PARAMETER',
+      'must be the name of a registered region, got number 7',
+    );
+    assertRtError(
+      () => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16, shared_memory_offset: -1 }))),
+      'BAD_PARAMETER',
+      'shared_memory_offset must be a non-negative integer, got number -1',
+    );
+    assertRtError(
+      () => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 12 }))),
+      'BAD_DATA',
+      "input 'x': shape [2,2] of FP32 needs 16 bytes, parameters.shared_memory_byte_size is 12",
+    );
+    assertRtError(
+      () => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16 }, { data: [1, 2, 3, 4] }))),
+      'BAD_DATA',
+      "input 'x' has both 'data' and parameters.shared_memory_region",
+    );
     assertRtError(
       () => decodeJson(one(shmInput({ shared_memory_region: 'r', shared_memory_byte_size: 16, binary_data_size: 16 })), new Uint8Array(16)),
       'BAD_DATA',
       'both parameters.binary_data_size and parameters.shared_memory_region',
     );
-    assertRtError(() => decodeJson({ inputs: [{ name: 's', datatype: 'BYTES', shape: [3], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 8 } }] }), 'BAD_DATA', 'needs at least 12 bytes');
-    assertRtError(() => decodeJson({ inputs: [], outputs: [{ name: 'o', parameters: { shared_memory_region: 'r' } }] }), 'BAD_PARAMETER', "output 'o'");
+    assertRtError(
+      () =>
+        decodeJson({ inputs: [{ name: 's', datatype: 'BYTES', shape: [3], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 8 } }] }),
+      'BAD_DATA',
+      'needs at least 12 bytes',
+    );
+    assertRtError(
+      () => decodeJson({ inputs: [], outputs: [{ name: 'o', parameters: { shared_memory_region: 'r' } }] }),
+      'BAD_PARAMETER',
+      "output 'o'",
+    );
   });
 
   test('an output written to a region is encoded without data; the client codec reads it back as such', () => {
@@ -242,7 +390,12 @@ describe('shared-memory parameters (Triton shared-memory extension)', () => {
     for (const binaryOutputs of ['all', 'none'] as const) {
       const e = encodeInferResponse(resp, { binaryOutputs });
       const json = JSON.parse(new TextDecoder().decode(e.json)) as { outputs: unknown[] };
-      assert.deepEqual(json.outputs[0], { name: 'a', datatype: 'INT32', shape: [2], parameters: { shared_memory_region: 'r', shared_memory_byte_size: 8, shared_memory_offset: 8 } });
+      assert.deepEqual(json.outputs[0], {
+        name: 'a',
+        datatype: 'INT32',
+        shape: [2],
+        parameters: { shared_memory_region: 'r', shared_memory_byte_size: 8, shared_memory_offset: 8 },
+      });
       assert.equal(e.binary.length, binaryOutputs === 'all' ? 1 : 0, 'only b has data');
       const back = decodeInferResponse(concatBytes([e.json, ...e.binary]), e.binary.length > 0 ? e.headerLength : undefined);
       assert.deepEqual(back.sharedMemoryOutputs, new Map([['a', { region: 'r', offset: 8, byteSize: 8 }]]));
@@ -314,7 +467,10 @@ describe('decodeInferRequestJson: binary data', () => {
     const header = { inputs: [{ name: 's', datatype: 'BYTES', shape: [2, 2], parameters: { binary_data_size: chunks.length } }] };
     const { body, headerLength } = binaryBody(header, [new Uint8Array(chunks)]);
     const r = serverDecode(body, headerLength);
-    assert.deepEqual((r.inputs[0]!.data as Uint8Array[]).map((b) => new TextDecoder().decode(b)), elems);
+    assert.deepEqual(
+      (r.inputs[0]!.data as Uint8Array[]).map((b) => new TextDecoder().decode(b)),
+      elems,
+    );
   });
 
   test('left-over binary bytes → BAD_BINARY_HEADER with the numbers', () => {
@@ -331,7 +487,12 @@ describe('decodeInferRequestJson: binary data', () => {
       ],
     };
     const { body, headerLength } = binaryBody(header, [le32(1, 2), le32(3)]);
-    assertRtError(() => serverDecode(body, headerLength), 'BAD_DATA', "input 'b': binary_data_size is 16 but only 4 bytes of binary data remain", 'has 12 bytes and earlier tensors used 8');
+    assertRtError(
+      () => serverDecode(body, headerLength),
+      'BAD_DATA',
+      "input 'b': binary_data_size is 16 but only 4 bytes of binary data remain",
+      'has 12 bytes and earlier tensors used 8',
+    );
   });
 
   test('binary_data_size without a binary section', () => {
@@ -351,19 +512,41 @@ describe('decodeInferRequestJson: binary data', () => {
 
   test('bad binary_data_size values and data given twice', () => {
     const bin = new Uint8Array(4);
-    assertRtError(() => decodeJson({ inputs: [{ name: 'a', datatype: 'FP32', shape: [1], parameters: { binary_data_size: -4 } }] }, bin), 'BAD_PARAMETER', "input 'a': parameters.binary_data_size must be a non-negative integer, got number -4");
-    assertRtError(() => decodeJson({ inputs: [{ name: 'a', datatype: 'FP32', shape: [1], parameters: { binary_data_size: '4' } }] }, bin), 'BAD_PARAMETER', 'got string "4"');
-    assertRtError(() => decodeJson({ inputs: [{ name: 'a', datatype: 'FP32', shape: [1], data: [1], parameters: { binary_data_size: 4 } }] }, bin), 'BAD_DATA', "input 'a' has both 'data' and parameters.binary_data_size");
+    assertRtError(
+      () => decodeJson({ inputs: [{ name: 'a', datatype: 'FP32', shape: [1], parameters: { binary_data_size: -4 } }] }, bin),
+      'BAD_PARAMETER',
+      "input 'a': parameters.binary_data_size must be a non-negative integer, got number -4",
+    );
+    assertRtError(
+      () => decodeJson({ inputs: [{ name: 'a', datatype: 'FP32', shape: [1], parameters: { binary_data_size: '4' } }] }, bin),
+      'BAD_PARAMETER',
+      'got string "4"',
+    );
+    assertRtError(
+      () => decodeJson({ inputs: [{ name: 'a', datatype: 'FP32', shape: [1], data: [1], parameters: { binary_data_size: 4 } }] }, bin),
+      'BAD_DATA',
+      "input 'a' has both 'data' and parameters.binary_data_size",
+    );
   });
 
   test('malformed BYTES binary data', () => {
-    const bytesInput = (size: number): unknown => ({ inputs: [{ name: 's', datatype: 'BYTES', shape: [2], parameters: { binary_data_size: size } }] });
+    const bytesInput = (size: number): unknown => ({
+      inputs: [{ name: 's', datatype: 'BYTES', shape: [2], parameters: { binary_data_size: size } }],
+    });
     // Second element claims 10 bytes but only 1 follows.
     const overrun = new Uint8Array([1, 0, 0, 0, 0x61, 10, 0, 0, 0, 0x62]);
-    assertRtError(() => decodeJson(bytesInput(overrun.byteLength), overrun), 'BAD_DATA', "input 's': BYTES element 1 at byte 5 declares length 10 but only 1 bytes remain");
+    assertRtError(
+      () => decodeJson(bytesInput(overrun.byteLength), overrun),
+      'BAD_DATA',
+      "input 's': BYTES element 1 at byte 5 declares length 10 but only 1 bytes remain",
+    );
     // Only one element where the shape needs two.
     const short = new Uint8Array([1, 0, 0, 0, 0x61, 0, 0, 0]);
-    assertRtError(() => decodeJson(bytesInput(short.byteLength), short), 'BAD_DATA', "input 's': binary data ends at byte 8 after 1 BYTES elements; shape [2] needs 2");
+    assertRtError(
+      () => decodeJson(bytesInput(short.byteLength), short),
+      'BAD_DATA',
+      "input 's': binary data ends at byte 8 after 1 BYTES elements; shape [2] needs 2",
+    );
     // Extra bytes after the two elements.
     const extra = new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 9]);
     assertRtError(() => decodeJson(bytesInput(extra.byteLength), extra), 'BAD_DATA', "input 's': 1 bytes left over after the 2 BYTES elements");
@@ -402,12 +585,22 @@ describe('parseBinaryBody', () => {
   });
 
   test('bad header values name the header, the value and the body length', () => {
-    assertRtError(() => parseBinaryBody(body, 'abc'), 'BAD_BINARY_HEADER', 'Inference-Header-Content-Length', "got 'abc'", `body has ${body.byteLength} bytes`);
+    assertRtError(
+      () => parseBinaryBody(body, 'abc'),
+      'BAD_BINARY_HEADER',
+      'Inference-Header-Content-Length',
+      "got 'abc'",
+      `body has ${body.byteLength} bytes`,
+    );
     assertRtError(() => parseBinaryBody(body, '-5'), 'BAD_BINARY_HEADER', "got '-5'");
     assertRtError(() => parseBinaryBody(body, '1.5'), 'BAD_BINARY_HEADER', "got '1.5'");
     assertRtError(() => parseBinaryBody(body, ''), 'BAD_BINARY_HEADER', "got ''");
     assertRtError(() => parseBinaryBody(body, '100'), 'BAD_BINARY_HEADER', 'Inference-Header-Content-Length is 100 but the body has only 13 bytes');
-    assertRtError(() => parseBinaryBody(body, '99999999999999999999999999'), 'BAD_BINARY_HEADER', 'is 99999999999999999999999999 but the body has only 13 bytes');
+    assertRtError(
+      () => parseBinaryBody(body, '99999999999999999999999999'),
+      'BAD_BINARY_HEADER',
+      'is 99999999999999999999999999 but the body has only 13 bytes',
+    );
   });
 
   test('JSON syntax errors → BAD_JSON with the position', () => {
@@ -441,11 +634,20 @@ describe('buildRawRequest', () => {
   test('fixed shape without batching', () => {
     const r = buildRawRequest({ name: 'm', maxBatchSize: 0, inputs: [fp32([4])] }, new Uint8Array(16));
     assert.deepEqual(r.inputs[0]!.shape, [4]);
-    assertRtError(() => buildRawRequest({ name: 'm', maxBatchSize: 0, inputs: [fp32([4])] }, new Uint8Array(12)), 'BAD_DATA', "input 'INPUT0': shape [4] of FP32 needs 16 bytes, binary data has 12");
+    assertRtError(
+      () => buildRawRequest({ name: 'm', maxBatchSize: 0, inputs: [fp32([4])] }, new Uint8Array(12)),
+      'BAD_DATA',
+      "input 'INPUT0': shape [4] of FP32 needs 16 bytes, binary data has 12",
+    );
   });
 
   test('byte count that does not divide into the variable dimension', () => {
-    assertRtError(() => buildRawRequest({ name: 'm', maxBatchSize: 0, inputs: [fp32([-1, 4])] }, new Uint8Array(20)), 'BAD_DATA', "raw input 'INPUT0': 20 bytes is not a whole number", '16 bytes per step');
+    assertRtError(
+      () => buildRawRequest({ name: 'm', maxBatchSize: 0, inputs: [fp32([-1, 4])] }, new Uint8Array(20)),
+      'BAD_DATA',
+      "raw input 'INPUT0': 20 bytes is not a whole number",
+      '16 bytes per step',
+    );
   });
 
   test('BYTES input of shape [1]: the whole body is one element', () => {
@@ -464,12 +666,21 @@ describe('buildRawRequest', () => {
 
   test('models that cannot take a raw request', () => {
     assertRtError(
-      () => buildRawRequest({ name: 'simple', maxBatchSize: 8, inputs: [fp32([16]), { name: 'INPUT1', datatype: 'INT32', shape: [16] }] }, new Uint8Array(64)),
+      () =>
+        buildRawRequest(
+          { name: 'simple', maxBatchSize: 8, inputs: [fp32([16]), { name: 'INPUT1', datatype: 'INT32', shape: [16] }] },
+          new Uint8Array(64),
+        ),
       'BAD_REQUEST',
       "model 'simple' has 2 (INPUT0, INPUT1)",
       'exactly one input',
     );
-    assertRtError(() => buildRawRequest({ name: 'm', maxBatchSize: 8, inputs: [fp32([-1, -1])] }, new Uint8Array(16)), 'BAD_SHAPE', "raw input 'INPUT0' cannot be deduced", '[-1,-1,-1] has more than one variable dimension');
+    assertRtError(
+      () => buildRawRequest({ name: 'm', maxBatchSize: 8, inputs: [fp32([-1, -1])] }, new Uint8Array(16)),
+      'BAD_SHAPE',
+      "raw input 'INPUT0' cannot be deduced",
+      '[-1,-1,-1] has more than one variable dimension',
+    );
   });
 });
 
@@ -514,13 +725,26 @@ describe('encodeInferResponse', () => {
   });
 
   test('invalid UTF-8 BYTES cannot go in JSON', () => {
-    const bad: InferResponse = { model_name: 'm', model_version: '1', outputs: [{ name: 'raw', datatype: 'BYTES', shape: [1], data: [new Uint8Array([0xff])] }] };
-    assertRtError(() => encodeInferResponse(bad, { binaryOutputs: 'none' }), 'UNSUPPORTED', "output 'raw': BYTES element 0 is not valid UTF-8", 'binary_data');
+    const bad: InferResponse = {
+      model_name: 'm',
+      model_version: '1',
+      outputs: [{ name: 'raw', datatype: 'BYTES', shape: [1], data: [new Uint8Array([0xff])] }],
+    };
+    assertRtError(
+      () => encodeInferResponse(bad, { binaryOutputs: 'none' }),
+      'UNSUPPORTED',
+      "output 'raw': BYTES element 0 is not valid UTF-8",
+      'binary_data',
+    );
     assert.equal(encodeInferResponse(bad, { binaryOutputs: 'all' }).binary.length, 1);
   });
 
   test('output data that does not match its shape is an internal error', () => {
-    const bad: InferResponse = { model_name: 'm', model_version: '1', outputs: [{ name: 'o', datatype: 'FP32', shape: [3], data: new Float32Array(2) }] };
+    const bad: InferResponse = {
+      model_name: 'm',
+      model_version: '1',
+      outputs: [{ name: 'o', datatype: 'FP32', shape: [3], data: new Float32Array(2) }],
+    };
     assertRtError(() => encodeInferResponse(bad, { binaryOutputs: 'none' }), 'INTERNAL', "output 'o': shape [3] needs 3 elements, data has 2");
   });
 });
@@ -542,4 +766,3 @@ describe('responseOptionsFor (docs/protocol.md §2.3 binary_data / binary_data_o
     assert.deepEqual([...(o2.binaryOutputs as Set<string>)], ['b']);
   });
 });
-

@@ -47,7 +47,10 @@ describe('buildPlan', () => {
     assert.deepEqual(manifest.profiles, [profile]);
     assert.equal(manifest.passes.find((p) => p.name === 'batchnorm-folding')?.changed, 2);
     assert.deepEqual(manifest.io.inputs, [{ name: 'x', datatype: 'FP32', shape: [-1, 3, 8, 8] }]);
-    assert.deepEqual(manifest.io.outputs.map((o) => o.name), ['logits', 'probs']);
+    assert.deepEqual(
+      manifest.io.outputs.map((o) => o.name),
+      ['logits', 'probs'],
+    );
     assert.equal(manifest.runtime?.name, 'onnxruntime-node');
     assert.equal(manifest.accuracy?.passed, true);
     assert.equal(manifest.accuracy?.dataSource, 'synthetic');
@@ -60,15 +63,24 @@ describe('buildPlan', () => {
     const b = got.logits?.data as Float32Array;
     for (let i = 0; i < a.length; i++) assert.ok(Math.abs((a[i] ?? 0) - (b[i] ?? 0)) < 1e-4);
     checkPlanCompatibility(manifest, { targets: ['ort-cpu'], runtime: { name: runtime.name, version: runtime.version } });
-    assert.throws(() => checkPlanCompatibility(manifest, { targets: ['ort-webgpu'], runtime: { name: runtime.name, version: runtime.version } }),
-      (e: unknown) => e instanceof RtError && e.category === 'FAILED_PRECONDITION' && /built for target 'ort-cpu'/.test(e.message));
+    assert.throws(
+      () => checkPlanCompatibility(manifest, { targets: ['ort-webgpu'], runtime: { name: runtime.name, version: runtime.version } }),
+      (e: unknown) => e instanceof RtError && e.category === 'FAILED_PRECONDITION' && /built for target 'ort-cpu'/.test(e.message),
+    );
   });
 
   test('fp16 keeps accuracy within its gate and halves the weights', async () => {
     const dir = await tempDir();
     const calibration = await writeCalibration(dir, 24);
     const fp32 = await build({ calibration });
-    const fp16 = await build({ precision: 'fp16', calibration, accuracyGates: [{ metric: 'cosine', threshold: 0.999 }, { metric: 'top1-agreement', threshold: 0.95 }] });
+    const fp16 = await build({
+      precision: 'fp16',
+      calibration,
+      accuracyGates: [
+        { metric: 'cosine', threshold: 0.999 },
+        { metric: 'top1-agreement', threshold: 0.95 },
+      ],
+    });
     assert.equal(fp16.report.accuracy?.passed, true);
     assert.equal(fp16.report.accuracy?.dataSource, 'calibration-holdout');
     const w16 = summarizeModel(readPlan(fp16.plan).payload, 'fp16').weightBytes;
@@ -81,7 +93,12 @@ describe('buildPlan', () => {
   test('int8 with calibration: gate passes, table stored, onnxruntime runs integer kernels', async () => {
     const dir = await tempDir();
     const calibration = await writeCalibration(dir, 40);
-    const r = await build({ precision: 'int8', calibration, calibrationMethod: 'percentile', accuracyGates: [{ metric: 'cosine', threshold: 0.99 }] });
+    const r = await build({
+      precision: 'int8',
+      calibration,
+      calibrationMethod: 'percentile',
+      accuracyGates: [{ metric: 'cosine', threshold: 0.99 }],
+    });
     const { manifest, payload } = readPlan(r.plan);
     assert.equal(manifest.calibration?.method, 'percentile');
     assert.equal(manifest.calibration?.samples, 32, '20 % held out for validation');
@@ -100,11 +117,17 @@ describe('buildPlan', () => {
     for (const precision of ['fp32', 'fp16', 'int8'] as const) {
       const r = await buildPlan({ model: encoder, runtime, precision, calibration, profiles });
       assert.equal(r.report.accuracy?.passed, true, `${precision}: ${r.report.accuracy?.gates.map((x) => x.message).join('; ')}`);
-      assert.deepEqual(r.report.accuracy?.outputs.map((o) => o.name), ['logits', 'hidden']);
+      assert.deepEqual(
+        r.report.accuracy?.outputs.map((o) => o.name),
+        ['logits', 'hidden'],
+      );
       assert.ok(r.report.stagesMs.profiles !== undefined, `${precision}: the profile's min, opt and max shapes ran`);
       plans.set(precision, r);
     }
-    const kept = plans.get('fp16')?.report.precisionReport.fp16?.keptFp32.map((k) => k.op).sort();
+    const kept = plans
+      .get('fp16')
+      ?.report.precisionReport.fp16?.keptFp32.map((k) => k.op)
+      .sort();
     assert.deepEqual(kept, ['LayerNormalization', 'LayerNormalization', 'LayerNormalization', 'LayerNormalization', 'Softmax', 'Softmax']);
     // Six weight MatMuls per layer and the classifier Gemm get INT8 weights; the attention MatMuls of two activations do not.
     const int8 = plans.get('int8')?.report.precisionReport.int8;
@@ -169,8 +192,17 @@ describe('buildPlan', () => {
       return BigInt(i < 5 ? top : (top + 1) % 5);
     });
     const validation = join(dir, 'val.npz');
-    await writeFile(validation, writeNpz({ x: { elemType: DT.FLOAT, dims: [10, 3, 8, 8], data: x }, labels: { elemType: DT.INT64, dims: [10], data: labels } }));
-    const r = await build({ validation, accuracyGates: [{ metric: 'accuracy-drop', threshold: 0.01 }, { metric: 'top1-accuracy', threshold: 0.5 }] });
+    await writeFile(
+      validation,
+      writeNpz({ x: { elemType: DT.FLOAT, dims: [10, 3, 8, 8], data: x }, labels: { elemType: DT.INT64, dims: [10], data: labels } }),
+    );
+    const r = await build({
+      validation,
+      accuracyGates: [
+        { metric: 'accuracy-drop', threshold: 0.01 },
+        { metric: 'top1-accuracy', threshold: 0.5 },
+      ],
+    });
     const logitsMetrics = r.report.accuracy?.outputs.find((o) => o.name === 'logits');
     assert.equal(logitsMetrics?.referenceAccuracy, 0.5);
     assert.equal(logitsMetrics?.planAccuracy, 0.5);
@@ -181,7 +213,10 @@ describe('buildPlan', () => {
     const { manifest, payload } = readPlan(r.plan);
     // The CPU provider's offline optimization would wrap Conv and Gemm (no FP16 CPU kernels) in Casts to FP32.
     assert.equal(manifest.payload.ortOptimizationLevel, 'none');
-    assert.ok(r.report.warnings.some((w) => /ort-optimize skipped for ort-webgpu: .* added \d+ Cast/.test(w)), r.report.warnings.join('; '));
+    assert.ok(
+      r.report.warnings.some((w) => /ort-optimize skipped for ort-webgpu: .* added \d+ Cast/.test(w)),
+      r.report.warnings.join('; '),
+    );
     const g = loadModel(payload);
     inferShapes(g);
     const compute = g.nodes.filter((n) => n.opType === 'Conv' || n.opType === 'Gemm');
@@ -191,8 +226,11 @@ describe('buildPlan', () => {
     assert.equal(manifest.deviceRequirements.shaderF16, true);
     assert.ok(!loadModel(payload).nodes.some((n) => n.domain === 'com.microsoft'));
     assert.match(r.report.accuracy?.measuredOn ?? '', /standing in for WebGPU/);
-    assert.throws(() => checkPlanCompatibility(manifest, { targets: ['ort-cpu'], runtime: { name: runtime.name, version: runtime.version } }),
-      (e: unknown) => e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE' && /built for target 'ort-webgpu' but this engine provides ort-cpu/.test(e.message));
+    assert.throws(
+      () => checkPlanCompatibility(manifest, { targets: ['ort-cpu'], runtime: { name: runtime.name, version: runtime.version } }),
+      (e: unknown) =>
+        e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE' && /built for target 'ort-webgpu' but this engine provides ort-cpu/.test(e.message),
+    );
   });
 
   test('string inputs skip the run-based checks with a warning; explicit gates are refused', async () => {
@@ -203,13 +241,19 @@ describe('buildPlan', () => {
     const r = await buildPlan({ model: b.bytes(), runtime });
     assert.equal(r.report.accuracy, null);
     assert.ok(r.report.warnings.some((w) => /accuracy gate skipped: 's' is a string tensor/.test(w)));
-    await assert.rejects(buildPlan({ model: b.bytes(), runtime, accuracyGates: [{ metric: 'cosine', threshold: 0.9 }] }), rtErr('BAD_CONFIG', /accuracy gate cannot run/));
+    await assert.rejects(
+      buildPlan({ model: b.bytes(), runtime, accuracyGates: [{ metric: 'cosine', threshold: 0.9 }] }),
+      rtErr('BAD_CONFIG', /accuracy gate cannot run/),
+    );
   });
 });
 
 describe('buildPlan errors', () => {
   test('target cuda is unavailable', async () => {
-    await assert.rejects(build({ target: 'cuda' }), (e: unknown) => e instanceof RtError && e.category === 'FAILED_PRECONDITION' && /target 'cuda' is unavailable/.test(e.message));
+    await assert.rejects(
+      build({ target: 'cuda' }),
+      (e: unknown) => e instanceof RtError && e.category === 'FAILED_PRECONDITION' && /target 'cuda' is unavailable/.test(e.message),
+    );
   });
 
   test('an unsupported operator is named', async () => {
@@ -218,8 +262,10 @@ describe('buildPlan errors', () => {
     b.node('Relu', ['x'], ['h']);
     b.node('FancyOp', ['h'], ['y'], {}, 'com.example');
     b.output('y');
-    await assert.rejects(buildPlan({ model: b.bytes(), modelName: 'custom.onnx', runtime }),
-      rtErr('UNSUPPORTED', /custom\.onnx: node 'FancyOp_1' uses operator 'FancyOp' from the custom domain 'com\.example'/));
+    await assert.rejects(
+      buildPlan({ model: b.bytes(), modelName: 'custom.onnx', runtime }),
+      rtErr('UNSUPPORTED', /custom\.onnx: node 'FancyOp_1' uses operator 'FancyOp' from the custom domain 'com\.example'/),
+    );
     const c = new GraphBuilder();
     c.input('x', DT.FLOAT, [1, 4]);
     c.node('Frobnicate', ['x'], ['y']);
@@ -230,15 +276,24 @@ describe('buildPlan errors', () => {
   test('a calibration file with the wrong shape', async () => {
     const dir = await tempDir();
     const calibration = await writeCalibration(dir, 4, 1, 'wrong.npy', [3, 16, 16]);
-    await assert.rejects(build({ precision: 'int8', calibration }), rtErr('BAD_SHAPE', /calibration data for input 'x' has shape \[4,3,16,16\].*dimension 2 must be 8, got 16/));
+    await assert.rejects(
+      build({ precision: 'int8', calibration }),
+      rtErr('BAD_SHAPE', /calibration data for input 'x' has shape \[4,3,16,16\].*dimension 2 must be 8, got 16/),
+    );
   });
 
   test('int8 without calibration data, a bad profile, a missing or corrupt model', async () => {
     await assert.rejects(build({ precision: 'int8' }), rtErr('BAD_CONFIG', /needs calibration data/));
     await assert.rejects(build({ profiles: [{ input: 'nope', min: [1], opt: [1], max: [1] }] }), rtErr('BAD_CONFIG', /no such input/));
-    await assert.rejects(build({ profiles: [{ input: 'x', min: [1, 3, 8, 8], opt: [4, 3, 8, 8], max: [8, 3, 9, 8] }] }), rtErr('BAD_CONFIG', /dimension 2 is fixed to 8/));
+    await assert.rejects(
+      build({ profiles: [{ input: 'x', min: [1, 3, 8, 8], opt: [4, 3, 8, 8], max: [8, 3, 9, 8] }] }),
+      rtErr('BAD_CONFIG', /dimension 2 is fixed to 8/),
+    );
     await assert.rejects(buildPlan({ model: '/nonexistent/model.onnx', runtime }), rtErr('BAD_CONFIG', /cannot be read/));
-    await assert.rejects(buildPlan({ model: Uint8Array.from([1, 2, 3, 4, 5]), modelName: 'junk.onnx', runtime }), rtErr('BAD_CONFIG', /junk\.onnx is not a valid ONNX model/));
+    await assert.rejects(
+      buildPlan({ model: Uint8Array.from([1, 2, 3, 4, 5]), modelName: 'junk.onnx', runtime }),
+      rtErr('BAD_CONFIG', /junk\.onnx is not a valid ONNX model/),
+    );
   });
 
   test('a plan given as the model is refused', async () => {

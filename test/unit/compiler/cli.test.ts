@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Command } from 'commander';
 import {
-  EXIT_ACCURACY_GATE, EXIT_ERROR, EXIT_OK, EXIT_USAGE, registerCompilerCommands, runBuildCommand, runInspectCommand,
+  EXIT_ACCURACY_GATE,
+  EXIT_ERROR,
+  EXIT_OK,
+  EXIT_USAGE,
+  registerCompilerCommands,
+  runBuildCommand,
+  runInspectCommand,
 } from '../../../src/compiler/cli.ts';
 import { createOfflineRunner } from '../../../src/engine/ort/offline-runner.ts';
 import { tempDir, tinyConvNet, writeCalibration, writeModelFile } from './models.ts';
@@ -21,13 +27,25 @@ describe('rtserve build (runBuildCommand)', () => {
     const model = await writeModelFile(dir, 'tiny.onnx', tinyConvNet());
     const calibration = await writeCalibration(dir, 20);
     const c = capture();
-    const code = await runBuildCommand(model, {
-      output: join(dir, 'tiny.plan'), precision: 'int8', calibration, calibrationMethod: 'entropy', report: join(dir, 'report.json'),
-      profile: ['x:1x3x8x8,4x3x8x8,8x3x8x8'], accuracyGate: ['cosine=0.98'],
-    }, c.deps);
+    const code = await runBuildCommand(
+      model,
+      {
+        output: join(dir, 'tiny.plan'),
+        precision: 'int8',
+        calibration,
+        calibrationMethod: 'entropy',
+        report: join(dir, 'report.json'),
+        profile: ['x:1x3x8x8,4x3x8x8,8x3x8x8'],
+        accuracyGate: ['cosine=0.98'],
+      },
+      c.deps,
+    );
     assert.equal(code, EXIT_OK, c.err.join('\n'));
     for (const stage of ['load', 'validate', 'passes', 'calibrate', 'precision', 'ort-optimize', 'profiles', 'accuracy', 'write']) {
-      assert.ok(c.err.some((l) => l.includes(stage)), `progress line for ${stage}`);
+      assert.ok(
+        c.err.some((l) => l.includes(stage)),
+        `progress line for ${stage}`,
+      );
     }
     assert.match(c.out[0] ?? '', /built .*tiny\.plan: ort-cpu int8/);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { calibration: { method: string }; accuracy: { passed: boolean } };
@@ -41,7 +59,11 @@ describe('rtserve build (runBuildCommand)', () => {
     const model = await writeModelFile(dir, 'tiny.onnx', tinyConvNet());
     const calibration = await writeCalibration(dir, 10);
     const c = capture();
-    const code = await runBuildCommand(model, { output: join(dir, 'x.plan'), precision: 'int8', calibration, report: join(dir, 'r.json'), accuracyGate: ['logits:max-abs=0'] }, c.deps);
+    const code = await runBuildCommand(
+      model,
+      { output: join(dir, 'x.plan'), precision: 'int8', calibration, report: join(dir, 'r.json'), accuracyGate: ['logits:max-abs=0'] },
+      c.deps,
+    );
     assert.equal(code, EXIT_ACCURACY_GATE);
     assert.ok(c.err.some((l) => /error \[ACCURACY_GATE\]: accuracy gate failed: max-abs of 'logits'/.test(l)));
     await stat(join(dir, 'r.json'));

@@ -8,7 +8,16 @@ import { DT } from '../../../src/tensor/onnx-dtype.ts';
 import { randn, rng } from './helpers.ts';
 
 function f32(rand: () => number, dims: number[], scale: number, offset = 0) {
-  return { elemType: DT.FLOAT, dims, data: randn(rand, dims.reduce((a, b) => a * b, 1), scale, offset) };
+  return {
+    elemType: DT.FLOAT,
+    dims,
+    data: randn(
+      rand,
+      dims.reduce((a, b) => a * b, 1),
+      scale,
+      offset,
+    ),
+  };
 }
 
 /**

@@ -26,14 +26,54 @@ interface Layered {
 
 const TABLE: readonly Layered[] = [
   { key: 'httpPort', env: 'RTSERVE_HTTP_PORT', default: 8000, file: [9001, 9001], envValue: ['9002', 9002], flag: ['9003', 9003] },
-  { key: 'host', env: 'RTSERVE_HOST', default: '127.0.0.1', file: ['0.0.0.0', '0.0.0.0'], envValue: ['::1', '::1'], flag: ['localhost', 'localhost'] },
+  {
+    key: 'host',
+    env: 'RTSERVE_HOST',
+    default: '127.0.0.1',
+    file: ['0.0.0.0', '0.0.0.0'],
+    envValue: ['::1', '::1'],
+    flag: ['localhost', 'localhost'],
+  },
   { key: 'logLevel', env: 'RTSERVE_LOG_LEVEL', default: 'info', file: ['warn', 'warn'], envValue: ['error', 'error'], flag: ['debug', 'debug'] },
-  { key: 'modelRepository', env: 'RTSERVE_MODEL_REPOSITORY', default: [], file: [['/from/file'], ['/from/file']], envValue: ['/env/a, /env/b', ['/env/a', '/env/b']], flag: [['/from/flag'], ['/from/flag']] },
-  { key: 'providers', env: 'RTSERVE_PROVIDERS', default: ['cpu'], file: [['webgpu', 'cpu'], ['webgpu', 'cpu']], envValue: ['cuda,cpu', ['cuda', 'cpu']], flag: [['tensorrt', 'cpu'], ['tensorrt', 'cpu']] },
+  {
+    key: 'modelRepository',
+    env: 'RTSERVE_MODEL_REPOSITORY',
+    default: [],
+    file: [['/from/file'], ['/from/file']],
+    envValue: ['/env/a, /env/b', ['/env/a', '/env/b']],
+    flag: [['/from/flag'], ['/from/flag']],
+  },
+  {
+    key: 'providers',
+    env: 'RTSERVE_PROVIDERS',
+    default: ['cpu'],
+    file: [
+      ['webgpu', 'cpu'],
+      ['webgpu', 'cpu'],
+    ],
+    envValue: ['cuda,cpu', ['cuda', 'cpu']],
+    flag: [
+      ['tensorrt', 'cpu'],
+      ['tensorrt', 'cpu'],
+    ],
+  },
   { key: 'strictReadiness', env: 'RTSERVE_STRICT_READINESS', default: true, file: [false, false], envValue: ['true', true], flag: [false, false] },
   { key: 'exitTimeoutSecs', env: 'RTSERVE_EXIT_TIMEOUT_SECS', default: 30, file: [5, 5], envValue: ['7', 7], flag: ['9', 9] },
-  { key: 'modelControlMode', env: 'RTSERVE_MODEL_CONTROL_MODE', default: 'none', file: ['poll', 'poll'], envValue: ['explicit', 'explicit'], flag: ['none', 'none'] },
-  { key: 'grpcKeepalivePermitWithoutCalls', env: 'RTSERVE_GRPC_KEEPALIVE_PERMIT_WITHOUT_CALLS', default: false, file: [true, true], envValue: ['false', false] },
+  {
+    key: 'modelControlMode',
+    env: 'RTSERVE_MODEL_CONTROL_MODE',
+    default: 'none',
+    file: ['poll', 'poll'],
+    envValue: ['explicit', 'explicit'],
+    flag: ['none', 'none'],
+  },
+  {
+    key: 'grpcKeepalivePermitWithoutCalls',
+    env: 'RTSERVE_GRPC_KEEPALIVE_PERMIT_WITHOUT_CALLS',
+    default: false,
+    file: [true, true],
+    envValue: ['false', false],
+  },
   { key: 'maxBodyBytes', env: 'RTSERVE_MAX_BODY_BYTES', default: 64 * 1024 * 1024, file: [2048, 2048], envValue: ['4096', 4096] },
 ];
 
@@ -86,7 +126,11 @@ describe('server config layering: defaults < file < environment < flags', () => 
 
   test('layers set different keys independently; a flag left undefined (not given) does not hide lower layers', async () => {
     const file = await writeConfig('httpPort: 9101\nlogLevel: warn\nexitTimeoutSecs: 4\n');
-    const config = await loadServerConfig({ file, env: { RTSERVE_LOG_LEVEL: 'error', RTSERVE_GRPC_PORT: '9102' }, flags: { exitTimeoutSecs: '6', httpPort: undefined, logLevel: undefined } });
+    const config = await loadServerConfig({
+      file,
+      env: { RTSERVE_LOG_LEVEL: 'error', RTSERVE_GRPC_PORT: '9102' },
+      flags: { exitTimeoutSecs: '6', httpPort: undefined, logLevel: undefined },
+    });
     assert.deepEqual([config.httpPort, config.grpcPort, config.logLevel, config.exitTimeoutSecs, config.metricsPort], [9101, 9102, 'error', 6, 8002]);
   });
 
@@ -115,7 +159,11 @@ describe('server config layering: defaults < file < environment < flags', () => 
   test('a bad value is refused naming its layer, even where a higher layer sets the key', async () => {
     const file = await writeConfig('httpPort: 70000\n');
     await rejectsNaming(loadServerConfig({ file, flags: { httpPort: '8080' } }), /config file .*config-\d+\.yaml/, /httpPort/);
-    await rejectsNaming(loadServerConfig({ env: { RTSERVE_HTTP_PORT: 'eighty' }, flags: { httpPort: '8080' } }), /environment variable RTSERVE_HTTP_PORT/, /httpPort/);
+    await rejectsNaming(
+      loadServerConfig({ env: { RTSERVE_HTTP_PORT: 'eighty' }, flags: { httpPort: '8080' } }),
+      /environment variable RTSERVE_HTTP_PORT/,
+      /httpPort/,
+    );
     await rejectsNaming(loadServerConfig({ flags: { logLevel: 'loud' } }), /command-line flags/, /logLevel/);
     await rejectsNaming(loadServerConfig({ file: await writeConfig('[1, 2]') }), /must hold an object/);
     await rejectsNaming(loadServerConfig({ file: await writeConfig('{"httpPort": ', '.json') }), /is not valid JSON/);

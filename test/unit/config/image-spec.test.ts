@@ -14,7 +14,10 @@ const base = (over: Partial<ModelConfigInput> = {}): ModelConfigInput => ({
 });
 const spec = (over: Partial<ModelConfigInput> = {}) => imageSpecOf(modelConfigSchema.parse(base(over)));
 const badConfig = (over: Partial<ModelConfigInput>, pattern: RegExp): void => {
-  assert.throws(() => spec(over), (err: unknown) => err instanceof RtError && err.code === 'BAD_CONFIG' && pattern.test(err.message));
+  assert.throws(
+    () => spec(over),
+    (err: unknown) => err instanceof RtError && err.code === 'BAD_CONFIG' && pattern.test(err.message),
+  );
 };
 
 describe('image spec from the model config', () => {
@@ -63,7 +66,15 @@ describe('image spec from the model config', () => {
     badConfig({ preprocess: { input: 'nope' } }, /preprocess.input 'nope' is not an input/);
     badConfig({ input: [{ name: 'image', data_type: 'TYPE_FP32', dims: [3, -1, -1] }] }, /dynamic width: set preprocess.resize.width/);
     badConfig({ preprocess: { resize: { mode: 'fit' } } }, /'fit' gives images of varying size/);
-    badConfig({ input: [{ name: 'a', data_type: 'TYPE_FP32', dims: [3, 8, 8] }, { name: 'b', data_type: 'TYPE_FP32', dims: [3, 8, 8] }] }, /must name the image input/);
+    badConfig(
+      {
+        input: [
+          { name: 'a', data_type: 'TYPE_FP32', dims: [3, 8, 8] },
+          { name: 'b', data_type: 'TYPE_FP32', dims: [3, 8, 8] },
+        ],
+      },
+      /must name the image input/,
+    );
     badConfig({ max_batch_size: 0 }, /without batching must have dims \[1, C, H, W\]/);
     badConfig({ postprocess: { type: 'detection' } }, /boxes_output 'boxes' is not an output/);
     badConfig({ preprocess: undefined, postprocess: { type: 'classification' } }, /postprocess needs a preprocess section/);

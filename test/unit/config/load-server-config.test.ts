@@ -42,7 +42,7 @@ test('files and flags stay strict: an unknown key is an error naming its source'
   }
 });
 
-test('client shared memory is off unless allowed; the flag takes Triton\'s --allow-client-shm=true form', async () => {
+test("client shared memory is off unless allowed; the flag takes Triton's --allow-client-shm=true form", async () => {
   assert.equal((await loadServerConfig({})).allowClientShm, false);
   assert.equal((await loadServerConfig({ flags: { allowClientShm: 'true' } })).allowClientShm, true);
   assert.equal((await loadServerConfig({ flags: { allowClientShm: true } })).allowClientShm, true);

@@ -63,8 +63,11 @@ test('every field of the field table exists in model_config.proto with the same 
       const e = pf.resolvedType;
       if (!(e instanceof protobuf.Enum)) problems.push(`${path}: enum in the table, ${pf.type} in the proto`);
       else {
-        const byNumber = Object.entries(e.values).sort((a, b) => a[1] - b[1]).map(([k]) => k);
-        if (JSON.stringify(byNumber) !== JSON.stringify(field.type.values)) problems.push(`${path}: enum values ${field.type.values.join(',')} vs proto ${byNumber.join(',')}`);
+        const byNumber = Object.entries(e.values)
+          .sort((a, b) => a[1] - b[1])
+          .map(([k]) => k);
+        if (JSON.stringify(byNumber) !== JSON.stringify(field.type.values))
+          problems.push(`${path}: enum values ${field.type.values.join(',')} vs proto ${byNumber.join(',')}`);
       }
     }
     const inner = messageOf(field.type);

@@ -5,7 +5,13 @@ import { modelConfigSchema } from '../../../src/config/model-config.ts';
 describe('model config: engine.failover', () => {
   test('defaults: on, 3 device errors, first probe after 5 s doubling up to 60 s, the failed batch retried', () => {
     const c = modelConfigSchema.parse({ name: 'm' });
-    assert.deepEqual(c.engine.failover, { enabled: true, failure_threshold: 3, probe_interval_ms: 5000, max_probe_interval_ms: 60_000, retry_failed_batch: true });
+    assert.deepEqual(c.engine.failover, {
+      enabled: true,
+      failure_threshold: 3,
+      probe_interval_ms: 5000,
+      max_probe_interval_ms: 60_000,
+      retry_failed_batch: true,
+    });
   });
 
   test('bad values are refused naming the key', () => {

@@ -9,8 +9,10 @@ const resp = (values: number[]): InferResponse => ({ model_name: 'm', model_vers
 
 describe('ResponseCache', () => {
   const cache = new ResponseCache(1 << 20);
-  const key = (inputs: Tensor[], opts: { version?: string; gen?: number; outputs?: { name: string; parameters?: Record<string, number> }[] } = {}): string =>
-    cache.keyOf('m', opts.version ?? '1', opts.gen ?? 1, inputs, opts.outputs);
+  const key = (
+    inputs: Tensor[],
+    opts: { version?: string; gen?: number; outputs?: { name: string; parameters?: Record<string, number> }[] } = {},
+  ): string => cache.keyOf('m', opts.version ?? '1', opts.gen ?? 1, inputs, opts.outputs);
 
   test('the key covers inputs by name (order-free), data, shape, datatype, version, load generation and requested outputs', () => {
     const a = t('a', [1, 2]);
@@ -23,7 +25,11 @@ describe('ResponseCache', () => {
     assert.notEqual(key([a, b], { version: '2' }), base, 'version');
     assert.notEqual(key([a, b], { gen: 2 }), base, 'load generation');
     assert.notEqual(key([a, b], { outputs: [{ name: 'y' }] }), base, 'requested outputs');
-    assert.notEqual(key([a, b], { outputs: [{ name: 'y', parameters: { classification: 2 } }] }), key([a, b], { outputs: [{ name: 'y' }] }), 'output parameters');
+    assert.notEqual(
+      key([a, b], { outputs: [{ name: 'y', parameters: { classification: 2 } }] }),
+      key([a, b], { outputs: [{ name: 'y' }] }),
+      'output parameters',
+    );
     assert.equal(key([a, b], { outputs: [{ name: 'y' }, { name: 'z' }] }), key([a, b], { outputs: [{ name: 'z' }, { name: 'y' }] }));
     // A view over a larger buffer hashes only its own bytes.
     const big = new Float32Array([9, 1, 2, 9]);

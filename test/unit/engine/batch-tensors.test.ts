@@ -165,10 +165,7 @@ describe('batchKey', () => {
   });
 
   test('ignores dim 0 and input order', () => {
-    assert.equal(
-      batchKey([t('a', 'FP32', [1, 3, 4]), t('b', 'INT32', [1])]),
-      batchKey([t('b', 'INT32', [5]), t('a', 'FP32', [5, 3, 4])]),
-    );
+    assert.equal(batchKey([t('a', 'FP32', [1, 3, 4]), t('b', 'INT32', [1])]), batchKey([t('b', 'INT32', [5]), t('a', 'FP32', [5, 3, 4])]));
   });
 
   test('differs for another non-batch dim, dtype, input set or rank', () => {
@@ -193,7 +190,13 @@ describe('planBatch', () => {
       { name: 'b', datatype: 'INT32', shape: [2, 2], data: new Int32Array(4) },
     ];
     const plan = planBatch([r0, r1]);
-    assert.deepEqual(plan.map((p) => [p.name, p.datatype, p.shape]), [['b', 'INT32', [3, 2]], ['a', 'FP32', [3, 3]]]);
+    assert.deepEqual(
+      plan.map((p) => [p.name, p.datatype, p.shape]),
+      [
+        ['b', 'INT32', [3, 2]],
+        ['a', 'FP32', [3, 3]],
+      ],
+    );
     assert.equal(plan[0]?.parts[0], r0[0]);
     assert.equal(plan[0]?.parts[1], r1[1]);
     assert.equal(plan[1]?.parts[1]?.data, r1[0]?.data, 'the data itself, not a copy');
@@ -201,8 +204,17 @@ describe('planBatch', () => {
 
   test('refuses what cannot be joined, naming the input', () => {
     const ok: Tensor = { name: 'x', datatype: 'FP32', shape: [1, 2], data: new Float32Array(2) };
-    assert.throws(() => planBatch([[ok], [{ ...ok, datatype: 'INT32', data: new Int32Array(2) }]]), (e: unknown) => e instanceof RtError && /input 'x': INT32 cannot be batched with FP32/.test(e.message));
-    assert.throws(() => planBatch([[ok], [{ ...ok, data: new Float32Array(3) }]]), (e: unknown) => e instanceof RtError && /input 'x' has 3 elements, but its shape \[1,2\] needs 2/.test(e.message));
-    assert.throws(() => planBatch([[ok], [{ ...ok, data: new Float64Array(2) }]]), (e: unknown) => e instanceof RtError && /input 'x' data does not hold FP32 elements/.test(e.message));
+    assert.throws(
+      () => planBatch([[ok], [{ ...ok, datatype: 'INT32', data: new Int32Array(2) }]]),
+      (e: unknown) => e instanceof RtError && /input 'x': INT32 cannot be batched with FP32/.test(e.message),
+    );
+    assert.throws(
+      () => planBatch([[ok], [{ ...ok, data: new Float32Array(3) }]]),
+      (e: unknown) => e instanceof RtError && /input 'x' has 3 elements, but its shape \[1,2\] needs 2/.test(e.message),
+    );
+    assert.throws(
+      () => planBatch([[ok], [{ ...ok, data: new Float64Array(2) }]]),
+      (e: unknown) => e instanceof RtError && /input 'x' data does not hold FP32 elements/.test(e.message),
+    );
   });
 });

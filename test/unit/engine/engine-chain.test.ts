@@ -50,8 +50,16 @@ function settings(over: Partial<FailoverSection> = {}): FailoverSection {
 async function openChain(over: Partial<FailoverSection>, warmup: (s: EngineSession) => Promise<void> = async () => undefined) {
   const r = recorder();
   const chain = await EngineChain.open({
-    model: 'm', version: '1', modelPath: 'echo', engine: fakeEngine, loadOptions: { providers: FLAKY_THEN_CPU }, instances: 1,
-    settings: settings(over), warmup, logger: silentLogger(), events: r.events,
+    model: 'm',
+    version: '1',
+    modelPath: 'echo',
+    engine: fakeEngine,
+    loadOptions: { providers: FLAKY_THEN_CPU },
+    instances: 1,
+    settings: settings(over),
+    warmup,
+    logger: silentLogger(),
+    events: r.events,
   });
   const session = chain.sessions[0];
   assert.ok(session !== undefined);

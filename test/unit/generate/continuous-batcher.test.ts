@@ -7,7 +7,11 @@ import { RtError } from '../../../src/errors/registry.ts';
 import { FakeDecoderSession, fakeConfig, fakeReference } from './fake-decoder.ts';
 import { fuzzParams } from '../../helpers/fuzz.ts';
 
-function serviceWith(session: FakeDecoderSession, limits: Partial<BatcherLimits> = {}, configOverrides: Record<string, unknown> = {}): GenerateService {
+function serviceWith(
+  session: FakeDecoderSession,
+  limits: Partial<BatcherLimits> = {},
+  configOverrides: Record<string, unknown> = {},
+): GenerateService {
   const config = fakeConfig(configOverrides);
   return new GenerateService({ resolve: () => ({ name: 'fake', version: '1', config, session }), limits });
 }
@@ -52,7 +56,10 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     assert.ok(Math.max(...decodeRows) <= 4, 'never more rows than maxSequences');
     // Joining at step boundaries: prefill runs happened between decode steps, not only at the start.
     const firstDecode = session.calls.findIndex((c) => c.newTokens === 1);
-    assert.ok(session.calls.slice(firstDecode).some((c) => c.newTokens > 1 || c.rows > 1), 'sequences joined after decoding had started');
+    assert.ok(
+      session.calls.slice(firstDecode).some((c) => c.newTokens > 1 || c.rows > 1),
+      'sequences joined after decoding had started',
+    );
     assert.equal(service.batcher('fake').running, 0);
     assert.equal(service.batcher('fake').queued, 0);
   });
@@ -60,7 +67,14 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
   test('property: arbitrary prompts, lengths, limits and arrival times give the solo tokens', async (t) => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ prompt: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 12 }), maxTokens: fc.integer({ min: 1, max: 24 }), delaySteps: fc.integer({ min: 0, max: 6 }) }), { minLength: 1, maxLength: 10 }),
+        fc.array(
+          fc.record({
+            prompt: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 12 }),
+            maxTokens: fc.integer({ min: 1, max: 24 }),
+            delaySteps: fc.integer({ min: 0, max: 6 }),
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
         fc.integer({ min: 1, max: 6 }),
         fc.integer({ min: 1, max: 64 }),
         async (reqs, maxSequences, maxPrefillTokens) => {
@@ -106,7 +120,10 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     // The cancelled stream ended with exactly one terminal event, seq numbers without gaps.
     const seqs: number[] = [];
     for await (const e of a.events()) seqs.push(e.seq);
-    assert.deepEqual(seqs, Array.from({ length: seqs.length }, (_, i) => i + 1));
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: seqs.length }, (_, i) => i + 1),
+    );
   });
 
   test('an aborted signal removes a queued request at once', async () => {
@@ -134,7 +151,12 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     const b = service.start({ model: 'fake', prompt: 'b', maxTokens: 5, greedy: true });
     assert.throws(
       () => service.start({ model: 'fake', prompt: 'c', maxTokens: 5, greedy: true }),
-      (err: unknown) => err instanceof RtError && err.code === 'QUEUE_FULL' && err.category === 'RESOURCE_EXHAUSTED' && err.retryable && err.retryAfterMs !== undefined,
+      (err: unknown) =>
+        err instanceof RtError &&
+        err.code === 'QUEUE_FULL' &&
+        err.category === 'RESOURCE_EXHAUSTED' &&
+        err.retryable &&
+        err.retryAfterMs !== undefined,
     );
     gate.free();
     await Promise.all([a.result, b.result]);
@@ -153,7 +175,10 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     const [ra, rb] = await Promise.all([a.result, b.result]);
     assert.deepEqual(ra.tokens, fakeReference(bytes('abcde'), 20));
     assert.deepEqual(rb.tokens, fakeReference(bytes('fghij'), 20));
-    assert.throws(() => service.start({ model: 'fake', prompt: 'x', maxTokens: 40, greedy: true }), (e: unknown) => e instanceof RtError && e.code === 'BAD_REQUEST');
+    assert.throws(
+      () => service.start({ model: 'fake', prompt: 'x', maxTokens: 40, greedy: true }),
+      (e: unknown) => e instanceof RtError && e.code === 'BAD_REQUEST',
+    );
   });
 
   test('max_tokens is clamped to the context; a prompt that fills the context is refused', async () => {
@@ -165,7 +190,10 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     const r = await g.result;
     assert.ok(r.tokens.length <= 4);
     if (r.tokens.at(-1) !== 256) assert.equal(r.finishReason, 'length');
-    assert.throws(() => service.start({ model: 'fake', promptTokens: Array(64).fill(97), greedy: true }), (e: unknown) => e instanceof RtError && e.code === 'BAD_REQUEST');
+    assert.throws(
+      () => service.start({ model: 'fake', promptTokens: Array(64).fill(97), greedy: true }),
+      (e: unknown) => e instanceof RtError && e.code === 'BAD_REQUEST',
+    );
   });
 
   test('stop sequences cut the text before the stop string; usage counts prompt and sampled tokens', async () => {
@@ -212,7 +240,10 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     const service = serviceWith(session);
     const g = service.start({ model: 'fake', prompt: 'abc', maxTokens: 10, greedy: true });
     const drained = service.drain(10_000);
-    assert.throws(() => service.start({ model: 'fake', prompt: 'x', greedy: true }), (e: unknown) => e instanceof RtError && e.code === 'SERVER_DRAINING');
+    assert.throws(
+      () => service.start({ model: 'fake', prompt: 'x', greedy: true }),
+      (e: unknown) => e instanceof RtError && e.code === 'SERVER_DRAINING',
+    );
     assert.equal(await drained, true);
     assert.ok(g.finished);
   });

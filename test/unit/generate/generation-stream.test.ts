@@ -5,7 +5,16 @@ import { GenerationStream } from '../../../src/generate/generation-stream.ts';
 import type { GenerationEvent, GenerationResult } from '../../../src/generate/types.ts';
 
 const usage = { promptTokens: 1, completionTokens: 2, totalTokens: 3 };
-const summarize = (): GenerationResult => ({ id: 'g', model: 'm', version: '1', text: 'ab', tokens: [97, 98], finishReason: 'stop', usage, timeToFirstTokenMs: 0 });
+const summarize = (): GenerationResult => ({
+  id: 'g',
+  model: 'm',
+  version: '1',
+  text: 'ab',
+  tokens: [97, 98],
+  finishReason: 'stop',
+  usage,
+  timeToFirstTokenMs: 0,
+});
 
 async function collect(it: AsyncIterable<GenerationEvent>): Promise<GenerationEvent[]> {
   const out: GenerationEvent[] = [];
@@ -26,19 +35,37 @@ test('readers get every event after their cursor exactly once, live events inclu
   const resumed = collect(s.events((first.value as GenerationEvent).seq));
   s.push({ type: 'done', text: '', finishReason: 'stop', usage });
   s.push({ type: 'delta', text: 'late', tokens: [1] }); // after the terminal event: ignored
-  assert.deepEqual((await fromStart).map((e) => e.seq), [1, 2, 3]);
-  assert.deepEqual((await fromOne).map((e) => e.seq), [2, 3]);
-  assert.deepEqual((await resumed).map((e) => [e.seq, e.type]), [[2, 'delta'], [3, 'done']]);
+  assert.deepEqual(
+    (await fromStart).map((e) => e.seq),
+    [1, 2, 3],
+  );
+  assert.deepEqual(
+    (await fromOne).map((e) => e.seq),
+    [2, 3],
+  );
+  assert.deepEqual(
+    (await resumed).map((e) => [e.seq, e.type]),
+    [
+      [2, 'delta'],
+      [3, 'done'],
+    ],
+  );
   assert.equal(s.lastSeq, 3);
   assert.equal((await s.result).text, 'ab');
   assert.deepEqual(await collect(s.events(3)), [], 'a cursor at the end gives nothing');
-  assert.throws(() => s.events(4), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER');
+  assert.throws(
+    () => s.events(4),
+    (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER',
+  );
 });
 
 test('an error event ends the stream and rejects the result', async () => {
   const s = new GenerationStream(summarize);
   const reader = collect(s.events());
   s.push({ type: 'error', error: rtError('ENGINE_FAILED', 'boom') });
-  assert.deepEqual((await reader).map((e) => e.type), ['error']);
+  assert.deepEqual(
+    (await reader).map((e) => e.type),
+    ['error'],
+  );
   await assert.rejects(s.result, (e: unknown) => e instanceof RtError && e.code === 'ENGINE_FAILED');
 });

@@ -5,7 +5,8 @@ import { Sampler, argmax, mulberry32, normalizeSampling } from '../../../src/gen
 import { fuzzParams } from '../../helpers/fuzz.ts';
 
 const fixedSeed = () => 1;
-const sampler = (o: Parameters<typeof normalizeSampling>[0], history: number[] = [], vocab = 5) => new Sampler(normalizeSampling(o, fixedSeed), vocab, history);
+const sampler = (o: Parameters<typeof normalizeSampling>[0], history: number[] = [], vocab = 5) =>
+  new Sampler(normalizeSampling(o, fixedSeed), vocab, history);
 
 test('argmax takes the first of equal maxima', () => {
   assert.equal(argmax([1, 3, 3, 2]), 1);
@@ -71,7 +72,10 @@ test('sampling follows softmax(logits / T) and a seed makes it reproducible', ()
 
 test('invalid sampling options are BAD_PARAMETER naming the field', () => {
   const bad = (o: Parameters<typeof normalizeSampling>[0], field: string) =>
-    assert.throws(() => normalizeSampling(o, fixedSeed), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER' && e.message.includes(field));
+    assert.throws(
+      () => normalizeSampling(o, fixedSeed),
+      (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER' && e.message.includes(field),
+    );
   bad({ temperature: -1 }, 'temperature');
   bad({ topP: 0 }, 'top_p');
   bad({ topP: 1.5 }, 'top_p');
@@ -84,7 +88,10 @@ test('mulberry32 is deterministic and in [0, 1)', () => {
   const a = mulberry32(123);
   const b = mulberry32(123);
   const xs = Array.from({ length: 1000 }, () => a());
-  assert.deepEqual(xs, Array.from({ length: 1000 }, () => b()));
+  assert.deepEqual(
+    xs,
+    Array.from({ length: 1000 }, () => b()),
+  );
   assert.ok(xs.every((x) => x >= 0 && x < 1));
 });
 

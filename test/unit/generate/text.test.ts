@@ -26,7 +26,10 @@ test('the bytes tokenizer round-trips any text, multi-byte characters split acro
   assert.equal(d.push(256), '', 'special tokens are not text');
   assert.equal(d.push(0xe2), '');
   assert.equal(d.flush(), '\ufffd', 'an unfinished character at the end becomes U+FFFD');
-  assert.throws(() => tokenizerFor('sentencepiece'), (e: unknown) => e instanceof RtError && e.code === 'BAD_CONFIG');
+  assert.throws(
+    () => tokenizerFor('sentencepiece'),
+    (e: unknown) => e instanceof RtError && e.code === 'BAD_CONFIG',
+  );
 });
 
 test('stop sequences: text that may start a stop string is held back, then released or cut', () => {
@@ -46,31 +49,41 @@ test('stop sequences: text that may start a stop string is held back, then relea
 
 test('property: streamed stop matching equals cutting the whole text at the first stop', (t) => {
   fc.assert(
-    fc.property(fc.array(fc.string({ maxLength: 4 }), { maxLength: 12 }), fc.array(fc.string({ minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), (pieces, stops) => {
-      const m = new StopMatcher(stops);
-      let out = '';
-      let stopped = false;
-      for (const p of pieces) {
-        const r = m.push(p);
-        out += r.text;
-        if (r.stopped) {
-          stopped = true;
-          break;
+    fc.property(
+      fc.array(fc.string({ maxLength: 4 }), { maxLength: 12 }),
+      fc.array(fc.string({ minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+      (pieces, stops) => {
+        const m = new StopMatcher(stops);
+        let out = '';
+        let stopped = false;
+        for (const p of pieces) {
+          const r = m.push(p);
+          out += r.text;
+          if (r.stopped) {
+            stopped = true;
+            break;
+          }
         }
-      }
-      if (!stopped) out += m.flush();
-      const whole = pieces.join('');
-      const cuts = stops.map((s) => whole.indexOf(s)).filter((i) => i >= 0);
-      const expected = cuts.length === 0 ? whole : whole.slice(0, Math.min(...cuts));
-      assert.equal(out, expected);
-      assert.equal(stopped, cuts.length > 0);
-    }),
+        if (!stopped) out += m.flush();
+        const whole = pieces.join('');
+        const cuts = stops.map((s) => whole.indexOf(s)).filter((i) => i >= 0);
+        const expected = cuts.length === 0 ? whole : whole.slice(0, Math.min(...cuts));
+        assert.equal(out, expected);
+        assert.equal(stopped, cuts.length > 0);
+      },
+    ),
     fuzzParams(t),
   );
 });
 
 test('stop lists are checked', () => {
-  assert.throws(() => checkStops(['']), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER');
-  assert.throws(() => checkStops(Array(17).fill('x')), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER');
+  assert.throws(
+    () => checkStops(['']),
+    (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER',
+  );
+  assert.throws(
+    () => checkStops(Array(17).fill('x')),
+    (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER',
+  );
   assert.deepEqual(checkStops(['a', 'b']), ['a', 'b']);
 });

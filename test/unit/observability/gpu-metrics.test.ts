@@ -39,10 +39,24 @@ describe('GPU metrics (NVML)', () => {
     const registry = new Registry();
     let readings = 0;
     const devices: GpuDeviceSample[] = [
-      { index: 0, name: 'GPU A', uuid: 'GPU-aaaa', utilization: 0.37, memoryUsed: 1024, memoryTotal: 4096, powerMilliwatts: 123456, powerLimitMilliwatts: 700000, energyMillijoules: 9876543 },
+      {
+        index: 0,
+        name: 'GPU A',
+        uuid: 'GPU-aaaa',
+        utilization: 0.37,
+        memoryUsed: 1024,
+        memoryTotal: 4096,
+        powerMilliwatts: 123456,
+        powerLimitMilliwatts: 700000,
+        energyMillijoules: 9876543,
+      },
       { index: 1, name: 'GPU B', uuid: 'GPU-bbbb', memoryUsed: 0, memoryTotal: 2048 },
     ];
-    registerGpuMetrics(registry, () => (readings++, devices), () => [{ model: 'resnet', version: '1', instance: 0, arenaBytes: 1000, weightBytes: 2000, workspaceBytes: 300 }]);
+    registerGpuMetrics(
+      registry,
+      () => (readings++, devices),
+      () => [{ model: 'resnet', version: '1', instance: 0, arenaBytes: 1000, weightBytes: 2000, workspaceBytes: 300 }],
+    );
     const text = await registry.metrics();
     assert.equal(readings, 1, 'one NVML reading for the whole scrape');
     for (const line of [

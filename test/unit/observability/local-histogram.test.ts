@@ -17,7 +17,13 @@ const OBSERVED: readonly [Record<string, string>, number][] = [
 describe('LocalHistogram', () => {
   test('exposes the same Prometheus text as prom-client Histogram for the same observations', async () => {
     const theirs = new Registry();
-    const reference = new Histogram({ name: 'h_seconds', help: 'a latency', labelNames: ['model', 'version'], buckets: BUCKETS, registers: [theirs] });
+    const reference = new Histogram({
+      name: 'h_seconds',
+      help: 'a latency',
+      labelNames: ['model', 'version'],
+      buckets: BUCKETS,
+      registers: [theirs],
+    });
     const ours = new Registry();
     const local = new LocalHistogram('h_seconds', 'a latency', ['model', 'version'], BUCKETS, ours);
     const handles = new Map<string, ReturnType<LocalHistogram['series']>>();

@@ -27,7 +27,14 @@ describe('runtime log control (Triton logging extension settings)', () => {
     assert.equal(c.logger.level, 'error');
     c.update({ log_error: false });
     assert.equal(c.logger.level, 'silent');
-    assert.deepEqual(c.update({ log_verbose_level: 2 }), { log_file: '', log_info: true, log_warning: true, log_error: true, log_verbose_level: 2, log_format: 'default' });
+    assert.deepEqual(c.update({ log_verbose_level: 2 }), {
+      log_file: '',
+      log_info: true,
+      log_warning: true,
+      log_error: true,
+      log_verbose_level: 2,
+      log_format: 'default',
+    });
     assert.equal(c.logger.level, 'trace');
   });
 
@@ -39,7 +46,11 @@ describe('runtime log control (Triton logging extension settings)', () => {
       [{ log_colour: true }, 'log_colour'],
       [{ log_format: 'xml' }, 'log_format'],
     ] as const) {
-      assert.throws(() => c.update(patch), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER' && e.message.includes(key), JSON.stringify(patch));
+      assert.throws(
+        () => c.update(patch),
+        (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER' && e.message.includes(key),
+        JSON.stringify(patch),
+      );
     }
   });
 
@@ -54,17 +65,30 @@ describe('runtime log control (Triton logging extension settings)', () => {
       c.update({ log_format: 'ISO8601' });
       logger.child({ model: 'm' }).info({ n: 2 }, 'second');
       logger.flush();
-      const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { msg: string; time: unknown; model?: string });
-      assert.deepEqual(lines.map((l) => l.msg), ['first', 'second']);
+      const lines = (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { msg: string; time: unknown; model?: string });
+      assert.deepEqual(
+        lines.map((l) => l.msg),
+        ['first', 'second'],
+      );
       assert.equal(typeof lines[0]?.time, 'number');
       assert.match(String(lines[1]?.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(lines[1]?.model, 'm');
-      assert.throws(() => c.update({ log_file: join(file, 'not-a-dir', 'x.log') }, dir), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER');
+      assert.throws(
+        () => c.update({ log_file: join(file, 'not-a-dir', 'x.log') }, dir),
+        (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER',
+      );
       c.update({ log_file: '' });
       assert.equal(c.settings().log_file, '');
       // Without a log directory the file cannot move at all (Triton's answer); outside it, it is refused.
       const refused = (patch: unknown, logDirectory: string | undefined, code: string): void =>
-        assert.throws(() => c.update(patch, logDirectory), (e: unknown) => e instanceof RtError && e.code === code, JSON.stringify(patch));
+        assert.throws(
+          () => c.update(patch, logDirectory),
+          (e: unknown) => e instanceof RtError && e.code === code,
+          JSON.stringify(patch),
+        );
       refused({ log_file: file, log_info: false }, undefined, 'UNSUPPORTED');
       refused({ log_file: join(dir, '..', 'x.log') }, dir, 'PERMISSION_DENIED');
       refused({ log_file: '/etc/rtserve.log' }, dir, 'PERMISSION_DENIED');

@@ -52,12 +52,15 @@ describe('readGraphIO', () => {
   });
 
   test('bytes that are not a model give MODEL_LOAD_FAILED', () => {
-    assert.throws(() => readGraphIO(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f])), (err: unknown) => {
-      assert.ok(err instanceof RtError);
-      assert.equal(err.code, 'MODEL_LOAD_FAILED');
-      assert.match(err.message, /not a valid ONNX model/);
-      return true;
-    });
+    assert.throws(
+      () => readGraphIO(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f])),
+      (err: unknown) => {
+        assert.ok(err instanceof RtError);
+        assert.equal(err.code, 'MODEL_LOAD_FAILED');
+        assert.match(err.message, /not a valid ONNX model/);
+        return true;
+      },
+    );
     // An empty buffer decodes to an empty ModelProto: no graph.
     assert.throws(() => loadModel(new Uint8Array(0)), /has no graph/);
   });
@@ -79,7 +82,10 @@ describe('GraphBuilder', () => {
     assert.equal(attrs['alpha']?.f, 1);
     const b = model.graph?.initializer?.find((t) => t.name === 'b');
     assert.equal(b?.dataType, ElemType.FLOAT);
-    assert.deepEqual(b?.dims?.map((d) => toNumber(d)), [3]);
+    assert.deepEqual(
+      b?.dims?.map((d) => toNumber(d)),
+      [3],
+    );
     const raw = b?.rawData;
     assert.ok(raw);
     assert.deepEqual([...new Float32Array(Uint8Array.from(raw).buffer)], [1, 2, 3]);

@@ -20,17 +20,22 @@ function model(maxBatchSize: number, labels?: readonly string[]): InferenceApi {
   const respond = (): InferResponse => ({ model_name: 'm', model_version: '1', outputs: [probs, other] });
   const api = {
     infer: async (_r: InferRequest) => respond(),
-    inferStream: (_r: InferRequest) => (async function* two() {
-      yield respond();
-      yield respond();
-    })(),
+    inferStream: (_r: InferRequest) =>
+      (async function* two() {
+        yield respond();
+        yield respond();
+      })(),
     modelConfig: () => config,
     outputLabels: (_m: string, _v: string, output: string) => (output === 'probs' ? labels : undefined),
   };
   return api as unknown as InferenceApi;
 }
 
-const ask = (n: number): InferRequest => ({ model: 'm', inputs: [], outputs: [{ name: 'probs', parameters: { classification: n } }, { name: 'other' }] });
+const ask = (n: number): InferRequest => ({
+  model: 'm',
+  inputs: [],
+  outputs: [{ name: 'probs', parameters: { classification: n } }, { name: 'other' }],
+});
 const strings = (t: Tensor | undefined): string[] => (t?.data as Uint8Array[]).map((b) => new TextDecoder().decode(b));
 
 describe('withClassification (Triton classification extension, once for every front end)', () => {
@@ -54,7 +59,10 @@ describe('withClassification (Triton classification extension, once for every fr
     const api = withClassification(model(8));
     const seen: string[][] = [];
     for await (const r of api.inferStream?.(ask(1)) ?? []) seen.push(strings(r.outputs[0]));
-    assert.deepEqual(seen, [['0.600000:1', '0.700000:0'], ['0.600000:1', '0.700000:0']]);
+    assert.deepEqual(seen, [
+      ['0.600000:1', '0.700000:0'],
+      ['0.600000:1', '0.700000:0'],
+    ]);
   });
 
   test('no classification asked (or N = 0): the response passes through as the model gave it', async () => {

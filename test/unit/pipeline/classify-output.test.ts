@@ -31,10 +31,22 @@ describe('classifyOutput (Triton classification extension)', () => {
   });
 
   test('integer, INT64, FP16 and BF16 outputs', () => {
-    assert.deepEqual(strings(classifyOutput({ name: 'i', datatype: 'INT32', shape: [3], data: new Int32Array([-5, 7, 2]) }, { count: 2, batched: false })), ['7:1', '2:2']);
-    assert.deepEqual(strings(classifyOutput({ name: 'l', datatype: 'INT64', shape: [2], data: new BigInt64Array([2n ** 62n, 1n]) }, { count: 1, batched: false })), ['4611686018427387904:0']);
-    assert.deepEqual(strings(classifyOutput({ name: 'h', datatype: 'FP16', shape: [2], data: new Uint16Array([0x3800, 0x3c00]) }, { count: 1, batched: false })), ['1.000000:1']);
-    assert.deepEqual(strings(classifyOutput({ name: 'b', datatype: 'BF16', shape: [2], data: new Uint16Array([0x4049, 0x3f80]) }, { count: 1, batched: false })), ['3.140625:0']);
+    assert.deepEqual(
+      strings(classifyOutput({ name: 'i', datatype: 'INT32', shape: [3], data: new Int32Array([-5, 7, 2]) }, { count: 2, batched: false })),
+      ['7:1', '2:2'],
+    );
+    assert.deepEqual(
+      strings(classifyOutput({ name: 'l', datatype: 'INT64', shape: [2], data: new BigInt64Array([2n ** 62n, 1n]) }, { count: 1, batched: false })),
+      ['4611686018427387904:0'],
+    );
+    assert.deepEqual(
+      strings(classifyOutput({ name: 'h', datatype: 'FP16', shape: [2], data: new Uint16Array([0x3800, 0x3c00]) }, { count: 1, batched: false })),
+      ['1.000000:1'],
+    );
+    assert.deepEqual(
+      strings(classifyOutput({ name: 'b', datatype: 'BF16', shape: [2], data: new Uint16Array([0x4049, 0x3f80]) }, { count: 1, batched: false })),
+      ['3.140625:0'],
+    );
   });
 
   test('ties keep the lower index first; NaN ranks last', () => {
@@ -51,8 +63,20 @@ describe('classifyOutput (Triton classification extension)', () => {
   });
 
   test('BYTES and BOOL outputs cannot be classified; the count must be positive', () => {
-    assertRtError(() => classifyOutput({ name: 's', datatype: 'BYTES', shape: [1], data: [new Uint8Array(1)] }, { count: 1, batched: false }), 'BAD_PARAMETER', "output 's': classification needs a numeric output, got BYTES");
-    assertRtError(() => classifyOutput({ name: 'b', datatype: 'BOOL', shape: [1], data: new Uint8Array(1) }, { count: 1, batched: false }), 'BAD_PARAMETER', 'got BOOL');
-    assertRtError(() => classifyOutput({ name: 'p', datatype: 'FP32', shape: [1], data: new Float32Array(1) }, { count: 0, batched: false }), 'BAD_PARAMETER', "output 'p': classification must be a positive integer, got 0");
+    assertRtError(
+      () => classifyOutput({ name: 's', datatype: 'BYTES', shape: [1], data: [new Uint8Array(1)] }, { count: 1, batched: false }),
+      'BAD_PARAMETER',
+      "output 's': classification needs a numeric output, got BYTES",
+    );
+    assertRtError(
+      () => classifyOutput({ name: 'b', datatype: 'BOOL', shape: [1], data: new Uint8Array(1) }, { count: 1, batched: false }),
+      'BAD_PARAMETER',
+      'got BOOL',
+    );
+    assertRtError(
+      () => classifyOutput({ name: 'p', datatype: 'FP32', shape: [1], data: new Float32Array(1) }, { count: 0, batched: false }),
+      'BAD_PARAMETER',
+      "output 'p': classification must be a positive integer, got 0",
+    );
   });
 });

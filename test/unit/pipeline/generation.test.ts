@@ -11,19 +11,31 @@ import { registerGenerateMetrics } from '../../../src/generate/metrics.ts';
 import { FakeDecoderSession, fakeConfig, fakeReference } from '../generate/fake-decoder.ts';
 
 const enc = new TextEncoder();
-const bytesT = (name: string, values: string[], shape = [1, values.length]): Tensor => ({ name, datatype: 'BYTES', shape, data: values.map((v) => enc.encode(v)) });
+const bytesT = (name: string, values: string[], shape = [1, values.length]): Tensor => ({
+  name,
+  datatype: 'BYTES',
+  shape,
+  data: values.map((v) => enc.encode(v)),
+});
 
 test('a KServe request with text_input maps to a GenerateRequest; inputs win over parameters', () => {
   const { req, shape } = generateRequestOf({
     model: 'm',
     id: 'r1',
-    inputs: [bytesT('text_input', ['hi']), { name: 'max_tokens', datatype: 'INT32', shape: [1, 1], data: new Int32Array([7]) }, bytesT('stop', ['\n', 'x'])],
+    inputs: [
+      bytesT('text_input', ['hi']),
+      { name: 'max_tokens', datatype: 'INT32', shape: [1, 1], data: new Int32Array([7]) },
+      bytesT('stop', ['\n', 'x']),
+    ],
     parameters: { max_tokens: 99, temperature: 0.5, random_seed: 3 },
   });
   assert.deepEqual(shape, [1, 1]);
   assert.deepEqual(req, { model: 'm', id: 'r1', prompt: 'hi', stop: ['\n', 'x'], maxTokens: 7, temperature: 0.5, seed: 3 });
   const bad = (r: Partial<InferRequest>, code: string) =>
-    assert.throws(() => generateRequestOf({ model: 'm', inputs: [], ...r }), (e: unknown) => e instanceof RtError && e.code === code);
+    assert.throws(
+      () => generateRequestOf({ model: 'm', inputs: [], ...r }),
+      (e: unknown) => e instanceof RtError && e.code === code,
+    );
   bad({}, 'MISSING_INPUT');
   bad({ inputs: [bytesT('text_input', ['a', 'b'])] }, 'BAD_SHAPE');
   bad({ inputs: [bytesT('text_input', ['a']), bytesT('prompt', ['a'])] }, 'UNEXPECTED_INPUT');
@@ -52,10 +64,13 @@ test('withGeneration: text metadata, whole-text infer, streamed responses with t
     marker: 42,
   } as unknown as InferenceApi & { marker: number };
   const api = withGeneration(core, service);
-  assert.equal(api.marker, 42, 'other properties are the core\'s');
+  assert.equal(api.marker, 42, "other properties are the core's");
   assert.deepEqual(api.modelMetadata('other').inputs, []);
   const meta = api.modelMetadata('fake');
-  assert.deepEqual(meta.inputs.map((i) => i.name), ['text_input', 'max_tokens', 'temperature', 'top_k', 'top_p', 'repetition_penalty', 'seed', 'stop']);
+  assert.deepEqual(
+    meta.inputs.map((i) => i.name),
+    ['text_input', 'max_tokens', 'temperature', 'top_k', 'top_p', 'repetition_penalty', 'seed', 'stop'],
+  );
   assert.deepEqual(meta.outputs, [{ name: 'text_output', datatype: 'BYTES', shape: [-1, 1] }]);
 
   const request = { model: 'fake', inputs: [bytesT('text_input', ['abc'])], parameters: { max_tokens: 12, temperature: 0 } };
@@ -86,8 +101,19 @@ test('stopping a stream early cancels the generation', async () => {
   const session = new FakeDecoderSession();
   const config = fakeConfig();
   const service = new GenerateService({ resolve: () => ({ name: 'fake', version: '1', config, session }) });
-  const api = withGeneration({ infer: async () => { throw new Error('unused'); } } as unknown as InferenceApi, service);
-  for await (const r of api.inferStream({ model: 'fake', inputs: [bytesT('text_input', ['abcdef'])], parameters: { max_tokens: 50, temperature: 0 } })) {
+  const api = withGeneration(
+    {
+      infer: async () => {
+        throw new Error('unused');
+      },
+    } as unknown as InferenceApi,
+    service,
+  );
+  for await (const r of api.inferStream({
+    model: 'fake',
+    inputs: [bytesT('text_input', ['abcdef'])],
+    parameters: { max_tokens: 50, temperature: 0 },
+  })) {
     void r;
     break;
   }
@@ -104,7 +130,14 @@ test('generation metrics register on the given registry and count tokens and req
   const service = new GenerateService({ resolve: () => ({ name: 'fake', version: '1', config, session }), metrics });
   const r = await service.start({ model: 'fake', prompt: 'abc', maxTokens: 5, greedy: true }).result;
   const text = await registry.metrics();
-  const value = (line: string): number => Number(text.split('\n').find((l) => l.startsWith(line))?.split(' ').at(-1));
+  const value = (line: string): number =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(line))
+        ?.split(' ')
+        .at(-1),
+    );
   assert.equal(value('rtserve_generate_tokens_total{model="fake"}'), r.tokens.length);
   assert.equal(value('rtserve_generate_prompt_tokens_total{model="fake"}'), 3);
   assert.equal(value('rtserve_generate_time_to_first_token_seconds_count{model="fake"}'), 1);

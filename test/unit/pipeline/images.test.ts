@@ -19,7 +19,12 @@ describe('withImageRequests', () => {
     const api = withImageRequests(server.core);
     const { images, labels } = heldOutDigits();
     const png = await digitPng(images[3] ?? '');
-    const res = await api.infer({ model: 'digits', id: 'x', inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [png] }], parameters: { top_k: 1 } });
+    const res = await api.infer({
+      model: 'digits',
+      id: 'x',
+      inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [png] }],
+      parameters: { top_k: 1 },
+    });
     assert.equal(res.id, 'x');
     const out = new Map(res.outputs.map((o) => [o.name, o]));
     assert.deepEqual(out.get('classes')?.shape, [1]);
@@ -37,12 +42,18 @@ describe('withImageRequests', () => {
     const all: InferResponse[] = [];
     for await (const r of stream) all.push(r);
     assert.equal(all.length, 1);
-    assert.deepEqual(all[0]?.outputs.map((o) => o.name), ['scores', 'classes', 'labels']);
+    assert.deepEqual(
+      all[0]?.outputs.map((o) => o.name),
+      ['scores', 'classes', 'labels'],
+    );
 
-    const plain = await api.infer({ model: 'simple', inputs: [
-      { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Int32Array(16).fill(2) },
-      { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Int32Array(16).fill(1) },
-    ] });
+    const plain = await api.infer({
+      model: 'simple',
+      inputs: [
+        { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Int32Array(16).fill(2) },
+        { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Int32Array(16).fill(1) },
+      ],
+    });
     assert.deepEqual([...(plain.outputs.find((o) => o.name === 'OUTPUT0')?.data as Int32Array)], new Array(16).fill(3));
   });
 

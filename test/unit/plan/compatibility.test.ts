@@ -20,19 +20,27 @@ describe('checkPlanCompatibility', () => {
 
   test('a wrong target says which target and how to rebuild', () => {
     const webgpu = { ...m, target: 'ort-webgpu' as const };
-    failsWith(() => checkPlanCompatibility(webgpu, { targets: ['ort-cpu'], runtime: ort('1.30.0') }, 'resnet.plan'),
-      /resnet\.plan cannot be loaded here: it was built for target 'ort-webgpu' but this engine provides ort-cpu; rebuild it with `rtserve build --target ort-cpu`/);
+    failsWith(
+      () => checkPlanCompatibility(webgpu, { targets: ['ort-cpu'], runtime: ort('1.30.0') }, 'resnet.plan'),
+      /resnet\.plan cannot be loaded here: it was built for target 'ort-webgpu' but this engine provides ort-cpu; rebuild it with `rtserve build --target ort-cpu`/,
+    );
   });
 
   test('an older runtime is refused, a newer one only warns', () => {
-    failsWith(() => checkPlanCompatibility(m, { targets: ['ort-cpu'], runtime: ort('1.29.1') }), /optimized by onnxruntime-node 1\.30\.0, newer than this runtime \(1\.29\.1\)/);
+    failsWith(
+      () => checkPlanCompatibility(m, { targets: ['ort-cpu'], runtime: ort('1.29.1') }),
+      /optimized by onnxruntime-node 1\.30\.0, newer than this runtime \(1\.29\.1\)/,
+    );
     const r = checkPlanCompatibility(m, { targets: ['ort-cpu'], runtime: ort('1.31.0') });
     assert.equal(r.warnings.length, 1);
     assert.equal(checkPlanCompatibility(m, { targets: ['ort-cpu'], runtime: ort('1.30.2') }).warnings.length, 0);
   });
 
   test('another runtime or none at all is refused', () => {
-    failsWith(() => checkPlanCompatibility(m, { targets: ['ort-cpu'], runtime: { name: 'onnxruntime-web', version: '1.30.0' } }), /runs onnxruntime-web/);
+    failsWith(
+      () => checkPlanCompatibility(m, { targets: ['ort-cpu'], runtime: { name: 'onnxruntime-web', version: '1.30.0' } }),
+      /runs onnxruntime-web/,
+    );
     failsWith(() => checkPlanCompatibility(m, { targets: ['ort-cpu'], runtime: null }), /no such runtime/);
   });
 
@@ -50,7 +58,11 @@ describe('shape profiles', () => {
   test('shapes inside the profile pass, others fail with BAD_SHAPE naming the dimension', () => {
     checkShapeInProfiles(profiles, 'x', [16, 3, 8, 8]);
     checkShapeInProfiles(profiles, 'other', [999]);
-    failsWith(() => checkShapeInProfiles(profiles, 'x', [17, 3, 8, 8]), /input 'x' has shape \[17,3,8,8\], outside the plan's shape profile: dimension 0 is 17 but must be in \[1, 16\]/, 'INVALID_ARGUMENT');
+    failsWith(
+      () => checkShapeInProfiles(profiles, 'x', [17, 3, 8, 8]),
+      /input 'x' has shape \[17,3,8,8\], outside the plan's shape profile: dimension 0 is 17 but must be in \[1, 16\]/,
+      'INVALID_ARGUMENT',
+    );
     failsWith(() => checkShapeInProfiles(profiles, 'x', [1, 3, 8]), /rank 3\).* expects rank 4/, 'INVALID_ARGUMENT');
   });
 

@@ -28,7 +28,9 @@ export function manifestFor(payload: Uint8Array, overrides: Partial<PlanManifest
 /** Recomputes the trailing sha256 after a test edits the bytes on purpose. */
 export function resign(bytes: Uint8Array): Uint8Array {
   const out = Uint8Array.from(bytes);
-  const digest = createHash('sha256').update(out.subarray(0, out.byteLength - 32)).digest();
+  const digest = createHash('sha256')
+    .update(out.subarray(0, out.byteLength - 32))
+    .digest();
   out.set(digest, out.byteLength - 32);
   return out;
 }

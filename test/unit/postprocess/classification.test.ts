@@ -19,8 +19,14 @@ describe('classification postprocess', () => {
 
   test('top-k best first with labels; ties keep the lower index; NaN ranks last', () => {
     const r = classify([0.1, 0.7, Number.NaN, 0.7, 0.2], { activation: 'none', topK: 4, labels: ['a', 'b', 'c', 'd'] });
-    assert.deepEqual(r.map((c) => c.index), [1, 3, 4, 0]);
-    assert.deepEqual(r.map((c) => c.label), ['b', 'd', undefined, 'a']);
+    assert.deepEqual(
+      r.map((c) => c.index),
+      [1, 3, 4, 0],
+    );
+    assert.deepEqual(
+      r.map((c) => c.label),
+      ['b', 'd', undefined, 'a'],
+    );
     assert.equal(r[0]?.score, 0.7);
     assert.equal(classify([1, 2], { activation: 'softmax', topK: 10 }).length, 2);
     const s = classify([0, 2], { activation: 'sigmoid', topK: 1 });

@@ -4,9 +4,24 @@ import { nonMaxSuppression, postprocessDetections, type DetectionOptions } from 
 import { boxIou, boxToSource, type ImageTransform } from '../../../src/postprocess/geometry.ts';
 import { meanAveragePrecision } from '../../../src/postprocess/average-precision.ts';
 
-const identity: ImageTransform = { sourceWidth: 100, sourceHeight: 100, targetWidth: 100, targetHeight: 100, scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0 };
+const identity: ImageTransform = {
+  sourceWidth: 100,
+  sourceHeight: 100,
+  targetWidth: 100,
+  targetHeight: 100,
+  scaleX: 1,
+  scaleY: 1,
+  offsetX: 0,
+  offsetY: 0,
+};
 const opts = (over: Partial<DetectionOptions> = {}): DetectionOptions => ({
-  boxFormat: 'xyxy', normalized: false, scoreThreshold: 0.3, iouThreshold: 0.5, maxDetections: 100, classAware: true, ...over,
+  boxFormat: 'xyxy',
+  normalized: false,
+  scoreThreshold: 0.3,
+  iouThreshold: 0.5,
+  maxDetections: 100,
+  classAware: true,
+  ...over,
 });
 
 describe('detection postprocess', () => {
@@ -23,9 +38,18 @@ describe('detection postprocess', () => {
       { box: [1, 1, 11, 11], classId: 1, score: 0.7 },
       { box: [50, 50, 60, 60], classId: 0, score: 0.6 },
     ];
-    assert.deepEqual(nonMaxSuppression(dets, 0.5, true).map((d) => d.score), [0.9, 0.7, 0.6]);
-    assert.deepEqual(nonMaxSuppression(dets, 0.5, false).map((d) => d.score), [0.9, 0.6]);
-    assert.deepEqual(nonMaxSuppression(dets, 0.5, true, 2).map((d) => d.score), [0.9, 0.7]);
+    assert.deepEqual(
+      nonMaxSuppression(dets, 0.5, true).map((d) => d.score),
+      [0.9, 0.7, 0.6],
+    );
+    assert.deepEqual(
+      nonMaxSuppression(dets, 0.5, false).map((d) => d.score),
+      [0.9, 0.6],
+    );
+    assert.deepEqual(
+      nonMaxSuppression(dets, 0.5, true, 2).map((d) => d.score),
+      [0.9, 0.7],
+    );
   });
 
   test('threshold, formats, degenerate boxes, labels and limits', () => {
@@ -49,7 +73,16 @@ describe('detection postprocess', () => {
 
   test('boxes map back to the original image through the resize transform, clipped to it', () => {
     // 640x480 resized to 160x160 with letterbox: scale 0.25, 20 px of padding above
-    const t: ImageTransform = { sourceWidth: 640, sourceHeight: 480, targetWidth: 160, targetHeight: 160, scaleX: 0.25, scaleY: 0.25, offsetX: 0, offsetY: 20 };
+    const t: ImageTransform = {
+      sourceWidth: 640,
+      sourceHeight: 480,
+      targetWidth: 160,
+      targetHeight: 160,
+      scaleX: 0.25,
+      scaleY: 0.25,
+      offsetX: 0,
+      offsetY: 20,
+    };
     assert.deepEqual(boxToSource([10, 30, 20, 40], t), [40, 40, 80, 80]);
     assert.deepEqual(boxToSource([-5, 10, 170, 150], t), [0, 0, 640, 480]);
     const r = postprocessDetections({ boxes: [10, 30, 20, 40], scores: [0.5], classes: [1], count: 1 }, t, opts());
@@ -81,8 +114,20 @@ describe('mean average precision', () => {
   });
   test('ranking matters: a false positive above a true one lowers AP', () => {
     const one = [{ image: 0, classId: 0, box: [0, 0, 10, 10] }];
-    const good = meanAveragePrecision([{ image: 0, classId: 0, box: [0, 0, 10, 10], score: 0.9 }, { image: 0, classId: 0, box: [50, 50, 60, 60], score: 0.1 }], one);
-    const bad = meanAveragePrecision([{ image: 0, classId: 0, box: [0, 0, 10, 10], score: 0.1 }, { image: 0, classId: 0, box: [50, 50, 60, 60], score: 0.9 }], one);
+    const good = meanAveragePrecision(
+      [
+        { image: 0, classId: 0, box: [0, 0, 10, 10], score: 0.9 },
+        { image: 0, classId: 0, box: [50, 50, 60, 60], score: 0.1 },
+      ],
+      one,
+    );
+    const bad = meanAveragePrecision(
+      [
+        { image: 0, classId: 0, box: [0, 0, 10, 10], score: 0.1 },
+        { image: 0, classId: 0, box: [50, 50, 60, 60], score: 0.9 },
+      ],
+      one,
+    );
     assert.equal(good.map, 1);
     assert.equal(bad.map, 0.5);
   });

@@ -10,7 +10,12 @@ import { boxToSource } from '../../../src/postprocess/geometry.ts';
 
 function specOf(w: number, h: number, preprocess: NonNullable<ModelConfigInput['preprocess']>, channels = 3): ImageSpec {
   const s = imageSpecOf(
-    modelConfigSchema.parse({ name: 'm', max_batch_size: 1, input: [{ name: 'x', data_type: 'TYPE_UINT8', dims: [h, w, channels], format: 'FORMAT_NHWC' }], preprocess }),
+    modelConfigSchema.parse({
+      name: 'm',
+      max_batch_size: 1,
+      input: [{ name: 'x', data_type: 'TYPE_UINT8', dims: [h, w, channels], format: 'FORMAT_NHWC' }],
+      preprocess,
+    }),
   );
   assert.ok(s !== undefined);
   return s;
@@ -24,10 +29,14 @@ async function coordinateImage(w: number, h: number, format: 'png' | 'webp' = 'p
   return format === 'png' ? img.png().toBuffer() : img.webp({ lossless: true }).toBuffer();
 }
 
-const px = (d: { pixels: Uint8Array; width: number; channels: number }, x: number, y: number): number[] =>
-  [...d.pixels.subarray((y * d.width + x) * d.channels, (y * d.width + x + 1) * d.channels)];
+const px = (d: { pixels: Uint8Array; width: number; channels: number }, x: number, y: number): number[] => [
+  ...d.pixels.subarray((y * d.width + x) * d.channels, (y * d.width + x + 1) * d.channels),
+];
 
-const badData = (pattern: RegExp) => (err: unknown): boolean => err instanceof RtError && err.code === 'BAD_DATA' && pattern.test(err.message);
+const badData =
+  (pattern: RegExp) =>
+  (err: unknown): boolean =>
+    err instanceof RtError && err.code === 'BAD_DATA' && pattern.test(err.message);
 
 describe('planResize', () => {
   test('fill stretches each axis on its own', () => {
@@ -64,7 +73,10 @@ describe('decodeImage', () => {
       // libvips samples at pixel centres: target pixel i reads source pixel floor((i + 0.5) · 2); the WebP loader
       // shrinks while decoding and may land one source pixel earlier.
       const near = (got: number[], want: number[]): void =>
-        assert.ok(got.every((v, i) => Math.abs(v - (want[i] as number)) <= (format === 'png' ? 0 : 1)), `${format}: ${got.join(',')} vs ${want.join(',')}`);
+        assert.ok(
+          got.every((v, i) => Math.abs(v - (want[i] as number)) <= (format === 'png' ? 0 : 1)),
+          `${format}: ${got.join(',')} vs ${want.join(',')}`,
+        );
       near(px(d, 0, 0), [1, 1, 7]);
       near(px(d, 19, 9), [39, 19, 7]);
       assert.deepEqual([d.transform.sourceWidth, d.transform.sourceHeight], [40, 20]);
@@ -72,7 +84,10 @@ describe('decodeImage', () => {
   });
 
   test('letterbox pads with the pad value and puts the image in the middle', async () => {
-    const d = await decodeImage(await coordinateImage(40, 20), specOf(20, 20, { resize: { mode: 'letterbox', kernel: 'nearest', pad_value: [9, 8, 7] } }));
+    const d = await decodeImage(
+      await coordinateImage(40, 20),
+      specOf(20, 20, { resize: { mode: 'letterbox', kernel: 'nearest', pad_value: [9, 8, 7] } }),
+    );
     assert.deepEqual(px(d, 0, 0), [9, 8, 7]);
     assert.deepEqual(px(d, 19, 4), [9, 8, 7]);
     assert.deepEqual(px(d, 0, 5), [1, 1, 7]);
@@ -89,7 +104,9 @@ describe('decodeImage', () => {
   });
 
   test('gray output has one channel; RGB output from a gray PNG has three', async () => {
-    const gray = await sharp(Buffer.alloc(8 * 8, 200), { raw: { width: 8, height: 8, channels: 1 } }).png().toBuffer();
+    const gray = await sharp(Buffer.alloc(8 * 8, 200), { raw: { width: 8, height: 8, channels: 1 } })
+      .png()
+      .toBuffer();
     const g = await decodeImage(gray, specOf(4, 4, { color: 'gray' }, 1));
     assert.equal(g.channels, 1);
     assert.deepEqual([...g.pixels], new Array(16).fill(200));
@@ -101,31 +118,47 @@ describe('decodeImage', () => {
   test('transparent pixels become black rather than their stored colour', async () => {
     const rgba = Buffer.alloc(4 * 4 * 4);
     for (let i = 0; i < 16; i++) rgba.set([255, 255, 255, 0], i * 4);
-    const d = await decodeImage(await sharp(rgba, { raw: { width: 4, height: 4, channels: 4 } }).png().toBuffer(), specOf(4, 4, {}));
+    const d = await decodeImage(
+      await sharp(rgba, { raw: { width: 4, height: 4, channels: 4 } })
+        .png()
+        .toBuffer(),
+      specOf(4, 4, {}),
+    );
     assert.deepEqual([...d.pixels], new Array(48).fill(0));
   });
 
   test('EXIF orientation is applied before resizing (the transform uses the upright size)', async () => {
-    const jpeg = await sharp(await coordinateImage(40, 20)).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const jpeg = await sharp(await coordinateImage(40, 20))
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     const d = await decodeImage(jpeg, specOf(10, 20, { resize: { kernel: 'nearest' } }));
     assert.deepEqual([d.transform.sourceWidth, d.transform.sourceHeight], [20, 40]);
   });
 
   test('corrupt, truncated, unsupported, empty and oversized images are BAD_DATA naming the problem', async () => {
     const spec = specOf(8, 8, {});
-    const jpeg = await sharp(await coordinateImage(64, 64)).jpeg().toBuffer();
+    const jpeg = await sharp(await coordinateImage(64, 64))
+      .jpeg()
+      .toBuffer();
     await assert.rejects(decodeImage(jpeg.subarray(0, jpeg.length / 2), spec), badData(/^corrupt jpeg image: .+/));
     await assert.rejects(decodeImage(Buffer.from([0xff, 0xd8, 0xff, 0, 1, 2, 3]), spec), badData(/^corrupt jpeg image/));
     const png = await coordinateImage(8, 8);
     const broken = Buffer.from(png);
     broken.fill(0, 40, 60);
     await assert.rejects(decodeImage(broken, spec), badData(/^corrupt png image/));
-    await assert.rejects(decodeImage(Buffer.from('GIF89a\x01\x00\x01\x00'), spec), badData(/unsupported image format 'gif' \(model 'm' accepts jpeg, png, webp\)/));
+    await assert.rejects(
+      decodeImage(Buffer.from('GIF89a\x01\x00\x01\x00'), spec),
+      badData(/unsupported image format 'gif' \(model 'm' accepts jpeg, png, webp\)/),
+    );
     await assert.rejects(decodeImage(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), spec), badData(/unsupported image format 'svg'/));
     await assert.rejects(decodeImage(Buffer.from('hello, world'), spec), badData(/not a supported image: unrecognised bytes/));
     await assert.rejects(decodeImage(new Uint8Array(0), spec), badData(/empty/));
     await assert.rejects(decodeImage(png, specOf(8, 8, { formats: ['jpeg'] })), badData(/unsupported image format 'png' \(model 'm' accepts jpeg\)/));
-    await assert.rejects(decodeImage(await coordinateImage(100, 100), specOf(8, 8, { max_pixels: 5000 })), badData(/100x100 = 10000 pixels, over the limit of 5000/));
+    await assert.rejects(
+      decodeImage(await coordinateImage(100, 100), specOf(8, 8, { max_pixels: 5000 })),
+      badData(/100x100 = 10000 pixels, over the limit of 5000/),
+    );
   });
 });
 

@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
-  SCENE_HEIGHT, SCENE_WIDTH, boxOf, generateScene, iou, mulberry32, mulberryAt, renderScene, sceneAt, sceneObjects,
+  SCENE_HEIGHT,
+  SCENE_WIDTH,
+  boxOf,
+  generateScene,
+  iou,
+  mulberry32,
+  mulberryAt,
+  renderScene,
+  sceneAt,
+  sceneObjects,
 } from '../../../models/train/shapes-scene.ts';
 
 interface DigestEntry {
@@ -19,7 +28,9 @@ interface DigestEntry {
   sha256: string;
 }
 
-const digests = JSON.parse(readFileSync(new URL('../../../models/train/shapes-scene-digests.json', import.meta.url), 'utf8')) as { scenes: DigestEntry[] };
+const digests = JSON.parse(readFileSync(new URL('../../../models/train/shapes-scene-digests.json', import.meta.url), 'utf8')) as {
+  scenes: DigestEntry[];
+};
 
 describe('shapes scene generator', () => {
   test('renders exactly the pixels and boxes of the Python generator (models/train/shapes_scene.py)', () => {
@@ -56,7 +67,10 @@ describe('shapes scene generator', () => {
       const boxes = spec.shapes.map((s) => boxOf(s));
       for (const [i, b] of boxes.entries()) {
         seen.add(spec.shapes[i]?.cls ?? -1);
-        assert.ok(b[0] >= -1e-9 && b[1] >= -1e-9 && b[2] <= SCENE_WIDTH + 1e-9 && b[3] <= SCENE_HEIGHT + 1e-9, `seed ${seed}: box ${b.join(',')} leaves the frame`);
+        assert.ok(
+          b[0] >= -1e-9 && b[1] >= -1e-9 && b[2] <= SCENE_WIDTH + 1e-9 && b[3] <= SCENE_HEIGHT + 1e-9,
+          `seed ${seed}: box ${b.join(',')} leaves the frame`,
+        );
         for (const other of boxes.slice(i + 1)) assert.ok(iou(b, other) <= 0.15);
       }
     }
@@ -98,6 +112,9 @@ describe('shapes scene generator', () => {
     assert.notDeepEqual(sceneAt(spec, 1).shapes, spec.shapes);
     const big = renderScene(sceneAt(spec, 2), 4);
     assert.equal(big.width, 640);
-    assert.deepEqual(big.objects.map((o) => o.box), sceneObjects(sceneAt(spec, 2)).map((o) => o.box.map((v) => v * 4)));
+    assert.deepEqual(
+      big.objects.map((o) => o.box),
+      sceneObjects(sceneAt(spec, 2)).map((o) => o.box.map((v) => v * 4)),
+    );
   });
 });

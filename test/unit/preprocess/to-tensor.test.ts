@@ -7,7 +7,16 @@ import { INLINE_ELEMENT_LIMIT, pixelsToTensor, type PixelConversion } from '../.
 // 2x2 RGB image: pixel p has channels (10p + 1, 10p + 2, 10p + 3).
 const pixels = Uint8Array.from([1, 2, 3, 11, 12, 13, 21, 22, 23, 31, 32, 33]);
 const conv = (over: Partial<PixelConversion>): PixelConversion => ({
-  width: 2, height: 2, channels: 3, layout: 'NCHW', dtype: 'FP32', bgr: false, scale: 1, mean: [0, 0, 0], std: [1, 1, 1], ...over,
+  width: 2,
+  height: 2,
+  channels: 3,
+  layout: 'NCHW',
+  dtype: 'FP32',
+  bgr: false,
+  scale: 1,
+  mean: [0, 0, 0],
+  std: [1, 1, 1],
+  ...over,
 });
 
 after(() => stopPixelWorker());
@@ -45,7 +54,10 @@ describe('pixelsToTensor', () => {
   });
 
   test('gray images have one plane', () => {
-    assert.deepEqual([...pixelsToTensor(Uint8Array.from([0, 255]), conv({ width: 2, height: 1, channels: 1, scale: 1 / 255, mean: [0], std: [1] }))], [0, 1]);
+    assert.deepEqual(
+      [...pixelsToTensor(Uint8Array.from([0, 255]), conv({ width: 2, height: 1, channels: 1, scale: 1 / 255, mean: [0], std: [1] }))],
+      [0, 1],
+    );
   });
 
   test('a pixel buffer of the wrong size is refused', () => {

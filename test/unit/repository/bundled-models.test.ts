@@ -28,8 +28,14 @@ describe('bundled models under onnxruntime-node', () => {
     const b = Int32Array.from({ length: 32 }, (_, i) => 7 - i);
     const out = await s.run({ INPUT0: new ort.Tensor('int32', a, [2, 16]), INPUT1: new ort.Tensor('int32', b, [2, 16]) });
     assert.deepEqual(out['OUTPUT0']?.dims, [2, 16]);
-    assert.deepEqual([...(out['OUTPUT0']?.data as Int32Array)], [...a].map((x, i) => x + (b[i] as number)));
-    assert.deepEqual([...(out['OUTPUT1']?.data as Int32Array)], [...a].map((x, i) => x - (b[i] as number)));
+    assert.deepEqual(
+      [...(out['OUTPUT0']?.data as Int32Array)],
+      [...a].map((x, i) => x + (b[i] as number)),
+    );
+    assert.deepEqual(
+      [...(out['OUTPUT1']?.data as Int32Array)],
+      [...a].map((x, i) => x - (b[i] as number)),
+    );
     await s.release();
   });
 
@@ -123,11 +129,12 @@ describe('bundled models under onnxruntime-node', () => {
       const W = get(`${name}.weight`);
       const b = get(`${name}.bias`);
       const y = new Float64Array(n * nOut);
-      for (let r = 0; r < n; r++) for (let o = 0; o < nOut; o++) {
-        let acc = b[o] as number;
-        for (let i = 0; i < nIn; i++) acc += (x[r * nIn + i] as number) * (W[i * nOut + o] as number);
-        y[r * nOut + o] = acc;
-      }
+      for (let r = 0; r < n; r++)
+        for (let o = 0; o < nOut; o++) {
+          let acc = b[o] as number;
+          for (let i = 0; i < nIn; i++) acc += (x[r * nIn + i] as number) * (W[i * nOut + o] as number);
+          y[r * nOut + o] = acc;
+        }
       return y;
     };
     const layerNorm = (x: Float64Array, n: number, name: string): Float64Array => {
@@ -161,32 +168,46 @@ describe('bundled models under onnxruntime-node', () => {
         const k = linear(x, s, `${p}.attention.key`, d, d);
         const v = linear(x, s, `${p}.attention.value`, d, d);
         const ctx = new Float64Array(s * d);
-        for (let h = 0; h < heads; h++) for (let i = 0; i < s; i++) {
-          const scores = Array.from({ length: s }, (_, j) => {
-            let dot = 0;
-            for (let e = 0; e < dh; e++) dot += (q[i * d + h * dh + e] as number) * (k[j * d + h * dh + e] as number);
-            return dot / Math.sqrt(dh);
-          });
-          const m = Math.max(...scores);
-          const ex = scores.map((z) => Math.exp(z - m));
-          const z = ex.reduce((a, b) => a + b, 0);
-          for (let e = 0; e < dh; e++) ctx[i * d + h * dh + e] = ex.reduce((a, pj, j) => a + (pj / z) * (v[j * d + h * dh + e] as number), 0);
-        }
+        for (let h = 0; h < heads; h++)
+          for (let i = 0; i < s; i++) {
+            const scores = Array.from({ length: s }, (_, j) => {
+              let dot = 0;
+              for (let e = 0; e < dh; e++) dot += (q[i * d + h * dh + e] as number) * (k[j * d + h * dh + e] as number);
+              return dot / Math.sqrt(dh);
+            });
+            const m = Math.max(...scores);
+            const ex = scores.map((z) => Math.exp(z - m));
+            const z = ex.reduce((a, b) => a + b, 0);
+            for (let e = 0; e < dh; e++) ctx[i * d + h * dh + e] = ex.reduce((a, pj, j) => a + (pj / z) * (v[j * d + h * dh + e] as number), 0);
+          }
         const attn = linear(ctx, s, `${p}.attention.output`, d, d);
-        x = layerNorm(attn.map((a, i) => a + (x[i] as number)), s, `${p}.attention.norm`);
+        x = layerNorm(
+          attn.map((a, i) => a + (x[i] as number)),
+          s,
+          `${p}.attention.norm`,
+        );
         const hIn = linear(x, s, `${p}.ffn.in`, d, dFf).map((a) => 0.5 * a * (1 + erf(a / Math.SQRT2)));
         const ffn = linear(hIn, s, `${p}.ffn.out`, dFf, d);
-        x = layerNorm(ffn.map((a, i) => a + (x[i] as number)), s, `${p}.ffn.norm`);
+        x = layerNorm(
+          ffn.map((a, i) => a + (x[i] as number)),
+          s,
+          `${p}.ffn.norm`,
+        );
       }
       const pooled = new Float64Array(d);
       for (let r = 0; r < s; r++) for (let i = 0; i < d; i++) pooled[i] = (pooled[i] as number) + (x[r * d + i] as number) / s;
       const cw = get('classifier.weight');
       const cb = get('classifier.bias');
-      const logits = Float64Array.from({ length: ENCODER.classes }, (_, o) => pooled.reduce((a, v, i) => a + v * (cw[o * d + i] as number), cb[o] as number));
+      const logits = Float64Array.from({ length: ENCODER.classes }, (_, o) =>
+        pooled.reduce((a, v, i) => a + v * (cw[o * d + i] as number), cb[o] as number),
+      );
       return [x, logits];
     };
     const s = await session('encoder');
-    for (const [batch, seq] of [[2, 5], [1, 1]] as const) {
+    for (const [batch, seq] of [
+      [2, 5],
+      [1, 1],
+    ] as const) {
       const x = randomFloats(13 + seq, batch * seq * d);
       const out = await s.run({ input: new ort.Tensor('float32', x, [batch, seq, d]) });
       assert.deepEqual(out['logits']?.dims, [batch, ENCODER.classes]);
@@ -195,8 +216,15 @@ describe('bundled models under onnxruntime-node', () => {
       const hidden = out['hidden']?.data as Float32Array;
       for (let b = 0; b < batch; b++) {
         const [wantHidden, wantLogits] = forward(Float64Array.from(x.subarray(b * seq * d, (b + 1) * seq * d)), seq);
-        wantHidden.forEach((v, i) => assert.ok(Math.abs(v - (hidden[b * seq * d + i] as number)) < 1e-4, `hidden[${b}][${i}]: ${hidden[b * seq * d + i]} vs ${v}`));
-        wantLogits.forEach((v, i) => assert.ok(Math.abs(v - (logits[b * ENCODER.classes + i] as number)) < 1e-4, `logits[${b}][${i}]: ${logits[b * ENCODER.classes + i]} vs ${v}`));
+        wantHidden.forEach((v, i) =>
+          assert.ok(Math.abs(v - (hidden[b * seq * d + i] as number)) < 1e-4, `hidden[${b}][${i}]: ${hidden[b * seq * d + i]} vs ${v}`),
+        );
+        wantLogits.forEach((v, i) =>
+          assert.ok(
+            Math.abs(v - (logits[b * ENCODER.classes + i] as number)) < 1e-4,
+            `logits[${b}][${i}]: ${logits[b * ENCODER.classes + i]} vs ${v}`,
+          ),
+        );
       }
     }
     await s.release();

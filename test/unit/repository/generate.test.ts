@@ -32,7 +32,10 @@ test('mulberry32 is a deterministic sequence in [0, 1)', () => {
   const a = mulberry32(42);
   const b = mulberry32(42);
   const xs = Array.from({ length: 1000 }, () => a());
-  assert.deepEqual(xs, Array.from({ length: 1000 }, () => b()));
+  assert.deepEqual(
+    xs,
+    Array.from({ length: 1000 }, () => b()),
+  );
   assert.ok(xs.every((x) => x >= 0 && x < 1));
   assert.notDeepEqual(xs.slice(0, 10), Array.from({ length: 10 }, mulberry32(43)));
 });

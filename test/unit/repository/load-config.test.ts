@@ -59,7 +59,13 @@ describe('loadModelConfig: file formats', () => {
     for (const r of [json, yaml, pbtxt]) {
       assert.equal(r.config.max_batch_size, 2);
       assert.equal(r.config.dynamic_batching?.max_queue_delay_microseconds, 50);
-      assert.deepEqual(r.config.input.map((t) => [t.name, t.data_type, t.dims]), [['a', 'TYPE_FP32', [4]], ['b', 'TYPE_FP32', [4]]]);
+      assert.deepEqual(
+        r.config.input.map((t) => [t.name, t.data_type, t.dims]),
+        [
+          ['a', 'TYPE_FP32', [4]],
+          ['b', 'TYPE_FP32', [4]],
+        ],
+      );
       assert.equal(r.config.platform, 'onnxruntime_onnx');
     }
     assert.equal(json.source, 'config.json');
@@ -90,8 +96,14 @@ describe('loadModelConfig: file formats', () => {
 
   test('syntax errors name the file, line and column', async () => {
     assert.match(await loadError({ 'config.json': '{\n  "max_batch_size": 4,\n}', '1/model.onnx': model }), /config\.json:3:1: invalid JSON/);
-    assert.match(await loadError({ 'config.yaml': 'a: 1\na: 2\n', '1/model.onnx': model }), /config\.yaml:2:1: invalid YAML: Map keys must be unique/);
-    assert.match(await loadError({ 'config.pbtxt': 'max_batch_size: 4\ninput [\n', '1/model.onnx': model }), /config\.pbtxt:2:7: list for 'input' is never closed with '\]'/);
+    assert.match(
+      await loadError({ 'config.yaml': 'a: 1\na: 2\n', '1/model.onnx': model }),
+      /config\.yaml:2:1: invalid YAML: Map keys must be unique/,
+    );
+    assert.match(
+      await loadError({ 'config.pbtxt': 'max_batch_size: 4\ninput [\n', '1/model.onnx': model }),
+      /config\.pbtxt:2:7: list for 'input' is never closed with '\]'/,
+    );
     assert.match(await loadError({ 'config.json': '[1, 2]', '1/model.onnx': model }), /config\.json: the model config must be an object/);
   });
 
@@ -207,13 +219,17 @@ describe('loadModelConfig: auto-complete (Triton ORT backend rules)', () => {
       }),
       '1/model.onnx': saveModel(g.toModel({ opsetVersion: 13 })),
     });
-    assert.deepEqual(r.config.output.map((o) => o.name), ['z']);
+    assert.deepEqual(
+      r.config.output.map((o) => o.name),
+      ['z'],
+    );
     assert.deepEqual(r.config.input[0]?.dims, [8]);
   });
 
   test('reshape: the model dims are compared with reshape.shape, not dims', async () => {
     const r = await load({
-      'config.pbtxt': 'max_batch_size: 2 input [ { name: "a" data_type: TYPE_FP32 dims: [2, 2] reshape { shape: [4] } }, ' +
+      'config.pbtxt':
+        'max_batch_size: 2 input [ { name: "a" data_type: TYPE_FP32 dims: [2, 2] reshape { shape: [4] } }, ' +
         '{ name: "b" data_type: TYPE_FP32 dims: [4] } ]',
       '1/model.onnx': addModel(),
     });
@@ -237,15 +253,17 @@ describe('loadModelConfig: auto-complete (Triton ORT backend rules)', () => {
     const fromGraph = await load({ '1/model.plan': 'plan' }, { graph: readGraphIO(addModel([7])) });
     assert.deepEqual(fromGraph.config.input[0]?.dims, [7]);
     assert.match(
-      await loadError({ 'config.pbtxt': 'max_batch_size: 2', '1/model.plan': 'plan' }, { graph: readGraphIO(addModel([7])), graphSource: 'the plan' }),
+      await loadError(
+        { 'config.pbtxt': 'max_batch_size: 2', '1/model.plan': 'plan' },
+        { graph: readGraphIO(addModel([7])), graphSource: 'the plan' },
+      ),
       /max_batch_size 2 needs every input and output of the plan to have a dynamic first/,
     );
   });
 
   test('without an ONNX model, a complete config is taken as is and an incomplete one is an error', async () => {
     const complete = await load({
-      'config.pbtxt':
-        'max_batch_size: 2 input { name: "a" data_type: TYPE_FP32 dims: [4] } output { name: "y" data_type: TYPE_FP32 dims: [4] }',
+      'config.pbtxt': 'max_batch_size: 2 input { name: "a" data_type: TYPE_FP32 dims: [4] } output { name: "y" data_type: TYPE_FP32 dims: [4] }',
       '1/model.plan': 'plan',
     });
     assert.equal(complete.config.max_batch_size, 2);
@@ -257,7 +275,8 @@ describe('loadModelConfig: auto-complete (Triton ORT backend rules)', () => {
     assert.match(await loadError({ '1/model.onnx': addModel() }, { autoComplete: false }), /lists no inputs and auto-complete is disabled/);
     const r = await load(
       {
-        'config.pbtxt': 'input [ { name: "a" data_type: TYPE_FP32 dims: [-1, 4] }, { name: "b" data_type: TYPE_FP32 dims: [-1, 4] } ] ' +
+        'config.pbtxt':
+          'input [ { name: "a" data_type: TYPE_FP32 dims: [-1, 4] }, { name: "b" data_type: TYPE_FP32 dims: [-1, 4] } ] ' +
           'output { name: "sum" data_type: TYPE_FP32 dims: [-1, 4] }',
         '1/model.onnx': addModel(),
       },
@@ -298,10 +317,7 @@ describe('loadModelConfig: config / model mismatches', () => {
       /input 'a' has dims \[1, 4\] in config\.pbtxt but 1\/model\.onnx has \[4\]/,
     );
     // -1 in the config where the model has a fixed size would let clients send shapes the model rejects
-    assert.match(
-      await loadError({ 'config.pbtxt': io(`${a('TYPE_FP32', '[-1]')}, ${b}`), '1/model.onnx': addModel() }),
-      /input 'a' has dims \[-1\]/,
-    );
+    assert.match(await loadError({ 'config.pbtxt': io(`${a('TYPE_FP32', '[-1]')}, ${b}`), '1/model.onnx': addModel() }), /input 'a' has dims \[-1\]/);
   });
 
   test('a model input the config does not list', async () => {
@@ -353,8 +369,17 @@ describe('loadModelConfig: the bundled models', () => {
     assert.deepEqual(r.warnings, []);
     assert.deepEqual(r.filled, []);
     assert.equal(r.config.max_batch_size, 8);
-    assert.deepEqual(r.config.input.map((t) => [t.name, t.data_type, t.dims]), [['INPUT0', 'TYPE_INT32', [16]], ['INPUT1', 'TYPE_INT32', [16]]]);
-    assert.deepEqual(r.config.output.map((t) => t.name), ['OUTPUT0', 'OUTPUT1']);
+    assert.deepEqual(
+      r.config.input.map((t) => [t.name, t.data_type, t.dims]),
+      [
+        ['INPUT0', 'TYPE_INT32', [16]],
+        ['INPUT1', 'TYPE_INT32', [16]],
+      ],
+    );
+    assert.deepEqual(
+      r.config.output.map((t) => t.name),
+      ['OUTPUT0', 'OUTPUT1'],
+    );
     assert.ok(r.config.dynamic_batching);
   });
 
@@ -368,7 +393,10 @@ describe('loadModelConfig: the bundled models', () => {
   test('resnet_tiny: no config file, completed from the graph', async () => {
     const entry = await scanModel(MODELS, 'resnet_tiny');
     assert.equal(entry.configFile, undefined);
-    assert.deepEqual(entry.versions.map((v) => v.version), [1]);
+    assert.deepEqual(
+      entry.versions.map((v) => v.version),
+      [1],
+    );
     const r = await loadModelConfig(entry);
     assert.equal(r.config.max_batch_size, 4);
     assert.deepEqual(r.config.input, [{ name: 'input', data_type: 'TYPE_FP32', dims: [3, 32, 32] }]);

@@ -87,11 +87,12 @@ describe('parsePbtxt', () => {
       platform: 'onnxruntime_onnx',
       max_batch_size: 8,
       version_policy: { specific: { versions: [1, 3] } },
-      input: [
-        { name: 'data_0', data_type: 'TYPE_FP32', format: 'FORMAT_NCHW', dims: [3, 224, 224], reshape: { shape: [1, 3, 224, 224] } },
-      ],
+      input: [{ name: 'data_0', data_type: 'TYPE_FP32', format: 'FORMAT_NCHW', dims: [3, 224, 224], reshape: { shape: [1, 3, 224, 224] } }],
       output: [{ name: 'fc6_1', data_type: 'TYPE_FP32', dims: [1000], label_filename: 'densenet_labels.txt' }],
-      instance_group: [{ count: 2, kind: 'KIND_CPU' }, { kind: 'KIND_GPU', gpus: [0, 1] }],
+      instance_group: [
+        { count: 2, kind: 'KIND_CPU' },
+        { kind: 'KIND_GPU', gpus: [0, 1] },
+      ],
       dynamic_batching: {
         preferred_batch_size: [4, 8, 16],
         max_queue_delay_microseconds: 100,
@@ -105,14 +106,10 @@ describe('parsePbtxt', () => {
       optimization: {
         graph: { level: 1 },
         execution_accelerators: {
-          gpu_execution_accelerator: [
-            { name: 'tensorrt', parameters: { precision_mode: 'FP16', max_workspace_size_bytes: '1073741824' } },
-          ],
+          gpu_execution_accelerator: [{ name: 'tensorrt', parameters: { precision_mode: 'FP16', max_workspace_size_bytes: '1073741824' } }],
         },
       },
-      model_warmup: [
-        { name: 'zeros', batch_size: 4, inputs: { data_0: { data_type: 'TYPE_FP32', dims: [3, 224, 224], zero_data: true } } },
-      ],
+      model_warmup: [{ name: 'zeros', batch_size: 4, inputs: { data_0: { data_type: 'TYPE_FP32', dims: [3, 224, 224], zero_data: true } } }],
       response_cache: { enable: true },
     });
     assert.deepEqual(warnings, [
@@ -179,14 +176,14 @@ describe('parsePbtxt', () => {
       ['name: @x', "config.pbtxt:1:7: unexpected character '@'"],
       ['}', "config.pbtxt:1:1: expected a field name, got '}'"],
       ['name: "a\\q"', "config.pbtxt:1:9: unknown escape '\\q'"],
-      ['max_batch_size: 1.5', 'config.pbtxt:1:17: field \'max_batch_size\' takes an integer, got 1.5'],
+      ['max_batch_size: 1.5', "config.pbtxt:1:17: field 'max_batch_size' takes an integer, got 1.5"],
       ['max_batch_size: "8"', 'config.pbtxt:1:17: field \'max_batch_size\' takes an integer, got "8"'],
       ['max_batch_size: 12abc', "config.pbtxt:1:17: malformed number '12a'"],
       ['name: simple', "config.pbtxt:1:7: field 'name' takes a quoted string, got simple"],
       ['name: "a"\nname: "b"', "config.pbtxt:2:1: field 'name' is not repeated but is set twice (first at line 1)"],
       ['dynamic_batching: 5', "config.pbtxt:1:19: field 'dynamic_batching' is a message: write 'dynamic_batching { ... }'"],
       ['response_cache { enable: yes }', "config.pbtxt:1:26: field 'response_cache.enable' takes true or false, got yes"],
-      ['input { data_type: 99 }', 'config.pbtxt:1:20: field \'input.data_type\': 99 is not a value of the enum'],
+      ['input { data_type: 99 }', "config.pbtxt:1:20: field 'input.data_type': 99 is not a value of the enum"],
       ['parameters { value: { string_value: "x" } }', "config.pbtxt:1:12: a 'parameters' entry has no key"],
       ['[ext.field]: 1', 'config.pbtxt:1:1: extension and Any fields'],
     ];
@@ -203,10 +200,7 @@ describe('parsePbtxt', () => {
       parseError('name: "m"\n  max_batch_sise: 4'),
       "config.pbtxt:2:3: unknown field 'max_batch_sise' in ModelConfig (did you mean 'max_batch_size'?)",
     );
-    assert.equal(
-      parseError('input { name: "x" dim: [1] }'),
-      "config.pbtxt:1:19: unknown field 'dim' in ModelInput (did you mean 'dims'?)",
-    );
+    assert.equal(parseError('input { name: "x" dim: [1] }'), "config.pbtxt:1:19: unknown field 'dim' in ModelInput (did you mean 'dims'?)");
     assert.match(parseError('flux_capacitor: 1'), /unknown field 'flux_capacitor' in ModelConfig$/);
   });
 });

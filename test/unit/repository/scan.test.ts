@@ -2,9 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  assertSafeModelName, findModelFile, modelFileKindOf, parseVersionDirName, scanModel, scanRepository,
-} from '../../../src/repository/scan.ts';
+import { assertSafeModelName, findModelFile, modelFileKindOf, parseVersionDirName, scanModel, scanRepository } from '../../../src/repository/scan.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { addModel, makeTempDir, removeDir, writeTree } from './helpers.ts';
 
@@ -46,20 +44,26 @@ describe('scanRepository', () => {
       'gamma/1/model.onnx/model.onnx': onnx,
       'gamma/1/model.onnx/weights.bin': 'external data',
       // no config file at all, and no versions
-      'delta': null,
+      delta: null,
     });
   });
   after(async () => removeDir(repo));
 
   test('finds model directories sorted by name, skipping files and hidden entries', async () => {
     const models = await scanRepository(repo);
-    assert.deepEqual(models.map((m) => m.name), ['alpha', 'beta', 'delta', 'gamma']);
+    assert.deepEqual(
+      models.map((m) => m.name),
+      ['alpha', 'beta', 'delta', 'gamma'],
+    );
     assert.equal(models[0]?.dir, join(repo, 'alpha'));
   });
 
   test('keeps numeric version directories, ascending, and ignores the rest (Triton rules)', async () => {
     const alpha = await scanModel(repo, 'alpha');
-    assert.deepEqual(alpha.versions.map((v) => v.version), [1, 2, 10]);
+    assert.deepEqual(
+      alpha.versions.map((v) => v.version),
+      [1, 2, 10],
+    );
     assert.deepEqual(alpha.ignoredEntries, ['0', '01', '3', 'abc', 'labels.txt', 'v3']);
     assert.equal(alpha.versions[2]?.dir, join(repo, 'alpha', '10'));
     assert.deepEqual(alpha.versions[0]?.files, [{ name: 'model.onnx', isDirectory: false }]);
@@ -85,8 +89,14 @@ describe('scanRepository', () => {
         await symlink(join(other, 'linked'), join(repo2, 'linked'));
         await symlink(join(other, 'missing'), join(repo2, 'dangling'));
         const models = await scanRepository(repo2);
-        assert.deepEqual(models.map((m) => m.name), ['linked']);
-        assert.deepEqual(models[0]?.versions.map((v) => v.version), [1]);
+        assert.deepEqual(
+          models.map((m) => m.name),
+          ['linked'],
+        );
+        assert.deepEqual(
+          models[0]?.versions.map((v) => v.version),
+          [1],
+        );
       } finally {
         await removeDir(repo2);
       }
@@ -122,7 +132,10 @@ describe('scanModel', () => {
   test('scans one model by name', async () => {
     const m = await scanModel(repo, 'm');
     assert.equal(m.name, 'm');
-    assert.deepEqual(m.versions.map((v) => v.version), [1]);
+    assert.deepEqual(
+      m.versions.map((v) => v.version),
+      [1],
+    );
   });
 
   test('unknown names, files and hidden directories are MODEL_NOT_FOUND', async () => {
@@ -152,17 +165,27 @@ describe('names, versions and model files', () => {
   test('findModelFile: model.onnx, model.plan, a model.onnx directory, default_model_filename', () => {
     const v = (files: { name: string; isDirectory: boolean }[]) => ({ version: 1, dir: '/r/m/1', files });
     assert.deepEqual(findModelFile(v([{ name: 'model.onnx', isDirectory: false }])), {
-      fileName: 'model.onnx', path: join('/r/m/1', 'model.onnx'), kind: 'onnx',
+      fileName: 'model.onnx',
+      path: join('/r/m/1', 'model.onnx'),
+      kind: 'onnx',
     });
     assert.deepEqual(findModelFile(v([{ name: 'model.plan', isDirectory: false }])), {
-      fileName: 'model.plan', path: join('/r/m/1', 'model.plan'), kind: 'plan',
+      fileName: 'model.plan',
+      path: join('/r/m/1', 'model.plan'),
+      kind: 'plan',
     });
-    const both = v([{ name: 'model.onnx', isDirectory: false }, { name: 'model.plan', isDirectory: false }]);
+    const both = v([
+      { name: 'model.onnx', isDirectory: false },
+      { name: 'model.plan', isDirectory: false },
+    ]);
     assert.equal(findModelFile(both)?.kind, 'onnx');
     assert.equal(findModelFile(both, { kinds: ['plan', 'onnx'] })?.kind, 'plan');
     assert.equal(findModelFile(both, { kinds: ['plan'] })?.kind, 'plan');
     assert.equal(findModelFile(v([{ name: 'model.onnx', isDirectory: true }]))?.path, join('/r/m/1', 'model.onnx', 'model.onnx'));
-    const custom = v([{ name: 'model.onnx', isDirectory: false }, { name: 'net.onnx', isDirectory: false }]);
+    const custom = v([
+      { name: 'model.onnx', isDirectory: false },
+      { name: 'net.onnx', isDirectory: false },
+    ]);
     assert.equal(findModelFile(custom, { defaultModelFilename: 'net.onnx' })?.fileName, 'net.onnx');
     assert.equal(findModelFile(custom, { defaultModelFilename: 'other.onnx' }), undefined);
     assert.equal(findModelFile(custom, { defaultModelFilename: '../1/net.onnx' }), undefined);

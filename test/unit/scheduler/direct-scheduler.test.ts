@@ -3,17 +3,7 @@ import { afterEach, describe, mock, test } from 'node:test';
 import { RtError } from '../../../src/errors/registry.ts';
 import { createScheduler, DirectScheduler } from '../../../src/scheduler/index.ts';
 import type { RtScheduler } from '../../../src/scheduler/index.ts';
-import {
-  advance,
-  expectedOutput,
-  FakeSession,
-  flush,
-  makeOptions,
-  makeRequest,
-  track,
-  until,
-  valuesOf,
-} from './fake-session.ts';
+import { advance, expectedOutput, FakeSession, flush, makeOptions, makeRequest, track, until, valuesOf } from './fake-session.ts';
 
 const isCode = (code: string) => (e: unknown) => e instanceof RtError && e.code === code;
 

@@ -134,9 +134,7 @@ describe('DynamicBatcher: batch formation', () => {
     }
     await blocker;
     await Promise.all(ps.map((p, i) => expectOwnAnswer(p, specs[i] as RequestSpec)));
-    const batches = session.calls.slice(1).map((c) =>
-      c.feeds.map((f) => `${f.name}:${f.datatype}:${f.shape.join('x')}`).join(' '),
-    );
+    const batches = session.calls.slice(1).map((c) => c.feeds.map((f) => `${f.name}:${f.datatype}:${f.shape.join('x')}`).join(' '));
     // Head's group first (a0, a1, a2), the others keep their order: b, c, d.
     assert.deepEqual(batches, ['x:FP32:3x2', 'x:FP32:2x3', 'x:INT32:1x2', 'x:FP32:1x2 w:FP32:1x1']);
     assert.deepEqual(session.call(1).values, [0, 1, 200, 201, 600, 601]);
@@ -203,12 +201,18 @@ describe('DynamicBatcher: batch formation', () => {
     await Promise.all(ps);
     const calls = sessions.flatMap((x) => x.calls);
     assert.ok(calls.length < 200, `${calls.length} executions for 200 requests`);
-    assert.ok(sessions.every((x) => x.calls.length > 0), 'both instances were used');
+    assert.ok(
+      sessions.every((x) => x.calls.length > 0),
+      'both instances were used',
+    );
     assert.ok(calls.every((c) => c.rows <= 8));
     const snap = stats.snapshot();
     assert.equal(snap.inference_stats.success.count, 200);
     assert.equal(snap.execution_count, calls.length);
-    assert.equal(snap.inference_count, specs.reduce((n, sp) => n + (sp.rows ?? 1), 0));
+    assert.equal(
+      snap.inference_count,
+      specs.reduce((n, sp) => n + (sp.rows ?? 1), 0),
+    );
     assert.equal(s.pendingCount, 0);
     assert.equal(s.inFlightCount, 0);
   });
@@ -320,7 +324,10 @@ describe('DynamicBatcher: bounded queue', () => {
     assert.equal(s.pendingCount, 5);
     await flush();
     const rejected = results.slice(5);
-    assert.ok(rejected.every((r) => r.settled()), 'rejections come at once, while the instance is still busy');
+    assert.ok(
+      rejected.every((r) => r.settled()),
+      'rejections come at once, while the instance is still busy',
+    );
     for (const r of rejected) {
       await assert.rejects(r.promise, (e: unknown) => {
         assert.ok(e instanceof RtError);
@@ -427,7 +434,11 @@ describe('DynamicBatcher: queue timeouts (fake timers)', () => {
     mock.timers.enable({ apis: ['setTimeout'] });
     const session = new FakeSession();
     const { s } = batcher(
-      { priority_levels: 2, default_priority_level: 1, priority_queue_policy: { '2': { allow_timeout_override: true, default_timeout_microseconds: 50_000 } } },
+      {
+        priority_levels: 2,
+        default_priority_level: 1,
+        priority_queue_policy: { '2': { allow_timeout_override: true, default_timeout_microseconds: 50_000 } },
+      },
       [session],
     );
     const blocker = s.enqueue(makeRequest({ base: -1 }));
@@ -477,10 +488,16 @@ describe('DynamicBatcher: ordering, cancellation, errors', () => {
     const pa = s.enqueue(makeRequest({ base: 1 })).then(() => done.push('a'));
     const pb = s.enqueue(makeRequest({ base: 2 })).then(() => done.push('b'));
     await until(() => sessions.every((x) => x.calls.length === 1), 'both instances busy');
-    sessions.map((x) => x.call(0)).find((c) => c.values[0] === 2)?.release();
+    sessions
+      .map((x) => x.call(0))
+      .find((c) => c.values[0] === 2)
+      ?.release();
     await pb;
     assert.deepEqual(done, ['b']);
-    sessions.map((x) => x.call(0)).find((c) => c.values[0] === 1)?.release();
+    sessions
+      .map((x) => x.call(0))
+      .find((c) => c.values[0] === 1)
+      ?.release();
     await pa;
   });
 

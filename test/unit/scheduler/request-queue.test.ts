@@ -7,11 +7,7 @@ import { RtError } from '../../../src/errors/registry.ts';
 import { DeadlineHeap } from '../../../src/scheduler/deadline-heap.ts';
 import { LinkedList } from '../../../src/scheduler/linked-list.ts';
 import type { ListNode } from '../../../src/scheduler/linked-list.ts';
-import {
-  priorityLevelOf,
-  queueTimeoutUsOf,
-  resolveSchedulingPolicy,
-} from '../../../src/scheduler/queue-policy.ts';
+import { priorityLevelOf, queueTimeoutUsOf, resolveSchedulingPolicy } from '../../../src/scheduler/queue-policy.ts';
 import type { LevelPolicy } from '../../../src/scheduler/queue-policy.ts';
 import { RequestQueue } from '../../../src/scheduler/request-queue.ts';
 import type { QueueEntry } from '../../../src/scheduler/request-queue.ts';
@@ -68,30 +64,28 @@ describe('LinkedList', () => {
 describe('DeadlineHeap', () => {
   test('pops in deadline order under random pushes and removals (model check)', (t) => {
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 50n }), fc.boolean()), { maxLength: 60 }),
-        (ops) => {
-          const heap = new DeadlineHeap<{ deadlineNs: bigint; heapIndex: number }>();
-          const live: { deadlineNs: bigint; heapIndex: number }[] = [];
-          for (const [deadlineNs, removeOne] of ops) {
-            const e = { deadlineNs, heapIndex: -1 };
-            heap.push(e);
-            live.push(e);
-            if (removeOne && live.length > 0) {
-              const victim = live.splice(Number(deadlineNs) % live.length, 1)[0];
-              assert.ok(victim !== undefined && heap.remove(victim));
-              assert.equal(heap.remove(victim), false);
-            }
+      fc.property(fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 50n }), fc.boolean()), { maxLength: 60 }), (ops) => {
+        const heap = new DeadlineHeap<{ deadlineNs: bigint; heapIndex: number }>();
+        const live: { deadlineNs: bigint; heapIndex: number }[] = [];
+        for (const [deadlineNs, removeOne] of ops) {
+          const e = { deadlineNs, heapIndex: -1 };
+          heap.push(e);
+          live.push(e);
+          if (removeOne && live.length > 0) {
+            const victim = live.splice(Number(deadlineNs) % live.length, 1)[0];
+            assert.ok(victim !== undefined && heap.remove(victim));
+            assert.equal(heap.remove(victim), false);
           }
-          assert.equal(heap.size, live.length);
-          const popped: bigint[] = [];
-          for (let e = heap.pop(); e !== undefined; e = heap.pop()) popped.push(e.deadlineNs);
-          assert.deepEqual(
-            popped,
-            live.map((e) => e.deadlineNs).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
-          );
-        },
-      ), fuzzParams(t),
+        }
+        assert.equal(heap.size, live.length);
+        const popped: bigint[] = [];
+        for (let e = heap.pop(); e !== undefined; e = heap.pop()) popped.push(e.deadlineNs);
+        assert.deepEqual(
+          popped,
+          live.map((e) => e.deadlineNs).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+        );
+      }),
+      fuzzParams(t),
     );
   });
 });
@@ -236,8 +230,7 @@ describe('queue policy', () => {
   });
 
   test('invalid priority settings are BAD_CONFIG', () => {
-    const bad = (db: Record<string, unknown>) => () =>
-      resolveSchedulingPolicy(config({ max_batch_size: 4, dynamic_batching: db }), 10);
+    const bad = (db: Record<string, unknown>) => () => resolveSchedulingPolicy(config({ max_batch_size: 4, dynamic_batching: db }), 10);
     const isBadConfig = (e: unknown) => e instanceof RtError && e.code === 'BAD_CONFIG';
     assert.throws(bad({ priority_levels: 2, default_priority_level: 0 }), isBadConfig);
     assert.throws(bad({ priority_levels: 2, default_priority_level: 3 }), isBadConfig);
@@ -247,10 +240,7 @@ describe('queue policy', () => {
   });
 
   test('priority parameter: 0/absent = default, 1..levels, numeric strings; others BAD_PARAMETER', () => {
-    const p = resolveSchedulingPolicy(
-      config({ max_batch_size: 4, dynamic_batching: { priority_levels: 3, default_priority_level: 2 } }),
-      10,
-    );
+    const p = resolveSchedulingPolicy(config({ max_batch_size: 4, dynamic_batching: { priority_levels: 3, default_priority_level: 2 } }), 10);
     assert.equal(priorityLevelOf(undefined, p, 'm'), 2);
     assert.equal(priorityLevelOf({ priority: 0 }, p, 'm'), 2);
     assert.equal(priorityLevelOf({ priority: 1 }, p, 'm'), 1);

@@ -29,8 +29,16 @@ describe('createAuthenticator', () => {
   let tickets: WsTicketStore;
   let rsaJwk: JWK;
 
-  const sign = (alg: 'HS256' | 'RS256' | 'ES256', key: CryptoKey | Uint8Array, claims: Record<string, unknown>, opts: { kid?: string; exp?: string | number | null } = {}) => {
-    let jwt = new SignJWT(claims).setProtectedHeader({ alg, ...(opts.kid === undefined ? {} : { kid: opts.kid }) }).setSubject('alice').setIssuedAt();
+  const sign = (
+    alg: 'HS256' | 'RS256' | 'ES256',
+    key: CryptoKey | Uint8Array,
+    claims: Record<string, unknown>,
+    opts: { kid?: string; exp?: string | number | null } = {},
+  ) => {
+    let jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg, ...(opts.kid === undefined ? {} : { kid: opts.kid }) })
+      .setSubject('alice')
+      .setIssuedAt();
     if (opts.exp !== null) jwt = jwt.setExpirationTime(opts.exp ?? '5m');
     return jwt.sign(key);
   };
@@ -64,7 +72,11 @@ describe('createAuthenticator', () => {
     assert.equal(p.kind, 'api-key');
     assert.deepEqual([...p.operations], ['infer']);
     assert.deepEqual(p.models, ['simple']);
-    assert.equal((await auth.authenticate({ authorization: 'bearer   key-ops ' })).id, 'ops', 'scheme is case-insensitive, upper-case hex digests work');
+    assert.equal(
+      (await auth.authenticate({ authorization: 'bearer   key-ops ' })).id,
+      'ops',
+      'scheme is case-insensitive, upper-case hex digests work',
+    );
     await rejectsWith(auth.authenticate({ authorization: 'Bearer key-cj' }), 'UNAUTHENTICATED', /API key is not valid/);
     await rejectsWith(auth.authenticate({}), 'UNAUTHENTICATED', /credentials are required/);
     await rejectsWith(auth.authenticate({ authorization: 'Basic a2V5LWNpOg==' }), 'UNAUTHENTICATED', /Bearer/);
@@ -72,7 +84,11 @@ describe('createAuthenticator', () => {
 
   test('JWT HS256, RS256 (JWKS) and ES256 (JWKS) tokens are accepted with scope and models claims', async () => {
     const claims = { iss: 'https://issuer.test', aud: 'rtserve', scope: 'infer metadata bogus', models: ['mlp', 'res*'] };
-    for (const [alg, key, kid] of [['HS256', new TextEncoder().encode(SECRET), undefined], ['RS256', rsa.privateKey, 'rsa1'], ['ES256', ec.privateKey, 'ec1']] as const) {
+    for (const [alg, key, kid] of [
+      ['HS256', new TextEncoder().encode(SECRET), undefined],
+      ['RS256', rsa.privateKey, 'rsa1'],
+      ['ES256', ec.privateKey, 'ec1'],
+    ] as const) {
       const token = await sign(alg, key, claims, kid === undefined ? {} : { kid });
       const p = await auth.authenticate({ authorization: `Bearer ${token}` });
       assert.equal(p.id, 'jwt:alice', alg);
@@ -87,12 +103,36 @@ describe('createAuthenticator', () => {
 
   test('JWT: wrong key, expiry, issuer, audience, missing exp, alg none and algorithm confusion are refused', async () => {
     const good = { iss: 'https://issuer.test', aud: 'rtserve', scope: 'infer' };
-    await rejectsWith(auth.authenticate({ bearer: await sign('RS256', other.privateKey, good, { kid: 'rsa1' }) }), 'UNAUTHENTICATED', /signature is invalid/);
-    await rejectsWith(auth.authenticate({ bearer: await sign('HS256', new TextEncoder().encode(`${SECRET}x`), good) }), 'UNAUTHENTICATED', /signature is invalid/);
-    await rejectsWith(auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, good, { kid: 'rsa1', exp: Math.floor(Date.now() / 1000) - 3600 }) }), 'UNAUTHENTICATED', /expired/);
-    await rejectsWith(auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, { ...good, iss: 'https://evil.test' }, { kid: 'rsa1' }) }), 'UNAUTHENTICATED', /'iss'/);
-    await rejectsWith(auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, { ...good, aud: 'other' }, { kid: 'rsa1' }) }), 'UNAUTHENTICATED', /'aud'/);
-    await rejectsWith(auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, good, { kid: 'rsa1', exp: null }) }), 'UNAUTHENTICATED', /'exp'/);
+    await rejectsWith(
+      auth.authenticate({ bearer: await sign('RS256', other.privateKey, good, { kid: 'rsa1' }) }),
+      'UNAUTHENTICATED',
+      /signature is invalid/,
+    );
+    await rejectsWith(
+      auth.authenticate({ bearer: await sign('HS256', new TextEncoder().encode(`${SECRET}x`), good) }),
+      'UNAUTHENTICATED',
+      /signature is invalid/,
+    );
+    await rejectsWith(
+      auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, good, { kid: 'rsa1', exp: Math.floor(Date.now() / 1000) - 3600 }) }),
+      'UNAUTHENTICATED',
+      /expired/,
+    );
+    await rejectsWith(
+      auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, { ...good, iss: 'https://evil.test' }, { kid: 'rsa1' }) }),
+      'UNAUTHENTICATED',
+      /'iss'/,
+    );
+    await rejectsWith(
+      auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, { ...good, aud: 'other' }, { kid: 'rsa1' }) }),
+      'UNAUTHENTICATED',
+      /'aud'/,
+    );
+    await rejectsWith(
+      auth.authenticate({ bearer: await sign('RS256', rsa.privateKey, good, { kid: 'rsa1', exp: null }) }),
+      'UNAUTHENTICATED',
+      /'exp'/,
+    );
     const unsigned = new UnsecuredJWT(good).setSubject('alice').setExpirationTime('5m').encode();
     await rejectsWith(auth.authenticate({ bearer: unsigned }), 'UNAUTHENTICATED');
     // HS256 signed with the RSA public key's JWK "n" as the secret: must not verify against the JWKS.
@@ -120,9 +160,17 @@ describe('createAuthenticator', () => {
 
   test('configuration errors name the setting', async () => {
     await rejectsWith(createAuthenticator(authConfigSchema.parse({ enabled: true, jwt: {} })), 'BAD_CONFIG', /secret or secretFile/);
-    await rejectsWith(createAuthenticator(authConfigSchema.parse({ enabled: true, jwt: { jwksFile: join(dir, 'missing.json') } })), 'BAD_CONFIG', /jwksFile/);
+    await rejectsWith(
+      createAuthenticator(authConfigSchema.parse({ enabled: true, jwt: { jwksFile: join(dir, 'missing.json') } })),
+      'BAD_CONFIG',
+      /jwksFile/,
+    );
     await writeFile(join(dir, 'short.txt'), 'short\n');
-    await rejectsWith(createAuthenticator(authConfigSchema.parse({ enabled: true, jwt: { secretFile: join(dir, 'short.txt') } })), 'BAD_CONFIG', /32 bytes/);
+    await rejectsWith(
+      createAuthenticator(authConfigSchema.parse({ enabled: true, jwt: { secretFile: join(dir, 'short.txt') } })),
+      'BAD_CONFIG',
+      /32 bytes/,
+    );
     assert.throws(() => authConfigSchema.parse({ apiKeys: [{ id: 'x', sha256: 'abc' }] }), /64 hex digits/);
   });
 });

@@ -35,8 +35,25 @@ describe('checkJsonLimits', () => {
 describe('checkTensorLimits', () => {
   test('inputs per request and elements per tensor', () => {
     const l = { maxInputsPerRequest: 2, maxElementsPerTensor: 100 };
-    checkTensorLimits([{ name: 'a', shape: [10, 10] }, { name: 'b', shape: [] }], l);
-    assert.throws(() => checkTensorLimits([{ name: 'a', shape: [1] }, { name: 'b', shape: [1] }, { name: 'c', shape: [1] }], l), isLimit(/3 inputs; the limit is 2/));
+    checkTensorLimits(
+      [
+        { name: 'a', shape: [10, 10] },
+        { name: 'b', shape: [] },
+      ],
+      l,
+    );
+    assert.throws(
+      () =>
+        checkTensorLimits(
+          [
+            { name: 'a', shape: [1] },
+            { name: 'b', shape: [1] },
+            { name: 'c', shape: [1] },
+          ],
+          l,
+        ),
+      isLimit(/3 inputs; the limit is 2/),
+    );
     assert.throws(() => checkTensorLimits([{ name: 'big', shape: [10, 11] }], l), isLimit(/input 'big' has 110 elements/));
   });
 });
@@ -73,7 +90,12 @@ test('withRequestLimits checks infer and inferStream, and passes everything else
   const limited = withRequestLimits(api, { maxInputsPerRequest: 1, maxElementsPerTensor: 4 });
   assert.equal(await limited.infer({ inputs: [{ name: 'a', shape: [2, 2] }] }), 'ok');
   await assert.rejects(limited.infer({ inputs: [{ name: 'a', shape: [5] }] }), isLimit(/input 'a' has 5 elements/));
-  const refused = limited.inferStream({ inputs: [{ name: 'a', shape: [1] }, { name: 'b', shape: [1] }] });
+  const refused = limited.inferStream({
+    inputs: [
+      { name: 'a', shape: [1] },
+      { name: 'b', shape: [1] },
+    ],
+  });
   await assert.rejects(refused[Symbol.asyncIterator]().next(), isLimit(/2 inputs/));
   for await (const x of limited.inferStream({ inputs: [{ name: 'a', shape: [1] }] })) assert.equal(x, 'one');
   assert.equal(limited.hello(), 'hello from core');

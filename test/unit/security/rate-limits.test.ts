@@ -54,13 +54,23 @@ describe('RateLimiter', () => {
       perModel: { 'res*': { ratePerSec: 1, burst: 1 }, resnet_tiny: { ratePerSec: 1, burst: 2 } },
     });
     const rl = await RateLimiter.create(config, undefined, new MemoryBucketStore(c.now));
-    assert.deepEqual(rl.bucketsFor(alice, '10.0.0.1', 'resnet_tiny').map((b) => [b.key, b.burst]), [
-      ['p:5:alice', 4],
-      ['ip:10.0.0.1', 3],
-      ['pm:5:alice11:resnet_tiny', 2],
-    ], 'the exact model rule wins over the pattern');
-    assert.deepEqual(rl.bucketsFor(alice, undefined, 'resx').map((b) => b.burst), [4, 1]);
-    assert.deepEqual(rl.bucketsFor(alice, '10.0.0.1', 'simple').map((b) => b.key), ['p:5:alice', 'ip:10.0.0.1']);
+    assert.deepEqual(
+      rl.bucketsFor(alice, '10.0.0.1', 'resnet_tiny').map((b) => [b.key, b.burst]),
+      [
+        ['p:5:alice', 4],
+        ['ip:10.0.0.1', 3],
+        ['pm:5:alice11:resnet_tiny', 2],
+      ],
+      'the exact model rule wins over the pattern',
+    );
+    assert.deepEqual(
+      rl.bucketsFor(alice, undefined, 'resx').map((b) => b.burst),
+      [4, 1],
+    );
+    assert.deepEqual(
+      rl.bucketsFor(alice, '10.0.0.1', 'simple').map((b) => b.key),
+      ['p:5:alice', 'ip:10.0.0.1'],
+    );
 
     assert.equal((await rl.take(alice, '10.0.0.1', 'resx')).ok, true);
     const r = await rl.take(alice, '10.0.0.2', 'resx');
@@ -69,14 +79,20 @@ describe('RateLimiter', () => {
     assert.equal((await rl.take(bob, '10.0.0.1')).ok, true);
     const ip = await rl.take(bob, '10.0.0.1');
     assert.ok(!ip.ok && ip.limit === 'rate limit for client 10.0.0.1', JSON.stringify(ip));
-    await assert.rejects(rl.check(bob, '10.0.0.1'), (e: unknown) => e instanceof RtError && e.code === 'RATE_LIMITED' && e.retryAfterMs === 1000 && e.httpStatus === 429 && e.grpcStatus === 8);
+    await assert.rejects(
+      rl.check(bob, '10.0.0.1'),
+      (e: unknown) => e instanceof RtError && e.code === 'RATE_LIMITED' && e.retryAfterMs === 1000 && e.httpStatus === 429 && e.grpcStatus === 8,
+    );
   });
 
   test('concurrency cap per principal: refuses past the cap, release is idempotent', async () => {
     const rl = await RateLimiter.create(rateLimitConfigSchema.parse({ enabled: true, maxConcurrentPerPrincipal: 2 }));
     const r1 = rl.acquire(alice);
     const r2 = rl.acquire(alice);
-    assert.throws(() => rl.acquire(alice), (e: unknown) => e instanceof RtError && e.code === 'RATE_LIMITED' && /2 unfinished/.test(e.message));
+    assert.throws(
+      () => rl.acquire(alice),
+      (e: unknown) => e instanceof RtError && e.code === 'RATE_LIMITED' && /2 unfinished/.test(e.message),
+    );
     rl.acquire(bob)();
     r1();
     r1();
@@ -91,7 +107,11 @@ describe('RateLimiter', () => {
     const broken = { take: () => Promise.reject(new Error('down')), close: () => Promise.resolve() };
     const open = await RateLimiter.create(rateLimitConfigSchema.parse({ enabled: true, perIp: { ratePerSec: 1, burst: 1 } }), undefined, broken);
     assert.deepEqual(await open.take(alice, '1.2.3.4'), { ok: true });
-    const closed = await RateLimiter.create(rateLimitConfigSchema.parse({ enabled: true, failOpen: false, perIp: { ratePerSec: 1, burst: 1 } }), undefined, broken);
+    const closed = await RateLimiter.create(
+      rateLimitConfigSchema.parse({ enabled: true, failOpen: false, perIp: { ratePerSec: 1, burst: 1 } }),
+      undefined,
+      broken,
+    );
     await assert.rejects(closed.take(alice, '1.2.3.4'), (e: unknown) => e instanceof RtError && e.code === 'INTERNAL');
   });
 });

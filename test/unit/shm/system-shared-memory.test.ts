@@ -63,9 +63,19 @@ describe('system shared memory regions', () => {
     await m.register('r', obj.key, 0, 32, 'b');
     await m.register('s', obj.key, 0, 16);
     await rejectsCode(m.register('r', obj.key, 0, 8, 'a'), 'SHM_REGION_EXISTS', "'r'");
-    assert.deepEqual(m.status(undefined, 'a').map((r) => r.byte_size), [64]);
-    assert.deepEqual(m.status('r', 'b').map((r) => r.byte_size), [32]);
-    assert.deepEqual(m.status(undefined, 'anonymous').map((r) => r.name), ['s'], 'no owner is the anonymous principal');
+    assert.deepEqual(
+      m.status(undefined, 'a').map((r) => r.byte_size),
+      [64],
+    );
+    assert.deepEqual(
+      m.status('r', 'b').map((r) => r.byte_size),
+      [32],
+    );
+    assert.deepEqual(
+      m.status(undefined, 'anonymous').map((r) => r.name),
+      ['s'],
+      'no owner is the anonymous principal',
+    );
     await rejectsCode(() => m.acquire('s', 'a'), 'SHM_REGION_NOT_FOUND', "'s'", "registered: 'r'");
     await rejectsCode(() => m.status('r', 'c'), 'SHM_REGION_NOT_FOUND', 'no region is registered');
     assert.equal(m.acquire('r', 'b').byteSize, 32);
@@ -77,7 +87,7 @@ describe('system shared memory regions', () => {
     assert.equal(counting.closed(), 2, "b's region stays open under its lease");
   });
 
-  test('register checks the object and the range; status reports Triton\'s fields; a name registers once', async () => {
+  test("register checks the object and the range; status reports Triton's fields; a name registers once", async () => {
     const m = new SharedMemoryManager();
     const obj = await objects.create(100);
     await m.register('a', obj.key, 10, 90);
@@ -98,7 +108,7 @@ describe('system shared memory regions', () => {
     assert.deepEqual(m.status(), []);
   });
 
-  test('the file backing reads and writes at the region offset, off the event loop, and sees the client\'s writes', async () => {
+  test("the file backing reads and writes at the region offset, off the event loop, and sees the client's writes", async () => {
     const m = new SharedMemoryManager();
     const obj = await objects.create(64);
     await obj.write(16, Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]));
@@ -113,7 +123,13 @@ describe('system shared memory regions', () => {
       await obj.write(18, Uint8Array.from([42]));
       assert.deepEqual([...(await lease.read(2, 1))], [42]);
       lease.checkRange("input 'x'", 28, 4);
-      void rejectsCode(() => lease.checkRange("input 'x'", 29, 4), 'SHM_OUT_OF_RANGE', "input 'x'", '29 + shared_memory_byte_size 4 = 33', "region 'r' (32 bytes)");
+      void rejectsCode(
+        () => lease.checkRange("input 'x'", 29, 4),
+        'SHM_OUT_OF_RANGE',
+        "input 'x'",
+        '29 + shared_memory_byte_size 4 = 33',
+        "region 'r' (32 bytes)",
+      );
       // An object truncated behind the server's back: a clear error, not short data.
       await truncate(obj.path, 20);
       await rejectsCode(lease.read(0, 32), 'SHM_OUT_OF_RANGE', 'truncated');

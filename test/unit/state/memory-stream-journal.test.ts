@@ -17,7 +17,10 @@ describe('MemoryStreamJournal', () => {
     for (const s of [1, 2, 3]) await j.append('s', entry(s));
     const r = await j.read('s', 1);
     assert.deepEqual(r?.meta, META);
-    assert.deepEqual(r?.entries.map((e) => e.seq), [2, 3]);
+    assert.deepEqual(
+      r?.entries.map((e) => e.seq),
+      [2, 3],
+    );
     assert.equal(await j.read('nope', 0), undefined);
   });
 

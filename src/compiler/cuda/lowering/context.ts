@@ -41,7 +41,10 @@ export class LoweringContext {
   shapeOf(value: string, b: number): number[] {
     const s = this.shapes.get(b)?.get(value);
     if (s === undefined || s.some((d) => d < 0)) {
-      throw rtError('UNSUPPORTED', `the CUDA target cannot tell the shape of '${value}' at batch ${b}: every dimension must be static once the batch is known`);
+      throw rtError(
+        'UNSUPPORTED',
+        `the CUDA target cannot tell the shape of '${value}' at batch ${b}: every dimension must be static once the batch is known`,
+      );
     }
     return s;
   }
@@ -87,19 +90,22 @@ export class LoweringContext {
       out = this.newTensor(`${t.name}__${layout}`, layout, t.shape);
       const src = t;
       const dst = out;
-      this.addStep({
-        name: `${src.name}__to_${layout}`,
-        ops: ['LayoutConversion'],
-        reads: [src],
-        writes: [dst],
-        emit(b, ref) {
-          const d = src.shape(b);
-          const phys = layout === 'nhwc' ? PERM_NHWC.map((p) => d[p] ?? 1) : d;
-          const srcStrides = src.layout === 'nhwc' ? nhwcStrides(d) : rowMajorStrides(d);
-          const inStrides = layout === 'nhwc' ? PERM_NHWC.map((p) => srcStrides[p] ?? 0) : srcStrides;
-          return [{ kind: 'transpose', name: this.name, x: ref(src, b), y: ref(dst, b), dims: phys, inStrides }];
+      this.addStep(
+        {
+          name: `${src.name}__to_${layout}`,
+          ops: ['LayoutConversion'],
+          reads: [src],
+          writes: [dst],
+          emit(b, ref) {
+            const d = src.shape(b);
+            const phys = layout === 'nhwc' ? PERM_NHWC.map((p) => d[p] ?? 1) : d;
+            const srcStrides = src.layout === 'nhwc' ? nhwcStrides(d) : rowMajorStrides(d);
+            const inStrides = layout === 'nhwc' ? PERM_NHWC.map((p) => srcStrides[p] ?? 0) : srcStrides;
+            return [{ kind: 'transpose', name: this.name, x: ref(src, b), y: ref(dst, b), dims: phys, inStrides }];
+          },
         },
-      }, []);
+        [],
+      );
     }
     this.converted.set(key, out);
     return out;

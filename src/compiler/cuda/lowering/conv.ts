@@ -11,7 +11,8 @@ import { windowPads } from './layout.ts';
 export function lowerConv(ctx: LoweringContext, n: Node): void {
   const wT = ctx.constOf(n.inputs[1]);
   if (wT === undefined) throw rtError('UNSUPPORTED', `Conv '${n.name}': the weight must be a constant`);
-  if (wT.dims.length !== 4) throw rtError('UNSUPPORTED', `Conv '${n.name}': only 2-D convolutions (4-D ctx.weights) are supported, got ${wT.dims.length - 2}-D`);
+  if (wT.dims.length !== 4)
+    throw rtError('UNSUPPORTED', `Conv '${n.name}': only 2-D convolutions (4-D ctx.weights) are supported, got ${wT.dims.length - 2}-D`);
   const [k = 0, cg = 0, r = 0, s = 0] = wT.dims;
   const groups = attrInt(n, 'group', 1);
   const strides = attrInts(n, 'strides') ?? [1, 1];
@@ -32,20 +33,43 @@ export function lowerConv(ctx: LoweringContext, n: Node): void {
     const bRef = ctx.weights.addHalf(bT === undefined ? new Float32Array(k) : toFloat32(bT));
     const yT = ctx.defineValue(ep.final, 'nhwc');
     const name = n.name;
-    ctx.addStep({
-      name,
-      ops: ['Conv', ...ep.nodes.map((x2) => x2.opType)],
-      reads: zT === undefined ? [xT] : [xT, zT],
-      writes: [yT],
-      emit(b, ref) {
-        const xs = xT.shape(b);
-        const ys = yT.shape(b);
-        return [{
-          kind: 'conv', name, x: ref(xT, b), w: wRef, b: bRef, z: zT === undefined ? null : ref(zT, b), y: ref(yT, b),
-          n: xs[0] ?? 1, c: xs[1] ?? 1, h: xs[2] ?? 1, w_: xs[3] ?? 1, k, r, s, oh: ys[2] ?? 1, ow: ys[3] ?? 1,
-          pads, strides: [strides[0] ?? 1, strides[1] ?? 1], dil: [dil[0] ?? 1, dil[1] ?? 1], groups, act: ep.act,
-        }];
+    ctx.addStep(
+      {
+        name,
+        ops: ['Conv', ...ep.nodes.map((x2) => x2.opType)],
+        reads: zT === undefined ? [xT] : [xT, zT],
+        writes: [yT],
+        emit(b, ref) {
+          const xs = xT.shape(b);
+          const ys = yT.shape(b);
+          return [
+            {
+              kind: 'conv',
+              name,
+              x: ref(xT, b),
+              w: wRef,
+              b: bRef,
+              z: zT === undefined ? null : ref(zT, b),
+              y: ref(yT, b),
+              n: xs[0] ?? 1,
+              c: xs[1] ?? 1,
+              h: xs[2] ?? 1,
+              w_: xs[3] ?? 1,
+              k,
+              r,
+              s,
+              oh: ys[2] ?? 1,
+              ow: ys[3] ?? 1,
+              pads,
+              strides: [strides[0] ?? 1, strides[1] ?? 1],
+              dil: [dil[0] ?? 1, dil[1] ?? 1],
+              groups,
+              act: ep.act,
+            },
+          ];
+        },
       },
-    }, [n, ...ep.nodes]);
+      [n, ...ep.nodes],
+    );
   });
 }

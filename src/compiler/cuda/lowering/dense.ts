@@ -35,10 +35,12 @@ export function lowerDense(ctx: LoweringContext, n: Node): void {
     if (cT !== undefined) {
       const cv = toFloat32(cT);
       const rows = cT.dims.length === 2 ? (cT.dims[0] ?? 1) : 1;
-      if (rows !== 1 || !(cv.length === 1 || cv.length === nDim)) throw rtError('UNSUPPORTED', `Gemm '${n.name}': a constant C must broadcast per column`);
+      if (rows !== 1 || !(cv.length === 1 || cv.length === nDim))
+        throw rtError('UNSUPPORTED', `Gemm '${n.name}': a constant C must broadcast per column`);
       bias = new Float32Array(nDim).map((_, i) => beta * (cv.length === 1 ? (cv[0] ?? 0) : (cv[i] ?? 0)));
     } else {
-      if (beta !== 1 || !ctx.sameShapeAllBatches(cName, out)) throw rtError('UNSUPPORTED', `Gemm '${n.name}': a computed C must be [M, N] with beta 1`);
+      if (beta !== 1 || !ctx.sameShapeAllBatches(cName, out))
+        throw rtError('UNSUPPORTED', `Gemm '${n.name}': a computed C must be [M, N] with beta 1`);
       zValue = cName;
     }
   }
@@ -51,21 +53,40 @@ export function lowerDense(ctx: LoweringContext, n: Node): void {
     const bRef = bias === undefined ? null : ctx.weights.addHalf(bias);
     const yT = ctx.defineValue(ep.final, 'plain');
     const name = n.name;
-    ctx.addStep({
-      name,
-      ops: [n.opType, ...ep.nodes.map((x) => x.opType)],
-      reads: zT === undefined ? [aT] : [aT, zT],
-      writes: [yT],
-      emit(b, ref) {
-        const as = aT.shape(b);
-        if (as.length < 2) throw rtError('UNSUPPORTED', `${n.opType} '${name}': the left operand must have rank >= 2`);
-        const m = prod(as.slice(0, -1));
-        return [{
-          kind: 'gemm', name, x: ref(aT, b), w: wRef, b: bRef, z: zT === undefined ? null : ref(zT, b), y: ref(yT, b),
-          batch: 1, m, n: nDim, k: kDim, strideA: m * kDim, strideB: 0, strideY: m * nDim, bNK: 1, act: ep.act,
-        }];
+    ctx.addStep(
+      {
+        name,
+        ops: [n.opType, ...ep.nodes.map((x) => x.opType)],
+        reads: zT === undefined ? [aT] : [aT, zT],
+        writes: [yT],
+        emit(b, ref) {
+          const as = aT.shape(b);
+          if (as.length < 2) throw rtError('UNSUPPORTED', `${n.opType} '${name}': the left operand must have rank >= 2`);
+          const m = prod(as.slice(0, -1));
+          return [
+            {
+              kind: 'gemm',
+              name,
+              x: ref(aT, b),
+              w: wRef,
+              b: bRef,
+              z: zT === undefined ? null : ref(zT, b),
+              y: ref(yT, b),
+              batch: 1,
+              m,
+              n: nDim,
+              k: kDim,
+              strideA: m * kDim,
+              strideB: 0,
+              strideY: m * nDim,
+              bNK: 1,
+              act: ep.act,
+            },
+          ];
+        },
       },
-    }, [n, ...ep.nodes]);
+      [n, ...ep.nodes],
+    );
   });
 }
 
@@ -83,30 +104,52 @@ export function lowerBatchedMatMul(ctx: LoweringContext, n: Node): void {
     const zT = ep.z === undefined ? undefined : ctx.need(ep.z, 'plain');
     const yT = ctx.defineValue(ep.final, 'plain');
     const name = n.name;
-    ctx.addStep({
-      name,
-      ops: ['MatMul', ...ep.nodes.map((x) => x.opType)],
-      reads: [aT, ...(bT === undefined ? [] : [bT]), ...(zT === undefined ? [] : [zT])],
-      writes: [yT],
-      emit(b, ref) {
-        const as = aT.shape(b);
-        const bs = bT !== undefined ? bT.shape(b) : [...(bConst?.dims ?? [])];
-        if (as.length < 2 || bs.length < 2) throw rtError('UNSUPPORTED', `MatMul '${name}': operands must have rank >= 2`);
-        const m = as[as.length - 2] ?? 1;
-        const k = as[as.length - 1] ?? 1;
-        const nn = bs[bs.length - 1] ?? 1;
-        const batchA = prod(as.slice(0, -2));
-        const batchB = prod(bs.slice(0, -2));
-        if (batchA !== batchB && batchA !== 1 && batchB !== 1) {
-          throw rtError('UNSUPPORTED', `MatMul '${name}': batch dims [${as.slice(0, -2).join(',')}] and [${bs.slice(0, -2).join(',')}] must match or one side must have none`);
-        }
-        const batch = Math.max(batchA, batchB);
-        const wRef = bT !== undefined ? ref(bT, b) : (bW as OperandRef);
-        return [{
-          kind: 'gemm', name, x: ref(aT, b), w: wRef, b: null, z: zT === undefined ? null : ref(zT, b), y: ref(yT, b),
-          batch, m, n: nn, k, strideA: batchA === 1 ? 0 : m * k, strideB: batchB === 1 ? 0 : k * nn, strideY: m * nn, bNK: 0, act: ep.act,
-        }];
+    ctx.addStep(
+      {
+        name,
+        ops: ['MatMul', ...ep.nodes.map((x) => x.opType)],
+        reads: [aT, ...(bT === undefined ? [] : [bT]), ...(zT === undefined ? [] : [zT])],
+        writes: [yT],
+        emit(b, ref) {
+          const as = aT.shape(b);
+          const bs = bT !== undefined ? bT.shape(b) : [...(bConst?.dims ?? [])];
+          if (as.length < 2 || bs.length < 2) throw rtError('UNSUPPORTED', `MatMul '${name}': operands must have rank >= 2`);
+          const m = as[as.length - 2] ?? 1;
+          const k = as[as.length - 1] ?? 1;
+          const nn = bs[bs.length - 1] ?? 1;
+          const batchA = prod(as.slice(0, -2));
+          const batchB = prod(bs.slice(0, -2));
+          if (batchA !== batchB && batchA !== 1 && batchB !== 1) {
+            throw rtError(
+              'UNSUPPORTED',
+              `MatMul '${name}': batch dims [${as.slice(0, -2).join(',')}] and [${bs.slice(0, -2).join(',')}] must match or one side must have none`,
+            );
+          }
+          const batch = Math.max(batchA, batchB);
+          const wRef = bT !== undefined ? ref(bT, b) : (bW as OperandRef);
+          return [
+            {
+              kind: 'gemm',
+              name,
+              x: ref(aT, b),
+              w: wRef,
+              b: null,
+              z: zT === undefined ? null : ref(zT, b),
+              y: ref(yT, b),
+              batch,
+              m,
+              n: nn,
+              k,
+              strideA: batchA === 1 ? 0 : m * k,
+              strideB: batchB === 1 ? 0 : k * nn,
+              strideY: m * nn,
+              bNK: 0,
+              act: ep.act,
+            },
+          ];
+        },
       },
-    }, [n, ...ep.nodes]);
+      [n, ...ep.nodes],
+    );
   });
 }

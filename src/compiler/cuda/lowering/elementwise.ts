@@ -32,22 +32,35 @@ export function lowerBinary(ctx: LoweringContext, n: Node): void {
     const layout: Layout = outRank === 4 && (fullNhwc(A) || fullNhwc(B)) ? 'nhwc' : 'plain';
     const yT = ctx.defineValue(ep.final, layout);
     const name = n.name;
-    ctx.addStep({
-      name,
-      ops: [n.opType, ...ep.nodes.map((x) => x.opType)],
-      reads: [A.t, B.t].filter((t): t is LTensor => t !== undefined),
-      writes: [yT],
-      emit(bb, ref) {
-        const os = ctx.shapeOf(out, bb);
-        const la = operandStrides(A.dims(bb), A.layout, os);
-        const lb = operandStrides(B.dims(bb), B.layout, os);
-        const perm = layout === 'nhwc' ? PERM_NHWC : os.map((_, i) => i);
-        return [{
-          kind: 'binary', name, a: A.t !== undefined ? ref(A.t, bb) : (A.w as OperandRef), b: B.t !== undefined ? ref(B.t, bb) : (B.w as OperandRef),
-          y: ref(yT, bb), dims: perm.map((p) => os[p] ?? 1), sa: perm.map((p) => la[p] ?? 0), sb: perm.map((p) => lb[p] ?? 0), op, act: ep.act,
-        }];
+    ctx.addStep(
+      {
+        name,
+        ops: [n.opType, ...ep.nodes.map((x) => x.opType)],
+        reads: [A.t, B.t].filter((t): t is LTensor => t !== undefined),
+        writes: [yT],
+        emit(bb, ref) {
+          const os = ctx.shapeOf(out, bb);
+          const la = operandStrides(A.dims(bb), A.layout, os);
+          const lb = operandStrides(B.dims(bb), B.layout, os);
+          const perm = layout === 'nhwc' ? PERM_NHWC : os.map((_, i) => i);
+          return [
+            {
+              kind: 'binary',
+              name,
+              a: A.t !== undefined ? ref(A.t, bb) : (A.w as OperandRef),
+              b: B.t !== undefined ? ref(B.t, bb) : (B.w as OperandRef),
+              y: ref(yT, bb),
+              dims: perm.map((p) => os[p] ?? 1),
+              sa: perm.map((p) => la[p] ?? 0),
+              sb: perm.map((p) => lb[p] ?? 0),
+              op,
+              act: ep.act,
+            },
+          ];
+        },
       },
-    }, [n, ...ep.nodes]);
+      [n, ...ep.nodes],
+    );
   });
 }
 
@@ -55,15 +68,18 @@ export function lowerUnary(ctx: LoweringContext, n: Node, act: ActSpec, absorbed
   ctx.schedule(n, absorbed, () => {
     const xT = ctx.tensorOf(n.inputs[0] ?? '');
     const yT = ctx.defineValue(final, xT.layout);
-    ctx.addStep({
-      name: n.name,
-      ops: [n.opType, ...absorbed.map((x) => x.opType)],
-      reads: [xT],
-      writes: [yT],
-      emit(b, ref) {
-        return [{ kind: 'unary', name: n.name, x: ref(xT, b), y: ref(yT, b), count: prod(xT.shape(b)), act }];
+    ctx.addStep(
+      {
+        name: n.name,
+        ops: [n.opType, ...absorbed.map((x) => x.opType)],
+        reads: [xT],
+        writes: [yT],
+        emit(b, ref) {
+          return [{ kind: 'unary', name: n.name, x: ref(xT, b), y: ref(yT, b), count: prod(xT.shape(b)), act }];
+        },
       },
-    }, [n, ...absorbed]);
+      [n, ...absorbed],
+    );
   });
 }
 
@@ -83,19 +99,33 @@ export function lowerBatchNorm(ctx: LoweringContext, n: Node): void {
     const sRef = ctx.weights.addHalf(scale);
     const hRef = ctx.weights.addHalf(shift);
     const yT = ctx.defineValue(ep.final, xT.layout);
-    ctx.addStep({
-      name: n.name,
-      ops: ['BatchNormalization', ...ep.nodes.map((x) => x.opType)],
-      reads: zT === undefined ? [xT] : [xT, zT],
-      writes: [yT],
-      emit(b, ref) {
-        const s = xT.shape(b);
-        const inner = xT.layout === 'nhwc' ? 1 : prod(s.slice(2));
-        return [{
-          kind: 'affine', name: n.name, x: ref(xT, b), y: ref(yT, b), scale: sRef, shift: hRef, z: zT === undefined ? null : ref(zT, b),
-          count: prod(s), channels: s[1] ?? 1, inner, act: ep.act,
-        }];
+    ctx.addStep(
+      {
+        name: n.name,
+        ops: ['BatchNormalization', ...ep.nodes.map((x) => x.opType)],
+        reads: zT === undefined ? [xT] : [xT, zT],
+        writes: [yT],
+        emit(b, ref) {
+          const s = xT.shape(b);
+          const inner = xT.layout === 'nhwc' ? 1 : prod(s.slice(2));
+          return [
+            {
+              kind: 'affine',
+              name: n.name,
+              x: ref(xT, b),
+              y: ref(yT, b),
+              scale: sRef,
+              shift: hRef,
+              z: zT === undefined ? null : ref(zT, b),
+              count: prod(s),
+              channels: s[1] ?? 1,
+              inner,
+              act: ep.act,
+            },
+          ];
+        },
       },
-    }, [n, ...ep.nodes]);
+      [n, ...ep.nodes],
+    );
   });
 }

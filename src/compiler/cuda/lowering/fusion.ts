@@ -29,18 +29,26 @@ function clipBounds(ctx: LoweringContext, n: Node): [number, number] | undefined
 export function actOfNode(ctx: LoweringContext, n: Node): ActSpec | undefined {
   if (n.domain !== '') return undefined;
   switch (n.opType) {
-    case 'Relu': return { kind: ACT.relu, p0: 0, p1: 0 };
-    case 'Sigmoid': return { kind: ACT.sigmoid, p0: 0, p1: 0 };
-    case 'Tanh': return { kind: ACT.tanh, p0: 0, p1: 0 };
-    case 'LeakyRelu': return { kind: ACT.leakyRelu, p0: attrFloat(n, 'alpha', 0.01), p1: 0 };
-    case 'HardSigmoid': return { kind: ACT.hardSigmoid, p0: attrFloat(n, 'alpha', 0.2), p1: attrFloat(n, 'beta', 0.5) };
-    case 'HardSwish': return { kind: ACT.hardSwish, p0: 0, p1: 0 };
-    case 'Gelu': return { kind: attrString(n, 'approximate', 'none') === 'tanh' ? ACT.geluTanh : ACT.geluErf, p0: 0, p1: 0 };
+    case 'Relu':
+      return { kind: ACT.relu, p0: 0, p1: 0 };
+    case 'Sigmoid':
+      return { kind: ACT.sigmoid, p0: 0, p1: 0 };
+    case 'Tanh':
+      return { kind: ACT.tanh, p0: 0, p1: 0 };
+    case 'LeakyRelu':
+      return { kind: ACT.leakyRelu, p0: attrFloat(n, 'alpha', 0.01), p1: 0 };
+    case 'HardSigmoid':
+      return { kind: ACT.hardSigmoid, p0: attrFloat(n, 'alpha', 0.2), p1: attrFloat(n, 'beta', 0.5) };
+    case 'HardSwish':
+      return { kind: ACT.hardSwish, p0: 0, p1: 0 };
+    case 'Gelu':
+      return { kind: attrString(n, 'approximate', 'none') === 'tanh' ? ACT.geluTanh : ACT.geluErf, p0: 0, p1: 0 };
     case 'Clip': {
       const b = clipBounds(ctx, n);
       return b === undefined ? undefined : { kind: ACT.clip, p0: b[0], p1: b[1] };
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 

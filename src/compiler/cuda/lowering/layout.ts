@@ -41,7 +41,14 @@ export function normAxis(axis: number, rank: number): number {
  * [top, left, bottom, right] pads of a 2-D window op, from `pads` or `auto_pad` (ONNX Conv / MaxPool). For
  * SAME_* the total pad is what makes the inferred output size come out; SAME_UPPER puts the odd one at the end.
  */
-export function windowPads(n: Node, xs: readonly number[], ys: readonly number[], kernel: readonly number[], strides: readonly number[], dil: readonly number[]): number[] {
+export function windowPads(
+  n: Node,
+  xs: readonly number[],
+  ys: readonly number[],
+  kernel: readonly number[],
+  strides: readonly number[],
+  dil: readonly number[],
+): number[] {
   const autoPad = attrString(n, 'auto_pad', 'NOTSET');
   if (autoPad === 'NOTSET') {
     const p = attrInts(n, 'pads') ?? [0, 0, 0, 0];
@@ -61,4 +68,3 @@ export function windowPads(n: Node, xs: readonly number[], ys: readonly number[]
   }
   return out;
 }
-

@@ -23,7 +23,8 @@ function lowerMatMul(ctx: LoweringContext, n: Node): void {
 function lowerActivation(ctx: LoweringContext, n: Node): void {
   const pair = n.opType === 'Sigmoid' ? siluPair(ctx, n.inputs[0] ?? '') : undefined;
   if (pair !== undefined && pair.s === n) {
-    if (matchActivation(ctx, pair.m.outputs[0] ?? '') !== undefined) ctx.notes.push(`SiLU '${n.name}' followed by a second activation: kept separate`);
+    if (matchActivation(ctx, pair.m.outputs[0] ?? '') !== undefined)
+      ctx.notes.push(`SiLU '${n.name}' followed by a second activation: kept separate`);
     lowerUnary(ctx, n, { kind: ACT.silu, p0: 0, p1: 0 }, [pair.m], pair.m.outputs[0] ?? '');
     return;
   }

@@ -23,11 +23,26 @@ export function lowerPool(ctx: LoweringContext, n: Node): void {
   ctx.addNodeStep(n, [xT], yT, (b, ref) => {
     const xs = xT.shape(b);
     const ys = yT.shape(b);
-    return [{
-      kind: 'pool', name: n.name, x: ref(xT, b), y: ref(yT, b), n: xs[0] ?? 1, c: xs[1] ?? 1, h: xs[2] ?? 1, w: xs[3] ?? 1,
-      oh: ys[2] ?? 1, ow: ys[3] ?? 1, kernel: [kernel[0] ?? 1, kernel[1] ?? 1], strides: [strides[0] ?? 1, strides[1] ?? 1], pads,
-      dil: [dil[0] ?? 1, dil[1] ?? 1], mode: isMax ? 'max' : 'avg', countIncludePad: cip,
-    }];
+    return [
+      {
+        kind: 'pool',
+        name: n.name,
+        x: ref(xT, b),
+        y: ref(yT, b),
+        n: xs[0] ?? 1,
+        c: xs[1] ?? 1,
+        h: xs[2] ?? 1,
+        w: xs[3] ?? 1,
+        oh: ys[2] ?? 1,
+        ow: ys[3] ?? 1,
+        kernel: [kernel[0] ?? 1, kernel[1] ?? 1],
+        strides: [strides[0] ?? 1, strides[1] ?? 1],
+        pads,
+        dil: [dil[0] ?? 1, dil[1] ?? 1],
+        mode: isMax ? 'max' : 'avg',
+        countIncludePad: cip,
+      },
+    ];
   });
 }
 
@@ -38,9 +53,18 @@ export function lowerGlobalPool(ctx: LoweringContext, n: Node): void {
   ctx.addNodeStep(n, [xT], yT, (b, ref) => {
     const s = xT.shape(b);
     const nhwc = xT.layout === 'nhwc';
-    return [{
-      kind: 'global_pool', name: n.name, x: ref(xT, b), y: ref(yT, b), n: s[0] ?? 1, hw: prod(s.slice(2)), c: s[1] ?? 1,
-      layout: nhwc ? 'nhwc' : 'plain', mode,
-    }];
+    return [
+      {
+        kind: 'global_pool',
+        name: n.name,
+        x: ref(xT, b),
+        y: ref(yT, b),
+        n: s[0] ?? 1,
+        hw: prod(s.slice(2)),
+        c: s[1] ?? 1,
+        layout: nhwc ? 'nhwc' : 'plain',
+        mode,
+      },
+    ];
   });
 }

@@ -24,7 +24,9 @@ export function lowerTranspose(ctx: LoweringContext, n: Node): void {
   ctx.addNodeStep(n, [xT], yT, (b, ref) => {
     const xs = xT.shape(b);
     const st = rowMajorStrides(xs);
-    return [{ kind: 'transpose', name: n.name, x: ref(xT, b), y: ref(yT, b), dims: perm.map((p) => xs[p] ?? 1), inStrides: perm.map((p) => st[p] ?? 0) }];
+    return [
+      { kind: 'transpose', name: n.name, x: ref(xT, b), y: ref(yT, b), dims: perm.map((p) => xs[p] ?? 1), inStrides: perm.map((p) => st[p] ?? 0) },
+    ];
   });
 }
 
@@ -34,39 +36,57 @@ export function lowerConcat(ctx: LoweringContext, n: Node): void {
   const axis = normAxis(attrInt(n, 'axis', 0), rank);
   const parts = n.inputs.filter((i) => i !== '');
   const computed = parts.filter((p) => ctx.constOf(p) === undefined);
-  const layout: Layout = rank === 4 && computed.length > 0 && computed.every((p) => ctx.tensorOf(p).layout === 'nhwc') && parts.every((p) => ctx.constOf(p) === undefined)
-    ? 'nhwc' : 'plain';
+  const layout: Layout =
+    rank === 4 && computed.length > 0 && computed.every((p) => ctx.tensorOf(p).layout === 'nhwc') && parts.every((p) => ctx.constOf(p) === undefined)
+      ? 'nhwc'
+      : 'plain';
   const srcs = parts.map((p) => {
     const c = ctx.constOf(p);
-    return c !== undefined ? { w: ctx.weightRef(c, p), shape: (_b: number) => [...c.dims] } : { t: ctx.need(p, layout), shape: (b: number) => ctx.shapeOf(p, b) };
+    return c !== undefined
+      ? { w: ctx.weightRef(c, p), shape: (_b: number) => [...c.dims] }
+      : { t: ctx.need(p, layout), shape: (b: number) => ctx.shapeOf(p, b) };
   });
   const yT = ctx.defineValue(out, layout);
-  ctx.addNodeStep(n, srcs.map((s) => s.t).filter((t): t is LTensor => t !== undefined), yT, (b, ref) => {
-    const os = ctx.shapeOf(out, b);
-    const perm = layout === 'nhwc' ? PERM_NHWC : os.map((_, i) => i);
-    const physAxis = perm.indexOf(axis);
-    const phys = perm.map((p) => os[p] ?? 1);
-    const rows = prod(phys.slice(0, physAxis));
-    const inner = prod(phys.slice(physAxis + 1));
-    let offset = 0;
-    return srcs.map((s, i) => {
-      const len = s.shape(b)[axis] ?? 1;
-      const layer: CudaLayer = {
-        kind: 'copy2d', name: `${n.name}#${i}`, x: s.t !== undefined ? ref(s.t, b) : (s.w as OperandRef), y: ref(yT, b), rows,
-        rowElems: len * inner, srcStride: len * inner, dstStride: (phys[physAxis] ?? 1) * inner, srcOff: 0, dstOff: offset * inner,
-      };
-      offset += len;
-      return layer;
-    });
-  });
+  ctx.addNodeStep(
+    n,
+    srcs.map((s) => s.t).filter((t): t is LTensor => t !== undefined),
+    yT,
+    (b, ref) => {
+      const os = ctx.shapeOf(out, b);
+      const perm = layout === 'nhwc' ? PERM_NHWC : os.map((_, i) => i);
+      const physAxis = perm.indexOf(axis);
+      const phys = perm.map((p) => os[p] ?? 1);
+      const rows = prod(phys.slice(0, physAxis));
+      const inner = prod(phys.slice(physAxis + 1));
+      let offset = 0;
+      return srcs.map((s, i) => {
+        const len = s.shape(b)[axis] ?? 1;
+        const layer: CudaLayer = {
+          kind: 'copy2d',
+          name: `${n.name}#${i}`,
+          x: s.t !== undefined ? ref(s.t, b) : (s.w as OperandRef),
+          y: ref(yT, b),
+          rows,
+          rowElems: len * inner,
+          srcStride: len * inner,
+          dstStride: (phys[physAxis] ?? 1) * inner,
+          srcOff: 0,
+          dstOff: offset * inner,
+        };
+        offset += len;
+        return layer;
+      });
+    },
+  );
 }
 
 export function lowerAlias(ctx: LoweringContext, n: Node): void {
   if (n.opType === 'Cast') {
     const to = attrInt(n, 'to', 0);
-    if (to !== DT.FLOAT && to !== DT.FLOAT16) throw rtError('UNSUPPORTED', `Cast '${n.name}' to element type ${to}: the CUDA target keeps floats only`);
+    if (to !== DT.FLOAT && to !== DT.FLOAT16)
+      throw rtError('UNSUPPORTED', `Cast '${n.name}' to element type ${to}: the CUDA target keeps floats only`);
   }
-  if ((n.opType === 'Reshape') && ctx.constOf(n.inputs[1]) === undefined) {
+  if (n.opType === 'Reshape' && ctx.constOf(n.inputs[1]) === undefined) {
     throw rtError('UNSUPPORTED', `Reshape '${n.name}': the target shape must be a constant (after constant folding)`);
   }
   const x = n.inputs[0] ?? '';

@@ -8,7 +8,14 @@ import { basename, join } from 'node:path';
 import { Root, Writer, type Type } from 'protobufjs';
 import type { Tensor } from '../../../../src/tensor/tensor.ts';
 import { protoDir } from '../../../../src/transport/grpc/proto.ts';
-import { decodeModelInferRequest, encodeModelInferResponse, encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../../../src/codec/grpc/infer-codec.ts';
+import {
+  decodeModelInferRequest,
+  encodeModelInferResponse,
+  encodeModelStreamInferError,
+  encodeModelStreamInferResponse,
+  type DecodedInferMessage,
+  type GrpcInferRequest,
+} from '../../../../src/codec/grpc/infer-codec.ts';
 import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../../../../src/codec/grpc/infer-client-codec.ts';
 import { shmInferParameters as shm } from '../../../helpers/shm.ts';
 
@@ -79,27 +86,33 @@ describe('decodeModelInferRequest reads what protobufjs writes', () => {
     assert.deepEqual([...b.data], [0, 1, 254, 255]);
     // A one-byte type never needs alignment: the tensor is a view over the received message, not a copy.
     assert.equal(b.data.buffer, bytes.buffer);
-    assert.deepEqual((c.data as Uint8Array[]).map((e) => Buffer.from(e).toString()), ['ab', '']);
+    assert.deepEqual(
+      (c.data as Uint8Array[]).map((e) => Buffer.from(e).toString()),
+      ['ab', ''],
+    );
   });
 
   test('typed contents for every datatype that has a contents field', () => {
-    const bytes = encodeWithPbjs({
-      model_name: 'm',
-      inputs: [
-        { name: 'b', datatype: 'BOOL', shape: [3], contents: { bool_contents: [true, false, true] } },
-        { name: 'i8', datatype: 'INT8', shape: [2], contents: { int_contents: [-128, 127] } },
-        { name: 'i16', datatype: 'INT16', shape: [2], contents: { int_contents: [-32768, 32767] } },
-        { name: 'i32', datatype: 'INT32', shape: [2], contents: { int_contents: [-2147483648, 2147483647] } },
-        { name: 'i64', datatype: 'INT64', shape: [3], contents: { int64_contents: ['-9223372036854775808', '-1', '9223372036854775807'] } },
-        { name: 'u8', datatype: 'UINT8', shape: [2], contents: { uint_contents: [0, 255] } },
-        { name: 'u16', datatype: 'UINT16', shape: [1], contents: { uint_contents: [65535] } },
-        { name: 'u32', datatype: 'UINT32', shape: [1], contents: { uint_contents: [4294967295] } },
-        { name: 'u64', datatype: 'UINT64', shape: [2], contents: { uint64_contents: ['18446744073709551615', '0'] } },
-        { name: 'f32', datatype: 'FP32', shape: [2, 1], contents: { fp32_contents: [0.5, -1e30] } },
-        { name: 'f64', datatype: 'FP64', shape: [1], contents: { fp64_contents: [Math.PI] } },
-        { name: 's', datatype: 'BYTES', shape: [2], contents: { bytes_contents: [utf8('x'), utf8('名前')] } },
-      ],
-    }, false);
+    const bytes = encodeWithPbjs(
+      {
+        model_name: 'm',
+        inputs: [
+          { name: 'b', datatype: 'BOOL', shape: [3], contents: { bool_contents: [true, false, true] } },
+          { name: 'i8', datatype: 'INT8', shape: [2], contents: { int_contents: [-128, 127] } },
+          { name: 'i16', datatype: 'INT16', shape: [2], contents: { int_contents: [-32768, 32767] } },
+          { name: 'i32', datatype: 'INT32', shape: [2], contents: { int_contents: [-2147483648, 2147483647] } },
+          { name: 'i64', datatype: 'INT64', shape: [3], contents: { int64_contents: ['-9223372036854775808', '-1', '9223372036854775807'] } },
+          { name: 'u8', datatype: 'UINT8', shape: [2], contents: { uint_contents: [0, 255] } },
+          { name: 'u16', datatype: 'UINT16', shape: [1], contents: { uint_contents: [65535] } },
+          { name: 'u32', datatype: 'UINT32', shape: [1], contents: { uint_contents: [4294967295] } },
+          { name: 'u64', datatype: 'UINT64', shape: [2], contents: { uint64_contents: ['18446744073709551615', '0'] } },
+          { name: 'f32', datatype: 'FP32', shape: [2, 1], contents: { fp32_contents: [0.5, -1e30] } },
+          { name: 'f64', datatype: 'FP64', shape: [1], contents: { fp64_contents: [Math.PI] } },
+          { name: 's', datatype: 'BYTES', shape: [2], contents: { bytes_contents: [utf8('x'), utf8('名前')] } },
+        ],
+      },
+      false,
+    );
     const req = ok(decodeModelInferRequest(bytes));
     const by = new Map(req.inputs.map((t) => [t.name, t.data]));
     assert.deepEqual(by.get('b'), Uint8Array.of(1, 0, 1));
@@ -113,20 +126,38 @@ describe('decodeModelInferRequest reads what protobufjs writes', () => {
     assert.deepEqual(by.get('u64'), BigUint64Array.of(2n ** 64n - 1n, 0n));
     assert.deepEqual(by.get('f32'), Float32Array.of(0.5, -1e30));
     assert.deepEqual(by.get('f64'), Float64Array.of(Math.PI));
-    assert.deepEqual((by.get('s') as Uint8Array[]).map((e) => new TextDecoder().decode(e)), ['x', '名前']);
+    assert.deepEqual(
+      (by.get('s') as Uint8Array[]).map((e) => new TextDecoder().decode(e)),
+      ['x', '名前'],
+    );
   });
 
   test('unpacked repeated fields (one tag per element) are read like packed ones', () => {
     // Hand-written tags: InferInputTensor{name=1, datatype=2, shape=3 as two varints, contents=5{int_contents=2 ×2}}.
-    const contents = Writer.create().uint32((2 << 3) | 0).int32(-7).uint32((2 << 3) | 0).int32(9).finish();
-    const input = Writer.create()
-      .uint32((1 << 3) | 2).string('x')
-      .uint32((2 << 3) | 2).string('INT32')
-      .uint32((3 << 3) | 0).int64(1)
-      .uint32((3 << 3) | 0).int64(2)
-      .uint32((5 << 3) | 2).bytes(contents)
+    const contents = Writer.create()
+      .uint32((2 << 3) | 0)
+      .int32(-7)
+      .uint32((2 << 3) | 0)
+      .int32(9)
       .finish();
-    const bytes = Writer.create().uint32((1 << 3) | 2).string('m').uint32((5 << 3) | 2).bytes(input).finish();
+    const input = Writer.create()
+      .uint32((1 << 3) | 2)
+      .string('x')
+      .uint32((2 << 3) | 2)
+      .string('INT32')
+      .uint32((3 << 3) | 0)
+      .int64(1)
+      .uint32((3 << 3) | 0)
+      .int64(2)
+      .uint32((5 << 3) | 2)
+      .bytes(contents)
+      .finish();
+    const bytes = Writer.create()
+      .uint32((1 << 3) | 2)
+      .string('m')
+      .uint32((5 << 3) | 2)
+      .bytes(input)
+      .finish();
     const req = ok(decodeModelInferRequest(bytes));
     assert.deepEqual(req.inputs[0]?.shape, [1, 2]);
     assert.deepEqual(req.inputs[0]?.data, Int32Array.of(-7, 9));
@@ -134,11 +165,16 @@ describe('decodeModelInferRequest reads what protobufjs writes', () => {
 
   test('unknown fields are skipped (forward compatibility)', () => {
     const bytes = Writer.create()
-      .uint32((1 << 3) | 2).string('m')
-      .uint32((99 << 3) | 0).uint64(123)
-      .uint32((98 << 3) | 2).bytes(Uint8Array.of(1, 2, 3))
-      .uint32((97 << 3) | 5).fixed32(1)
-      .uint32((96 << 3) | 1).fixed64(1)
+      .uint32((1 << 3) | 2)
+      .string('m')
+      .uint32((99 << 3) | 0)
+      .uint64(123)
+      .uint32((98 << 3) | 2)
+      .bytes(Uint8Array.of(1, 2, 3))
+      .uint32((97 << 3) | 5)
+      .fixed32(1)
+      .uint32((96 << 3) | 1)
+      .fixed64(1)
       .finish();
     assert.equal(ok(decodeModelInferRequest(bytes)).model, 'm');
   });
@@ -149,7 +185,14 @@ describe('decodeModelInferRequest refuses bad requests with INVALID_ARGUMENT, ne
   const cases: { name: string; msg: Record<string, unknown>; category?: string; includes: string[] }[] = [
     {
       name: 'raw and typed contents mixed in one request (GS: contents must not be set for any input)',
-      msg: { model_name: 'm', inputs: [{ ...input, contents: { int_contents: [1, 2] } }, { name: 'Y', datatype: 'INT32', shape: [1] }], raw_input_contents: [le(Int32Array.of(1, 2)), le(Int32Array.of(3))] },
+      msg: {
+        model_name: 'm',
+        inputs: [
+          { ...input, contents: { int_contents: [1, 2] } },
+          { name: 'Y', datatype: 'INT32', shape: [1] },
+        ],
+        raw_input_contents: [le(Int32Array.of(1, 2)), le(Int32Array.of(3))],
+      },
       includes: ["input 'X'", 'raw_input_contents', 'one way'],
     },
     {
@@ -224,7 +267,14 @@ describe('decodeModelInferRequest refuses bad requests with INVALID_ARGUMENT, ne
     },
     {
       name: 'a raw entry for an input in shared memory',
-      msg: { model_name: 'm', inputs: [{ ...input, parameters: shm('r', 8) }, { ...input, name: 'Y' }], raw_input_contents: [new Uint8Array(8), new Uint8Array(8)] },
+      msg: {
+        model_name: 'm',
+        inputs: [
+          { ...input, parameters: shm('r', 8) },
+          { ...input, name: 'Y' },
+        ],
+        raw_input_contents: [new Uint8Array(8), new Uint8Array(8)],
+      },
       includes: ['raw_input_contents has 2 entries', '1 inputs not in shared memory'],
     },
   ];
@@ -261,8 +311,14 @@ describe('responses rtserve writes, protobufjs reads', () => {
   };
 
   test('ModelInferResponse: ids, parameters, output headers and raw_output_contents', () => {
-    const decoded = ResponseType.toObject(ResponseType.decode(encodeModelInferResponse(response)), { longs: String, bytes: Buffer, defaults: false }) as {
-      model_name: string; model_version: string; id: string;
+    const decoded = ResponseType.toObject(ResponseType.decode(encodeModelInferResponse(response)), {
+      longs: String,
+      bytes: Buffer,
+      defaults: false,
+    }) as {
+      model_name: string;
+      model_version: string;
+      id: string;
       parameters: Record<string, Record<string, unknown>>;
       outputs: { name: string; datatype: string; shape: string[] }[];
       raw_output_contents: Buffer[];
@@ -271,11 +327,21 @@ describe('responses rtserve writes, protobufjs reads', () => {
     assert.equal(decoded.model_version, '3');
     assert.equal(decoded.id, 'abc');
     assert.deepEqual(decoded.parameters, {
-      count: { int64_param: '3' }, name: { string_param: 'x' }, flag: { bool_param: false }, ratio: { double_param: 0.5 }, neg: { int64_param: '-2' },
+      count: { int64_param: '3' },
+      name: { string_param: 'x' },
+      flag: { bool_param: false },
+      ratio: { double_param: 0.5 },
+      neg: { int64_param: '-2' },
     });
-    assert.deepEqual(decoded.outputs.map((o) => [o.name, o.datatype, (o.shape ?? []).map(Number)]), [
-      ['F', 'FP32', [2, 2]], ['S', 'BYTES', [2]], ['L', 'INT64', [1]], ['E', 'INT32', [0, 4]],
-    ]);
+    assert.deepEqual(
+      decoded.outputs.map((o) => [o.name, o.datatype, (o.shape ?? []).map(Number)]),
+      [
+        ['F', 'FP32', [2, 2]],
+        ['S', 'BYTES', [2]],
+        ['L', 'INT64', [1]],
+        ['E', 'INT32', [0, 4]],
+      ],
+    );
     assert.equal(decoded.raw_output_contents.length, 4);
     assert.deepEqual(decoded.raw_output_contents[0], le(Float32Array.of(1, 2, 3, 4)));
     assert.deepEqual(decoded.raw_output_contents[1], Buffer.concat([le(Uint32Array.of(2)), Buffer.from('hi'), le(Uint32Array.of(0))]));
@@ -284,12 +350,18 @@ describe('responses rtserve writes, protobufjs reads', () => {
   });
 
   test('ModelStreamInferResponse: a result, and an error that keeps the ids', () => {
-    const ok = StreamResponseType.decode(encodeModelStreamInferResponse(response)) as unknown as { error_message: string; infer_response: { id: string; outputs: unknown[] } };
+    const ok = StreamResponseType.decode(encodeModelStreamInferResponse(response)) as unknown as {
+      error_message: string;
+      infer_response: { id: string; outputs: unknown[] };
+    };
     assert.equal(ok.error_message, '');
     assert.equal(ok.infer_response.id, 'abc');
     assert.equal(ok.infer_response.outputs.length, 4);
-    const bad = StreamResponseType.decode(encodeModelStreamInferError("input 'X': expected INT32, got FP32", { model: 'simple', version: '', id: 'r-9' })) as unknown as {
-      error_message: string; infer_response: { model_name: string; id: string; outputs: unknown[] };
+    const bad = StreamResponseType.decode(
+      encodeModelStreamInferError("input 'X': expected INT32, got FP32", { model: 'simple', version: '', id: 'r-9' }),
+    ) as unknown as {
+      error_message: string;
+      infer_response: { model_name: string; id: string; outputs: unknown[] };
     };
     assert.equal(bad.error_message, "input 'X': expected INT32, got FP32");
     assert.equal(bad.infer_response.model_name, 'simple');
@@ -305,14 +377,28 @@ describe('the client codec and the server codec agree', () => {
       { name: 'B', datatype: 'BYTES', shape: [1, 2], data: [utf8('q'), utf8('rs')] },
       { name: 'C', datatype: 'UINT64', shape: [1], data: BigUint64Array.of(2n ** 64n - 1n) },
     ];
-    const bytes = encodeModelInferRequest({ model: 'm', version: '2', id: 'i', parameters: { priority: 1 }, inputs, outputs: [{ name: 'O', parameters: { classification: 2 } }] });
+    const bytes = encodeModelInferRequest({
+      model: 'm',
+      version: '2',
+      id: 'i',
+      parameters: { priority: 1 },
+      inputs,
+      outputs: [{ name: 'O', parameters: { classification: 2 } }],
+    });
     const req = ok(decodeModelInferRequest(bytes));
     assert.deepEqual(req.parameters, { priority: 1 });
     assert.deepEqual(req.outputs, [{ name: 'O', parameters: { classification: 2 } }]);
     assert.deepEqual(req.inputs[0]?.data, Uint16Array.of(0x3c00, 0xc000));
-    assert.deepEqual((req.inputs[1]?.data as Uint8Array[]).map((e) => Buffer.from(e).toString()), ['q', 'rs']);
+    assert.deepEqual(
+      (req.inputs[1]?.data as Uint8Array[]).map((e) => Buffer.from(e).toString()),
+      ['q', 'rs'],
+    );
     assert.deepEqual(req.inputs[2]?.data, BigUint64Array.of(2n ** 64n - 1n));
-    const viaPbjs = RequestType.toObject(RequestType.decode(bytes), { longs: String }) as { model_name: string; raw_input_contents: Uint8Array[]; inputs: { shape: string[] }[] };
+    const viaPbjs = RequestType.toObject(RequestType.decode(bytes), { longs: String }) as {
+      model_name: string;
+      raw_input_contents: Uint8Array[];
+      inputs: { shape: string[] }[];
+    };
     assert.equal(viaPbjs.model_name, 'm');
     assert.equal(viaPbjs.raw_input_contents.length, 3);
     assert.deepEqual(viaPbjs.inputs[1]?.shape, ['1', '2']);
@@ -329,15 +415,24 @@ describe('the client codec and the server codec agree', () => {
       raw_input_contents: [le(Int32Array.of(5, 6))],
     });
     const req = ok(decodeModelInferRequest(bytes));
-    assert.deepEqual(req.sharedMemoryInputs, [{ name: 'A', datatype: 'INT32', shape: [1, 2], sharedMemory: { region: 'in', offset: 16, byteSize: 8 }, index: 0 }]);
-    assert.deepEqual(req.inputs.map((t) => [t.name, [...(t.data as Int32Array)]]), [['B', [5, 6]]]);
+    assert.deepEqual(req.sharedMemoryInputs, [
+      { name: 'A', datatype: 'INT32', shape: [1, 2], sharedMemory: { region: 'in', offset: 16, byteSize: 8 }, index: 0 },
+    ]);
+    assert.deepEqual(
+      req.inputs.map((t) => [t.name, [...(t.data as Int32Array)]]),
+      [['B', [5, 6]]],
+    );
     assert.deepEqual(req.outputs, [{ name: 'O', parameters: { shared_memory_region: 'out', shared_memory_byte_size: 8 } }]);
     // The client codec writes the same layout.
-    const mine = ok(decodeModelInferRequest(encodeModelInferRequest({
-      model: 'simple',
-      inputs: [{ name: 'B', datatype: 'INT32', shape: [1, 2], data: Int32Array.of(5, 6) }],
-      sharedMemoryInputs: [{ name: 'A', datatype: 'INT32', shape: [1, 2], sharedMemory: { region: 'in', offset: 16, byteSize: 8 } }],
-    })));
+    const mine = ok(
+      decodeModelInferRequest(
+        encodeModelInferRequest({
+          model: 'simple',
+          inputs: [{ name: 'B', datatype: 'INT32', shape: [1, 2], data: Int32Array.of(5, 6) }],
+          sharedMemoryInputs: [{ name: 'A', datatype: 'INT32', shape: [1, 2], sharedMemory: { region: 'in', offset: 16, byteSize: 8 } }],
+        }),
+      ),
+    );
     assert.deepEqual(mine.sharedMemoryInputs?.[0]?.sharedMemory, { region: 'in', offset: 16, byteSize: 8 });
     assert.equal(mine.inputs.length, 1);
   });
@@ -358,7 +453,9 @@ describe('the client codec and the server codec agree', () => {
       raw_output_contents: Buffer[];
     };
     assert.deepEqual(viaPbjs.outputs[0]?.parameters, {
-      shared_memory_region: { string_param: 'out' }, shared_memory_byte_size: { int64_param: 8 }, shared_memory_offset: { int64_param: 4 },
+      shared_memory_region: { string_param: 'out' },
+      shared_memory_byte_size: { int64_param: 8 },
+      shared_memory_offset: { int64_param: 4 },
     });
     assert.equal(viaPbjs.outputs[1]?.parameters, undefined);
     assert.equal(viaPbjs.raw_output_contents.length, 2, 'one raw entry per output, as Triton sends');
@@ -371,11 +468,20 @@ describe('the client codec and the server codec agree', () => {
   });
 
   test('decodeModelInferResponse reads encodeModelInferResponse, and typed output contents from protobufjs', () => {
-    const back = decodeModelInferResponse(encodeModelInferResponse({ model_name: 'm', model_version: '1', id: 'z', outputs: [{ name: 'O', datatype: 'INT16', shape: [2], data: Int16Array.of(-1, 2) }] }));
+    const back = decodeModelInferResponse(
+      encodeModelInferResponse({
+        model_name: 'm',
+        model_version: '1',
+        id: 'z',
+        outputs: [{ name: 'O', datatype: 'INT16', shape: [2], data: Int16Array.of(-1, 2) }],
+      }),
+    );
     assert.equal(back.id, 'z');
     assert.deepEqual(back.outputs[0]?.data, Int16Array.of(-1, 2));
     // Another server may answer with typed contents instead of raw ones.
-    const typed = ResponseType.encode(ResponseType.fromObject({ model_name: 'm', outputs: [{ name: 'O', datatype: 'FP64', shape: [2], contents: { fp64_contents: [1, 2] } }] })).finish();
+    const typed = ResponseType.encode(
+      ResponseType.fromObject({ model_name: 'm', outputs: [{ name: 'O', datatype: 'FP64', shape: [2], contents: { fp64_contents: [1, 2] } }] }),
+    ).finish();
     assert.deepEqual(decodeModelInferResponse(typed).outputs[0]?.data, Float64Array.of(1, 2));
     const s = decodeModelStreamInferResponse(encodeModelStreamInferError('boom', { model: 'm', version: '1', id: 'q' }));
     assert.equal(s.error, 'boom');

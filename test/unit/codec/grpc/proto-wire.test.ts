@@ -8,7 +8,9 @@ import { fuzzParams } from '../../../helpers/fuzz.ts';
 
 /** protobufjs (an independent implementation) is the reference for the varint encoding. */
 function pbjsInt64(n: bigint): Uint8Array {
-  return Writer.create().int64(n.toString() as unknown as number).finish();
+  return Writer.create()
+    .int64(n.toString() as unknown as number)
+    .finish();
 }
 
 describe('WireReader varints agree with protobufjs', () => {
@@ -28,7 +30,9 @@ describe('WireReader varints agree with protobufjs', () => {
   test('varint64 halves match for any 64-bit value', (t) => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (v) => {
-        const bytes = Writer.create().uint64(v.toString() as unknown as number).finish();
+        const bytes = Writer.create()
+          .uint64(v.toString() as unknown as number)
+          .finish();
         const r = WireReader.of(bytes, 'test');
         r.varint64();
         assert.equal((BigInt(r.hi) << 32n) | BigInt(r.lo), v);
@@ -39,7 +43,10 @@ describe('WireReader varints agree with protobufjs', () => {
 
   test('values beyond 2^53 are refused as numbers with a message, not silently rounded', () => {
     const r = WireReader.of(pbjsInt64(2n ** 60n), 'ModelInferRequest');
-    assert.throws(() => r.int64Number('a dimension'), (e: unknown) => e instanceof RtError && e.category === 'INVALID_ARGUMENT' && /a dimension is beyond/.test(e.message));
+    assert.throws(
+      () => r.int64Number('a dimension'),
+      (e: unknown) => e instanceof RtError && e.category === 'INVALID_ARGUMENT' && /a dimension is beyond/.test(e.message),
+    );
   });
 
   test('truncated and over-long varints are BAD_REQUEST errors naming where the varint starts', () => {
@@ -51,7 +58,10 @@ describe('WireReader varints agree with protobufjs', () => {
   });
 
   test('a length prefix beyond the message is refused', () => {
-    const bytes = Writer.create().uint32((1 << 3) | WIRE_LEN).uint32(100).finish();
+    const bytes = Writer.create()
+      .uint32((1 << 3) | WIRE_LEN)
+      .uint32(100)
+      .finish();
     const r = WireReader.of(bytes, 'M');
     r.uint32();
     assert.throws(() => r.bytes(), /declares 100 bytes but only 0 remain/);

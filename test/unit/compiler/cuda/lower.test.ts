@@ -30,7 +30,16 @@ const fakeTuner: CudaTuner = {
 };
 
 function f32(rand: () => number, dims: number[], scale: number, offset = 0) {
-  return { elemType: DT.FLOAT, dims, data: randn(rand, dims.reduce((a, b) => a * b, 1), scale, offset) };
+  return {
+    elemType: DT.FLOAT,
+    dims,
+    data: randn(
+      rand,
+      dims.reduce((a, b) => a * b, 1),
+      scale,
+      offset,
+    ),
+  };
 }
 
 async function build(model: Uint8Array, batches: readonly number[]): Promise<{ network: CudaNetwork; weights: Uint8Array }> {
@@ -51,7 +60,10 @@ async function compare(model: Uint8Array, batches: readonly number[], rowsList: 
     const inputs: Float32Array[] = [];
     for (const io of network.inputs) {
       const dims = [rows, ...io.rowShape];
-      const data = randn(rand, dims.reduce((a, b) => a * b, 1));
+      const data = randn(
+        rand,
+        dims.reduce((a, b) => a * b, 1),
+      );
       feeds[io.name] = { elemType: DT.FLOAT, dims, data };
       inputs.push(data);
     }
@@ -68,8 +80,10 @@ async function compare(model: Uint8Array, batches: readonly number[], rowsList: 
         maxErr = Math.max(maxErr, Math.abs((a[k] ?? 0) - (e[k] ?? 0)));
         maxRef = Math.max(maxRef, Math.abs(e[k] ?? 0));
       }
-      assert.ok(Number.isFinite(maxErr) && maxErr <= tolerance * Math.max(1, maxRef),
-        `${io.name} at ${rows} rows (program ${batch}): max abs error ${maxErr} vs max |ref| ${maxRef} (graph ${g.meta.graphName})`);
+      assert.ok(
+        Number.isFinite(maxErr) && maxErr <= tolerance * Math.max(1, maxRef),
+        `${io.name} at ${rows} rows (program ${batch}): max abs error ${maxErr} vs max |ref| ${maxRef} (graph ${g.meta.graphName})`,
+      );
     });
   }
   return network;
@@ -83,7 +97,10 @@ describe('cuda lowering against onnxruntime (CPU reference of the kernels)', () 
     const convs = layers.filter((l): l is ConvLayer => l.kind === 'conv');
     assert.equal(convs.length, 2);
     assert.equal(convs[0]?.c, 8, 'the 3-channel image is padded to 8 channels for tensor cores');
-    assert.ok(convs.some((c) => c.z !== null && c.act.kind === 1), 'one convolution absorbs the residual Add and the Relu');
+    assert.ok(
+      convs.some((c) => c.z !== null && c.act.kind === 1),
+      'one convolution absorbs the residual Add and the Relu',
+    );
     assert.ok(!layers.some((l) => l.kind === 'affine' || l.kind === 'binary' || l.kind === 'unary'), 'no separate BN, Add or Relu layers remain');
     assert.deepEqual(network.batches, [1, 2, 4]);
   });
@@ -96,7 +113,11 @@ describe('cuda lowering against onnxruntime (CPU reference of the kernels)', () 
     b.init('w2', f32(r, [8, 8, 3, 2], 0.2));
     b.init('w3', f32(r, [6, 8, 3, 3], 0.2));
     b.init('w4', f32(r, [6, 1, 3, 3], 0.3));
-    b.init('lo', { elemType: DT.FLOAT, dims: [], data: Float32Array.of(-0.5) }).init('hi', { elemType: DT.FLOAT, dims: [], data: Float32Array.of(0.7) });
+    b.init('lo', { elemType: DT.FLOAT, dims: [], data: Float32Array.of(-0.5) }).init('hi', {
+      elemType: DT.FLOAT,
+      dims: [],
+      data: Float32Array.of(0.7),
+    });
     b.node('Conv', ['x', 'w1', 'b1'], ['c1'], { group: attr.int(2), pads: attr.ints([1, 1, 1, 1]) });
     b.node('Sigmoid', ['c1'], ['s1']);
     b.node('Mul', ['c1', 's1'], ['a1']);
@@ -118,7 +139,9 @@ describe('cuda lowering against onnxruntime (CPU reference of the kernels)', () 
     b.input('x', DT.FLOAT, ['N', 3, 8, 8]);
     b.init('w1', f32(r, [8, 3, 3, 3], 0.3)).init('w2', f32(r, [8, 3, 1, 1], 0.3));
     b.init('scale', f32(r, [8, 1, 1], 0.5, 1)).init('div', { elemType: DT.FLOAT, dims: [1], data: Float32Array.of(2) });
-    b.init('g', f32(r, [8], 0.1, 1)).init('be', f32(r, [8], 0.1)).init('m', f32(r, [8], 0.1));
+    b.init('g', f32(r, [8], 0.1, 1))
+      .init('be', f32(r, [8], 0.1))
+      .init('m', f32(r, [8], 0.1));
     b.init('v', { elemType: DT.FLOAT, dims: [8], data: Float32Array.from({ length: 8 }, () => 0.5 + r()) });
     b.init('shape', { elemType: DT.INT64, dims: [3], data: BigInt64Array.of(0n, 16n, -1n) });
     b.node('Conv', ['x', 'w1'], ['c1'], { pads: attr.ints([1, 1, 1, 1]) });
@@ -128,7 +151,12 @@ describe('cuda lowering against onnxruntime (CPU reference of the kernels)', () 
     b.node('BatchNormalization', ['d1', 'g', 'be', 'm', 'v'], ['bn']);
     b.node('Relu', ['bn'], ['r1']);
     b.node('Div', ['r1', 'div'], ['h1']);
-    b.node('AveragePool', ['h1'], ['p1'], { kernel_shape: attr.ints([3, 3]), strides: attr.ints([2, 2]), pads: attr.ints([1, 1, 1, 1]), count_include_pad: attr.int(1) });
+    b.node('AveragePool', ['h1'], ['p1'], {
+      kernel_shape: attr.ints([3, 3]),
+      strides: attr.ints([2, 2]),
+      pads: attr.ints([1, 1, 1, 1]),
+      count_include_pad: attr.int(1),
+    });
     b.node('MaxPool', ['h1'], ['p2'], { kernel_shape: attr.ints([3, 3]), strides: attr.ints([2, 2]), pads: attr.ints([1, 1, 1, 1]) });
     b.node('Concat', ['p1', 'p2'], ['cat'], { axis: attr.int(1) });
     b.node('Transpose', ['cat'], ['tr'], { perm: attr.ints([0, 2, 3, 1]) });
@@ -141,7 +169,9 @@ describe('cuda lowering against onnxruntime (CPU reference of the kernels)', () 
     const r = rng(11);
     const b = new GraphBuilder({ opset: 17 });
     b.input('x', DT.FLOAT, ['N', 4, 8]);
-    b.init('wq', f32(r, [8, 6], 0.4)).init('wk', f32(r, [8, 6], 0.4)).init('bias', f32(r, [4], 0.2));
+    b.init('wq', f32(r, [8, 6], 0.4))
+      .init('wk', f32(r, [8, 6], 0.4))
+      .init('bias', f32(r, [4], 0.2));
     b.node('MatMul', ['x', 'wq'], ['q']);
     b.node('MatMul', ['x', 'wk'], ['k']);
     b.node('Transpose', ['k'], ['kt'], { perm: attr.ints([0, 2, 1]) });
@@ -168,29 +198,41 @@ describe('cuda build: errors and planning', () => {
     b.node('Erf', ['r'], ['e']);
     b.node('LRN', ['e'], ['y'], { size: attr.int(3) });
     b.output('y', DT.FLOAT, ['N', 4]);
-    await assert.rejects(buildCudaPlan({ model: b.bytes(), precision: 'fp16' }, () => {}, { tuner: fakeTuner, batches: [1] }), (e: unknown) => {
-      assert.ok(e instanceof RtError && e.code === 'UNSUPPORTED');
-      assert.match(e.message, /Erf \(node 'Erf_1'\)/);
-      assert.match(e.message, /LRN/);
-      return true;
-    });
+    await assert.rejects(
+      buildCudaPlan({ model: b.bytes(), precision: 'fp16' }, () => {}, { tuner: fakeTuner, batches: [1] }),
+      (e: unknown) => {
+        assert.ok(e instanceof RtError && e.code === 'UNSUPPORTED');
+        assert.match(e.message, /Erf \(node 'Erf_1'\)/);
+        assert.match(e.message, /LRN/);
+        return true;
+      },
+    );
   });
 
   test('without the native engine the CUDA target says it is unavailable and why', async () => {
     await assert.rejects(
       buildCudaPlan({ model: tinyConvNet(), precision: 'fp16' }, () => {}, { unavailable: 'the native CUDA engine is not built (test)' }),
-      (e: unknown) => e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE' && /target 'cuda' is unavailable: the native CUDA engine is not built/.test(e.message),
+      (e: unknown) =>
+        e instanceof RtError &&
+        e.code === 'ENGINE_UNAVAILABLE' &&
+        /target 'cuda' is unavailable: the native CUDA engine is not built/.test(e.message),
     );
   });
 
   test('the CUDA target needs --precision fp16', async () => {
-    await assert.rejects(buildCudaPlan({ model: tinyConvNet(), precision: 'fp32' }, () => {}, { tuner: fakeTuner }), /pass --precision fp16/);
+    await assert.rejects(
+      buildCudaPlan({ model: tinyConvNet(), precision: 'fp32' }, () => {}, { tuner: fakeTuner }),
+      /pass --precision fp16/,
+    );
   });
 
   test('batch sizes: min, opt, max and the powers of two between', () => {
     const inputs = [{ name: 'x', type: { elemType: DT.FLOAT, shape: ['N', 3, 8, 8] } }];
     const w: string[] = [];
-    assert.deepEqual(profileBatches(inputs, [{ input: 'x', min: [1, 3, 8, 8], opt: [24, 3, 8, 8], max: [256, 3, 8, 8] }], w), [1, 2, 4, 8, 16, 24, 32, 64, 128, 256]);
+    assert.deepEqual(
+      profileBatches(inputs, [{ input: 'x', min: [1, 3, 8, 8], opt: [24, 3, 8, 8], max: [256, 3, 8, 8] }], w),
+      [1, 2, 4, 8, 16, 24, 32, 64, 128, 256],
+    );
     assert.deepEqual(profileBatches(inputs, [{ input: 'x', min: [3, 3, 8, 8], opt: [3, 3, 8, 8], max: [10, 3, 8, 8] }], w), [3, 4, 8, 10]);
     assert.deepEqual(profileBatches([{ name: 'x', type: { elemType: DT.FLOAT, shape: [4, 3] } }], [], w), [4]);
   });

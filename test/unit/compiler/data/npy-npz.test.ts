@@ -12,9 +12,12 @@ import { RtError } from '../../../../src/errors/registry.ts';
 
 // Written by numpy 2.x (np.savez / np.savez_compressed / np.save of a Fortran-ordered array): real-world
 // layouts, including the ZIP64 extra fields numpy puts in every local header (force_zip64=True).
-const NUMPY_SAVEZ = 'UEsDBC0AAAAAAAAAIQBP6QAq//////////8FABQAeC5ucHkBABAAmAAAAAAAAACYAAAAAAAAAJNOVU1QWQEAdgB7J2Rlc2NyJzogJzxmNCcsICdmb3J0cmFuX29yZGVyJzogRmFsc2UsICdzaGFwZSc6ICgyLCAzKSwgfSAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAKAAAAAAAAgD8AAABAAABAQAAAgEAAAKBAUEsDBC0AAAAAAAAAIQBx+zmr//////////8KABQAbGFiZWxzLm5weQEAEACQAAAAAAAAAJAAAAAAAAAAk05VTVBZAQB2AHsnZGVzY3InOiAnPGk4JywgJ2ZvcnRyYW5fb3JkZXInOiBGYWxzZSwgJ3NoYXBlJzogKDIsKSwgfSAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAoBAAAAAAAAAAAAAAAAAAAAUEsBAi0DLQAAAAAAAAAhAE/pACqYAAAAmAAAAAUAAAAAAAAAAAAAAIABAAAAAHgubnB5UEsBAi0DLQAAAAAAAAAhAHH7OauQAAAAkAAAAAoAAAAAAAAAAAAAAIABzwAAAGxhYmVscy5ucHlQSwUGAAAAAAIAAgBrAAAAmwEAAAAA';
-const NUMPY_SAVEZ_COMPRESSED = 'UEsDBC0AAAAIAAAAIQALwLB2//////////8FABQAeC5ucHkBABAAmAAAAAAAAABXAAAAAAAAAJvsF+obEMnIUMZQrZ6SWpxcpG6loG6TZqKuo6Cell9UUpSYF59flJIKEndLzClOBYoXZyQWpAL5GkY6CsaaOgq1CmQDLgYIsGdgaADiA0DM4MDAoOAAAFBLAQItAy0AAAAIAAAAIQALwLB2VwAAAJgAAAAFAAAAAAAAAAAAAACAAQAAAAB4Lm5weVBLBQYAAAAAAQABADMAAACOAAAAAAA=';
-const NUMPY_FORTRAN_F8 = 'k05VTVBZAQB2AHsnZGVzY3InOiAnPGY4JywgJ2ZvcnRyYW5fb3JkZXInOiBUcnVlLCAnc2hhcGUnOiAoMiwgMyksIH0gICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAoAAAAAAAAAAAAAAAAAAAhAAAAAAAAA8D8AAAAAAAAQQAAAAAAAAABAAAAAAAAAFEA=';
+const NUMPY_SAVEZ =
+  'UEsDBC0AAAAAAAAAIQBP6QAq//////////8FABQAeC5ucHkBABAAmAAAAAAAAACYAAAAAAAAAJNOVU1QWQEAdgB7J2Rlc2NyJzogJzxmNCcsICdmb3J0cmFuX29yZGVyJzogRmFsc2UsICdzaGFwZSc6ICgyLCAzKSwgfSAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAKAAAAAAAAgD8AAABAAABAQAAAgEAAAKBAUEsDBC0AAAAAAAAAIQBx+zmr//////////8KABQAbGFiZWxzLm5weQEAEACQAAAAAAAAAJAAAAAAAAAAk05VTVBZAQB2AHsnZGVzY3InOiAnPGk4JywgJ2ZvcnRyYW5fb3JkZXInOiBGYWxzZSwgJ3NoYXBlJzogKDIsKSwgfSAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAoBAAAAAAAAAAAAAAAAAAAAUEsBAi0DLQAAAAAAAAAhAE/pACqYAAAAmAAAAAUAAAAAAAAAAAAAAIABAAAAAHgubnB5UEsBAi0DLQAAAAAAAAAhAHH7OauQAAAAkAAAAAoAAAAAAAAAAAAAAIABzwAAAGxhYmVscy5ucHlQSwUGAAAAAAIAAgBrAAAAmwEAAAAA';
+const NUMPY_SAVEZ_COMPRESSED =
+  'UEsDBC0AAAAIAAAAIQALwLB2//////////8FABQAeC5ucHkBABAAmAAAAAAAAABXAAAAAAAAAJvsF+obEMnIUMZQrZ6SWpxcpG6loG6TZqKuo6Cell9UUpSYF59flJIKEndLzClOBYoXZyQWpAL5GkY6CsaaOgq1CmQDLgYIsGdgaADiA0DM4MDAoOAAAFBLAQItAy0AAAAIAAAAIQALwLB2VwAAAJgAAAAFAAAAAAAAAAAAAACAAQAAAAB4Lm5weVBLBQYAAAAAAQABADMAAACOAAAAAAA=';
+const NUMPY_FORTRAN_F8 =
+  'k05VTVBZAQB2AHsnZGVzY3InOiAnPGY4JywgJ2ZvcnRyYW5fb3JkZXInOiBUcnVlLCAnc2hhcGUnOiAoMiwgMyksIH0gICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgIAoAAAAAAAAAAAAAAAAAAAhAAAAAAAAA8D8AAAAAAAAQQAAAAAAAAABAAAAAAAAAFEA=';
 
 const b64 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'base64'));
 
@@ -61,7 +64,14 @@ describe('npy / npz', () => {
     assert.throws(() => readNpz(z, 'calib.npz'), /calib\.npz .*CRC-32/);
     const npy = writeNpy({ elemType: DT.FLOAT, dims: [1], data: Float32Array.from([1]) });
     const text = new TextDecoder('latin1').decode(npy).replace("'<f4'", "'>f4'");
-    assert.throws(() => readNpy(Uint8Array.from(text, (c) => c.charCodeAt(0)), 'be.npy'), /be\.npy: dtype '>f4' is not supported/);
+    assert.throws(
+      () =>
+        readNpy(
+          Uint8Array.from(text, (c) => c.charCodeAt(0)),
+          'be.npy',
+        ),
+      /be\.npy: dtype '>f4' is not supported/,
+    );
     assert.throws(() => readNpy(Uint8Array.from([1, 2, 3]), 'junk.npy'), /junk\.npy is not a readable \.npy/);
   });
 });
@@ -77,9 +87,13 @@ describe('datasets', () => {
     const d = await dir();
     const path = join(d, 'bad.npy');
     await writeFile(path, writeNpy({ elemType: DT.FLOAT, dims: [5, 3, 5], data: new Float32Array(75) }));
-    await assert.rejects(loadDataset(path, inputs, 'calibration'), (e: unknown) =>
-      e instanceof RtError && e.code === 'BAD_SHAPE' &&
-      /calibration data for input 'x' has shape \[5,3,5\] but model input 'x' has shape \[N,3,4\]: dimension 2 must be 4, got 5/.test(e.message));
+    await assert.rejects(
+      loadDataset(path, inputs, 'calibration'),
+      (e: unknown) =>
+        e instanceof RtError &&
+        e.code === 'BAD_SHAPE' &&
+        /calibration data for input 'x' has shape \[5,3,5\] but model input 'x' has shape \[N,3,4\]: dimension 2 must be 4, got 5/.test(e.message),
+    );
     await writeFile(path, writeNpy({ elemType: DT.FLOAT, dims: [3, 4], data: new Float32Array(12) }));
     await assert.rejects(loadDataset(path, inputs, 'calibration'), /rank 2.*rank 3.*first dimension counts samples/);
   });
@@ -88,7 +102,10 @@ describe('datasets', () => {
     const d = await dir();
     const p1 = join(d, 'ints.npy');
     await writeFile(p1, writeNpy({ elemType: DT.INT32, dims: [1, 3, 4], data: new Int32Array(12) }));
-    await assert.rejects(loadDataset(p1, inputs, 'calibration'), (e: unknown) => e instanceof RtError && e.code === 'BAD_DATATYPE' && /int32.*float32/.test(e.message));
+    await assert.rejects(
+      loadDataset(p1, inputs, 'calibration'),
+      (e: unknown) => e instanceof RtError && e.code === 'BAD_DATATYPE' && /int32.*float32/.test(e.message),
+    );
     const p2 = join(d, 'stray.npz');
     await writeFile(p2, writeNpz({ y: { elemType: DT.FLOAT, dims: [1, 3, 4], data: new Float32Array(12) } }));
     await assert.rejects(loadDataset(p2, inputs, 'validation'), /array 'y' that is not a model input/);
@@ -97,14 +114,20 @@ describe('datasets', () => {
 
   test('float64 is converted, labels are read, directories concatenate in name order', async () => {
     const d = await dir();
-    await writeFile(join(d, 'b.npz'), writeNpz({
-      x: { elemType: DT.DOUBLE, dims: [1, 3, 4], data: new Float64Array(12).fill(2) },
-      labels: { elemType: DT.INT64, dims: [1], data: BigInt64Array.from([7n]) },
-    }));
-    await writeFile(join(d, 'a.npz'), writeNpz({
-      x: { elemType: DT.FLOAT, dims: [2, 3, 4], data: new Float32Array(24).fill(1) },
-      labels: { elemType: DT.INT32, dims: [2], data: Int32Array.from([3, 4]) },
-    }));
+    await writeFile(
+      join(d, 'b.npz'),
+      writeNpz({
+        x: { elemType: DT.DOUBLE, dims: [1, 3, 4], data: new Float64Array(12).fill(2) },
+        labels: { elemType: DT.INT64, dims: [1], data: BigInt64Array.from([7n]) },
+      }),
+    );
+    await writeFile(
+      join(d, 'a.npz'),
+      writeNpz({
+        x: { elemType: DT.FLOAT, dims: [2, 3, 4], data: new Float32Array(24).fill(1) },
+        labels: { elemType: DT.INT32, dims: [2], data: Int32Array.from([3, 4]) },
+      }),
+    );
     const ds = await loadDataset(d, inputs, 'validation');
     assert.equal(ds.samples, 3);
     assert.deepEqual([...(ds.labels ?? [])], [3, 4, 7]);

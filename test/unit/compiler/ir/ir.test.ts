@@ -18,7 +18,10 @@ describe('graph IR', () => {
     b.node('LeakyRelu', ['s'], ['y'], { alpha: attr.float(0.25) });
     b.output('y', DT.FLOAT, ['N', 7]);
     const g = loadModel(saveModel(loadModel(b.bytes())));
-    assert.deepEqual(g.nodes.map((n) => n.opType), ['Slice', 'LeakyRelu']);
+    assert.deepEqual(
+      g.nodes.map((n) => n.opType),
+      ['Slice', 'LeakyRelu'],
+    );
     const alpha = g.nodes[1]?.attrs.get('alpha');
     assert.equal(alpha?.kind === 'float' ? alpha.value : undefined, 0.25);
     assert.equal((g.initializers.get('ends')?.data as BigInt64Array)[0], 2n ** 63n - 1n);
@@ -31,7 +34,10 @@ describe('graph IR', () => {
     b.graph.nodes.push(makeNode('second', 'Relu', ['a'], ['y']), makeNode('first', 'Neg', ['x'], ['a']));
     b.output('y');
     const g = b.build();
-    assert.deepEqual(g.nodes.map((n) => n.name), ['first', 'second']);
+    assert.deepEqual(
+      g.nodes.map((n) => n.name),
+      ['first', 'second'],
+    );
     g.nodes.push(makeNode('bad', 'Relu', ['missing'], ['z']));
     assert.throws(() => g.toposort(), /reads 'missing', which no node, input or initializer defines/);
     g.nodes.pop();
@@ -92,7 +98,13 @@ describe('reference kernels for constant folding', () => {
     const x = t([1, 2, 3, 4, 5, 6], [2, 3]);
     const gather = evaluate(g, makeNode('g', 'Gather', ['x', 'i'], ['y'], { axis: attr.int(1) }), [x, int64Tensor([2, -3], [2])]);
     assert.deepEqual([...(gather?.[0]?.data as Float32Array)], [3, 1, 6, 4]);
-    const slice = evaluate(g, makeNode('s', 'Slice', ['x', 'a', 'b', 'c', 'd'], ['y']), [x, int64Tensor([-1]), int64Tensor([-100]), int64Tensor([1]), int64Tensor([-2])]);
+    const slice = evaluate(g, makeNode('s', 'Slice', ['x', 'a', 'b', 'c', 'd'], ['y']), [
+      x,
+      int64Tensor([-1]),
+      int64Tensor([-100]),
+      int64Tensor([1]),
+      int64Tensor([-2]),
+    ]);
     assert.deepEqual([...(slice?.[0]?.data as Float32Array)], [3, 1, 6, 4]);
     const tr = evaluate(g, makeNode('t', 'Transpose', ['x'], ['y']), [x]);
     assert.deepEqual(tr?.[0]?.dims, [3, 2]);

@@ -4,7 +4,17 @@ import { GraphBuilder, attr } from '../../../../src/compiler/ir/builder.ts';
 import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import { loadModel } from '../../../../src/compiler/ir/graph.ts';
 import { int64Tensor } from '../../../../src/compiler/ir/tensor.ts';
-import { activationFusion, batchNormFolding, biasFusion, constantFolding, deadNodeElimination, identityElimination, runPasses, shapeSimplification, type Pass } from '../../../../src/compiler/passes/index.ts';
+import {
+  activationFusion,
+  batchNormFolding,
+  biasFusion,
+  constantFolding,
+  deadNodeElimination,
+  identityElimination,
+  runPasses,
+  shapeSimplification,
+  type Pass,
+} from '../../../../src/compiler/passes/index.ts';
 import { assertAllClose, assertEquivalent, floatT, opTypes, randn, rng, runBytes, runGraph } from '../helpers.ts';
 
 const ctx = { target: 'ort-cpu', precision: 'fp32' } as const;
@@ -16,7 +26,16 @@ function apply(bytes: Uint8Array, passes: Pass[]) {
 }
 
 function f32(rand: () => number, dims: number[], scale = 1, offset = 0) {
-  return { elemType: DT.FLOAT, dims, data: randn(rand, dims.reduce((a, b) => a * b, 1), scale, offset) };
+  return {
+    elemType: DT.FLOAT,
+    dims,
+    data: randn(
+      rand,
+      dims.reduce((a, b) => a * b, 1),
+      scale,
+      offset,
+    ),
+  };
 }
 
 /** x → Conv(3→4, 3x3, pad 1) → BatchNormalization → Relu → y */
@@ -53,7 +72,12 @@ describe('batchnorm-folding', () => {
     b.input('x', DT.FLOAT, ['N', 5]);
     b.init('W', f32(r, [6, 5]));
     b.init('C', f32(r, [6]));
-    for (const [n, off] of [['g', 1], ['bt', 0], ['m', 0]] as const) b.init(n, f32(r, [6], 0.3, off));
+    for (const [n, off] of [
+      ['g', 1],
+      ['bt', 0],
+      ['m', 0],
+    ] as const)
+      b.init(n, f32(r, [6], 0.3, off));
     b.init('v', { elemType: DT.FLOAT, dims: [6], data: new Float32Array(6).fill(0.7) });
     b.node('Gemm', ['x', 'W', 'C'], ['h'], { transB: attr.int(1), beta: attr.float(0.5) });
     b.node('BatchNormalization', ['h', 'g', 'bt', 'm', 'v'], ['y']);
@@ -234,13 +258,22 @@ describe('identity-elimination, constant-folding, shape-simplification, dead-nod
     return b.bytes();
   }
 
-  test('torch-style attention heads: Reshape targets from another tensor\'s Shape become constants through shared symbolic dims', async () => {
+  test("torch-style attention heads: Reshape targets from another tensor's Shape become constants through shared symbolic dims", async () => {
     const before = torchStyleHeads();
     const { g, report } = apply(before, [shapeSimplification, constantFolding, deadNodeElimination]);
     assert.deepEqual(opTypes(g), ['MatMul', 'Reshape', 'Transpose', 'Softmax', 'Transpose', 'Reshape', 'Reshape']);
-    const targets = g.nodes.filter((n) => n.opType === 'Reshape').map((n) => Array.from(g.initializers.get(n.inputs[1] ?? '')?.data as BigInt64Array, Number));
-    assert.deepEqual(targets, [[0, 0, 2, 4], [0, 0, 8], [0, 0, 8]]);
-    assert.ok(report[0]?.changes.some((c) => /same symbolic dims/.test(c)), report[0]?.changes.join('; '));
+    const targets = g.nodes
+      .filter((n) => n.opType === 'Reshape')
+      .map((n) => Array.from(g.initializers.get(n.inputs[1] ?? '')?.data as BigInt64Array, Number));
+    assert.deepEqual(targets, [
+      [0, 0, 2, 4],
+      [0, 0, 8],
+      [0, 0, 8],
+    ]);
+    assert.ok(
+      report[0]?.changes.some((c) => /same symbolic dims/.test(c)),
+      report[0]?.changes.join('; '),
+    );
     // batch 2, sequence 5 (different sizes, so a swapped copy would show)
     const rand = rng(4);
     const feeds = { x: floatT(randn(rand, 80), [2, 5, 8]), k: floatT(randn(rand, 80), [2, 5, 8]) };

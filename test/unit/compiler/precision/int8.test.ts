@@ -69,13 +69,18 @@ describe('QDQ rewrite', () => {
     assert.ok(!g.nodes.some((n) => n.opType === 'Relu'));
     assert.ok(plan.calibrationTensors.every((t) => table.tensors[t] !== undefined));
     assert.ok([...g.initializers.values()].some((t) => t.elemType === DT.INT8));
-    assert.ok([...g.initializers.values()].some((t) => t.elemType === DT.INT32), 'INT32 biases');
+    assert.ok(
+      [...g.initializers.values()].some((t) => t.elemType === DT.INT32),
+      'INT32 biases',
+    );
     const feeds = randomFeeds(g, 17, 16);
     const ref = await runBytes(before, feeds);
     const got = await runGraph(g, feeds, 'all');
     const a = ref.logits?.data as Float32Array;
     const b = got.logits?.data as Float32Array;
-    let dot = 0, na = 0, nb = 0;
+    let dot = 0,
+      na = 0,
+      nb = 0;
     for (let i = 0; i < a.length; i++) {
       dot += (a[i] ?? 0) * (b[i] ?? 0);
       na += (a[i] ?? 0) ** 2;

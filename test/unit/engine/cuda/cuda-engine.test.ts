@@ -27,7 +27,13 @@ import { tinyConvNet } from '../../compiler/models.ts';
 
 const fakeTuner = {
   device: { name: 'reference', cc: [9, 0], sms: 1, memoryBytes: 0, cudaRuntime: 0, cudaDriver: 0, cudnn: 0, cublasLt: 0 },
-  tune: (layer: { kind: string }) => ({ candidates: [], notes: [], best: layer.kind === 'conv' ? { impl: 'direct' } : { impl: 'naive' }, bestUs: 1, fallback: null }),
+  tune: (layer: { kind: string }) => ({
+    candidates: [],
+    notes: [],
+    best: layer.kind === 'conv' ? { impl: 'direct' } : { impl: 'naive' },
+    bestUs: 1,
+    fallback: null,
+  }),
 };
 
 describe('CUDA engine without the addon or a GPU', () => {
@@ -75,8 +81,13 @@ describe('CUDA engine without the addon or a GPU', () => {
         planRuntime: () => ({ targets: ['ort-cpu'], runtime: { name: 'fake-runtime', version: '1.0.0' } }),
       };
       const engine = createCudaEngine({ fallback });
-      await assert.rejects(engine.load(payloadPath, { providers: [{ name: 'cpu' }] }), (e: unknown) =>
-        e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE' && /needs the native CUDA engine, which is unavailable here: .*not built/.test(e.message));
+      await assert.rejects(
+        engine.load(payloadPath, { providers: [{ name: 'cpu' }] }),
+        (e: unknown) =>
+          e instanceof RtError &&
+          e.code === 'ENGINE_UNAVAILABLE' &&
+          /needs the native CUDA engine, which is unavailable here: .*not built/.test(e.message),
+      );
       assert.deepEqual(loaded, []);
       await engine.load(onnxPath, { providers: [{ name: 'cpu' }] });
       assert.deepEqual(loaded, [onnxPath]);
@@ -103,7 +114,11 @@ describe('a repository with a CUDA plan on a machine without the engine', () => 
       return startTestServer({ modelRepository: [repo.dir], strictReadiness: false });
     })();
     try {
-      const idx = (await (await fetch(`${server.httpUrl}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as { name: string; state: string; reason: string }[];
+      const idx = (await (await fetch(`${server.httpUrl}/v2/repository/index`, { method: 'POST', body: '{}' })).json()) as {
+        name: string;
+        state: string;
+        reason: string;
+      }[];
       const cuda = idx.find((m) => m.name === 'tiny_cuda');
       assert.equal(cuda?.state, 'UNAVAILABLE');
       assert.match(cuda?.reason ?? '', /native CUDA engine.*unavailable here: .*not built/);
@@ -163,8 +178,14 @@ describe('CUDA engine on the GPU', { skip }, () => {
 
   test('CUDA graphs are captured for every batch size; concurrent runs are queued per instance; bad input is refused', async () => {
     const d = session.nativeDescription();
-    assert.deepEqual(d.programs.map((p) => p.batch), batches);
-    assert.ok(d.programs.every((p) => p.graph), JSON.stringify(d.programs.map((p) => p.captureError)));
+    assert.deepEqual(
+      d.programs.map((p) => p.batch),
+      batches,
+    );
+    assert.ok(
+      d.programs.every((p) => p.graph),
+      JSON.stringify(d.programs.map((p) => p.captureError)),
+    );
     const runs = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => session.run(feedsFor(n, n).tensors, ['probs'])));
     runs.forEach((r, i) => assert.deepEqual(r[0]?.shape, [i + 1, 5]));
     await assert.rejects(session.run([{ name: 'x', datatype: 'FP32', shape: [1, 3, 8, 9], data: new Float32Array(216) }], []), /BAD_SHAPE|shape/);
@@ -175,7 +196,7 @@ describe('CUDA engine on the GPU', { skip }, () => {
     assert.deepEqual(big[0]?.shape, [19, 5], 'a batch beyond the largest program runs in chunks');
   });
 
-  test('a batch given as the requests\' pieces, gathered natively, gives exactly what the joined batch gives', async () => {
+  test("a batch given as the requests' pieces, gathered natively, gives exactly what the joined batch gives", async () => {
     const parts = [feedsFor(1, 71), feedsFor(3, 72), feedsFor(2, 73)];
     const joined = new Float32Array(parts.reduce((a, p) => a + p.data.length, 0));
     let at = 0;

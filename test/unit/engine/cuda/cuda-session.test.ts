@@ -53,10 +53,15 @@ const io = (name: string) => ({ name, off: 0, rowBytes: ROW * 4, datatype: 'FP32
 const network = { maxBatch: 8, batches: [1, 2, 4, 8], inputs: [io('x')], outputs: [io('y')], device: null } as unknown as CudaNetwork;
 const payload: CudaPayload = { json: '{}', network, weights: new Uint8Array(0) };
 
-const rows = (n: number, start: number): Tensor => ({ name: 'x', datatype: 'FP32', shape: [n, ROW], data: Float32Array.from({ length: n * ROW }, (_, i) => start + i) });
+const rows = (n: number, start: number): Tensor => ({
+  name: 'x',
+  datatype: 'FP32',
+  shape: [n, ROW],
+  data: Float32Array.from({ length: n * ROW }, (_, i) => start + i),
+});
 
 describe('CudaSession.runBatch', () => {
-  test('hands the requests\' pieces to the addon in order, uncopied', async () => {
+  test("hands the requests' pieces to the addon in order, uncopied", async () => {
     const seen: (readonly ArrayBufferView[])[] = [];
     const session = await CudaSession.create(echoAddon(seen), {} as CudaDeviceInfo, payload);
     const a = rows(1, 0);
@@ -66,7 +71,7 @@ describe('CudaSession.runBatch', () => {
     assert.deepEqual([...(y?.data as Float32Array)], [0, 1, 2, 100, 101, 102, 103, 104, 105]);
     assert.equal(seen.length, 1);
     assert.equal(seen[0]?.length, 2);
-    assert.equal(seen[0]?.[0], a.data, 'the request\'s own array, not a copy');
+    assert.equal(seen[0]?.[0], a.data, "the request's own array, not a copy");
     assert.equal(seen[0]?.[1], b.data);
     await session.close();
   });
@@ -78,7 +83,11 @@ describe('CudaSession.runBatch', () => {
     const [y] = await session.runBatch([{ name: 'x', datatype: 'FP32', shape: [11, ROW], parts }], ['y']);
     const expected = [...(parts[0]?.data as Float32Array), ...(parts[1]?.data as Float32Array)];
     assert.deepEqual([...(y?.data as Float32Array)], expected);
-    assert.deepEqual(seen.map((p) => p.map((v) => v.byteLength / (ROW * 4))), [[8], [3]], 'chunks of the batch-8 program, then the rest');
+    assert.deepEqual(
+      seen.map((p) => p.map((v) => v.byteLength / (ROW * 4))),
+      [[8], [3]],
+      'chunks of the batch-8 program, then the rest',
+    );
     assert.equal(seen[0]?.[0]?.buffer, seen[1]?.[0]?.buffer, 'both chunks are views of one joined buffer');
     assert.notEqual(seen[0]?.[0]?.buffer, (parts[0]?.data as Float32Array).buffer, 'a copy, not a request buffer');
     const [y2] = await session.runBatch([{ name: 'x', datatype: 'FP32', shape: [9, ROW], parts: [rows(9, 7)] }], ['y']);
@@ -90,9 +99,15 @@ describe('CudaSession.runBatch', () => {
   test('refuses what run refuses, naming the input, before anything is joined', async () => {
     const session = await CudaSession.create(echoAddon([]), {} as CudaDeviceInfo, payload);
     const bad = { name: 'x', datatype: 'FP32' as const, shape: [2, 4], parts: [rows(1, 0), rows(1, 0)] };
-    await assert.rejects(session.runBatch([bad], ['y']), (e: unknown) => e instanceof RtError && /input 'x' has shape \[2,4\], expected \[n,3\]/.test(e.message));
+    await assert.rejects(
+      session.runBatch([bad], ['y']),
+      (e: unknown) => e instanceof RtError && /input 'x' has shape \[2,4\], expected \[n,3\]/.test(e.message),
+    );
     const short = { name: 'x', datatype: 'FP32' as const, shape: [3, ROW], parts: [rows(1, 0), rows(1, 0)] };
-    await assert.rejects(session.runBatch([short], ['y']), (e: unknown) => e instanceof RtError && /input 'x' holds 24 bytes, expected 36/.test(e.message));
+    await assert.rejects(
+      session.runBatch([short], ['y']),
+      (e: unknown) => e instanceof RtError && /input 'x' holds 24 bytes, expected 36/.test(e.message),
+    );
     await session.close();
   });
 });

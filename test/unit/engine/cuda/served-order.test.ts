@@ -52,22 +52,40 @@ describe('ResNet-50 batch programs in served order on the GPU', { skip }, () => 
     const { tuner } = createCudaTuner();
     assert.ok(tuner !== undefined);
     const ort = createOfflineRunner();
-    const built = await buildCudaPlan({
-      model, precision: 'fp16', profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [32, 3, 224, 224], max: [MAX, 3, 224, 224] }],
-    }, () => {}, { tuner, batches: BATCHES, tuneBudgetMs: 25_000, accuracyRuntime: cudaAccuracyRuntime(ort) });
+    const built = await buildCudaPlan(
+      {
+        model,
+        precision: 'fp16',
+        profiles: [{ input: 'input', min: [1, 3, 224, 224], opt: [32, 3, 224, 224], max: [MAX, 3, 224, 224] }],
+      },
+      () => {},
+      { tuner, batches: BATCHES, tuneBudgetMs: 25_000, accuracyRuntime: cudaAccuracyRuntime(ort) },
+    );
     const checks = (built.report as CudaBuildReport).cuda.programChecks ?? [];
-    assert.deepEqual(checks.map((c) => c.batch), BATCHES);
-    assert.deepEqual(checks.filter((c) => c.outlier || c.historyDependent === true), [], `programs the build would drop: ${JSON.stringify(checks)}`);
+    assert.deepEqual(
+      checks.map((c) => c.batch),
+      BATCHES,
+    );
+    assert.deepEqual(
+      checks.filter((c) => c.outlier || c.historyDependent === true),
+      [],
+      `programs the build would drop: ${JSON.stringify(checks)}`,
+    );
 
     const session = await loadCudaSession(readPlan(built.plan).payload, 'resnet50 (served order)');
     try {
       assert.deepEqual([...session.batches], BATCHES, 'every program is in the plan');
       const native = session.nativeDescription();
-      assert.deepEqual(native.programs.filter((p) => p.historyDependent).map((p) => p.batch), []);
+      assert.deepEqual(
+        native.programs.filter((p) => p.historyDependent).map((p) => p.batch),
+        [],
+      );
       const x = randn(rng(2026), MAX * ROW);
       const other = randn(rng(2027), MAX * ROW);
       const refS = await ort.createSession(new Uint8Array(await readFile(model)), { target: 'ort-cpu', optimizationLevel: 'all' });
-      const ref = Float32Array.from((await refS.run({ input: { elemType: DT.FLOAT, dims: [MAX, 3, 224, 224], data: x } }, ['logits'])).logits?.data as Float32Array);
+      const ref = Float32Array.from(
+        (await refS.run({ input: { elemType: DT.FLOAT, dims: [MAX, 3, 224, 224], data: x } }, ['logits'])).logits?.data as Float32Array,
+      );
       await refS.release();
       const perRow = ref.length / MAX;
       const errors: Record<number, number> = {};
@@ -76,12 +94,16 @@ describe('ResNet-50 batch programs in served order on the GPU', { skip }, () => 
         await session.run([{ name: 'input', datatype: 'FP32', shape: [MAX, 3, 224, 224], data: other }], ['logits']);
         let err = 0;
         for (let c = 0; c + b <= MAX; c += b) {
-          const [y] = await session.run([{ name: 'input', datatype: 'FP32', shape: [b, 3, 224, 224], data: x.subarray(c * ROW, (c + b) * ROW) }], ['logits']);
+          const [y] = await session.run(
+            [{ name: 'input', datatype: 'FP32', shape: [b, 3, 224, 224], data: x.subarray(c * ROW, (c + b) * ROW) }],
+            ['logits'],
+          );
           err = Math.max(err, relError(y?.data as Float32Array, ref.subarray(c * perRow, (c + b) * perRow)));
         }
         errors[b] = err;
       }
-      for (const b of BATCHES) assert.ok((errors[b] ?? Infinity) <= 1e-2, `batch ${b}: relative error ${errors[b]} vs onnxruntime FP32 (all: ${JSON.stringify(errors)})`);
+      for (const b of BATCHES)
+        assert.ok((errors[b] ?? Infinity) <= 1e-2, `batch ${b}: relative error ${errors[b]} vs onnxruntime FP32 (all: ${JSON.stringify(errors)})`);
     } finally {
       await session.close();
     }

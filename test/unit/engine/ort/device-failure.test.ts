@@ -12,15 +12,15 @@ const DEVICE = [
   'CUDA error cudaErrorLaunchFailure:unspecified launch failure',
   'TensorRT EP execution context enqueue failed.',
   'WebGPU device lost: the GPU process was restarted',
-  'Non-zero status code returned while running Conv node. Name:\'c\' Status Message: DXGI_ERROR_DEVICE_REMOVED',
+  "Non-zero status code returned while running Conv node. Name:'c' Status Message: DXGI_ERROR_DEVICE_REMOVED",
   'Failed to allocate memory for requested buffer of size 1073741824',
 ];
 const INPUT = [
-  "Invalid rank for input: a Got: 1 Expected: 2 Please fix either the inputs/outputs or the model.",
+  'Invalid rank for input: a Got: 1 Expected: 2 Please fix either the inputs/outputs or the model.',
   'Got invalid dimensions for input: input for the following indices index: 1 Got: 63 Expected: 64',
   "Non-zero status code returned while running Add node. Name:'n0' Status Message: Add: left operand cannot broadcast on dim 1 LeftShape: {1,3}, RightShape: {1,4}",
   "Non-zero status code returned while running Reshape node. Name:'r' Status Message: The input tensor cannot be reshaped to the requested shape. Input shape:{1,5}, requested shape:{2,-1}",
-  "Unexpected input data type. Actual: (tensor(int32)) , expected: (tensor(float))",
+  'Unexpected input data type. Actual: (tensor(int32)) , expected: (tensor(float))',
 ];
 
 describe('isDeviceFailure', () => {
@@ -42,7 +42,11 @@ describe('isInputShapeFailure', () => {
     for (const m of SHAPES) assert.equal(isInputShapeFailure(m), true, m);
   });
   test('device failures and other errors are not', () => {
-    for (const m of [...DEVICE, 'Unexpected input data type. Actual: (tensor(int32)) , expected: (tensor(float))', 'Non-zero status code returned while running TopK node. Name:\'t\' Status Message: k argument [5] should not be greater than specified axis dim value [3]']) {
+    for (const m of [
+      ...DEVICE,
+      'Unexpected input data type. Actual: (tensor(int32)) , expected: (tensor(float))',
+      "Non-zero status code returned while running TopK node. Name:'t' Status Message: k argument [5] should not be greater than specified axis dim value [3]",
+    ]) {
       assert.equal(isInputShapeFailure(m), false, m);
     }
   });

@@ -25,7 +25,10 @@ test('providers: ort-webgpu goes to WebGPU only when asked; cuda never reaches o
   assert.deepEqual(offlineProviders('ort-webgpu', {}), ['cpu']);
   assert.deepEqual(offlineProviders('ort-webgpu', { webgpu: true }), ['webgpu']);
   assert.deepEqual(offlineProviders('ort-cpu', { webgpu: true }), ['cpu']);
-  assert.throws(() => offlineProviders('cuda', { webgpu: true }), (e: unknown) => e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE');
+  assert.throws(
+    () => offlineProviders('cuda', { webgpu: true }),
+    (e: unknown) => e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE',
+  );
 });
 
 test('by default an ort-webgpu session runs on the CPU provider, on any machine', async () => {

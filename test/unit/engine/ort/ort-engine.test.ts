@@ -8,7 +8,17 @@ import type { EngineLoadOptions } from '../../../../src/engine/engine.ts';
 import { createOrtEngine, type OrtEngineSession } from '../../../../src/engine/ort/index.ts';
 import { cleanOrtMessage, sessionOptionsFor } from '../../../../src/engine/ort/ort-backend.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
-import { addModel, allTypesIdentityModel, ElemType, heavyMatMulModel, identityModel, makeModelDir, type ORT_ELEM_TYPES, twoOutputModel, writeModel } from '../../../fixtures/onnx-builders.ts';
+import {
+  addModel,
+  allTypesIdentityModel,
+  ElemType,
+  heavyMatMulModel,
+  identityModel,
+  makeModelDir,
+  type ORT_ELEM_TYPES,
+  twoOutputModel,
+  writeModel,
+} from '../../../fixtures/onnx-builders.ts';
 
 // One intra-op thread: these tests share a small machine and check behaviour, not speed.
 const CPU: EngineLoadOptions = { providers: [{ name: 'cpu' }], intraOpNumThreads: 1, interOpNumThreads: 1 };
@@ -91,7 +101,10 @@ describe('createOrtEngine', () => {
       const [five] = await s.run([f32('a', [5, 3], a), f32('b', [5, 3], a)], ['y']);
       assert.equal(five?.datatype, 'FP32');
       assert.deepEqual(five?.shape, [5, 3]);
-      assert.deepEqual([...(five?.data as Float32Array)], a.map((v) => 2 * v));
+      assert.deepEqual(
+        [...(five?.data as Float32Array)],
+        a.map((v) => 2 * v),
+      );
     });
   });
 
@@ -125,7 +138,10 @@ describe('createOrtEngine', () => {
     await withSession(path('allTypes'), CPU, async (s) => {
       for (const meta of s.describe().inputs) assert.equal(meta.name, `x_${meta.datatype}`);
       const outputs = await s.run(feeds, outputNames);
-      assert.deepEqual(outputs.map((o) => o.name), outputNames);
+      assert.deepEqual(
+        outputs.map((o) => o.name),
+        outputNames,
+      );
       for (const [i, dt] of datatypes.entries()) {
         const out = outputs.find((o) => o.name === `y_${dt}`);
         assert.ok(out !== undefined);
@@ -145,9 +161,18 @@ describe('createOrtEngine', () => {
       const body = new Float32Array(12).map((_, i) => i);
       const a = body.subarray(0, 3);
       const b = body.subarray(3, 6);
-      const [y] = await s.run([{ name: 'a', datatype: 'FP32', shape: [1, 3], data: a }, { name: 'b', datatype: 'FP32', shape: [1, 3], data: b }], ['y']);
+      const [y] = await s.run(
+        [
+          { name: 'a', datatype: 'FP32', shape: [1, 3], data: a },
+          { name: 'b', datatype: 'FP32', shape: [1, 3], data: b },
+        ],
+        ['y'],
+      );
       assert.deepEqual([...(y?.data as Float32Array)], [3, 5, 7]);
-      assert.deepEqual([...body], Array.from({ length: 12 }, (_, i) => i));
+      assert.deepEqual(
+        [...body],
+        Array.from({ length: 12 }, (_, i) => i),
+      );
     });
   });
 
@@ -185,7 +210,13 @@ describe('createOrtEngine', () => {
     assert.deepEqual(
       sessionOptionsFor(
         { name: 'webgpu', options: { validationMode: 'disabled' } },
-        { providers: [], graphOptimizationLevel: 'basic', intraOpNumThreads: 0, interOpNumThreads: 2, sessionConfig: { 'session.intra_op.allow_spinning': '0' } },
+        {
+          providers: [],
+          graphOptimizationLevel: 'basic',
+          intraOpNumThreads: 0,
+          interOpNumThreads: 2,
+          sessionConfig: { 'session.intra_op.allow_spinning': '0' },
+        },
       ),
       {
         executionProviders: [{ name: 'webgpu', validationMode: 'disabled' }],
@@ -247,7 +278,10 @@ describe('createOrtEngine', () => {
       await assert.rejects(s.run([f32('a', [1, 3], [1, 2]), b()], ['y']), rejectsWith('BAD_DATA', /input 'a'/));
       // Empty outputNames means every output.
       const all = await s.run([f32('a', [1, 3], [1, 2, 3]), b()], []);
-      assert.deepEqual(all.map((t) => t.name), ['y']);
+      assert.deepEqual(
+        all.map((t) => t.name),
+        ['y'],
+      );
     });
   });
 
@@ -318,7 +352,9 @@ describe('createOrtEngine', () => {
 describe('cleanOrtMessage', () => {
   test('keeps what went wrong, drops the source location and the failed condition', () => {
     assert.equal(
-      cleanOrtMessage('/onnxruntime_src/onnxruntime/core/providers/webgpu/webgpu_context.cc:136 onnxruntime::webgpu::X::<lambda()> status == Success was false. Failed to get a WebGPU adapter: No supported adapters'),
+      cleanOrtMessage(
+        '/onnxruntime_src/onnxruntime/core/providers/webgpu/webgpu_context.cc:136 onnxruntime::webgpu::X::<lambda()> status == Success was false. Failed to get a WebGPU adapter: No supported adapters',
+      ),
       'Failed to get a WebGPU adapter: No supported adapters',
     );
     assert.equal(cleanOrtMessage('Invalid rank for input: a Got: 1 Expected: 2'), 'Invalid rank for input: a Got: 1 Expected: 2');

@@ -31,7 +31,8 @@ serveSession(async (request) => {
       if (mode === 'exit') process.exit(3);
       if (mode === 'fail') throw rtError('BAD_DATA', 'fake: bad data');
       // A device that fails at run time, only where the provider's options say it is flaky (engine chain tests).
-      if (mode === 'device' && request.options.providers[0]?.options?.['fake_device'] === 'flaky') throw rtError('ENGINE_DEVICE_FAILED', 'fake: device lost');
+      if (mode === 'device' && request.options.providers[0]?.options?.['fake_device'] === 'flaky')
+        throw rtError('ENGINE_DEVICE_FAILED', 'fake: device lost');
       if (mode === 'throw') throw new Error('native says no');
       if (mode === 'sleep' && feeds[0]?.datatype === 'INT32') sleepBlocking((feeds[0].data as Int32Array)[0] ?? 0);
       // Echo every feed, renamed to the requested outputs, plus whether each arrived owning its whole buffer.

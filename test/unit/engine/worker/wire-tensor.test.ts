@@ -4,7 +4,16 @@ import { MessageChannel, type TransferListItem } from 'node:worker_threads';
 import type { Tensor } from '../../../../src/tensor/tensor.ts';
 import { BatchScratch } from '../../../../src/engine/batch-scratch.ts';
 import { markExclusive, markMapped } from '../../../../src/tensor/exclusive-buffers.ts';
-import { fromWire, isPartsTensor, packBytes, toWire, toWireParts, transferable, unpackBytes, type WireTensor } from '../../../../src/engine/worker/wire-tensor.ts';
+import {
+  fromWire,
+  isPartsTensor,
+  packBytes,
+  toWire,
+  toWireParts,
+  transferable,
+  unpackBytes,
+  type WireTensor,
+} from '../../../../src/engine/worker/wire-tensor.ts';
 
 /** Sends one message through a real MessageChannel with a transfer list and returns what arrives. */
 function roundTrip<T>(message: T, transfer: TransferListItem[]): Promise<T> {
@@ -107,12 +116,18 @@ describe('toWire / fromWire', () => {
 
     assert.equal(owned.byteLength, 0, 'the owned buffer was transferred, not cloned');
     assert.equal(body.byteLength, 64, 'the larger buffer stays with the sender');
-    assert.deepEqual(received.map((t) => [t.name, t.datatype, t.shape]), tensors.map((t) => [t.name, t.datatype, t.shape]));
+    assert.deepEqual(
+      received.map((t) => [t.name, t.datatype, t.shape]),
+      tensors.map((t) => [t.name, t.datatype, t.shape]),
+    );
     assert.deepEqual([...(received[0]?.data as BigInt64Array)], [-1n, 2n ** 40n]);
     assert.deepEqual([...(received[1]?.data as Float32Array)], [2.5, 2.5, 2.5, 2.5]);
     assert.ok(received[2]?.data instanceof Uint16Array);
     assert.deepEqual([...(received[3]?.data as Uint8Array)], [1, 0, 1]);
-    assert.deepEqual((received[4]?.data as Uint8Array[]).map((b) => [...b]), [[104, 105], []]);
+    assert.deepEqual(
+      (received[4]?.data as Uint8Array[]).map((b) => [...b]),
+      [[104, 105], []],
+    );
   });
 
   test('without a transfer list (same thread) numeric data is not copied', () => {

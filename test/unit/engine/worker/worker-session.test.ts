@@ -56,7 +56,10 @@ describe('WorkerSession', () => {
       const body = new Float32Array(16).fill(7);
       const view = body.subarray(4, 6);
       const out = await session.run(
-        [{ name: 'x', datatype: 'FP32', shape: [2], data: own }, { name: 'v', datatype: 'FP32', shape: [2], data: view }],
+        [
+          { name: 'x', datatype: 'FP32', shape: [2], data: own },
+          { name: 'v', datatype: 'FP32', shape: [2], data: view },
+        ],
         ['y', 'w'],
       );
       // The owned buffer moved to the worker (detached here); the larger buffer stayed usable.
@@ -78,7 +81,10 @@ describe('WorkerSession', () => {
       const words = ['héllo', '', 'wörld'];
       const [y] = await session.run([{ name: 'x', datatype: 'BYTES', shape: [3], data: words.map((w) => enc.encode(w)) }], ['y']);
       assert.equal(y?.datatype, 'BYTES');
-      assert.deepEqual((y?.data as Uint8Array[]).map((b) => new TextDecoder().decode(b)), words);
+      assert.deepEqual(
+        (y?.data as Uint8Array[]).map((b) => new TextDecoder().decode(b)),
+        words,
+      );
     } finally {
       await session.close();
     }

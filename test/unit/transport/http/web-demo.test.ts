@@ -31,7 +31,10 @@ describe('the demo script without esbuild: the prebuilt dist/web/app.js', () => 
   test('without the prebuilt file: ROUTE_NOT_FOUND saying that bundling failed and how to prebuild', async () => {
     await assert.rejects(demoBundle(root), (e: unknown) => {
       assert.ok(e instanceof RtError && e.code === 'ROUTE_NOT_FOUND', String(e));
-      assert.match(e.message, /bundling web\/src failed \(.*esbuild.*\) and there is no prebuilt dist\/web\/app\.js \(run `node scripts\/build-web\.mjs`\)/);
+      assert.match(
+        e.message,
+        /bundling web\/src failed \(.*esbuild.*\) and there is no prebuilt dist\/web\/app\.js \(run `node scripts\/build-web\.mjs`\)/,
+      );
       return true;
     });
   });

@@ -47,11 +47,17 @@ describe('ReplayStream', () => {
     const s = reg.create('a', 'stream');
     for (let i = 0; i < 4; i++) s.push({ kind: 'data', response: response() });
     const replayed: StreamEvent[] = [];
-    assert.equal(s.attach((e) => replayed.push(e), 2), true);
+    assert.equal(
+      s.attach((e) => replayed.push(e), 2),
+      true,
+    );
     s.push({ kind: 'end', responses: 4 });
     assert.deepEqual(kinds(replayed), ['data@3', 'data@4', 'end@5']);
     const none: StreamEvent[] = [];
-    assert.equal(s.replay(5, (e) => none.push(e)), true);
+    assert.equal(
+      s.replay(5, (e) => none.push(e)),
+      true,
+    );
     assert.deepEqual(none, []);
     reg.clear();
   });
@@ -73,9 +79,16 @@ describe('ReplayStream', () => {
     running.push({ kind: 'data', response: response(1000) });
     assert.ok(reg.retainedBytes <= 3000, `${reg.retainedBytes}`);
     assert.ok(running.firstRetainedSeq > 1);
-    assert.equal(running.replay(0, () => {}), false, 'events 1.. are gone: resume from 0 cannot be exact');
+    assert.equal(
+      running.replay(0, () => {}),
+      false,
+      'events 1.. are gone: resume from 0 cannot be exact',
+    );
     const tail: StreamEvent[] = [];
-    assert.equal(running.replay(running.firstRetainedSeq - 1, (e) => tail.push(e)), true);
+    assert.equal(
+      running.replay(running.firstRetainedSeq - 1, (e) => tail.push(e)),
+      true,
+    );
     assert.equal(tail[tail.length - 1]?.seq, 4);
     reg.clear();
   });
@@ -186,7 +199,15 @@ describe('runIntoStream', () => {
     const s = reg.create('a', 'single');
     const seen: StreamEvent[] = [];
     s.attach((e) => seen.push(e));
-    await runIntoStream(s, fakeApi({ infer: async () => { throw new TypeError('secret internals'); } }), { model: 'm', inputs: [] });
+    await runIntoStream(
+      s,
+      fakeApi({
+        infer: async () => {
+          throw new TypeError('secret internals');
+        },
+      }),
+      { model: 'm', inputs: [] },
+    );
     const err = (seen[0] as { error: RtError }).error;
     assert.equal(err.code, 'INTERNAL');
     assert.doesNotMatch(err.message, /secret/);

@@ -17,12 +17,19 @@ describe('extractWsCredentials', () => {
   });
 
   test('tickets come from a subprotocol entry or ?ticket=', () => {
-    assert.deepEqual(extractWsCredentials(req({ 'sec-websocket-protocol': 'rtserve.v1, rtserve.ticket.T1' })), { source: 'none', protocols: ['rtserve.v1'], ticket: 'T1' });
+    assert.deepEqual(extractWsCredentials(req({ 'sec-websocket-protocol': 'rtserve.v1, rtserve.ticket.T1' })), {
+      source: 'none',
+      protocols: ['rtserve.v1'],
+      ticket: 'T1',
+    });
     assert.deepEqual(extractWsCredentials(req({}, '/v2/ws?ticket=T2')), { source: 'none', protocols: [], ticket: 'T2' });
   });
 
   test('no credentials; other schemes and empty entries are not tokens', () => {
     assert.deepEqual(extractWsCredentials(req({})), { source: 'none', protocols: [] });
-    assert.deepEqual(extractWsCredentials(req({ authorization: 'Basic dXNlcg==', 'sec-websocket-protocol': 'rtserve.bearer.' })), { source: 'none', protocols: [] });
+    assert.deepEqual(extractWsCredentials(req({ authorization: 'Basic dXNlcg==', 'sec-websocket-protocol': 'rtserve.bearer.' })), {
+      source: 'none',
+      protocols: [],
+    });
   });
 });

@@ -120,7 +120,14 @@ describe('WsSession admission', () => {
     session.submit(infer('x'), undefined);
     session.submit(infer(''), undefined);
     session.submit({ type: 'infer', model: 'm', inputs: [] }, undefined);
-    assert.deepEqual(sink.refusals.map((r) => [r.err.code, r.param]), [['BAD_REQUEST', 'id'], ['BAD_REQUEST', 'id'], ['BAD_REQUEST', 'id']]);
+    assert.deepEqual(
+      sink.refusals.map((r) => [r.err.code, r.param]),
+      [
+        ['BAD_REQUEST', 'id'],
+        ['BAD_REQUEST', 'id'],
+        ['BAD_REQUEST', 'id'],
+      ],
+    );
     assert.equal(sink.of('x').length, 0, 'the first x is untouched');
     session.destroy();
   });
@@ -130,10 +137,13 @@ describe('WsSession frame streams', () => {
   test('max_pending_frames 2: the oldest waiting frame is dropped on overflow; FIFO after that', async () => {
     const { session, sink, held } = setup({ max_pending_frames: 2, max_in_flight: 100 });
     for (let i = 1; i <= 5; i++) session.submit(infer(`f${i}`, { frame_stream: 'v' }), undefined);
-    assert.deepEqual(sink.events.map((e) => [e.id, e.event.kind, (e.event as { supersededBy?: string }).supersededBy]), [
-      ['f2', 'dropped', 'f4'],
-      ['f3', 'dropped', 'f5'],
-    ]);
+    assert.deepEqual(
+      sink.events.map((e) => [e.id, e.event.kind, (e.event as { supersededBy?: string }).supersededBy]),
+      [
+        ['f2', 'dropped', 'f4'],
+        ['f3', 'dropped', 'f5'],
+      ],
+    );
     assert.equal(session.pendingFrames('v'), 2);
     await flush();
     held.answer(0);
