@@ -14,12 +14,10 @@
  * through untouched and never count against the breaker. The scheduler sees plain EngineSessions (one per
  * instance) and never learns that the engine behind them changed.
  */
-import { copyData } from '../tensor/datatype.ts';
-import type { Tensor } from '../tensor/tensor.ts';
-import type { BatchFeed, Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec, SessionDescription } from './engine.ts';
-import { concatBatch } from './batch-tensors.ts';
+import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec, SessionDescription } from './engine.ts';
 import type { FailoverSection } from '../config/model-config.ts';
-import { ERROR_CODES, RtError, rtError, toRtError } from '../errors/registry.ts';
+import { ERROR_CODES, type RtError, rtError, toRtError } from '../errors/registry.ts';
+import { ChainSession } from './chain-session.ts';
 import type { Logger } from '../observability/logger.ts';
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -84,15 +82,6 @@ const MODEL_FAULT_CATEGORIES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT',
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** An engine or device failure (reason), or undefined for an error that is the request's or the caller's. */
-export function engineFailureOf(err: unknown, session: EngineSession): FailoverReason | undefined {
-  if (err instanceof RtError && (err.category === 'CANCELLED' || err.category === 'DEADLINE_EXCEEDED' || err.category === 'INVALID_ARGUMENT'))
-    return undefined;
-  if (session.isAlive?.() === false) return 'worker_died';
-  if (err instanceof RtError && err.code === 'ENGINE_DEVICE_FAILED') return 'device_error';
-  return undefined;
 }
 
 export class EngineChain implements EngineChainView {
@@ -476,92 +465,4 @@ function track(p: Promise<EngineSession>): Promise<EngineSession> {
     () => undefined,
   );
   return p;
-}
-
-/** What the scheduler holds for one instance: runs go to whichever link serves. */
-class ChainSession implements EngineSession {
-  readonly #chain: EngineChain;
-  readonly #instance: number;
-
-  constructor(chain: EngineChain, instance: number) {
-    this.#chain = chain;
-    this.#instance = instance;
-  }
-
-  describe(): SessionDescription {
-    return this.#chain.description;
-  }
-
-  run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
-    return this.#runOnChain(
-      feeds,
-      (session, inputs) => session.run(inputs, outputNames, signal),
-      (inputs) => inputs.map(copyTensor),
-      signal,
-    );
-  }
-
-  /**
-   * A batch as its requests' pieces: passed on to a session that joins them itself (a worker session joins them
-   * on its own thread), joined here for one that does not.
-   */
-  runBatch(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
-    return this.#runOnChain(
-      feeds,
-      (session, pieces) =>
-        session.runBatch !== undefined ? session.runBatch(pieces, outputNames, signal) : session.run(joinPieces(pieces), outputNames, signal),
-      (pieces) => pieces.map((f) => ({ ...f, parts: f.parts.map(copyTensor) })),
-      signal,
-    );
-  }
-
-  async #runOnChain<F>(
-    feeds: F,
-    runOn: (session: EngineSession, inputs: F) => Promise<Tensor[]>,
-    copy: (inputs: F) => F,
-    signal: AbortSignal | undefined,
-  ): Promise<Tensor[]> {
-    let inputs = feeds;
-    let retried = false;
-    for (;;) {
-      const { link, session } = this.#chain.ready(this.#instance) ?? (await this.#chain.acquire(this.#instance));
-      // The engine may hand the inputs to a worker that then dies with them: keep a copy for the one retry.
-      const spare = !retried && this.#chain.canRetryFrom(link) ? copy(inputs) : undefined;
-      try {
-        const outputs = await runOn(session, inputs);
-        this.#chain.succeeded(link);
-        return outputs;
-      } catch (err) {
-        // The link was swapped out between acquire and run (a recovery closed it): nothing ran, run again.
-        if (err instanceof RtError && err.code === 'MODEL_NOT_READY' && !this.#chain.isServing(link) && session.isAlive?.() !== true) {
-          if (spare !== undefined) inputs = spare;
-          continue;
-        }
-        const reason = engineFailureOf(err, session);
-        if (reason === undefined) throw err;
-        this.#chain.fail(link, reason, reason === 'worker_died' ? session : err);
-        if (spare === undefined || signal?.aborted === true || this.#chain.isServing(link)) throw err;
-        inputs = spare;
-        retried = true;
-      }
-    }
-  }
-
-  isAlive(): boolean {
-    return true;
-  }
-
-  close(): Promise<void> {
-    return this.#chain.close();
-  }
-}
-
-/** A batch given as pieces, joined for a session without `runBatch`: back to the requests, then concatenated. */
-function joinPieces(feeds: readonly BatchFeed[]): Tensor[] {
-  const requests = (feeds[0]?.parts ?? []).map((_, i) => feeds.map((f) => f.parts[i] as Tensor));
-  return concatBatch(requests);
-}
-
-function copyTensor(t: Tensor): Tensor {
-  return { ...t, data: copyData(t.datatype, t.data) };
 }

@@ -2,6 +2,7 @@ import type { InferResponse } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { RtError, rtError } from '../errors/registry.ts';
 import { concatBatch, planBatch, splitBatch } from '../engine/batch-tensors.ts';
+import { WakeClock } from './wake-clock.ts';
 import { LinkedList } from './linked-list.ts';
 import type { ListNode } from './linked-list.ts';
 import { priorityLevelOf, queueTimeoutUsOf, resolveSchedulingPolicy } from './queue-policy.ts';
@@ -61,8 +62,6 @@ export interface QueuedRequest extends QueueEntry {
 export type BatchDecision = { readonly send: readonly QueuedRequest[] } | { readonly waitUntilNs: bigint };
 
 const hrtimeNs = (): bigint => process.hrtime.bigint();
-/** Waits shorter than this are spun out on the event loop (`spinFor`) rather than left to a timer. */
-const SPIN_BELOW_NS = 1_000_000n;
 const nsToNumber = (ns: bigint): number => (ns > 0n ? Number(ns) : 0);
 /** Upper bound of the Retry-After hint: past this the estimate says nothing useful. */
 const MAX_RETRY_AFTER_MS = 60_000;
@@ -93,11 +92,8 @@ export abstract class QueueingScheduler implements RtScheduler {
   private inFlight = 0;
   private closedWith: CloseReason | undefined;
   private pumpScheduled = false;
-  private wakeTimer: NodeJS.Timeout | undefined;
-  private wakeImmediate: NodeJS.Immediate | undefined;
-  private wakeAtNs: bigint | undefined;
-  /** The latest moment a wake-up timer stood for (see `clockNs`). */
-  private clockFloorNs = 0n;
+  /** When the queue next needs a look (a queue delay ends, a timeout passes), to the microsecond. */
+  private readonly clock = new WakeClock(() => this.pump());
   private drainWaiters: (() => void)[] = [];
   /**
    * preserve_ordering: dispatched requests in dispatch order, answered strictly from the head. Like Triton
@@ -169,7 +165,7 @@ export abstract class QueueingScheduler implements RtScheduler {
       return Promise.reject(error);
     }
 
-    const enqueueNs = this.clockNs();
+    const enqueueNs = this.clock.now();
     let resolve!: (r: InferResponse) => void;
     let reject!: (e: RtError) => void;
     const promise = new Promise<InferResponse>((res, rej) => {
@@ -214,7 +210,7 @@ export abstract class QueueingScheduler implements RtScheduler {
 
   async close(reason: CloseReason = 'SERVER_DRAINING'): Promise<void> {
     if (this.closedWith === undefined) this.closedWith = reason;
-    this.clearWake();
+    this.clock.clear();
     const error = this.closedError();
     for (const entry of this.queue.removeAll()) this.deliver(entry, { ok: false, error });
     await this.drain();
@@ -272,25 +268,13 @@ export abstract class QueueingScheduler implements RtScheduler {
   }
 
   /**
-   * The scheduler's clock for queue delays and timeouts: hrtime, but never behind the moment the last wake-up
-   * timer stood for. Timers have ms resolution and may fire a little before hrtime reaches their target; their
-   * firing means that moment has come, and treating it otherwise would re-arm a timer for the remainder. (It also
-   * keeps the scheduler consistent under fake timers, which move timers but not hrtime.)
-   */
-  private clockNs(): bigint {
-    const now = hrtimeNs();
-    // biome-ignore lint/complexity/useMathMinMax: bigints; Math.max takes numbers only.
-    return now > this.clockFloorNs ? now : this.clockFloorNs;
-  }
-
-  /**
    * Applies due timeouts, then hands batches to free instances until none is free or the scheduler decides to
    * wait.
    */
   private pump(): void {
     this.pumpScheduled = false;
     if (this.closedWith !== undefined) return;
-    const nowNs = this.clockNs();
+    const nowNs = this.clock.now();
     for (const entry of this.queue.expire(nowNs)) {
       this.deliver(entry, {
         ok: false,
@@ -308,80 +292,14 @@ export abstract class QueueingScheduler implements RtScheduler {
       this.dispatch(decision.send);
     }
     const deadlineNs = this.queue.nextDeadlineNs();
-    this.armWake(waitUntilNs === undefined ? deadlineNs : deadlineNs === undefined || waitUntilNs < deadlineNs ? waitUntilNs : deadlineNs);
+    this.clock.arm(waitUntilNs === undefined ? deadlineNs : deadlineNs === undefined || waitUntilNs < deadlineNs ? waitUntilNs : deadlineNs);
     this.checkIdle();
-  }
-
-  private armWake(targetNs: bigint | undefined): void {
-    if (targetNs === undefined) {
-      this.clearWake();
-      return;
-    }
-    // An earlier wake-up already set is kept: it pumps and sets the next one (fewer timer churns under load).
-    if (this.wakeAtNs !== undefined && this.wakeAtNs <= targetNs) return;
-    this.clearWake();
-    this.wakeAtNs = targetNs;
-    const leftNs = targetNs - this.clockNs();
-    if (leftNs < SPIN_BELOW_NS) {
-      this.spinFor(targetNs, leftNs);
-      return;
-    }
-    // Timers tick in whole milliseconds: wait the whole ms part, then spin out the rest (`onWakeTimer`).
-    this.wakeTimer = setTimeout(() => this.onWakeTimer(targetNs), Math.floor(Number(leftNs) / 1e6));
-    // The queue must never keep the process alive by itself.
-    this.wakeTimer.unref();
-  }
-
-  private onWakeTimer(targetNs: bigint): void {
-    this.wakeTimer = undefined;
-    const leftNs = targetNs - hrtimeNs();
-    if (leftNs > 0n && leftNs < SPIN_BELOW_NS) {
-      this.spinFor(targetNs, leftNs);
-      return;
-    }
-    // Either hrtime has reached the target or the timer is fake (fake timers move timers, not hrtime): the
-    // timer's firing means its moment has come.
-    this.wakeAtNs = undefined;
-    if (targetNs > this.clockFloorNs) this.clockFloorNs = targetNs;
-    this.pump();
-  }
-
-  /**
-   * Sub-millisecond waits: `setTimeout` cannot wait less than 1 ms, which would turn a 200 µs
-   * max_queue_delay into 1.1-1.4 ms (bench/results/foundation-findings.md). Instead the check runs once per
-   * event-loop turn (I/O keeps being served in between) until `leftNs` of hrtime have passed; it costs at most
-   * the remaining sub-millisecond of CPU per wait. Counting the wait in hrtime from now, rather than comparing
-   * hrtime with `targetNs`, keeps it short under fake timers too (where the scheduler's clock runs ahead of hrtime).
-   * The immediates stay ref'd: an unref'd one does not stop the loop from blocking in its poll phase, and a server
-   * at concurrency 1 then answered after the next unrelated event, 8-9 ms later (GPU-machine suite run, mlp c=1).
-   */
-  private spinFor(targetNs: bigint, leftNs: bigint): void {
-    const endNs = hrtimeNs() + leftNs;
-    const check = (): void => {
-      if (hrtimeNs() < endNs) {
-        this.wakeImmediate = setImmediate(check);
-        return;
-      }
-      this.wakeImmediate = undefined;
-      this.wakeAtNs = undefined;
-      if (targetNs > this.clockFloorNs) this.clockFloorNs = targetNs;
-      this.pump();
-    };
-    this.wakeImmediate = setImmediate(check);
-  }
-
-  private clearWake(): void {
-    if (this.wakeTimer !== undefined) clearTimeout(this.wakeTimer);
-    if (this.wakeImmediate !== undefined) clearImmediate(this.wakeImmediate);
-    this.wakeTimer = undefined;
-    this.wakeImmediate = undefined;
-    this.wakeAtNs = undefined;
   }
 
   private dispatch(entries: readonly QueuedRequest[]): void {
     const sessionIndex = this.idle.pop();
     if (sessionIndex === undefined) return;
-    const dispatchNs = this.clockNs();
+    const dispatchNs = this.clock.now();
     const batch: RunningBatch = {
       entries,
       live: entries.length,
