@@ -21,6 +21,25 @@ const bool = z.preprocess(
   z.boolean(),
 );
 
+/**
+ * A list setting: an array in a file, or a comma-separated string from an environment variable or a flag (entries
+ * trimmed, empty ones dropped). Defaults to empty.
+ */
+function commaList<T extends z.ZodType>(item: T) {
+  return z
+    .preprocess(
+      (v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : v,
+      z.array(item),
+    )
+    .default([]);
+}
+
 export const serverConfigSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   httpPort: port.default(8000),
@@ -78,18 +97,7 @@ export const serverConfigSchema = z.strictObject({
    */
   allowClientShm: bool.default(false),
   /** API groups answered UNSUPPORTED (the demo pages 404) on every front end; Triton's restricted APIs, but off. */
-  disabledApis: z
-    .preprocess(
-      (v) =>
-        typeof v === 'string'
-          ? v
-              .split(',')
-              .map((s) => s.trim())
-              .filter((s) => s !== '')
-          : v,
-      z.array(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
-    )
-    .default([]),
+  disabledApis: commaList(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
   /**
    * The only directory POST /v2/logging may point log_file into (relative names resolve inside it; escapes are
    * refused). Unset: log_file cannot be changed over the network, as in Triton.
@@ -99,18 +107,7 @@ export const serverConfigSchema = z.strictObject({
    * Proxies whose X-Forwarded-For is believed (addresses, CIDR ranges, `loopback`, `uniquelocal`): per-IP rate limits
    * and logs then use the client address they forward. Empty: the socket's peer address, X-Forwarded-For ignored.
    */
-  trustedProxies: z
-    .preprocess(
-      (v) =>
-        typeof v === 'string'
-          ? v
-              .split(',')
-              .map((s) => s.trim())
-              .filter((s) => s !== '')
-          : v,
-      z.array(z.string().min(1)),
-    )
-    .default([]),
+  trustedProxies: commaList(z.string().min(1)),
   /** Messages per second a WebSocket client may send (token bucket, burst = 2 s worth); 0 = unlimited. */
   wsMaxMessagesPerSec: z.coerce.number().min(0).default(0),
   // ---- gRPC front end (docs/grpc.md); keepalive defaults are Triton's --grpc-keepalive-* defaults
@@ -216,18 +213,7 @@ export const serverConfigSchema = z.strictObject({
   generateMaxPrefillTokens: z.coerce.number().int().min(1).default(2048),
   // ---- operations (docs/operations.md)
   /** explicit mode: models loaded at startup ('*' = every model in the repositories); Triton's --load-model. */
-  loadModel: z
-    .preprocess(
-      (v) =>
-        typeof v === 'string'
-          ? v
-              .split(',')
-              .map((s) => s.trim())
-              .filter((s) => s !== '')
-          : v,
-      z.array(z.string().min(1)),
-    )
-    .default([]),
+  loadModel: commaList(z.string().min(1)),
   /** poll mode: seconds between repository scans (0 = no polling); Triton's --repository-poll-secs (default 15). */
   repositoryPollSecs: z.coerce.number().min(0).default(15),
   /** Response cache capacity in bytes (0 = no cache); models opt in with response_cache { enable: true }. */
