@@ -2,23 +2,15 @@
  * A small builder for ONNX graphs, used by models/generate.ts and by tests that need a model of a given shape.
  * It produces plain protobuf objects (IModelProto); `saveModel` from proto.ts turns them into bytes.
  */
+import type { NumericData } from '../tensor/onnx-dtype.ts';
 import { AttributeType, ElemType } from './proto.ts';
 import type { IAttributeProto, IGraphProto, IModelProto, INodeProto, ITensorProto, IValueInfoProto } from './proto.ts';
 
 /** A dimension: a fixed size, a symbolic name (`dim_param`, e.g. "batch"), or null for an unnamed unknown size. */
 export type DimSpec = number | string | null;
 
-export type InitializerData =
-  | Float32Array
-  | Float64Array
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array;
+/** The typed arrays an initializer's values may come in (the compiler's numeric data). */
+export type InitializerData = NumericData;
 
 /** Explicitly typed attributes, for values whose JS type is ambiguous (a float attribute that equals 1). */
 export interface TypedAttribute {
