@@ -44,8 +44,16 @@ const NAMES: Record<number, string> = {
   14: 'complex64',
   15: 'complex128',
   16: 'bfloat16',
+  17: 'float8e4m3fn',
+  18: 'float8e4m3fnuz',
+  19: 'float8e5m2',
+  20: 'float8e5m2fnuz',
+  21: 'uint4',
+  22: 'int4',
+  23: 'float4e2m1',
 };
 
+/** A lower-case name for messages (`float32`, `bfloat16`, `float8e4m3fn`), `type#N` for values newer than the table. */
 export function elemTypeName(t: ElemType): string {
   return NAMES[t] ?? `type#${t}`;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from '../../plan/runtime.ts';
 import { rtError } from '../../errors/registry.ts';
+import { elemTypeOfOrt, ortTypeOfElemType } from './ort-types.ts';
 
 /**
  * An in-process onnxruntime for the offline compiler (`rtserve build`): calibration runs, onnxruntime's own
@@ -11,30 +12,20 @@ import { rtError } from '../../errors/registry.ts';
  * fine for a build tool and never used by the server (the serving engine runs sessions in workers).
  */
 
-const ORT_TYPE: Record<number, ort.Tensor.Type> = {
-  1: 'float32',
-  2: 'uint8',
-  3: 'int8',
-  4: 'uint16',
-  5: 'int16',
-  6: 'int32',
-  7: 'int64',
-  9: 'bool',
-  10: 'float16',
-  11: 'float64',
-  12: 'uint32',
-  13: 'uint64',
-};
-const ELEM_OF: Record<string, number> = Object.fromEntries(Object.entries(ORT_TYPE).map(([k, v]) => [v, Number(k)]));
+/** Numeric element types only: the compiler feeds and compares numbers, never strings. */
+function ortType(elemType: number): ort.Tensor.Type | undefined {
+  const t = ortTypeOfElemType(elemType);
+  return t === 'string' ? undefined : t;
+}
 
 function toOrt(name: string, t: HostTensor): ort.Tensor {
-  const type = ORT_TYPE[t.elemType];
+  const type = ortType(t.elemType);
   if (type === undefined) throw rtError('UNSUPPORTED', `input '${name}': element type ${t.elemType} cannot be fed to onnxruntime`);
   return new ort.Tensor(type, t.data as ort.Tensor.DataType, [...t.dims]);
 }
 
 function fromOrt(t: ort.Tensor): HostTensor {
-  const elemType = ELEM_OF[t.type];
+  const elemType = t.type === 'string' ? undefined : elemTypeOfOrt(t.type);
   if (elemType === undefined || typeof t.data === 'string' || Array.isArray(t.data)) {
     throw rtError('UNSUPPORTED', `onnxruntime returned a ${t.type} tensor, which the compiler cannot compare`);
   }

@@ -14,7 +14,8 @@ import type { ProviderAttempt, WorkerLoadRequest } from '../worker/protocol.ts';
 import { LoadFailure, type LoadedModel } from '../worker/serve.ts';
 import type { WireTensor } from '../worker/wire-tensor.ts';
 import { PREFLIGHT_PROVIDERS, preflightProvider } from './provider-preflight.ts';
-import { dataTypeOfOrt, ONNX_ELEM_TYPE_NAMES, ORT_TYPE_OF } from './ort-types.ts';
+import { dataTypeOfOrt, ORT_TYPE_OF } from './ort-types.ts';
+import { elemTypeName } from '../../tensor/onnx-dtype.ts';
 
 type SessionOptions = ort.InferenceSession.SessionOptions;
 
@@ -77,7 +78,7 @@ export function isInputShapeFailure(message: string): boolean {
 const UNSUPPORTED_TYPE = /^Unsupported data type: (\d+)/;
 
 async function unsupportedTypeError(modelPath: string, modelLabel: string, elemType: number): Promise<RtError> {
-  const typeName = ONNX_ELEM_TYPE_NAMES[elemType] ?? `ONNX element type ${elemType}`;
+  const typeName = elemTypeName(elemType);
   let where = 'an input or output';
   try {
     const io = readGraphIO(await readFile(modelPath));

@@ -8,6 +8,7 @@
  * with a bfloat16 input or output cannot be served by this engine; 4-bit types have no KServe datatype.
  */
 import type { DataType } from '../../tensor/datatype.ts';
+import { elemTypeOfKserve, kserveDatatype } from '../../tensor/onnx-dtype.ts';
 
 /** onnxruntime-common `Tensor.Type` names that rtserve exchanges. */
 export type OrtTensorType =
@@ -50,29 +51,15 @@ export function dataTypeOfOrt(ortType: string): DataType | undefined {
   return DATATYPE_OF_ORT.get(ortType);
 }
 
-/** ONNX `TensorProto.DataType` numbers (onnx.proto) → names, for error messages. */
-export const ONNX_ELEM_TYPE_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  1: 'float',
-  2: 'uint8',
-  3: 'int8',
-  4: 'uint16',
-  5: 'int16',
-  6: 'int32',
-  7: 'int64',
-  8: 'string',
-  9: 'bool',
-  10: 'float16',
-  11: 'double',
-  12: 'uint32',
-  13: 'uint64',
-  14: 'complex64',
-  15: 'complex128',
-  16: 'bfloat16',
-  17: 'float8e4m3fn',
-  18: 'float8e4m3fnuz',
-  19: 'float8e5m2',
-  20: 'float8e5m2fnuz',
-  21: 'uint4',
-  22: 'int4',
-  23: 'float4e2m1',
-});
+
+/** The onnxruntime tensor type of an ONNX element type (via its KServe datatype), or undefined when there is none. */
+export function ortTypeOfElemType(elemType: number): OrtTensorType | undefined {
+  const dt = kserveDatatype(elemType);
+  return dt === undefined || dt === 'BF16' ? undefined : ORT_TYPE_OF[dt];
+}
+
+/** The ONNX element type of an onnxruntime tensor type, or undefined for types KServe cannot carry. */
+export function elemTypeOfOrt(ortType: string): number | undefined {
+  const dt = DATATYPE_OF_ORT.get(ortType);
+  return dt === undefined ? undefined : elemTypeOfKserve(dt);
+}
