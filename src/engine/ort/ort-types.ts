@@ -51,7 +51,6 @@ export function dataTypeOfOrt(ortType: string): DataType | undefined {
   return DATATYPE_OF_ORT.get(ortType);
 }
 
-
 /** The onnxruntime tensor type of an ONNX element type (via its KServe datatype), or undefined when there is none. */
 export function ortTypeOfElemType(elemType: number): OrtTensorType | undefined {
   const dt = kserveDatatype(elemType);
