@@ -115,3 +115,13 @@ export class AccuracyGateError extends RtError {
     this.report = report;
   }
 }
+
+/** The build's result, or the AccuracyGateError that carries its report when the accuracy gate failed. */
+export function finishBuild(plan: Uint8Array, manifest: PlanManifest, report: BuildReport): BuildResult {
+  const accuracy = report.accuracy;
+  if (accuracy !== null && !accuracy.passed) {
+    const failed = accuracy.gates.filter((x) => !x.passed).map((x) => x.message);
+    throw new AccuracyGateError(`accuracy gate failed: ${failed.join('; ')}`, report);
+  }
+  return { plan, manifest, report };
+}

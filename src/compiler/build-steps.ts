@@ -8,6 +8,7 @@ import {
   type CalibrationTable,
   type NodePrecision,
   type PlanManifest,
+  type PlanPrecision,
   type PlanTarget,
   type ShapeProfile,
 } from '../plan/manifest.ts';
@@ -18,7 +19,8 @@ import { inferShapes } from './ir/shape-inference.ts';
 import { validateGraph } from './ir/validate.ts';
 import { checkProfiles } from './profiles.ts';
 
-import type { BuildStage, ProgressListener, BuildOptions } from './build-options.ts';
+import type { BuildStage, ProgressListener, BuildOptions, PrecisionReport } from './build-options.ts';
+import type { Int8Result } from './precision/int8.ts';
 
 /** The stages both builds share (the ONNX plan build in build.ts, the CUDA build in cuda/build-cuda.ts): loading and
  * validating the source, stage timing, the manifest's I/O and accuracy sections. */
@@ -31,6 +33,16 @@ export function countPrecisions(m: ReadonlyMap<string, NodePrecision>): Record<N
   const out: Record<NodePrecision, number> = { fp32: 0, fp16: 0, int8: 0 };
   for (const v of m.values()) out[v]++;
   return out;
+}
+
+/** The precision report of an INT8 (or mixed) graph: node counts and what the quantizer did. */
+export function int8Report(precision: PlanPrecision, r: Int8Result, perChannel: boolean, fallbackFp32: readonly string[]): PrecisionReport {
+  const { quantizedTensors, quantizedWeights, removedActivations } = r;
+  return {
+    precision,
+    nodes: countPrecisions(r.nodePrecision),
+    int8: { quantizedTensors, quantizedWeights, removedActivations, perChannel, fallbackFp32 },
+  };
 }
 
 /** A plan manifest's inputs or outputs: KServe datatypes, dynamic dims as -1 (every target's build writes these). */

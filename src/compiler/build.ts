@@ -15,14 +15,7 @@ import { planQuantization, type QuantPlan } from './precision/quant-plan.ts';
 import type { HostTensor, OptimizationLevel } from '../plan/runtime.ts';
 import { toolVersion } from './version.ts';
 
-import {
-  type ProgressListener,
-  type BuildOptions,
-  type PrecisionReport,
-  type BuildReport,
-  type BuildResult,
-  AccuracyGateError,
-} from './build-options.ts';
+import { type ProgressListener, type BuildOptions, type PrecisionReport, type BuildReport, type BuildResult, finishBuild } from './build-options.ts';
 import {
   ioSpec,
   manifestAccuracy,
@@ -30,6 +23,7 @@ import {
   loadAndValidateSource,
   countOps,
   countPrecisions,
+  int8Report,
   readCalibrationCache,
   checkTarget,
 } from './build-steps.ts';
@@ -186,17 +180,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
   } else if (needsCalibration && quantPlan !== undefined && table !== null) {
     const r = quantizeInt8(g, quantPlan, table, { perChannel });
     nodePrecision = r.nodePrecision;
-    precisionReport = {
-      precision,
-      nodes: countPrecisions(nodePrecision),
-      int8: {
-        quantizedTensors: r.quantizedTensors,
-        quantizedWeights: r.quantizedWeights,
-        removedActivations: r.removedActivations,
-        perChannel,
-        fallbackFp32: fallback,
-      },
-    };
+    precisionReport = int8Report(precision, r, perChannel, fallback);
   }
   // The FP32 originals of converted weights are now unused.
   deadNodeElimination.run(g, { target, precision });
@@ -256,17 +240,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
         g.valueTypes = trial.valueTypes;
         g.opsets = trial.opsets;
         g.invalidateNames();
-        precisionReport = {
-          precision,
-          nodes: countPrecisions(nodePrecision),
-          int8: {
-            quantizedTensors: r.quantizedTensors,
-            quantizedWeights: r.quantizedWeights,
-            removedActivations: r.removedActivations,
-            perChannel,
-            fallbackFp32: fallback,
-          },
-        };
+        precisionReport = int8Report(precision, r, perChannel, fallback);
         if (current.passed) break;
       }
     }
@@ -405,14 +379,5 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     sizes: { sourceBytes: sourceBytes.byteLength, payloadBytes: payload.byteLength, planBytes: plan.byteLength },
     warnings,
   };
-  if (accuracy !== null && !accuracy.passed) {
-    throw new AccuracyGateError(
-      `accuracy gate failed: ${accuracy.gates
-        .filter((x) => !x.passed)
-        .map((x) => x.message)
-        .join('; ')}`,
-      report,
-    );
-  }
-  return { plan, manifest, report };
+  return finishBuild(plan, manifest, report);
 }

@@ -4,7 +4,7 @@ import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../.
 import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
 import { ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer } from '../build-steps.ts';
-import { AccuracyGateError, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build-options.ts';
+import { finishBuild, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build-options.ts';
 import { syntheticDataset } from '../data/dataset.ts';
 import { DT } from '../../tensor/onnx-dtype.ts';
 import { Graph, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
@@ -464,14 +464,5 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
       programChecks,
     },
   };
-  if (accuracy !== null && !accuracy.passed) {
-    throw new AccuracyGateError(
-      `accuracy gate failed: ${accuracy.gates
-        .filter((x) => !x.passed)
-        .map((x) => x.message)
-        .join('; ')}`,
-      report,
-    );
-  }
-  return { plan, manifest, report };
+  return finishBuild(plan, manifest, report);
 }

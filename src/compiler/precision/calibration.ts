@@ -99,51 +99,34 @@ export async function calibrate(
   const model = probeModel(g, tensors);
   const stats = new Map<string, Stat>(tensors.map((t) => [t, { min: Infinity, max: -Infinity }]));
   const passes = options.method === 'minmax' ? 1 : 2;
-  await runAll(
-    runtime,
-    model,
-    g,
-    tensors,
-    data,
-    options,
-    (t, v) => {
-      const s = stats.get(t) as Stat;
-      let lo = s.min;
-      let hi = s.max;
-      for (let i = 0; i < v.length; i++) {
-        const x = v[i] as number;
-        if (x < lo) lo = x;
-        if (x > hi) hi = x;
-      }
-      s.min = lo;
-      s.max = hi;
-    },
-    0,
-    passes,
-  );
+  // One run over the data set per pass: pass 0 finds each tensor's range, pass 1 (percentile, entropy) its histogram.
+  const pass = (visit: (t: string, v: Float32Array) => void, index: number) =>
+    runAll(runtime, model, g, tensors, data, options, visit, index, passes);
+  await pass((t, v) => {
+    const s = stats.get(t) as Stat;
+    let lo = s.min;
+    let hi = s.max;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i] as number;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    s.min = lo;
+    s.max = hi;
+  }, 0);
   if (passes === 2) {
     for (const s of stats.values()) s.hist = new Float64Array(HISTOGRAM_BINS);
-    await runAll(
-      runtime,
-      model,
-      g,
-      tensors,
-      data,
-      options,
-      (t, v) => {
-        const s = stats.get(t) as Stat;
-        const absMax = Math.max(Math.abs(s.min), Math.abs(s.max));
-        if (absMax === 0 || s.hist === undefined) return;
-        const k = HISTOGRAM_BINS / absMax;
-        const h = s.hist;
-        for (let i = 0; i < v.length; i++) {
-          const b = Math.min(HISTOGRAM_BINS - 1, Math.floor(Math.abs(v[i] as number) * k));
-          h[b] = (h[b] ?? 0) + 1;
-        }
-      },
-      1,
-      passes,
-    );
+    await pass((t, v) => {
+      const s = stats.get(t) as Stat;
+      const absMax = Math.max(Math.abs(s.min), Math.abs(s.max));
+      if (absMax === 0 || s.hist === undefined) return;
+      const k = HISTOGRAM_BINS / absMax;
+      const h = s.hist;
+      for (let i = 0; i < v.length; i++) {
+        const b = Math.min(HISTOGRAM_BINS - 1, Math.floor(Math.abs(v[i] as number) * k));
+        h[b] = (h[b] ?? 0) + 1;
+      }
+    }, 1);
   }
   const out: Record<string, TensorRange> = {};
   for (const [t, s] of stats) {
