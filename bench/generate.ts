@@ -22,8 +22,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { spawn } from 'node:child_process';
 import { machineInfo } from '../src/bench/machine.ts';
+import { startServerProcess } from '../src/bench/server-process.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,7 +40,6 @@ const MAX_TOKENS = Number(args['max-tokens']);
 const ROUNDS = Number(args.rounds);
 const INTRA_OP_THREADS = args['intra-op-threads'] === undefined ? undefined : Number(args['intra-op-threads']);
 const CHARLM = fileURLToPath(new URL('../models/charlm', import.meta.url));
-const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 const PROMPTS = [
   'def ',
   'import os\n',
@@ -188,46 +187,15 @@ async function withServer<T>(env: Record<string, string>, fn: (httpUrl: string, 
   const modelConfig = JSON.parse(readFileSync(join(CHARLM, 'config.json'), 'utf8')) as Record<string, unknown>;
   if (INTRA_OP_THREADS !== undefined) modelConfig['engine'] = { intra_op_num_threads: INTRA_OP_THREADS };
   await writeFile(join(dir, 'charlm', 'config.json'), JSON.stringify(modelConfig));
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      MAIN,
-      'serve',
-      '--model-repository',
-      dir,
-      '--http-port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--log-level',
-      'warn',
-    ],
-    {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const server = await startServerProcess({ args: ['--model-repository', dir], env: { ...process.env, ...env } });
   try {
-    const [httpUrl, metricsUrl] = await new Promise<[string, string]>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /rtserve ready http=(\S+).* metrics=(\S+)/.exec(out);
-        if (m !== null) resolve([m[1] as string, m[2] as string]);
-      });
-      child.once('exit', (code) => reject(new Error(`rtserve serve exited with code ${code}`)));
-    });
+    const { httpUrl, metricsUrl } = server;
+    if (metricsUrl === undefined) throw new Error('rtserve serve reported no metrics address');
     // Warm-up: the first runs pay for lazy initialization.
     await run(httpUrl, 4, 1);
     return await fn(httpUrl, metricsUrl);
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await server.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

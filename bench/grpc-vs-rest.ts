@@ -18,7 +18,6 @@
  * median throughput, so that load from other processes drifting during the run hits every mode alike.
  * `--save` writes bench/results/grpc-<date>.json with the exact command, the machine and the numbers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { Client, credentials, type ServiceError } from '@grpc/grpc-js';
 import type { Tensor } from '../src/tensor/tensor.ts';
 import { bundledModelRepository, packageRoot } from '../src/util/package-root.ts';
+import { startServerProcess, type ServerProcess } from '../src/bench/server-process.ts';
 import { decodeInferResponse, encodeInferRequest } from '../src/codec/kserve-client-codec.ts';
 import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../src/codec/grpc/infer-client-codec.ts';
 
@@ -221,38 +221,10 @@ async function measure(mode: Mode, concurrency: number, client: Client_): Promis
 // ---------------------------------------------------------------------------------------------------------------
 // Server
 
-async function startServer(repo: string): Promise<{ child: ChildProcess; httpUrl: string; grpcAddress: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter((a) => a !== '') ?? []),
-      '--import',
-      'tsx',
-      join(packageRoot(), 'src', 'cli', 'main.ts'),
-      'serve',
-      '--model-repository',
-      repo,
-      '--http-port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--log-level',
-      'warn',
-    ],
-    // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p") go to the server only, to profile it under load.
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /rtserve ready http=(\S+) grpc=(\S+)/.exec(out);
-      if (m !== null) resolve({ child, httpUrl: m[1]!, grpcAddress: m[2]! });
-    });
-    child.once('exit', (code) => reject(new Error(`rtserve exited with ${code} before it was ready:\n${out}`)));
-  });
+function startServer(repo: string): Promise<ServerProcess> {
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p") go to the server only, to profile it under load.
+  const nodeArgs = process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter((a) => a !== '') ?? [];
+  return startServerProcess({ args: ['--model-repository', repo], nodeArgs });
 }
 
 async function main(): Promise<void> {
@@ -260,6 +232,8 @@ async function main(): Promise<void> {
   const repo = await mkdtemp(join(tmpdir(), 'rtserve-bench-'));
   await cp(join(bundledModelRepository(), MODEL), join(repo, MODEL), { recursive: true });
   const server = await startServer(repo);
+  const grpcAddress = server.grpcAddress;
+  if (grpcAddress === undefined) throw new Error('rtserve serve reported no gRPC address');
   const rounds: Result[][] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -272,7 +246,7 @@ async function main(): Promise<void> {
           if (mode === 'rest-binary') {
             client = restBinary(server.httpUrl, concurrency);
           } else {
-            channel = new Client(server.grpcAddress, credentials.createInsecure());
+            channel = new Client(grpcAddress, credentials.createInsecure());
             await new Promise<void>((resolve, reject) => channel!.waitForReady(Date.now() + 10_000, (e) => (e ? reject(e) : resolve())));
             client = mode === 'grpc-unary' ? grpcUnary(channel) : grpcStream(channel);
           }
@@ -287,8 +261,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    server.child.kill('SIGTERM');
-    await new Promise((r) => server.child.once('exit', r));
+    await server.stop();
     await rm(repo, { recursive: true, force: true });
   }
 

@@ -13,6 +13,8 @@ export interface ServerProcessOptions {
   readonly args?: readonly string[];
   /** Write a V8 CPU profile of the server into this folder when it exits (node --cpu-prof). */
   readonly cpuProfDir?: string;
+  /** More Node flags for the server process only (e.g. from a BENCH_SERVER_NODE_ARGS variable). */
+  readonly nodeArgs?: readonly string[];
   /**
    * Run the compiled dist/src/cli/main.js (after `npm run build`) instead of the sources through tsx. Off by
    * default: a stale dist/ would measure old code. Both run the same JavaScript once loaded.
@@ -32,6 +34,7 @@ export interface ServerProcessOptions {
 export interface ServerProcess {
   readonly httpUrl: string;
   readonly grpcAddress?: string;
+  readonly metricsUrl?: string;
   readonly pid: number;
   /** How the server was started, for the results file. */
   readonly commandLine: string;
@@ -51,6 +54,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   const entry = useDist ? [dist] : nativeTs === 'transform' ? [source] : ['--import', 'tsx', source];
   const prof = options.cpuProfDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir];
   const args = [
+    ...(options.nodeArgs ?? []),
     ...prof,
     ...entry,
     'serve',
@@ -107,9 +111,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
   const httpUrl = field('http');
   if (httpUrl === undefined) throw new BenchError(`cannot read the HTTP address from: ${ready}`);
   const grpcAddress = field('grpc');
+  const metricsUrl = field('metrics');
   return {
     httpUrl,
     ...(grpcAddress === undefined ? {} : { grpcAddress }),
+    ...(metricsUrl === undefined ? {} : { metricsUrl }),
     pid: child.pid ?? -1,
     commandLine,
     async stop(timeoutMs = 15_000) {
