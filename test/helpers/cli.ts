@@ -11,6 +11,11 @@ import { packageRoot } from '../../src/util/package-root.ts';
 export const CLI_FROM_BIN: readonly string[] = [join(packageRoot(), 'bin', 'rtserve.js')];
 export const CLI_FROM_SOURCES: readonly string[] = ['--import', 'tsx', join(packageRoot(), 'src', 'cli', 'main.ts')];
 
+/** `serve` flags for a repository with every port free (0), followed by `extra`. */
+export function repositoryArgs(repositoryDir: string, ...extra: string[]): string[] {
+  return ['--model-repository', repositoryDir, '--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', ...extra];
+}
+
 export interface CliProcess {
   readonly child: ChildProcessWithoutNullStreams;
   /** `http`, `grpc`, `metrics` addresses from the ready line. */

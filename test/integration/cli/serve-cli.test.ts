@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CLI_FROM_BIN, startCli, type CliProcess } from '../../helpers/cli.ts';
+import { CLI_FROM_BIN, repositoryArgs, startCli, type CliProcess } from '../../helpers/cli.ts';
 import { makeRepository, slowMlpConfig } from '../../helpers/server.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -40,16 +40,7 @@ describe('rtserve serve (the installed CLI)', {
     const repo = await makeRepository({
       mlp_slow: slowMlpConfig(1_500_000),
     });
-    const { child, urls, stderr, exited } = await startBin([
-      '--model-repository',
-      repo.dir,
-      '--http-port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--metrics-port',
-      '0',
-    ]);
+    const { child, urls, stderr, exited } = await startBin(repositoryArgs(repo.dir));
     try {
       const http = urls['http'] ?? '';
       const body = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array(64).fill(0.1) }] });

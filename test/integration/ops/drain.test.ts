@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLI_FROM_SOURCES, startCli, type CliProcess } from '../../helpers/cli.ts';
+import { CLI_FROM_SOURCES, repositoryArgs, startCli, type CliProcess } from '../../helpers/cli.ts';
 import { makeRepository, postJson, slowMlpConfig } from '../../helpers/server.ts';
 import { parseSamples, scrape, valueOf, waitFor } from './helpers.ts';
 
@@ -13,19 +13,7 @@ const startSources = (args: string[]): Promise<CliProcess> =>
 describe('graceful drain of the real CLI on SIGTERM', () => {
   test('under load: not ready at once, new requests refused with 503, every accepted request answered, exit 0', async () => {
     const repo = await makeRepository({ slow: slowMlpConfig(3_000_000) });
-    const { child, urls, exited, stderr } = await startSources([
-      '--model-repository',
-      repo.dir,
-      '--http-port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--exit-timeout-secs',
-      '30',
-      '--strict-readiness',
-    ]);
+    const { child, urls, exited, stderr } = await startSources(repositoryArgs(repo.dir, '--exit-timeout-secs', '30', '--strict-readiness'));
     const http = urls['http'] ?? '';
     const metrics = urls['metrics'] ?? '';
     try {
@@ -95,18 +83,7 @@ describe('graceful drain of the real CLI on SIGTERM', () => {
   test('past --exit-timeout-secs, queued requests are answered 503 SERVER_DRAINING and the process still exits 0', async () => {
     // Batches wait 60 s: nothing can finish within the 1 s exit timeout.
     const repo = await makeRepository({ stuck: slowMlpConfig(60_000_000) });
-    const { child, urls, exited, stderr } = await startSources([
-      '--model-repository',
-      repo.dir,
-      '--http-port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--exit-timeout-secs',
-      '1',
-    ]);
+    const { child, urls, exited, stderr } = await startSources(repositoryArgs(repo.dir, '--exit-timeout-secs', '1'));
     const http = urls['http'] ?? '';
     try {
       const pending = [postJson(`${http}/v2/models/stuck/infer`, BODY), postJson(`${http}/v2/models/stuck/infer`, BODY)];
