@@ -21,6 +21,7 @@ import { checkProfiles } from './profiles.ts';
 
 import type { BuildStage, ProgressListener, BuildOptions, PrecisionReport } from './build-options.ts';
 import type { Int8Result } from './precision/int8.ts';
+import type { PassReport } from './passes/index.ts';
 
 /** The stages both builds share (the ONNX plan build in build.ts, the CUDA build in cuda/build-cuda.ts): loading and
  * validating the source, stage timing, the manifest's I/O and accuracy sections. */
@@ -33,6 +34,12 @@ export function countPrecisions(m: ReadonlyMap<string, NodePrecision>): Record<N
   const out: Record<NodePrecision, number> = { fp32: 0, fp16: 0, int8: 0 };
   for (const v of m.values()) out[v]++;
   return out;
+}
+
+/** The progress line of the graph passes: node counts before and after, and what each pass changed. */
+export function passesSummary(nodesBefore: number, nodesAfter: number, reports: readonly PassReport[]): string {
+  const changed = reports.filter((r) => r.changed > 0).map((r) => `${r.name} ${r.changed}`);
+  return `${nodesBefore} → ${nodesAfter} nodes (${changed.join(', ') || 'no changes'})`;
 }
 
 /** The precision report of an INT8 (or mixed) graph: node counts and what the quantizer did. */

@@ -24,6 +24,7 @@ import {
   countOps,
   countPrecisions,
   int8Report,
+  passesSummary,
   readCalibrationCache,
   checkTarget,
 } from './build-steps.ts';
@@ -94,15 +95,7 @@ export async function buildPlan(options: BuildOptions, progress: ProgressListene
     DEFAULT_PASSES.filter((p) => !disabled.has(p.name)),
     { target, precision },
   );
-  done(
-    'passes',
-    `${nodesBefore} → ${g.nodes.length} nodes (${
-      passReports
-        .filter((r) => r.changed > 0)
-        .map((r) => `${r.name} ${r.changed}`)
-        .join(', ') || 'no changes'
-    })`,
-  );
+  done('passes', passesSummary(nodesBefore, g.nodes.length, passReports));
   const fp32Graph = g.clone();
 
   // ---- calibrate

@@ -3,7 +3,7 @@ import { rtError } from '../../errors/registry.ts';
 import { PLAN_FORMAT_MAJOR, PLAN_FORMAT_MINOR, sha256Hex, writePlan } from '../../plan/format.ts';
 import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manifest.ts';
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
-import { ioSpec, loadAndValidateSource, manifestAccuracy, stageTimer } from '../build-steps.ts';
+import { ioSpec, loadAndValidateSource, manifestAccuracy, passesSummary, stageTimer } from '../build-steps.ts';
 import { finishBuild, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build-options.ts';
 import { syntheticDataset } from '../data/dataset.ts';
 import { DT } from '../../tensor/onnx-dtype.ts';
@@ -197,15 +197,7 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     DEFAULT_PASSES.filter((p) => !disabled.has(p.name)),
     { target: 'cuda', precision },
   );
-  done(
-    'passes',
-    `${nodesBefore} → ${g.nodes.length} nodes (${
-      passReports
-        .filter((r) => r.changed > 0)
-        .map((r) => `${r.name} ${r.changed}`)
-        .join(', ') || 'no changes'
-    })`,
-  );
+  done('passes', passesSummary(nodesBefore, g.nodes.length, passReports));
 
   // ---- precision: lowering (fusion, layouts, FP16 weights)
   start('precision', 'lowering: Conv/Gemm + bias + activation (+ residual) fusion, NHWC, FP16 weights');

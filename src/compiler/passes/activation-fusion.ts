@@ -1,7 +1,7 @@
 import { attrFloat, type AttrValue, type Graph, type Node } from '../ir/graph.ts';
 import { toFloat32 } from '../ir/tensor.ts';
 import { ChangeLog, type Pass, type PassContext } from './pass.ts';
-import { constInput, renameOutput, soleConsumer } from './util.ts';
+import { constInput, convOrGemmWithSoleConsumer, renameOutput } from './util.ts';
 
 /** activation name and parameters as onnxruntime's FusedConv / FusedGemm spell them (contrib_defs.cc). */
 function activationOf(g: Graph, act: Node): { name: string; params: number[] } | undefined {
@@ -47,12 +47,8 @@ export const activationFusion: Pass = {
     const log = new ChangeLog();
     const consumers = g.consumers();
     const dead = new Set<Node>();
-    for (const n of g.nodes) {
-      if (n.domain !== '' || (n.opType !== 'Conv' && n.opType !== 'Gemm')) continue;
-      if (g.typeOf(n.outputs[0] ?? '')?.elemType !== 1) continue;
-      const out = n.outputs[0] ?? '';
-      const act = soleConsumer(g, consumers, out);
-      if (act === undefined || act.inputs[0] !== out) continue;
+    for (const { producer: n, consumer: act, out } of convOrGemmWithSoleConsumer(g, consumers)) {
+      if (g.typeOf(out)?.elemType !== 1) continue;
       const a = activationOf(g, act);
       if (a === undefined) continue;
       const attrs: [string, AttrValue][] = [['activation', { kind: 'string', value: a.name }]];

@@ -2,7 +2,7 @@ import { DT } from '../../tensor/onnx-dtype.ts';
 import { attrFloat, attrInt, type Graph, type Node } from '../ir/graph.ts';
 import { toFloat32, type ConstTensor } from '../ir/tensor.ts';
 import { ChangeLog, type Pass } from './pass.ts';
-import { constInput, renameOutput, soleConsumer } from './util.ts';
+import { constInput, convOrGemmWithSoleConsumer, renameOutput } from './util.ts';
 
 interface BnParams {
   /** gamma / sqrt(var + eps) per channel */
@@ -108,11 +108,8 @@ export const batchNormFolding: Pass = {
     const log = new ChangeLog();
     const consumers = g.consumers();
     const dead = new Set<Node>();
-    for (const n of g.nodes) {
-      if (n.domain !== '' || (n.opType !== 'Conv' && n.opType !== 'Gemm')) continue;
-      const out = n.outputs[0] ?? '';
-      const bn = soleConsumer(g, consumers, out);
-      if (bn === undefined || bn.opType !== 'BatchNormalization' || bn.domain !== '' || bn.inputs[0] !== out || dead.has(bn)) continue;
+    for (const { producer: n, consumer: bn, out } of convOrGemmWithSoleConsumer(g, consumers)) {
+      if (bn.opType !== 'BatchNormalization' || bn.domain !== '' || dead.has(bn)) continue;
       const ok = n.opType === 'Conv' ? foldIntoConv(g, n, bn) : foldIntoGemm(g, n, bn);
       if (!ok) continue;
       renameOutput(n, out, bn.outputs[0] ?? out);

@@ -18,6 +18,19 @@ export function soleConsumer(g: Graph, consumers: Map<string, Node[]>, value: st
   return c;
 }
 
+/**
+ * Every default-domain Conv or Gemm whose output feeds exactly one node, through that node's first input: the
+ * pairs the fusion passes fold into one node (BatchNormalization into weights, an activation into the kernel).
+ */
+export function* convOrGemmWithSoleConsumer(g: Graph, consumers: Map<string, Node[]>): Generator<{ producer: Node; consumer: Node; out: string }> {
+  for (const producer of g.nodes) {
+    if (producer.domain !== '' || (producer.opType !== 'Conv' && producer.opType !== 'Gemm')) continue;
+    const out = producer.outputs[0] ?? '';
+    const consumer = soleConsumer(g, consumers, out);
+    if (consumer !== undefined && consumer.inputs[0] === out) yield { producer, consumer, out };
+  }
+}
+
 export function removeNodes(g: Graph, dead: ReadonlySet<Node>): void {
   if (dead.size > 0) g.nodes = g.nodes.filter((n) => !dead.has(n));
 }
