@@ -18,6 +18,12 @@ export const rng = mulberry32;
 /** Seeded normal samples (src/util/random.ts). */
 export { randn };
 
+/** An FP32 initializer of seeded normal values (mean `offset`, standard deviation `scale`). */
+export function f32(rand: () => number, dims: number[], scale = 1, offset = 0) {
+  const count = dims.reduce((a, b) => a * b, 1);
+  return { elemType: DT.FLOAT, dims, data: randn(rand, count, scale, offset) };
+}
+
 export function floatT(data: Float32Array, dims: readonly number[]): HostTensor {
   return { elemType: DT.FLOAT, dims, data };
 }

@@ -5,20 +5,7 @@ import { join } from 'node:path';
 import { writeNpy } from '../../../src/compiler/data/npy.ts';
 import { GraphBuilder, attr } from '../../../src/compiler/ir/builder.ts';
 import { DT } from '../../../src/tensor/onnx-dtype.ts';
-import { randn, rng } from './helpers.ts';
-
-function f32(rand: () => number, dims: number[], scale: number, offset = 0) {
-  return {
-    elemType: DT.FLOAT,
-    dims,
-    data: randn(
-      rand,
-      dims.reduce((a, b) => a * b, 1),
-      scale,
-      offset,
-    ),
-  };
-}
+import { f32, randn, rng } from './helpers.ts';
 
 /**
  * A residual conv net: Conv-BN-Relu → Conv-BN → Add(skip) → Relu → MaxPool → GAP → Flatten → Gemm → logits,

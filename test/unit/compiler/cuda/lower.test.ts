@@ -21,26 +21,13 @@ import { inferShapes } from '../../../../src/compiler/ir/shape-inference.ts';
 import { decodeCudaPayload } from '../../../../src/engine/cuda/payload.ts';
 import { readPlan } from '../../../../src/plan/format.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
-import { randn, rng, runBytes } from '../helpers.ts';
+import { f32, randn, rng, runBytes } from '../helpers.ts';
 import { tinyConvNet } from '../models.ts';
 
 const fakeTuner: CudaTuner = {
   device: { name: 'reference', cc: [9, 0], sms: 1, memoryBytes: 0, cudaRuntime: 0, cudaDriver: 0, cudnn: 0, cublasLt: 0 },
   tune: (layer) => ({ candidates: [], notes: [], best: layer.kind === 'conv' ? { impl: 'direct' } : { impl: 'naive' }, bestUs: 1, fallback: null }),
 };
-
-function f32(rand: () => number, dims: number[], scale: number, offset = 0) {
-  return {
-    elemType: DT.FLOAT,
-    dims,
-    data: randn(
-      rand,
-      dims.reduce((a, b) => a * b, 1),
-      scale,
-      offset,
-    ),
-  };
-}
 
 async function build(model: Uint8Array, batches: readonly number[]): Promise<{ network: CudaNetwork; weights: Uint8Array }> {
   const r = await buildCudaPlan({ model, precision: 'fp16' }, () => {}, { tuner: fakeTuner, batches });

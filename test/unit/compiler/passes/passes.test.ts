@@ -15,7 +15,7 @@ import {
   shapeSimplification,
   type Pass,
 } from '../../../../src/compiler/passes/index.ts';
-import { assertAllClose, assertEquivalent, floatT, opTypes, randn, rng, runBytes, runGraph } from '../helpers.ts';
+import { assertAllClose, assertEquivalent, f32, floatT, opTypes, randn, rng, runBytes, runGraph } from '../helpers.ts';
 
 const ctx = { target: 'ort-cpu', precision: 'fp32' } as const;
 
@@ -23,19 +23,6 @@ function apply(bytes: Uint8Array, passes: Pass[]) {
   const g = loadModel(bytes);
   const report = runPasses(g, passes, ctx);
   return { g, report };
-}
-
-function f32(rand: () => number, dims: number[], scale = 1, offset = 0) {
-  return {
-    elemType: DT.FLOAT,
-    dims,
-    data: randn(
-      rand,
-      dims.reduce((a, b) => a * b, 1),
-      scale,
-      offset,
-    ),
-  };
 }
 
 /** x → Conv(3→4, 3x3, pad 1) → BatchNormalization → Relu → y */
