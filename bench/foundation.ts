@@ -30,9 +30,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundledModelRepository } from '../src/util/package-root.ts';
-import { formatNumber, formatRate, formatUs, markdownTable } from '../src/bench/format.ts';
+import { formatNumber, formatRate, formatUs, markdownTable, roundNumbers } from '../src/bench/format.ts';
 import { machineInfo } from '../src/bench/machine.ts';
 import { runBench } from '../src/bench/runner.ts';
+import { suiteMeasureOptions } from '../src/bench/measure.ts';
 import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
 import { computeUs } from '../src/bench/server-stats.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
@@ -79,17 +80,7 @@ if (MODELS.length === 0) throw new Error(`--models ${values.models}: the benchma
 const PROTOCOLS = ['http-json', 'http-binary'] as const;
 const SWEEP = [1, 2, 4, 8, 16, 32, 64];
 
-const measure: MeasureOptions = {
-  window: { kind: 'time', durationMs: Number(values.duration) * 1000 },
-  warmupMs: Number(values.warmup) * 1000,
-  stabilityPercent: 10,
-  stabilityWindows: 3,
-  maxTrials: Number(values['max-trials']),
-  maxInflight: 1024,
-};
-/** Results files keep one decimal (µs, infer/s): the noise is far larger, and the files stay small. */
-const roundNumbers = (_key: string, value: unknown): unknown =>
-  typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value;
+const measure: MeasureOptions = suiteMeasureOptions(Number(values.duration), Number(values.warmup), Number(values['max-trials']));
 // A Node that runs TypeScript itself (22.18+, or with --experimental-transform-types, as on the GPU machine) needs no tsx.
 const nativeTs = (process.features as { typescript?: string | false }).typescript === 'transform';
 const command = `node ${nativeTs ? '' : '--import tsx '}bench/foundation.ts ${process.argv.slice(2).join(' ')}`.trim();

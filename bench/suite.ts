@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { bundledModelRepository } from '../src/util/package-root.ts';
 import { defaultFactories, runBench } from '../src/bench/runner.ts';
 import { serverDefaultEngineOptions } from '../src/bench/engine-defaults.ts';
-import { formatRate, formatUs, markdownTable } from '../src/bench/format.ts';
+import { suiteMeasureOptions } from '../src/bench/measure.ts';
+import { formatRate, formatUs, markdownTable, roundNumbers } from '../src/bench/format.ts';
 import { machineInfo, machineLabel } from '../src/bench/machine.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import type { BenchReport, MeasureOptions } from '../src/bench/types.ts';
@@ -36,17 +37,7 @@ const available = defaultFactories().map((f) => f.protocol);
 const protocols = (values.protocols?.split(',') ?? available).filter((p) => p.length > 0);
 const models = values.models.split(',').filter((m) => m.length > 0);
 const concurrency = values.concurrency.split(',').map(Number);
-const measure: MeasureOptions = {
-  window: { kind: 'time', durationMs: Number(values.duration) * 1000 },
-  warmupMs: Number(values.warmup) * 1000,
-  stabilityPercent: 10,
-  stabilityWindows: 3,
-  maxTrials: Number(values['max-trials']),
-  maxInflight: 1024,
-};
-/** Results files keep one decimal (µs, infer/s): the noise is far larger, and the files stay small. */
-const roundNumbers = (_key: string, value: unknown): unknown =>
-  typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value;
+const measure: MeasureOptions = suiteMeasureOptions(Number(values.duration), Number(values.warmup), Number(values['max-trials']));
 const command = `node --import tsx bench/suite.ts ${process.argv.slice(2).join(' ')}`.trim();
 const machine = machineInfo();
 

@@ -26,6 +26,11 @@ export function formatNumber(n: number | undefined, digits = 1): string {
   return n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits);
 }
 
+/** A JSON.stringify replacer for results files: one decimal (µs, infer/s); the noise is far larger, and the files stay small. */
+export function roundNumbers(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value;
+}
+
 export interface Column {
   readonly title: string;
   readonly value: (l: LevelResult) => string;

@@ -296,3 +296,15 @@ export async function measureLevel(
     failed,
   };
 }
+
+/** The suites' measurement settings: timed windows, stable within 10 % over 3 windows, at most `maxTrials` of them. */
+export function suiteMeasureOptions(durationS: number, warmupS: number, maxTrials: number): MeasureOptions {
+  return {
+    window: { kind: 'time', durationMs: durationS * 1000 },
+    warmupMs: warmupS * 1000,
+    stabilityPercent: 10,
+    stabilityWindows: 3,
+    maxTrials,
+    maxInflight: 1024,
+  };
+}
