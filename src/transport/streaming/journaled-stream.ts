@@ -63,6 +63,8 @@ export function journalStream(
     if (terminal) release();
   };
   stream.onPush = onPush;
+  // Events pushed before the journal was attached (a request cancelled while it was being recorded) go in first.
+  stream.replay(journaledThrough, (e) => onPush(e));
   return {
     handOff() {
       if (stream.onPush !== onPush || stream.finished) return;

@@ -68,7 +68,7 @@ export class WsRelays {
     const begin = (): void => {
       const source = { id: entry.id, mode: entry.stream.mode, encoding: entry.encoding };
       const format = (e: StreamEvent): string => toJournalChunk(encodeWsEvent(source, e, undefined, this.logger));
-      if (!entry.stream.finished) entry.journal = journalStream(entry.stream, this.journal, format, takeOver?.journaled ?? 0, key);
+      entry.journal = journalStream(entry.stream, this.journal, format, takeOver?.journaled ?? 0, key);
     };
     if (takeOver !== undefined) {
       begin();

@@ -13,6 +13,7 @@ import type { InferRequest, InferResponse } from '../../../src/api/types.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
 import { MemoryStreamJournal } from '../../../src/state/stream-journal.ts';
+import { wsJournalKey } from '../../../src/transport/ws/ws-journal.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import { startFrontEnd, type TestFrontEnd } from './front-end.ts';
 import { simpleInfer, TestWs, type RecordedEvent } from './ws-test-client.ts';
@@ -48,6 +49,21 @@ class Tokens {
   }
 }
 
+/** A journal whose `create` waits until the test opens it (a slow Redis). */
+class SlowJournal extends MemoryStreamJournal {
+  private gate: Promise<void> | undefined;
+  open: () => void = () => {};
+  hold(): void {
+    this.gate = new Promise((resolve) => {
+      this.open = resolve;
+    });
+  }
+  override async create(...args: Parameters<MemoryStreamJournal['create']>): Promise<void> {
+    await this.gate;
+    return super.create(...args);
+  }
+}
+
 /** A replica's view of the core: streaming requests (`parameters.tokens`) come from `tokens`; counts its runs. */
 function replicaApi(core: InferenceApi, tokens: Tokens): { api: InferenceApi; runs: () => number } {
   let runs = 0;
@@ -79,8 +95,8 @@ describe('WebSocket resume across replicas (shared journal)', () => {
   let aRuns: () => number;
   let bRuns: () => number;
 
-  const start = async (): Promise<void> => {
-    journal = new MemoryStreamJournal({ leaseMs: 60_000, windowMs: 60_000 });
+  const start = async (shared = new MemoryStreamJournal({ leaseMs: 60_000, windowMs: 60_000 })): Promise<void> => {
+    journal = shared;
     tokens = new Tokens();
     const ra = replicaApi(server.core, tokens);
     const rb = replicaApi(server.core, tokens);
@@ -220,6 +236,35 @@ describe('WebSocket resume across replicas (shared journal)', () => {
         alice.eventsOf('r1').map((e) => e.seq),
         [4, 5],
       );
+    } finally {
+      await stop();
+    }
+  });
+
+  test('a request cancelled while it was being recorded is journaled as cancelled, not re-run elsewhere', async () => {
+    const slow = new SlowJournal({ leaseMs: 60_000, windowMs: 60_000 });
+    slow.hold();
+    await start(slow);
+    try {
+      const c = await open(a.url, 'alice');
+      const session = c.session.id;
+      c.send(streamInfer('r1'));
+      c.send({ type: 'cancel', id: 'r1' });
+      const cancelled = await c.terminal('r1');
+      assert.equal((cancelled.error as { code: string }).code, 'CANCELLED');
+      slow.open();
+      const key = wsJournalKey(session, 'r1');
+      for (let i = 0; (await slow.read(key, 0))?.entries.at(-1)?.terminal !== true; i++) {
+        assert.ok(i < 2000, 'the cancellation reached the journal');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      c.terminate();
+      await c.closed;
+      const d = await open(b.url, 'alice');
+      d.send({ type: 'resume', session, after: { r1: 0 } });
+      const again = await d.terminal('r1');
+      assert.deepEqual([again.type, again.seq, (again.error as { code: string }).code], ['error', 1, 'CANCELLED']);
+      assert.equal(aRuns() + bRuns(), 0, 'the cancelled request never ran, here or there');
     } finally {
       await stop();
     }
