@@ -240,7 +240,11 @@ export class WsConnection implements WsSessionSink {
       // Not held here: maybe a session of another replica (or of one that died), from the shared journal.
       this.held = [];
       this.adopt(sid, after, clientEventId)
-        .catch((err: unknown) => this.refuse(wsError(err, this.ctx.logger), 'session', clientEventId))
+        .catch((err: unknown) => {
+          // The journal is away (Redis down): the session cannot be resumed here, as if unknown.
+          this.ctx.logger.warn({ session: sid, err: err instanceof Error ? err.message : String(err) }, 'WebSocket journal: resume lookup failed');
+          this.resumeExpired(sid, clientEventId);
+        })
         .finally(() => {
           const held = this.held ?? [];
           this.held = undefined;

@@ -75,6 +75,15 @@ async function readEvents(res: Response, onEvent: (e: SseEvent) => void): Promis
   }
 }
 
+/**
+ * The replica that answered, from nginx's $upstream_addr: a list when nginx tried others first (a dead replica
+ * refuses the connection, nginx moves on); the last one answered.
+ */
+function servedBy(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header.join(', ') : (header ?? '');
+  return value.split(',').at(-1)?.trim() ?? '';
+}
+
 interface StreamResult {
   events: SseEvent[];
   resumes: number;
@@ -93,7 +102,7 @@ async function streamThrough(base: string, body: unknown, onFirstEvents: (upstre
   let notified = false;
   let res = await fetch(url, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (res.status !== 200) assert.fail(`generate_stream: ${res.status} ${await res.text()}`);
-  const upstream = res.headers.get('x-upstream-addr') ?? '';
+  const upstream = servedBy(res.headers.get('x-upstream-addr') ?? undefined);
   const onEvent = (e: SseEvent): void => {
     events.push(e);
     if (!notified && events.length >= 3) {
@@ -140,7 +149,7 @@ function openWs(url: string): Promise<{ ws: WebSocket; next: () => Promise<WsEve
     // undefined = the socket closed (its replica died, or the server closed it).
     ws.on('close', () => push(undefined));
     ws.once('upgrade', (res) => {
-      upstream = String(res.headers['x-upstream-addr'] ?? '');
+      upstream = servedBy(res.headers['x-upstream-addr']);
     });
     ws.once('open', () => resolve({ ws, upstream, next: () => new Promise((r) => (queue.length > 0 ? r(queue.shift()) : waiters.push(r))) }));
     ws.once('error', reject);
