@@ -25,7 +25,7 @@ export interface StreamingFrontEndsOptions {
   readonly admit?: WsAdmit;
   /** The client's address behind trusted proxies (src/security/client-address.ts). */
   readonly clientAddress?: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string | undefined;
-  /** Shared SSE stream journal (replicas resume each other's streams) and this replica's id in it. */
+  /** Shared stream journal (replicas resume each other's SSE and WebSocket streams) and this replica's id in it. */
   readonly journal?: StreamJournal;
   readonly replicaId?: string;
 }
@@ -39,6 +39,11 @@ export interface StreamingFrontEnds {
 
 export function attachStreamingFrontEnds(app: FastifyInstance, options: StreamingFrontEndsOptions): StreamingFrontEnds {
   const { config } = options;
+  // One journal for both front ends: SSE streams and WebSocket streaming requests resume on any replica.
+  const journal =
+    options.journal === undefined
+      ? undefined
+      : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: config.sharedState.streamLeaseMs, logger: options.logger };
   const ws = attachWsFrontEnd(app, {
     api: options.api,
     logger: options.logger,
@@ -48,6 +53,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     ...(options.admit === undefined ? {} : { admit: options.admit }),
     ...(options.clientAddress === undefined ? {} : { clientAddress: options.clientAddress }),
     ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
+    ...(journal === undefined ? {} : { journal }),
   });
   const sse = registerSseRoutes(app, {
     api: options.api,
@@ -56,9 +62,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     resumeWindowMs: config.wsResumeWindowMs,
     maxRetainedBytes: config.sseMaxRetainedBytes,
     maxBufferedBytes: config.wsMaxBufferedBytes,
-    ...(options.journal === undefined
-      ? {}
-      : { journal: options.journal, replicaId: options.replicaId ?? 'replica', leaseMs: config.sharedState.streamLeaseMs }),
+    ...(journal === undefined ? {} : { journal: journal.journal, replicaId: journal.replicaId, leaseMs: journal.leaseMs }),
   });
   return {
     ws,

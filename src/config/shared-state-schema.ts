@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * Where state that a client may come back for lives (docs/scaling.md): `memory` keeps it in this process (one
  * replica, or replicas with sticky sessions); `redis` shares it between replicas, so a client whose replica went
- * away resumes on another one: SSE streams by Last-Event-ID (their events and the request, re-run by the replica
- * that takes over) and WebSocket tickets. Rate-limit buckets have their own store setting (`rateLimit.store`).
+ * away resumes on another one: SSE streams by Last-Event-ID and WebSocket sessions' streaming requests by `resume`
+ * (their events and the request, re-run by the replica that takes over), and WebSocket tickets. Rate-limit buckets have their own store setting (`rateLimit.store`).
  */
 export const sharedStateConfigSchema = z.strictObject({
   store: z.enum(['memory', 'redis']).default('memory'),

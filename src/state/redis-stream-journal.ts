@@ -39,8 +39,10 @@ export class RedisStreamJournal implements StreamJournal {
 
   async create(id: string, meta: JournalMeta, owner: string): Promise<void> {
     const k = this.keys(id);
+    // A key used again (a WebSocket request id reused within its session) starts with no events of the old one.
     await this.redis
       .multi()
+      .del(k.meta, k.events)
       .hset(k.meta, 'model', meta.model, 'version', meta.version ?? '', 'body', meta.body)
       .pexpire(k.meta, this.options.windowMs)
       .set(k.owner, owner, 'PX', this.options.leaseMs)

@@ -17,7 +17,7 @@ export interface SharedState {
   readonly replicaId: string;
   /** WebSocket tickets; undefined = this process's memory. */
   readonly tickets?: TicketStore;
-  /** SSE stream journal; undefined = resume only on the replica that holds the stream. */
+  /** Stream journal (SSE streams, WebSocket streaming requests); undefined = resume only on the replica that holds the stream. */
   readonly journal?: StreamJournal;
   close(): Promise<void>;
 }

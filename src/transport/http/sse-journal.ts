@@ -9,18 +9,11 @@
 import { randomInt } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { InferenceApi } from '../../api/inference-api.ts';
-import type { Logger } from '../../observability/logger.ts';
-import type { JournalEntry, JournalMeta, StreamJournal } from '../../state/stream-journal.ts';
-import type { ReplayStream, StreamEvent } from '../streaming/stream-registry.ts';
+import type { JournalEntry, JournalMeta } from '../../state/stream-journal.ts';
+import { followJournal, journalStream, type JournalingOptions } from '../streaming/journaled-stream.ts';
 
-export interface SseJournalOptions {
-  readonly journal: StreamJournal;
-  /** This replica's id in the stream leases. */
-  readonly replicaId: string;
-  /** Lease length; the producer renews a third of the way through. */
-  readonly leaseMs: number;
-  readonly logger: Logger;
-}
+export type SseJournalOptions = JournalingOptions;
+export { journalStream };
 
 /** The response head of every SSE stream, fresh or resumed. */
 export function sseHead(streamId: string): Record<string, string> {
@@ -47,35 +40,6 @@ export function pinSeed(api: InferenceApi, model: string, version: string | unde
   return { ...b, parameters: { ...params, seed: randomInt(2 ** 47) } };
 }
 
-/**
- * Journals `stream`'s events (those after `journaledThrough`, which the journal has already) with `format`, and
- * renews this replica's lease on it until its terminal event.
- */
-export function journalStream(stream: ReplayStream, options: SseJournalOptions, format: (event: StreamEvent) => string, journaledThrough = 0): void {
-  const { journal, replicaId, logger } = options;
-  const fail =
-    (what: string) =>
-    (err: unknown): void =>
-      logger.warn({ stream: stream.key, err: err instanceof Error ? err.message : String(err) }, `SSE journal: ${what} failed`);
-  const renew = setInterval(
-    () => {
-      journal.claim(stream.key, replicaId).then((held) => {
-        if (!held) clearInterval(renew);
-      }, fail('lease renewal'));
-    },
-    Math.max(50, Math.floor(options.leaseMs / 3)),
-  );
-  renew.unref();
-  stream.onPush = (event) => {
-    const terminal = event.kind !== 'data' || stream.mode === 'single';
-    if (event.seq > journaledThrough) journal.append(stream.key, { seq: event.seq, chunk: format(event), terminal }).catch(fail('append'));
-    if (terminal) {
-      clearInterval(renew);
-      journal.release(stream.key, replicaId).catch(fail('lease release'));
-    }
-  };
-}
-
 /** Continue the stream here: re-run `meta`'s request, sending events after `sentThrough` on `raw`. */
 export type TakeOver = (raw: ServerResponse, meta: JournalMeta, sentThrough: number, journaledThrough: number) => void;
 
@@ -93,33 +57,21 @@ export async function resumeFromJournal(
 ): Promise<void> {
   raw.writeHead(200, sseHead(streamId));
   raw.flushHeaders();
-  let sent = clientSeq;
-  let journaled = 0;
-  let finished = false;
-  const deliver = (e: JournalEntry): void => {
-    journaled = Math.max(journaled, e.seq);
-    if (e.terminal && e.seq <= sent) finished = true;
-    if (e.seq <= sent || finished) return;
-    sent = e.seq;
-    if (!raw.destroyed) raw.write(e.chunk);
-    if (e.terminal) finished = true;
-  };
-  for (const e of found.entries) deliver(e);
   const client = new AbortController();
   raw.once('close', () => client.abort());
-  while (!finished && !client.signal.aborted) {
-    const outcome = await options.journal.tail(streamId, sent, deliver, client.signal);
-    if (outcome === 'finished' || outcome === 'aborted') break;
-    if (outcome === 'expired') {
-      options.logger.warn({ stream: streamId }, 'SSE journal: the stream expired while a client followed it');
-      break;
-    }
-    // orphaned: its producer's lease lapsed. One replica wins the claim and re-runs it; the others keep following.
-    if (await options.journal.claim(streamId, options.replicaId)) {
-      options.logger.info({ stream: streamId, after: sent }, 'SSE journal: taking over a stream whose producer is gone');
-      takeOver(raw, found.meta, sent, journaled);
-      return;
-    }
+  const outcome = await followJournal(
+    streamId,
+    clientSeq,
+    found,
+    options,
+    (e) => {
+      if (!raw.destroyed) raw.write(e.chunk);
+    },
+    client.signal,
+  );
+  if (outcome.kind === 'takeover') {
+    takeOver(raw, found.meta, outcome.sent, outcome.journaled);
+    return;
   }
   if (!raw.writableEnded) raw.end();
 }

@@ -9,11 +9,12 @@ import { rtError, type RtError } from '../../errors/registry.ts';
 import { describeValue } from '../../codec/tensor-data.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 import { isPlainObject } from '../../codec/wire-tensor.ts';
-import { encodeOptionsFor, encodeResponseEvent } from '../streaming/response-encoding.ts';
 import type { StreamEvent } from '../streaming/stream-registry.ts';
 import { wsError, wsErrorBody } from './ws-errors.ts';
+import { encodeWsEvent, type EncodedWsEvent } from './ws-event-encoding.ts';
+import { findWsRequest, fromJournalChunk, type FoundWsRequest } from './ws-journal.ts';
 import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from '../../codec/ws-protocol.ts';
-import type { WsSession, WsRequestEntry, WsSessionContext, WsSessionSink } from './ws-session.ts';
+import { WsSession, type WsRequestEntry, type WsSessionContext, type WsSessionSink } from './ws-session.ts';
 import { MessageRateLimiter } from '../../security/limits.ts';
 import { rateLimited } from '../../security/rate-limiter.ts';
 
@@ -36,6 +37,8 @@ export class WsConnection implements WsSessionSink {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private pendingBinary: PendingBinary | undefined;
   private closed = false;
+  /** Client messages that arrived while a resume was looked up in the journal, handled after it. */
+  private held: [Buffer, boolean][] | undefined;
   private readonly messageRate: MessageRateLimiter;
 
   constructor(
@@ -82,6 +85,10 @@ export class WsConnection implements WsSessionSink {
 
   private onMessage(data: Buffer, isBinary: boolean): void {
     if (this.closed) return;
+    if (this.held !== undefined) {
+      this.held.push([data, isBinary]);
+      return;
+    }
     this.lastActivityMs = Date.now();
     if (isBinary) {
       this.onBinary(data);
@@ -229,36 +236,94 @@ export class WsConnection implements WsSessionSink {
     }
     const old = this.ctx.store.get(sid);
     const subject = this.session.principal.subject;
+    if (old === undefined && this.ctx.journal !== undefined && after.size > 0 && sid.length <= WS_MAX_ID_LENGTH) {
+      // Not held here: maybe a session of another replica (or of one that died), from the shared journal.
+      this.held = [];
+      this.adopt(sid, after, clientEventId)
+        .catch((err: unknown) => {
+          // The journal is away (Redis down): the session cannot be resumed here, as if unknown.
+          this.ctx.logger.warn({ session: sid, err: err instanceof Error ? err.message : String(err) }, 'WebSocket journal: resume lookup failed');
+          this.resumeExpired(sid, clientEventId);
+        })
+        .finally(() => {
+          const held = this.held ?? [];
+          this.held = undefined;
+          for (const [data, isBinary] of held) this.onMessage(data, isBinary);
+        });
+      return;
+    }
     if (old === undefined || old === this.session || old.isDestroyed || old.principal.subject !== subject) {
-      this.refuse(
-        rtError(
-          'RESUME_EXPIRED',
-          `session '${sid}' cannot be resumed: it is unknown or its resume window (${this.ctx.limits.resume_window_ms} ms) has passed; this connection continues as session '${this.session.id}'`,
-        ),
-        'session',
-        clientEventId,
-      );
+      this.resumeExpired(sid, clientEventId);
       return;
     }
     const previous = old.attachedSink;
     if (previous instanceof WsConnection) previous.takenOver();
-    const fresh = this.session;
-    this.session = old;
-    fresh.destroy();
-    const requests = old.takeOver(this, after);
+    const requests = this.switchTo(old).takeOver(this, after);
     this.sendJson({ type: 'session.resumed', session: old.info(), limits: this.ctx.limits, requests });
-    for (const id of old.replayListed(after)) {
-      this.sendJson({
-        type: 'error',
-        id,
-        error: wsErrorBody(
-          rtError(
-            'RESUME_EXPIRED',
-            `request '${id}' cannot be resumed: it is unknown to session '${old.id}' or the events after the given seq were evicted from the replay buffer`,
-          ),
-        ),
-      });
+    old.replayListed(after, (id) => this.requestExpired(old, id));
+  }
+
+  /** Resumes session `sid` of another replica from the journal: the requests of `after` that it has for this principal. */
+  private async adopt(sid: string, after: ReadonlyMap<string, number>, clientEventId: string | undefined): Promise<void> {
+    const journal = this.ctx.journal;
+    if (journal === undefined) return;
+    const subject = this.session.principal.subject;
+    const found = new Map<string, FoundWsRequest>();
+    await Promise.all(
+      [...after.keys()].map(async (id) => {
+        const request = await findWsRequest(journal, sid, id, subject ?? '');
+        if (request !== undefined) found.set(id, request);
+      }),
+    );
+    if (this.closed) return;
+    if (found.size === 0 || this.ctx.store.get(sid) !== undefined) {
+      this.resumeExpired(sid, clientEventId);
+      return;
     }
+    const adopted = new WsSession(this.ctx, this.session.principal, this.session.remoteAddress, sid);
+    adopted.binaryOutputs = [...found.values()][0]?.body.binaryOutputs === true;
+    this.ctx.store.add(adopted);
+    this.switchTo(adopted).attach(this);
+    this.sendJson({ type: 'session.resumed', session: adopted.info(), limits: this.ctx.limits, requests: found.size });
+    const expired = (id: string): void => this.requestExpired(adopted, id);
+    for (const [id, seq] of after) {
+      const request = found.get(id);
+      if (request === undefined) expired(id);
+      else adopted.resumeFromJournal(id, seq, expired, request);
+    }
+  }
+
+  /** This connection continues `session` (its own fresh one ends). */
+  private switchTo(session: WsSession): WsSession {
+    const fresh = this.session;
+    this.session = session;
+    fresh.destroy();
+    return session;
+  }
+
+  private resumeExpired(sid: string, clientEventId: string | undefined): void {
+    this.refuse(
+      rtError(
+        'RESUME_EXPIRED',
+        `session '${sid}' cannot be resumed: it is unknown or its resume window (${this.ctx.limits.resume_window_ms} ms) has passed; this connection continues as session '${this.session.id}'`,
+      ),
+      'session',
+      clientEventId,
+    );
+  }
+
+  private requestExpired(session: WsSession, id: string): void {
+    if (this.session !== session) return;
+    this.sendJson({
+      type: 'error',
+      id,
+      error: wsErrorBody(
+        rtError(
+          'RESUME_EXPIRED',
+          `request '${id}' cannot be resumed: it is unknown to session '${session.id}' or the events after the given seq were evicted from the replay buffer`,
+        ),
+      ),
+    });
   }
 
   /** Another connection resumed this one's session: stop delivering and close. */
@@ -291,44 +356,18 @@ export class WsConnection implements WsSessionSink {
 
   deliver(entry: WsRequestEntry, event: StreamEvent): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    const head = { event_id: this.nextEventId(), id: entry.id, seq: event.seq };
-    switch (event.kind) {
-      case 'data': {
-        const type = entry.stream.mode === 'single' ? 'result' : 'delta';
-        let encoded;
-        try {
-          const prefix = `{"type":"${type}","event_id":"${head.event_id}","id":${JSON.stringify(entry.id)},"seq":${event.seq},`;
-          encoded = encodeResponseEvent(prefix, event.response, encodeOptionsFor(entry.encoding));
-        } catch (err) {
-          const e = wsError(err, this.ctx.logger);
-          this.ws.send(JSON.stringify({ type: 'error', ...head, error: wsErrorBody(e) }), { binary: false });
-          return;
-        }
-        this.ws.send(encoded.json, { binary: false });
-        for (const chunk of encoded.binary) this.ws.send(chunk, { binary: true });
-        break;
-      }
-      case 'end':
-        this.ws.send(JSON.stringify({ type: 'done', ...head, responses: event.responses }), { binary: false });
-        break;
-      case 'error':
-        if (event.error.category === 'INTERNAL')
-          this.ctx.logger.error({ err: event.error.cause ?? event.error, code: event.error.code }, 'internal error on a WebSocket request');
-        this.ws.send(JSON.stringify({ type: 'error', ...head, error: wsErrorBody(event.error) }), { binary: false });
-        break;
-      case 'dropped':
-        this.ws.send(
-          JSON.stringify({
-            type: 'frame.dropped',
-            ...head,
-            frame_stream: event.frameStream,
-            superseded_by: event.supersededBy,
-            dropped: event.dropped,
-          }),
-          { binary: false },
-        );
-        break;
-    }
+    const source = { id: entry.id, mode: entry.stream.mode, encoding: entry.encoding };
+    this.send(encodeWsEvent(source, event, this.nextEventId(), this.ctx.logger));
+  }
+
+  deliverJournaled(chunk: string): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.send(fromJournalChunk(chunk, this.nextEventId()));
+  }
+
+  private send(encoded: EncodedWsEvent): void {
+    this.ws.send(encoded.json, { binary: false });
+    for (const chunk of encoded.binary) this.ws.send(chunk, { binary: true });
     if (this.ws.bufferedAmount > HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) {
       this.ctx.onSlowClient?.('ws_closed');
       this.fail(

@@ -16,6 +16,7 @@ import { WsConnection } from './ws-connection.ts';
 import { WS_PATH, WS_SUBPROTOCOL, type WsLimits } from '../../codec/ws-protocol.ts';
 import { WsSession, WsSessionStore, type WsSessionContext } from './ws-session.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
+import type { WsJournalOptions } from './ws-journal.ts';
 
 /** The server config keys this front end reads (src/config/server-config.ts). */
 export interface WsFrontEndConfig {
@@ -53,6 +54,8 @@ export interface WsFrontEndOptions {
   readonly metrics?: WsMetrics;
   /** The client's address from the upgrade's peer and X-Forwarded-For (src/security/client-address.ts). */
   readonly clientAddress?: (peer: string | undefined, forwardedFor: string | string[] | undefined) => string | undefined;
+  /** Shared stream journal: streaming requests resume on any replica (ws-journal.ts, docs/scaling.md). */
+  readonly journal?: WsJournalOptions;
 }
 
 export interface WsFrontEnd {
@@ -93,6 +96,7 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     maxMessagesPerSec: options.config.wsMaxMessagesPerSec ?? 0,
     ...(options.admit === undefined ? {} : { admit: options.admit }),
     ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
+    ...(options.journal === undefined ? {} : { journal: options.journal }),
     ...(options.metrics === undefined
       ? {}
       : {

@@ -21,6 +21,9 @@ import { describeValue } from '../../codec/tensor-data.ts';
 import type { ResponseEncodingContext } from '../streaming/response-encoding.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from '../streaming/stream-registry.ts';
 import type { WsAdmission, WsAdmit, WsPrincipal } from './ws-auth.ts';
+import type { JournalHandle } from '../streaming/journaled-stream.ts';
+import { pinWsSeed, type FoundWsRequest, type WsJournalOptions } from './ws-journal.ts';
+import { WsRelays } from './ws-relays.ts';
 import { WS_MAX_ID_LENGTH, WS_SUBPROTOCOL, type WsLimits, type WsSessionInfo } from '../../codec/ws-protocol.ts';
 
 /** What a session needs from the front end. */
@@ -41,6 +44,8 @@ export interface WsSessionContext {
   readonly onSlowClient?: (kind: 'ws_refused' | 'ws_closed') => void;
   /** OpenTelemetry spans of infer events; an event's `traceparent` field joins the caller's trace. */
   readonly tracing?: OtelTracing;
+  /** Shared stream journal: streaming requests resume on any replica (ws-journal.ts); this replica only when absent. */
+  readonly journal?: WsJournalOptions;
 }
 
 /** The socket side, as the session sees it. */
@@ -53,6 +58,16 @@ export interface WsSessionSink {
   readonly bufferedAmount: number;
   /** A request finished: activity for the idle timeout. */
   touch(): void;
+  /** Sends one journaled event of a request this replica follows (ws-journal.ts). */
+  deliverJournaled?(chunk: string): void;
+}
+
+/** A request taken over from the journal: re-run, sending the client only the events after `sent`. */
+export interface WsTakeOver {
+  readonly sent: number;
+  /** Events up to this seq are in the journal already. */
+  readonly journaled: number;
+  readonly binaryOutputs: boolean;
 }
 
 /** One accepted request. */
@@ -68,6 +83,8 @@ export interface WsRequestEntry {
   admission: WsAdmission | undefined;
   /** Set when the request is traced: its stage timestamps, turned into spans when it settles. */
   trace?: RequestContext;
+  /** Set when the request is journaled for other replicas. */
+  journal?: JournalHandle;
 }
 
 interface FrameStreamState {
@@ -81,13 +98,14 @@ interface FrameStreamState {
 const LIMIT_RETRY_AFTER_MS = 50;
 
 export class WsSession {
-  readonly id = randomUUID();
   binaryOutputs = false;
   private sink: WsSessionSink | undefined;
   readonly streams: StreamRegistry;
   /** Unfinished requests by client id. */
   private readonly requests = new Map<string, WsRequestEntry>();
   private readonly frames = new Map<string, FrameStreamState>();
+  /** Journaled requests relayed from the journal (ws-relays.ts); undefined without a journal. */
+  private readonly relays: WsRelays | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private destroyed = false;
 
@@ -96,6 +114,8 @@ export class WsSession {
     readonly principal: WsPrincipal,
     /** The client's address (rate limits by IP). */
     readonly remoteAddress?: string,
+    /** A session adopted from the journal keeps the id its client knows. */
+    readonly id: string = randomUUID(),
   ) {
     this.streams = new StreamRegistry({
       windowMs: ctx.limits.resume_window_ms,
@@ -105,10 +125,11 @@ export class WsSession {
         if (entry !== undefined && entry.stream === stream) this.settle(entry);
       },
     });
+    this.relays = ctx.journal === undefined ? undefined : new WsRelays(ctx.journal, this, ctx.logger);
   }
 
   get inFlight(): number {
-    return this.requests.size;
+    return this.requests.size + (this.relays?.size ?? 0);
   }
   get attachedSink(): WsSessionSink | undefined {
     return this.sink;
@@ -136,21 +157,27 @@ export class WsSession {
   detach(sink: WsSessionSink): void {
     if (this.sink !== sink) return;
     this.sink = undefined;
+    this.relays?.stopAll();
     if (this.ctx.limits.resume_window_ms === 0 || this.streams.size === 0) {
       this.destroy();
       return;
     }
     for (const key of [...this.streams.keys()]) this.streams.get(key)?.detach();
-    this.expiryTimer = setTimeout(() => this.destroy(), this.ctx.limits.resume_window_ms);
+    this.expiryTimer = setTimeout(() => this.destroy(true), this.ctx.limits.resume_window_ms);
     this.expiryTimer.unref();
   }
 
-  /** Ends the session: unfinished requests are cancelled, buffers dropped. */
-  destroy(): void {
+  /**
+   * Ends the session: unfinished requests are cancelled, buffers dropped. `handOff` (the resume window passed, the
+   * server shuts down): journaled requests are left to the journal unfinished, for a replica the client resumes on.
+   */
+  destroy(handOff = false): void {
     if (this.destroyed) return;
     this.destroyed = true;
     if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
     this.sink = undefined;
+    this.relays?.stopAll();
+    if (handOff) for (const entry of this.requests.values()) entry.journal?.handOff();
     this.streams.clear();
     this.requests.clear();
     this.frames.clear();
@@ -164,7 +191,7 @@ export class WsSession {
    * Handles an `infer` event (already parsed; `binary` is its binary section when it declared one). `failure`
    * makes the request fail at once with that error (framing problems found by the connection).
    */
-  submit(event: Readonly<Record<string, unknown>>, binary: Uint8Array | undefined, failure?: RtError): void {
+  submit(event: Readonly<Record<string, unknown>>, binary: Uint8Array | undefined, failure?: RtError, takeOver?: WsTakeOver): void {
     const receivedNs = process.hrtime.bigint();
     const sink = this.sink;
     if (sink === undefined) return;
@@ -181,7 +208,7 @@ export class WsSession {
       );
       return;
     }
-    if (this.requests.has(id)) {
+    if (this.requests.has(id) || this.relays?.has(id) === true) {
       sink.refuse(
         rtError('BAD_REQUEST', `request id '${id}' is already in flight on this session; ids must be unique among unfinished requests`),
         'id',
@@ -193,10 +220,11 @@ export class WsSession {
     const frameName = event['frame_stream'];
     const mode = streamFlag === true ? 'stream' : 'single';
     const stream = this.streams.create(id, mode);
+    const binaryOutputs = takeOver?.binaryOutputs ?? this.binaryOutputs;
     const entry: WsRequestEntry = {
       id,
       stream,
-      encoding: { binaryDefault: this.binaryOutputs },
+      encoding: { binaryDefault: binaryOutputs },
       frame: undefined,
       request: undefined,
       started: false,
@@ -204,7 +232,12 @@ export class WsSession {
       admission: undefined,
     };
     stream.context = entry;
-    stream.attach((e) => this.sink?.deliver(entry, e));
+    // A request taken over: the client has the events through `sent` (the re-run produces them again).
+    const sent = takeOver?.sent ?? 0;
+    stream.attach((e) => {
+      if (e.seq > sent) this.sink?.deliver(entry, e);
+      else if (e.kind !== 'data') this.sink?.deliver(entry, { ...e, seq: sent + 1 });
+    });
     stream.onFinish = () => this.settle(entry);
     this.requests.set(id, entry);
 
@@ -212,6 +245,8 @@ export class WsSession {
       stream.push({ kind: 'error', error: err });
     };
     if (failure !== undefined) return fail(failure);
+    const journalable = this.ctx.journal !== undefined && streamFlag === true && binary === undefined && frameName === undefined;
+    let recorded: Promise<void> | undefined;
     try {
       const model = event['model'];
       if (typeof model !== 'string' || model.length === 0)
@@ -232,12 +267,14 @@ export class WsSession {
           throw rtError('BAD_REQUEST', `infer '${id}': a frame of frame stream '${frameName}' cannot also ask for 'stream': true`);
       }
 
+      if (journalable && takeOver === undefined) event = pinWsSeed(this.ctx.api, model, version, event);
+
       // Admission: per-session bounds before any decoding work (docs/ws-protocol.md "Backpressure and limits").
       const fs = typeof frameName === 'string' ? this.frames.get(frameName) : undefined;
       const supersedes =
         fs?.running !== undefined && fs.pending.length >= this.ctx.limits.max_pending_frames && this.ctx.limits.max_pending_frames > 0;
       // The entry itself is already counted in `requests`.
-      if (!supersedes && this.requests.size > this.ctx.limits.max_in_flight) {
+      if (!supersedes && this.inFlight > this.ctx.limits.max_in_flight) {
         throw rtError(
           'TOO_MANY_IN_FLIGHT',
           `this session already has ${this.ctx.limits.max_in_flight} unfinished requests (max_in_flight); wait for results before sending more`,
@@ -272,8 +309,9 @@ export class WsSession {
       entry.encoding = {
         parameters: decoded.parameters,
         outputs: decoded.outputs,
-        binaryDefault: this.binaryOutputs,
+        binaryDefault: binaryOutputs,
       };
+      if (journalable) recorded = this.relays?.record(entry, event, version, takeOver);
     } catch (err) {
       return fail(err as RtError);
     }
@@ -285,16 +323,16 @@ export class WsSession {
       if (typeof frameName === 'string') this.enqueueFrame(entry, frameName);
       else this.start(entry);
     };
-    if (admit === undefined) {
+    if (admit === undefined && recorded === undefined) {
       proceed();
       return;
     }
-    Promise.resolve()
-      .then(() => admit(this.principal, model, this.remoteAddress))
+    Promise.resolve(recorded)
+      .then(() => admit?.(this.principal, model, this.remoteAddress))
       .then(
         (admission) => {
           // Cancelled (or the session ended) while admission was pending: give the slot straight back.
-          if (entry.settled) admission.release();
+          if (entry.settled) admission?.release();
           else entry.admission = admission;
           proceed();
         },
@@ -304,9 +342,10 @@ export class WsSession {
 
   /** `cancel`: the request ends with CANCELLED (if it has not finished) and its work is abandoned. */
   cancel(id: string): void {
+    const err = rtError('CANCELLED', `request '${id}' was cancelled by the client`);
+    if (this.relays?.cancel(id, err) === true) return;
     const entry = this.requests.get(id);
     if (entry === undefined) return;
-    const err = rtError('CANCELLED', `request '${id}' was cancelled by the client`);
     entry.stream.push({ kind: 'error', error: err });
     entry.stream.abort(err);
   }
@@ -374,6 +413,7 @@ export class WsSession {
    * Returns how many requests were taken over. Call `replayListed` after announcing `session.resumed`.
    */
   takeOver(sink: WsSessionSink, after: ReadonlyMap<string, number>): number {
+    this.relays?.stopAll();
     for (const key of [...this.streams.keys()]) {
       if (after.has(key)) continue;
       this.cancel(key);
@@ -387,22 +427,29 @@ export class WsSession {
 
   /**
    * Replays, for each listed id, the events after the client's last seq, then keeps the stream live on the
-   * attached sink. Returns the ids that cannot be resumed (unknown, or their missed events were evicted).
+   * attached sink; a request this replica does not hold comes from the journal when there is one. `expired` is
+   * told the ids that cannot be resumed (unknown, or their missed events were evicted).
    */
-  replayListed(after: ReadonlyMap<string, number>): string[] {
-    const expired: string[] = [];
+  replayListed(after: ReadonlyMap<string, number>, expired: (id: string) => void): void {
     for (const [id, seq] of after) {
       const stream = this.streams.get(id);
       const entry = stream?.context as WsRequestEntry | undefined;
-      if (stream === undefined || entry === undefined || !stream.attach((e) => this.sink?.deliver(entry, e), seq)) {
-        expired.push(id);
+      if (stream === undefined && this.relays !== undefined) {
+        this.relays.start(id, seq, expired);
+      } else if (stream === undefined || entry === undefined || !stream.attach((e) => this.sink?.deliver(entry, e), seq)) {
+        expired(id);
         if (stream !== undefined) {
           this.cancel(id);
           this.streams.delete(id);
         }
       }
     }
-    return expired;
+  }
+
+  /** Resumes request `id` from the journal (ws-relays.ts); `found` is its record when already read. */
+  resumeFromJournal(id: string, after: number, expired: (id: string) => void, found?: FoundWsRequest): void {
+    if (this.relays === undefined) expired(id);
+    else this.relays.start(id, after, expired, found);
   }
 }
 
@@ -422,7 +469,8 @@ export class WsSessionStore {
   get size(): number {
     return this.sessions.size;
   }
+  /** Server shutdown: every session ends; journaled requests are handed off to the replicas their clients resume on. */
   destroyAll(): void {
-    for (const s of [...this.sessions.values()]) s.destroy();
+    for (const s of [...this.sessions.values()]) s.destroy(true);
   }
 }

@@ -4,7 +4,9 @@
  * then the container is started with its default command and must become healthy (its own HEALTHCHECK), run as
  * a non-root user, ship without dev dependencies, answer one inference over REST and one over gRPC, and stop on
  * SIGTERM. Skipped only where podman is missing outside CI; in CI (.ci/run installs podman, buildah and
- * debootstrap) it must run.
+ * debootstrap) it must run. It removes what it built (its container, its tag, and every image of its build,
+ * intermediate stages included, found by a label unique to the run) and keeps the cached base image, so a reused
+ * machine does not grow by an image per source change.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -17,8 +19,12 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const PODMAN = ['--runtime', process.env['PODMAN_RUNTIME'] ?? 'runc'];
 // runc here may not raise rlimits past the host's hard limits ("error setting rlimit type 7").
 const ULIMITS = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'];
-const IMAGE = 'localhost/rtserve-test:cpu';
+const RUN = `${process.pid}-${Date.now()}`;
+const IMAGE = `localhost/rtserve-test:cpu-${RUN}`;
 const NAME = `rtserve-test-${process.pid}`;
+const BASE = 'docker.io/library/node:20-bookworm-slim';
+/** On every image this run's build commits, the final one and each stage's intermediate ones (buildah applies it to all). */
+const BUILD_LABEL = `io.rtserve.test.build=${RUN}`;
 
 function podman(args: string[], timeoutMs = 60_000): SpawnSyncReturns<string> {
   return spawnSync('podman', [...PODMAN, ...args], { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
@@ -49,7 +55,11 @@ describe('CPU container image (Dockerfile, podman)', { skip: needTool('podman', 
   before(async () => {
     const base = await run('bash', ['scripts/container/make-base-image.sh'], 15 * 60_000);
     assert.equal(base.code, 0, `make-base-image.sh failed:\n${base.out}`);
-    const build = await run('podman', [...PODMAN, 'build', '--format', 'docker', '-t', IMAGE, '-f', 'Dockerfile', '.'], 20 * 60_000);
+    const build = await run(
+      'podman',
+      [...PODMAN, 'build', '--format', 'docker', '--label', BUILD_LABEL, '-t', IMAGE, '-f', 'Dockerfile', '.'],
+      20 * 60_000,
+    );
     assert.equal(build.code, 0, `podman build failed:\n${build.out}`);
     httpPort = await freePort();
     grpcPort = await freePort();
@@ -71,8 +81,25 @@ describe('CPU container image (Dockerfile, podman)', { skip: needTool('podman', 
     assert.equal(r.status, 0, `podman run failed: ${r.stderr}`);
   });
 
-  after(() => {
+  const builtImages = (): string[] =>
+    podman(['images', '-a', '-q', '--filter', `label=${BUILD_LABEL}`])
+      .stdout.split('\n')
+      .filter((id) => id !== '');
+  /** Removes the container, the tag and every image of this run's build; the base image stays. */
+  const cleanUp = (): void => {
     podman(['rm', '-f', '-t', '0', NAME]);
+    podman(['rmi', IMAGE]);
+    // Intermediate images of the build stage are not parents of the final image: they are left untagged.
+    // A child must go before its parent: a few passes (bounded) settle any order.
+    for (let pass = 0; pass < 4; pass++) {
+      const left = builtImages();
+      if (left.length === 0) return;
+      podman(['rmi', ...new Set(left)]);
+    }
+  };
+
+  after(() => {
+    cleanUp();
   });
 
   it('becomes healthy by its own HEALTHCHECK (the published port answers /v2/health/ready)', async () => {
@@ -141,5 +168,14 @@ describe('CPU container image (Dockerfile, podman)', { skip: needTool('podman', 
       '0',
       `exit code; logs:\n${logs.stdout.slice(-3000)}${logs.stderr.slice(-3000)}`,
     );
+  });
+
+  it('removes what it built (container, tag, intermediate images) and keeps the cached base image', () => {
+    const built = builtImages();
+    assert.ok(built.length >= 2, `the build committed labelled images (final and intermediate): ${built.join(' ')}`);
+    cleanUp();
+    assert.deepEqual(builtImages(), [], 'no image of this build is left');
+    assert.notEqual(podman(['image', 'exists', IMAGE]).status, 0, 'the tag is gone');
+    assert.equal(podman(['image', 'exists', BASE]).status, 0, 'the base image stays cached');
   });
 });

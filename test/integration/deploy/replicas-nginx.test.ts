@@ -5,9 +5,10 @@
  * SSE token streams whose replica died resume through nginx on another replica with no event lost or repeated
  * (Last-Event-ID; the stream journal in Redis; the taking-over replica re-runs the request with its pinned seed
  * and sends only what the client lacks), unary requests in flight on the dead replica fail cleanly (a status, no
- * hang), WebSocket sessions of the dead replica are told RESUME_EXPIRED on another (WebSocket sessions are not
- * journaled), gRPC streams on it end with a status, and the others finish. gRPC and WebSocket upgrades pass through
- * nginx; a WebSocket ticket issued by one replica opens a socket on another. Counts: sent, answered, resumed, lost.
+ * hang), WebSocket token streams of the dead replica resume their session through nginx on another replica with
+ * the rest of their tokens (the same journal: the session's streaming requests are journaled), gRPC streams on it
+ * end with a status, and the others finish. gRPC and WebSocket upgrades pass through nginx; a WebSocket ticket
+ * issued by one replica opens a socket on another. Counts: sent, answered, resumed, lost.
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type ChildProcess } from 'node:child_process';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
 import { makeRepository } from '../../helpers/server.ts';
@@ -73,6 +75,15 @@ async function readEvents(res: Response, onEvent: (e: SseEvent) => void): Promis
   }
 }
 
+/**
+ * The replica that answered, from nginx's $upstream_addr: a list when nginx tried others first (a dead replica
+ * refuses the connection, nginx moves on); the last one answered.
+ */
+function servedBy(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header.join(', ') : (header ?? '');
+  return value.split(',').at(-1)?.trim() ?? '';
+}
+
 interface StreamResult {
   events: SseEvent[];
   resumes: number;
@@ -91,7 +102,7 @@ async function streamThrough(base: string, body: unknown, onFirstEvents: (upstre
   let notified = false;
   let res = await fetch(url, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (res.status !== 200) assert.fail(`generate_stream: ${res.status} ${await res.text()}`);
-  const upstream = res.headers.get('x-upstream-addr') ?? '';
+  const upstream = servedBy(res.headers.get('x-upstream-addr') ?? undefined);
   const onEvent = (e: SseEvent): void => {
     events.push(e);
     if (!notified && events.length >= 3) {
@@ -111,14 +122,22 @@ async function streamThrough(base: string, body: unknown, onFirstEvents: (upstre
   throw new Error('the stream did not finish within 10 resumes');
 }
 
-type WsEvent = { type: string; id?: string; seq?: number; session?: { id: string }; error?: { code: string } };
+type WsEvent = {
+  type: string;
+  id?: string;
+  seq?: number;
+  session?: { id: string };
+  error?: { code: string };
+  outputs?: { name: string; data: string[] }[];
+};
 
-/** A WebSocket client over nginx with an event queue; resolves once the socket is open. */
-function openWs(url: string): Promise<{ ws: WebSocket; next: () => Promise<WsEvent | undefined> }> {
+/** A WebSocket client over nginx with an event queue; resolves once the socket is open, with the replica that took it. */
+function openWs(url: string): Promise<{ ws: WebSocket; next: () => Promise<WsEvent | undefined>; upstream: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, ['rtserve.v1', `rtserve.bearer.${KEY}`]);
     const queue: (WsEvent | undefined)[] = [];
     const waiters: ((e: WsEvent | undefined) => void)[] = [];
+    let upstream = '';
     const push = (e: WsEvent | undefined): void => {
       const w = waiters.shift();
       if (w !== undefined) w(e);
@@ -129,57 +148,86 @@ function openWs(url: string): Promise<{ ws: WebSocket; next: () => Promise<WsEve
     });
     // undefined = the socket closed (its replica died, or the server closed it).
     ws.on('close', () => push(undefined));
-    ws.once('open', () => resolve({ ws, next: () => new Promise((r) => (queue.length > 0 ? r(queue.shift()) : waiters.push(r))) }));
+    ws.once('upgrade', (res) => {
+      upstream = servedBy(res.headers['x-upstream-addr']);
+    });
+    ws.once('open', () => resolve({ ws, upstream, next: () => new Promise((r) => (queue.length > 0 ? r(queue.shift()) : waiters.push(r))) }));
     ws.once('error', reject);
   });
 }
 
+const WS_PROMPT_INPUT = [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }];
+
+interface WsRequestResult {
+  /** How it ended: 'done' on its first socket, 'resumed-done' after a resume, else the error code or 'other'. */
+  outcome: string;
+  seqs: number[];
+  text: string;
+}
+
 /**
- * One WebSocket token stream through nginx; when its socket drops before `done` it resumes its session over a new
- * socket (which nginx sends to a live replica). Returns how it ended.
+ * WebSocket token streams through nginx on one session (one socket, one replica): request `id` with `parameters`
+ * each. When the socket drops before every request is done, the client reconnects through nginx (which sends it to
+ * a live replica) and resumes its session with the last seq of each unfinished request (bounded tries).
+ * `onTokens(upstream)` is called once every request has `notifyAfter` deltas.
  */
-async function wsStream(url: string): Promise<{ outcome: 'done' | 'resumed-done' | 'resume-expired' | 'other'; seqs: number[] }> {
-  const a = await openWs(url);
-  const created = await a.next();
-  const session = created?.session?.id as string;
-  a.ws.send(
-    JSON.stringify({
-      type: 'infer',
-      id: 'r1',
-      model: 'charlm',
-      inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], data: [PROMPT] }],
-      parameters: { max_tokens: 400, temperature: 0 },
-      stream: true,
-    }),
-  );
-  const seqs: number[] = [];
-  for (;;) {
-    const e = await a.next();
-    if (e === undefined) break;
-    if (e.id !== 'r1') continue;
-    seqs.push(e.seq ?? -1);
-    if (e.type !== 'delta') {
-      a.ws.close();
-      return { outcome: e.type === 'done' ? 'done' : 'other', seqs };
-    }
+async function wsSession(
+  url: string,
+  requests: Record<string, Record<string, number>>,
+  notifyAfter: number,
+  onTokens: (upstream: string) => void,
+): Promise<{ session: string; results: Record<string, WsRequestResult> }> {
+  let socket = await openWs(url);
+  const upstream = socket.upstream;
+  const session = (await socket.next())?.session?.id as string;
+  const results: Record<string, WsRequestResult> = {};
+  for (const [id, parameters] of Object.entries(requests)) {
+    results[id] = { outcome: 'running', seqs: [], text: '' };
+    socket.ws.send(JSON.stringify({ type: 'infer', id, model: 'charlm', inputs: WS_PROMPT_INPUT, parameters, stream: true }));
   }
-  const b = await openWs(url);
-  await b.next(); // session.created
-  b.ws.send(JSON.stringify({ type: 'resume', session, after: { r1: seqs.at(-1) ?? 0 } }));
-  for (;;) {
-    const e = await b.next();
-    if (e === undefined) return { outcome: 'other', seqs };
-    if (e.type === 'error' && e.error?.code === 'RESUME_EXPIRED') {
-      b.ws.close();
-      return { outcome: 'resume-expired', seqs };
+  let notified = false;
+  const running = (): string[] => Object.keys(results).filter((id) => results[id]?.outcome === 'running');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    for (;;) {
+      if (running().length === 0) {
+        socket.ws.close();
+        return { session, results };
+      }
+      const e = await socket.next();
+      if (e === undefined) break;
+      const r = e.id === undefined ? undefined : results[e.id];
+      if (e.type === 'error' && r === undefined) {
+        // The session could not be resumed: every unfinished request ends with that code.
+        for (const id of running()) (results[id] as WsRequestResult).outcome = e.error?.code ?? 'error';
+        continue;
+      }
+      if (r === undefined) continue;
+      r.seqs.push(e.seq ?? -1);
+      if (e.type === 'delta') r.text += e.outputs?.find((o) => o.name === 'text_output')?.data.join('') ?? '';
+      else r.outcome = e.type === 'done' ? (attempt === 0 ? 'done' : 'resumed-done') : (e.error?.code ?? e.type);
+      if (!notified && Object.values(results).every((x) => x.seqs.length >= notifyAfter)) {
+        notified = true;
+        onTokens(upstream);
+      }
     }
-    if (e.id !== 'r1') continue;
-    seqs.push(e.seq ?? -1);
-    if (e.type !== 'delta') {
-      b.ws.close();
-      return { outcome: e.type === 'done' ? 'resumed-done' : 'other', seqs };
-    }
+    socket = await openWs(url);
+    await socket.next(); // session.created
+    socket.ws.send(
+      JSON.stringify({ type: 'resume', session, after: Object.fromEntries(running().map((id) => [id, results[id]?.seqs.at(-1) ?? 0])) }),
+    );
   }
+  throw new Error('the WebSocket session did not finish within 5 resumes');
+}
+
+/** The text an undisturbed generation gives (REST generate on one replica). */
+async function referenceText(replica: string, parameters: Record<string, number>): Promise<string> {
+  const r = await fetch(`${replica}/v2/models/charlm/generate`, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ text_input: PROMPT, parameters }),
+  });
+  assert.equal(r.status, 200);
+  return ((await r.json()) as { text_output: string }).text_output;
 }
 
 /** One gRPC ModelStreamInfer generation through nginx: 'final' when its last response came, else the status code. */
@@ -218,12 +266,14 @@ describe('three replicas behind nginx, state in Redis', {
   const replicas: Replica[] = [];
   let httpBase: string;
   let grpcAddress: string;
+  let redisPort = 0;
+  const keyPrefix = `rtserve-test-${process.pid}:`;
 
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'rtserve-replicas-'));
     const charlmConfig = JSON.parse(await readFile(join(root, 'models', 'charlm', 'config.json'), 'utf8')) as unknown;
     repo = await makeRepository({ charlm: { from: 'charlm', config: charlmConfig }, simple: { from: 'simple' } });
-    const redisPort = await freePort();
+    redisPort = await freePort();
     redis = await startProcess(
       'redis-server',
       ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -240,7 +290,7 @@ describe('three replicas behind nginx, state in Redis', {
         logLevel: 'warn',
         exitTimeoutSecs: 5,
         auth: { enabled: true, apiKeys: [{ id: 'replicas', sha256: hashApiKey(KEY), scopes: ['infer', 'metadata'] }] },
-        sharedState: { store: 'redis', redisUrl: `redis://127.0.0.1:${redisPort}`, keyPrefix: `rtserve-test-${process.pid}:`, streamLeaseMs: 1000 },
+        sharedState: { store: 'redis', redisUrl: `redis://127.0.0.1:${redisPort}`, keyPrefix, streamLeaseMs: 1000 },
         grpcMaxConnectionAgeMs: 60_000,
       });
     const starting: Promise<void>[] = [];
@@ -384,6 +434,7 @@ describe('three replicas behind nginx, state in Redis', {
       assert.equal(r.status, 200);
       reference.set(i, ((await r.json()) as { text_output: string }).text_output);
     }
+    const greedy = await referenceText(`http://127.0.0.1:${replicas[1]?.http}`, { max_tokens: 400, temperature: 0 });
     // Unary requests spread over the replicas, some of them in flight on the victim when it dies: each must end
     // with a status (200, or 502 from nginx for the dead replica's), never hang.
     const unaryBody = JSON.stringify({ text_input: PROMPT, parameters: { max_tokens: 400, temperature: 0 } });
@@ -402,7 +453,7 @@ describe('three replicas behind nginx, state in Redis', {
     };
     // WebSocket and gRPC token streams through nginx alongside (they are not journaled: see the counts below).
     const wsUrl = `${httpBase.replace(/^http/, 'ws')}/v2/ws`;
-    const wsStreams = Array.from({ length: 3 }, () => wsStream(wsUrl));
+    const wsStreams = Array.from({ length: 3 }, () => wsSession(wsUrl, { r1: { max_tokens: 400, temperature: 0 } }, 1, () => {}));
     const grpcClient = inferenceClient(grpcAddress);
     const md = new grpc.Metadata();
     md.set('authorization', `Bearer ${KEY}`);
@@ -424,7 +475,7 @@ describe('three replicas behind nginx, state in Redis', {
     }
     const results = await Promise.all(streams);
     const statuses = await Promise.all(unaries);
-    const wsResults = await Promise.all(wsStreams);
+    const wsResults = (await Promise.all(wsStreams)).map((r) => r.results['r1'] as WsRequestResult);
     const grpcResults = await Promise.all(grpcStreams);
     grpcClient.close();
     assert.ok(victim !== undefined);
@@ -467,18 +518,65 @@ describe('three replicas behind nginx, state in Redis', {
     assert.equal(lost, 0);
     assert.equal(answered, STREAMS);
     assert.ok(resumed >= 1, `at least one stream was on the killed replica and resumed (${JSON.stringify(counts)})`);
-    // WebSocket sessions live on their replica: one whose replica died is told RESUME_EXPIRED on another (clean,
-    // never a hang or a silent gap); the others finish with gap-free sequence numbers.
+    // WebSocket token streams finish, on their replica or resumed on another, with the undisturbed greedy text.
     for (const r of wsResults) {
-      assert.ok(['done', 'resumed-done', 'resume-expired'].includes(r.outcome), `ws outcome ${r.outcome}`);
+      assert.ok(['done', 'resumed-done'].includes(r.outcome), `ws outcome ${r.outcome}`);
       assert.deepEqual(
         r.seqs,
         r.seqs.map((_, k) => k + 1),
       );
+      assert.equal(r.text, greedy);
     }
     // gRPC streams on the dead replica end with a status; the others get their final response.
     for (const g of grpcResults) assert.ok(g === 'final' || g === 'UNAVAILABLE' || g === 'INTERNAL', `grpc outcome ${g}`);
     // Unary requests on the dead replica fail with a gateway status; the others succeed.
     for (const s of statuses) assert.ok(s === 200 || s === 502, `unary status ${s}`);
+  });
+
+  it('SIGKILL of the replica holding a WebSocket session: its token streams resume on another with the undisturbed text', async () => {
+    const live = replicas.filter((r) => r.proc.exitCode === null && r.proc.signalCode === null);
+    assert.ok(live.length >= 2, 'two replicas left: one to kill, one to resume on');
+    const requests = {
+      greedy: { max_tokens: 300, temperature: 0 },
+      seeded: { max_tokens: 300, temperature: 0.8, seed: 77 },
+      // No seed: the producing replica pins one when it journals the request, so the re-run draws the same tokens.
+      pinned: { max_tokens: 300, temperature: 0.8 },
+    };
+    const reference = {
+      greedy: await referenceText(`http://127.0.0.1:${live[0]?.http}`, requests.greedy),
+      seeded: await referenceText(`http://127.0.0.1:${live[0]?.http}`, requests.seeded),
+    };
+    let victim: Replica | undefined;
+    const { session, results } = await wsSession(`${httpBase.replace(/^http/, 'ws')}/v2/ws`, requests, 5, (upstream) => {
+      // Every request has its first tokens (none can have finished 300): the session's replica dies mid-stream.
+      victim = live.find((r) => upstream === `127.0.0.1:${r.http}`);
+      assert.ok(victim !== undefined, `the session's upstream ${upstream} is a live replica`);
+      victim.proc.kill('SIGKILL');
+    });
+    assert.ok(victim !== undefined, 'the replica was killed mid-stream');
+    const counts = { ws: { sent: 3, ...Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.outcome])) } };
+    process.stdout.write(`# replicas-nginx ws resume: ${JSON.stringify(counts)}\n`);
+    for (const [id, r] of Object.entries(results)) {
+      assert.equal(r.outcome, 'resumed-done', `${id}: resumed on another replica and finished`);
+      assert.deepEqual(
+        r.seqs,
+        r.seqs.map((_, k) => k + 1),
+        `${id}: sequence numbers 1..n, no gap and no repeat`,
+      );
+    }
+    assert.equal(results['greedy']?.text, reference.greedy, 'greedy: the resumed text equals the undisturbed generation');
+    assert.equal(results['seeded']?.text, reference.seeded, 'seeded: the resumed text equals the undisturbed generation');
+    // The pinned request's seed, from the journal in Redis: an undisturbed run with it gives the same text.
+    const redisClient = new Redis(`redis://127.0.0.1:${redisPort}`);
+    try {
+      const key = `${keyPrefix}stream:{ws:${session}:${Buffer.from('pinned').toString('base64url')}}`;
+      const body = JSON.parse((await redisClient.hget(key, 'body')) ?? '{}') as { event?: { parameters?: { seed?: number } } };
+      const seed = body.event?.parameters?.seed;
+      assert.ok(Number.isSafeInteger(seed), `a seed was pinned in the journal (${JSON.stringify(body)})`);
+      const pinned = await referenceText(`http://127.0.0.1:${live.find((r) => r !== victim)?.http}`, { ...requests.pinned, seed: seed as number });
+      assert.equal(results['pinned']?.text, pinned, 'pinned: the resumed text equals an undisturbed run with the pinned seed');
+    } finally {
+      redisClient.disconnect();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { silentLogger } from '../../../src/observability/logger.ts';
 import { createHttpServer } from '../../../src/transport/http/http-server.ts';
 import type { WsAdmit, WsAuthenticate } from '../../../src/transport/ws/ws-auth.ts';
 import { attachWsFrontEnd, type WsFrontEnd, type WsFrontEndConfig, type WsMetrics } from '../../../src/transport/ws/ws-server.ts';
+import type { WsJournalOptions } from '../../../src/transport/ws/ws-journal.ts';
 
 export const FRONT_END_DEFAULTS: WsFrontEndConfig = {
   wsMaxMessageBytes: 1 << 20,
@@ -29,7 +30,13 @@ export interface TestFrontEnd {
 export async function startFrontEnd(
   api: InferenceApi,
   config: Partial<WsFrontEndConfig> = {},
-  hooks: { readonly authenticate?: WsAuthenticate; readonly admit?: WsAdmit; readonly metrics?: WsMetrics } = {},
+  hooks: {
+    readonly authenticate?: WsAuthenticate;
+    readonly admit?: WsAdmit;
+    readonly metrics?: WsMetrics;
+    /** A shared stream journal (front ends on one journal are replicas of each other). */
+    readonly journal?: WsJournalOptions;
+  } = {},
 ): Promise<TestFrontEnd> {
   let front: WsFrontEnd | undefined;
   const app = await createHttpServer({
@@ -44,6 +51,7 @@ export async function startFrontEnd(
         ...(hooks.authenticate === undefined ? {} : { authenticate: hooks.authenticate }),
         ...(hooks.admit === undefined ? {} : { admit: hooks.admit }),
         ...(hooks.metrics === undefined ? {} : { metrics: hooks.metrics }),
+        ...(hooks.journal === undefined ? {} : { journal: hooks.journal }),
       });
     },
   });
