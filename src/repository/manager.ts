@@ -399,6 +399,7 @@ export class RepositoryManager {
           engine: this.options.engine,
           loadOptions,
           instances: count,
+          devices: placements.map((p) => p.device),
           settings: config.engine.failover,
           warmup: (s) => warmup(s, config, validation, plan),
           logger: this.options.logger,
