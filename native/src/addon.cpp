@@ -1,8 +1,10 @@
 // rtserve native CUDA engine: the Node-API surface (plain node_api.h, no node-addon-api).
 //
-//   deviceInfo(): string                       JSON: device, compute capability, CUDA / cuDNN / cuBLASLt versions
+//   deviceCount(): number                      CUDA devices this process sees (CUDA_VISIBLE_DEVICES, MIG applied)
+//   deviceInfo(device?): string                JSON: device, compute capability, CUDA / cuDNN / cuBLASLt versions
 //   tune(layerJson, optionsJson): string       times a layer's candidate tactics (build time, synchronous)
-//   create(networkJson, weights): Promise<h>   uploads weights, builds tactics, captures a CUDA graph per batch
+//   create(networkJson, weights, device?): Promise<h>   on that device (default 0): uploads weights, builds
+//                                              tactics, captures a CUDA graph per batch
 //   run(h, batch, rows, inputs, outputs): Promise<void>   copies in, launches, copies out (off the event loop)
 //   bench(h, batch, iters): Promise<string>    GPU-only timings of one program
 //   probe(h, batch, rows, inputs, layers, off, out): Promise<void>   diagnostics: a layer's output after `layers` layers
@@ -102,9 +104,20 @@ void finalizeHolder(napi_env, void* data, void*) {
 
 // ---- deviceInfo / tune ---------------------------------------------------------------------------------------
 
-napi_value DeviceInfo(napi_env env, napi_callback_info) {
+napi_value DeviceCount(napi_env env, napi_callback_info) {
+  napi_value n;
+  napi_create_int32(env, rt::deviceCount(), &n);
+  return n;
+}
+
+napi_value DeviceInfo(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  int32_t device = -1;
+  if (argc >= 1 && napi_get_value_int32(env, argv[0], &device) != napi_ok) return throwError(env, "deviceInfo(device?: number)");
   try {
-    return makeString(env, rt::deviceInfoJson());
+    return makeString(env, rt::deviceInfoJson(device));
   } catch (const std::exception& e) {
     return throwError(env, e.what());
   }
@@ -132,6 +145,7 @@ struct CreateWork {
   std::string json;
   const void* weights = nullptr;
   size_t weightBytes = 0;
+  int device = 0;
   rt::Engine* engine = nullptr;
   std::string error;
 };
@@ -139,7 +153,7 @@ struct CreateWork {
 void createExecute(napi_env, void* data) {
   auto* w = static_cast<CreateWork*>(data);
   try {
-    w->engine = new rt::Engine(w->json, w->weights, w->weightBytes);
+    w->engine = new rt::Engine(w->json, w->weights, w->weightBytes, w->device);
   } catch (const std::exception& e) {
     w->error = e.what();
   }
@@ -170,14 +184,17 @@ void createComplete(napi_env env, napi_status, void* data) {
 }
 
 napi_value Create(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   auto* w = new CreateWork();
   void* data = nullptr;
-  if (argc < 2 || !getString(env, argv[0], &w->json) || !viewBytes(env, argv[1], &data, &w->weightBytes)) {
+  napi_valuetype deviceType = napi_undefined;
+  if (argc >= 3) napi_typeof(env, argv[2], &deviceType);
+  if (argc < 2 || !getString(env, argv[0], &w->json) || !viewBytes(env, argv[1], &data, &w->weightBytes) ||
+      (deviceType != napi_undefined && napi_get_value_int32(env, argv[2], &w->device) != napi_ok)) {
     delete w;
-    return throwError(env, "create(networkJson, weights: Uint8Array)");
+    return throwError(env, "create(networkJson, weights: Uint8Array, device?: number)");
   }
   w->weights = data;
   napi_create_reference(env, argv[1], 1, &w->weightsRef);
@@ -438,6 +455,7 @@ napi_value MapShm(napi_env env, napi_callback_info info) {
 
 napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
+      {"deviceCount", nullptr, DeviceCount, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"deviceInfo", nullptr, DeviceInfo, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"tune", nullptr, Tune, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"create", nullptr, Create, nullptr, nullptr, nullptr, napi_default, nullptr},
@@ -450,7 +468,7 @@ napi_value Init(napi_env env, napi_value exports) {
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   napi_value version;
-  napi_create_string_utf8(env, "2", NAPI_AUTO_LENGTH, &version);
+  napi_create_string_utf8(env, "3", NAPI_AUTO_LENGTH, &version);
   napi_set_named_property(env, exports, "abiVersion", version);
   return exports;
 }

@@ -336,7 +336,18 @@ static int serializeProgrammaticEdges(cudaGraph_t g) {
 #endif
 }
 
-Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t weightBytes) : impl_(new EngineImpl()) {
+/** The instance's device made current on this thread; the EngineImpl's handles and stream are created on it. */
+static EngineImpl* onDevice(int device) {
+  int count = deviceCount();
+  if (device < 0 || device >= count) {
+    throw std::runtime_error("no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " visible to this process)");
+  }
+  CK(cudaSetDevice(device));
+  return new EngineImpl();
+}
+
+Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t weightBytes, int device)
+    : device_(device), impl_(onDevice(device)) {
   Json net = parseJson(networkJson);
   EngineImpl& e = *impl_;
   e.dbg = DebugOptions::fromEnv();
@@ -532,6 +543,7 @@ Engine::Engine(const std::string& networkJson, const void* weightsHost, size_t w
 
 Engine::~Engine() {
   std::lock_guard<std::mutex> g(mu_);
+  cudaSetDevice(device_);
   impl_.reset();
 }
 
@@ -579,7 +591,7 @@ void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& i
   if (off + bytes > e.arenaBytes) throw std::runtime_error("probe: range outside the arena");
   if (fillOff >= 0 && (size_t)fillOff + fillBytes > e.arenaBytes) throw std::runtime_error("probe: fill range outside the arena");
   if (e.dbg.splitArena) throw std::runtime_error("probe: not with RTCUDA_DEBUG=split-arena");
-  CK(cudaSetDevice(0));
+  CK(cudaSetDevice(device_));
   copyInputs(e, rows, in);
   for (int i = 0; i < layers; i++) {
     // The fill lands just before the last layer runs: what that layer reads of memory it has not been given shows.
@@ -597,7 +609,7 @@ void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in,
   if (rows < 1 || rows > batch) throw std::runtime_error("rows must be in [1, batch]");
   if (in.size() != e.inputs.size() || out.size() != e.outputs.size()) throw std::runtime_error("wrong number of inputs or outputs");
   Program& p = e.program(batch);
-  CK(cudaSetDevice(0));
+  CK(cudaSetDevice(device_));
   copyInputs(e, rows, in);
   e.launch(p);
   for (size_t i = 0; i < out.size(); i++) {
@@ -611,6 +623,7 @@ void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in,
 
 std::string Engine::bench(int batch, int iters) {
   std::lock_guard<std::mutex> g(mu_);
+  CK(cudaSetDevice(device_));
   EngineImpl& e = *impl_;
   Program& p = e.program(batch);
   cudaEvent_t a, b;
@@ -648,7 +661,7 @@ std::string Engine::describe() {
   std::lock_guard<std::mutex> g(mu_);
   EngineImpl& e = *impl_;
   std::ostringstream o;
-  o << "{\"arenaBytes\":" << e.arenaBytes << ",\"weightBytes\":" << e.weightBytes << ",\"workspaceBytes\":" << e.wsBytes << ",\"programs\":[";
+  o << "{\"device\":" << device_ << ",\"arenaBytes\":" << e.arenaBytes << ",\"weightBytes\":" << e.weightBytes << ",\"workspaceBytes\":" << e.wsBytes << ",\"programs\":[";
   for (size_t i = 0; i < e.programs.size(); i++) {
     auto& p = e.programs[i];
     o << (i ? "," : "") << "{\"batch\":" << p.batch << ",\"graph\":" << (p.exec ? "true" : "false")

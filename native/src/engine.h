@@ -8,8 +8,14 @@
 
 namespace rt {
 
-/** Device, driver and library versions (what a plan records as the device it was tuned on). */
-std::string deviceInfoJson();
+/** How many CUDA devices this process sees (CUDA_VISIBLE_DEVICES and MIG instances applied by the runtime). */
+int deviceCount();
+
+/**
+ * Device, driver and library versions of one device (what a plan records as the device it was tuned on);
+ * `device` < 0: the calling thread's current device.
+ */
+std::string deviceInfoJson(int device = -1);
 
 /**
  * Times every candidate tactic of one batch-concrete layer (conv, gemm, matmul) on random data, checks each
@@ -32,10 +38,14 @@ struct Piece {
   size_t bytes;
 };
 
-/** One loaded plan instance: weights uploaded once, one arena, one stream, a CUDA graph per batch program. */
+/**
+ * One loaded plan instance on one device: weights uploaded once, one arena, one stream, a CUDA graph per batch
+ * program. Every call makes the instance's device current on the calling thread first (runs come from any libuv
+ * worker thread), so instances on different devices share nothing but the process.
+ */
 class Engine {
  public:
-  Engine(const std::string& networkJson, const void* weights, size_t weightBytes);
+  Engine(const std::string& networkJson, const void* weights, size_t weightBytes, int device = 0);
   ~Engine();
   /**
    * Copies `rows` rows of each input in (each input given as one or more pieces, back to back), runs the program for
@@ -53,8 +63,10 @@ class Engine {
   std::string bench(int batch, int iters);
   /** Which tactics each program uses, whether its graph was captured, workspace and arena sizes. */
   std::string describe();
+  int device() const { return device_; }
 
  private:
+  int device_ = 0;
   std::unique_ptr<EngineImpl> impl_;
   std::mutex mu_;
 };

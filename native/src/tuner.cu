@@ -8,11 +8,20 @@ namespace rt {
 
 // ---- device info -----------------------------------------------------------------------------------------------
 
-std::string deviceInfoJson() {
-  int dev = 0, count = 0;
-  CK(cudaGetDeviceCount(&count));
+int deviceCount() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+std::string deviceInfoJson(int device) {
+  int dev = device, count = deviceCount();
   if (count == 0) throw std::runtime_error("no CUDA device");
-  CK(cudaGetDevice(&dev));
+  if (dev < 0) CK(cudaGetDevice(&dev));
+  if (dev >= count) throw std::runtime_error("no CUDA device " + std::to_string(dev) + ": " + std::to_string(count) + " visible");
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, dev));
   int rt = 0, drv = 0;

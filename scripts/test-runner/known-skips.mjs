@@ -5,6 +5,11 @@
 export const GPU_ONLY_SKIPS = [
   { file: 'test/unit/engine/cuda/cuda-engine.test.ts', suite: 'CUDA engine on the GPU', why: 'needs the native CUDA engine and a GPU' },
   {
+    file: 'test/unit/engine/cuda/placement.test.ts',
+    suite: 'CUDA instances placed on GPUs by instance_group',
+    why: 'needs the native CUDA engine and a GPU',
+  },
+  {
     file: 'test/unit/engine/cuda/served-order.test.ts',
     suite: 'ResNet-50 batch programs in served order on the GPU',
     why: 'needs the native CUDA engine and a GPU',

@@ -92,7 +92,7 @@ const instanceGroup = z.strictObject({
   name: z.string().optional(),
   count: int.pipe(z.number().int().min(1)).default(1),
   kind: z.enum(['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL']).default('KIND_AUTO'),
-  gpus: z.array(int).optional(),
+  gpus: z.array(int.pipe(z.number().int().min(0))).optional(),
 });
 
 const accelerator = z.strictObject({

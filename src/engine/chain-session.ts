@@ -24,6 +24,11 @@ export class ChainSession implements EngineSession {
     this.#instance = instance;
   }
 
+  /** The GPU this instance is placed on, whichever link serves it. */
+  get device(): number | undefined {
+    return this.#chain.deviceOf(this.#instance);
+  }
+
   describe(): SessionDescription {
     return this.#chain.description;
   }

@@ -70,6 +70,8 @@ export interface EngineChainOptions {
   readonly loadOptions: EngineLoadOptions;
   /** Sessions per link (instance_group count). */
   readonly instances: number;
+  /** The GPU of each instance (instance_group placement, by instance index); undefined entries: no device. */
+  readonly devices?: readonly (number | undefined)[];
   readonly settings: FailoverSection;
   /** The model's warmup inference: run on every freshly loaded session, and the health probe's test. */
   readonly warmup: (session: EngineSession) => Promise<void>;
@@ -126,7 +128,7 @@ export class EngineChain implements EngineChainView {
     for (const link of chain.links) {
       const loaded: EngineSession[] = [];
       try {
-        for (let i = 0; i < o.instances; i++) loaded.push(await chain.#load(link.position));
+        for (let i = 0; i < o.instances; i++) loaded.push(await chain.#load(link.position, i));
       } catch (err) {
         await Promise.all(loaded.map((s) => s.close().catch(() => undefined)));
         const error = toRtError(err);
@@ -294,11 +296,21 @@ export class EngineChain implements EngineChainView {
 
   // ---------------------------------------------------------------------------------------------------------
 
-  /** One session of one link: loaded with that provider alone, then warmed up (a link that cannot run is no link). */
-  async #load(link: number): Promise<EngineSession> {
+  /** The GPU instance `instance` is placed on (instance_group), or undefined. */
+  deviceOf(instance: number): number | undefined {
+    return this.#o.devices?.[instance];
+  }
+
+  /**
+   * One session of one link for one instance: loaded with that provider alone on the instance's GPU, then warmed
+   * up (a link that cannot run is no link).
+   */
+  async #load(link: number, instance: number): Promise<EngineSession> {
     const spec = this.#specs[link];
     if (spec === undefined) throw rtError('INTERNAL', `no link ${link}`);
-    const session = await this.#o.engine.load(this.#o.modelPath, { ...this.#o.loadOptions, providers: [spec] });
+    const device = this.deviceOf(instance);
+    const options = { ...this.#o.loadOptions, providers: [spec], ...(device === undefined ? {} : { device }) };
+    const session = await this.#o.engine.load(this.#o.modelPath, options);
     try {
       await this.#o.warmup(session);
     } catch (err) {
@@ -313,7 +325,7 @@ export class EngineChain implements EngineChainView {
     if (slots === undefined) return Promise.reject(rtError('INTERNAL', `no link ${link}`));
     let slot = slots[instance];
     if (slot === undefined) {
-      slot = track(this.#load(link));
+      slot = track(this.#load(link, instance));
       slots[instance] = slot;
       // A failed load leaves the slot empty, so that a later recovery can try again.
       slot.catch(() => {
@@ -374,7 +386,7 @@ export class EngineChain implements EngineChainView {
         if (target === undefined) continue;
         const fresh: EngineSession[] = [];
         try {
-          for (let i = 0; i < this.#o.instances; i++) fresh.push(await this.#load(link));
+          for (let i = 0; i < this.#o.instances; i++) fresh.push(await this.#load(link, i));
         } catch (err) {
           await Promise.all(fresh.map((s) => s.close().catch(() => undefined)));
           this.#o.events?.probed({ model: this.#o.model, version: this.#o.version, link: target, passed: false });

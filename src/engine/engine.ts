@@ -22,6 +22,11 @@ export interface EngineLoadOptions {
   readonly interOpNumThreads?: number;
   /** Extra onnxruntime session options (free-form `session.*` config entries). */
   readonly sessionConfig?: Readonly<Record<string, string>>;
+  /**
+   * The GPU this instance runs on: an ordinal among the devices the process sees (instance_group `gpus`, after
+   * CUDA_VISIBLE_DEVICES). Engines with devices (CUDA) place the instance there; the others ignore it.
+   */
+  readonly device?: number;
 }
 
 export interface SessionDescription {
@@ -33,6 +38,8 @@ export interface SessionDescription {
 
 /** One loaded model instance. It owns its thread and memory; `run` never blocks the event loop. */
 export interface EngineSession {
+  /** The GPU ordinal this instance runs on (engines with devices); undefined for an instance without a device. */
+  readonly device?: number | undefined;
   describe(): SessionDescription;
   /**
    * Runs one batch. `feeds` are full tensors (batch dimension included); `outputNames` selects outputs.
@@ -69,4 +76,9 @@ export interface Engine {
    * Engines without plan support leave it out and plans are refused with a clear error.
    */
   planRuntime?(providers: readonly ExecutionProviderSpec[]): PlanRuntime;
+  /**
+   * How many GPUs instances can be placed on (instance_group KIND_GPU without `gpus` puts `count` instances on each).
+   * Engines without devices leave it out: their instances are counted, never placed.
+   */
+  deviceCount?(): number;
 }

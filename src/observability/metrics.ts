@@ -1,6 +1,6 @@
 import { cpus, freemem, totalmem } from 'node:os';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ModelStatsSnapshot } from './model-stats.ts';
+import type { DeviceStat, ModelStatsSnapshot } from './model-stats.ts';
 import { LocalHistogram } from './local-histogram.ts';
 
 /** What the metrics read at scrape time; everything but statistics and pending is optional. */
@@ -161,6 +161,28 @@ export class ServerMetrics {
     );
     statCounter('nv_inference_compute_output_duration_us', 'Cumulative inference compute output duration in microseconds', (s) =>
       us(s.inference_stats.compute_output.ns),
+    );
+    // Per GPU (instance_group placement): which device ran how much of each model.
+    const deviceCounter = (name: string, help: string, pick: (d: DeviceStat) => number): void => {
+      new Counter({
+        name,
+        help,
+        labelNames: [...MODEL_LABELS, 'device'],
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const s of self.source.statistics()) {
+            for (const d of s.device_stats ?? []) this.inc({ model: s.name, version: s.version, device: String(d.device) }, pick(d));
+          }
+        },
+      });
+    };
+    deviceCounter('rtserve_device_exec_count', 'Number of model executions (batches) run by the instances on one GPU', (d) => d.execution_count);
+    deviceCounter('rtserve_device_inference_count', 'Number of inferences (batch rows) run by the instances on one GPU', (d) => d.inference_count);
+    deviceCounter(
+      'rtserve_device_compute_infer_duration_us',
+      'Cumulative compute inference duration of the instances on one GPU in microseconds',
+      (d) => us(d.compute_infer.ns),
     );
     statCounter('nv_cache_num_hits_per_model', 'Number of response cache hits per model', (s) => s.inference_stats.cache_hit.count);
     statCounter('nv_cache_num_misses_per_model', 'Number of response cache misses per model', (s) => s.inference_stats.cache_miss.count);

@@ -27,6 +27,14 @@ export interface InferStats {
   cache_miss: Duration;
 }
 
+/** What the instances on one GPU ran (rtserve's extension of the statistics; instances without a device have none). */
+export interface DeviceStat {
+  device: number;
+  execution_count: number;
+  inference_count: number;
+  compute_infer: Duration;
+}
+
 export interface ModelStatsSnapshot {
   name: string;
   version: string;
@@ -35,6 +43,8 @@ export interface ModelStatsSnapshot {
   execution_count: number;
   inference_stats: InferStats;
   batch_stats: BatchStat[];
+  /** Per GPU, when the model has instances on GPUs (instance_group placement); absent otherwise. */
+  device_stats?: DeviceStat[];
 }
 
 const zero = (): Duration => ({ count: 0, ns: 0 });
@@ -58,6 +68,7 @@ export class ModelStats {
     cache_miss: zero(),
   };
   private readonly batches = new Map<number, BatchStat>();
+  private readonly devices = new Map<number, DeviceStat>();
 
   constructor(
     readonly name: string,
@@ -95,8 +106,18 @@ export class ModelStats {
    * One batch execution: input preparation, engine run and output split, in ns. Triton's per-request
    * compute_* figures count each request of the batch with the batch's durations; `requests` says how many.
    */
-  recordExecution(batchSize: number, requests: number, inputNs: number, inferNs: number, outputNs: number): void {
+  recordExecution(batchSize: number, requests: number, inputNs: number, inferNs: number, outputNs: number, device?: number): void {
     this.executionCount += 1;
+    if (device !== undefined) {
+      let d = this.devices.get(device);
+      if (d === undefined) {
+        d = { device, execution_count: 0, inference_count: 0, compute_infer: zero() };
+        this.devices.set(device, d);
+      }
+      d.execution_count += 1;
+      d.inference_count += batchSize;
+      add(d.compute_infer, inferNs);
+    }
     for (let i = 0; i < requests; i++) {
       add(this.infer.compute_input, inputNs);
       add(this.infer.compute_infer, inferNs);
@@ -139,6 +160,11 @@ export class ModelStats {
           compute_infer: copy(b.compute_infer),
           compute_output: copy(b.compute_output),
         })),
+      ...(this.devices.size === 0
+        ? {}
+        : {
+            device_stats: [...this.devices.values()].sort((a, b) => a.device - b.device).map((d) => ({ ...d, compute_infer: copy(d.compute_infer) })),
+          }),
     };
   }
 }

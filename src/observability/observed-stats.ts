@@ -22,8 +22,8 @@ export class ObservedModelStats extends ModelStats {
     this.observer.success(totalNs / 1e9, queueNs / 1e9);
   }
 
-  override recordExecution(batchSize: number, requests: number, inputNs: number, inferNs: number, outputNs: number): void {
-    super.recordExecution(batchSize, requests, inputNs, inferNs, outputNs);
+  override recordExecution(batchSize: number, requests: number, inputNs: number, inferNs: number, outputNs: number, device?: number): void {
+    super.recordExecution(batchSize, requests, inputNs, inferNs, outputNs, device);
     this.observer.execution(batchSize, (inputNs + inferNs + outputNs) / 1e9);
     // Stage timings of each batch: per-request logs (access log) carry the request's own total; this line
     // carries the split of the batch it ran in. Trace level: one line per batch is a lot under load.

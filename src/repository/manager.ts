@@ -19,6 +19,7 @@ import { ioMetadataOf, metadataOf, type ModelIoMetadata } from './model-metadata
 import { warmup } from './warmup.ts';
 import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { selectVersions } from './version-policy.ts';
+import { instancePlacements } from './instance-placement.ts';
 
 /** One loaded, servable model version. */
 export interface LoadedVersion {
@@ -383,10 +384,8 @@ export class RepositoryManager {
 
   private async loadVersion(entry: ModelEntry, version: string, modelPath: string, config: ModelConfig, plan?: PlanManifest): Promise<LoadedVersion> {
     const loadOptions = this.engineOptions(config);
-    const count = Math.max(
-      1,
-      config.instance_group.reduce((n, g) => n + g.count, 0),
-    );
+    const placements = instancePlacements(entry.name, config.instance_group, this.options.engine.deviceCount?.());
+    const count = placements.length;
     const sessions: EngineSession[] = [];
     let chain: EngineChain | undefined;
     try {
@@ -400,6 +399,7 @@ export class RepositoryManager {
           engine: this.options.engine,
           loadOptions,
           instances: count,
+          devices: placements.map((p) => p.device),
           settings: config.engine.failover,
           warmup: (s) => warmup(s, config, validation, plan),
           logger: this.options.logger,
@@ -407,7 +407,9 @@ export class RepositoryManager {
         });
         sessions.push(...chain.sessions);
       } else {
-        for (let i = 0; i < count; i++) sessions.push(await this.options.engine.load(modelPath, loadOptions));
+        for (const { device } of placements) {
+          sessions.push(await this.options.engine.load(modelPath, device === undefined ? loadOptions : { ...loadOptions, device }));
+        }
         await Promise.all(sessions.map((s) => warmup(s, config, validation, plan)));
       }
       const first = sessions[0];

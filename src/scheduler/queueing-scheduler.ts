@@ -368,6 +368,7 @@ export abstract class QueueingScheduler implements RtScheduler {
         nsToNumber(inputDoneNs - startNs),
         nsToNumber(inferDoneNs - inputDoneNs),
         nsToNumber(doneNs - inferDoneNs),
+        session.device,
       );
       this.noteBatch(nsToNumber(doneNs - startNs) / 1e6, entries.length);
       for (const [i, e] of entries.entries()) this.finish(e, { ok: true, response: responses[i] as InferResponse });

@@ -12,9 +12,13 @@ export interface NativeEngineHandle {
 /** The Node-API surface of native/build/rtcuda.node (native/src/addon.cpp). */
 export interface CudaAddon {
   readonly abiVersion: string;
-  deviceInfo(): string;
+  /** CUDA devices this process sees (after CUDA_VISIBLE_DEVICES; a MIG instance counts as one device). */
+  deviceCount(): number;
+  /** JSON CudaDeviceInfo of one device (default: device 0). */
+  deviceInfo(device?: number): string;
   tune(layerJson: string, optionsJson: string): string;
-  create(networkJson: string, weights: Uint8Array): Promise<NativeEngineHandle>;
+  /** Loads an instance on `device` (default 0): its weights, arena, stream and graphs live there. */
+  create(networkJson: string, weights: Uint8Array, device?: number): Promise<NativeEngineHandle>;
   /** Each input is one view or a batch's pieces (copied back to back into pinned memory off the event loop). */
   run(
     handle: NativeEngineHandle,
@@ -47,10 +51,18 @@ export interface CudaAddon {
 }
 
 export type CudaAddonStatus =
-  | { readonly available: true; readonly addon: CudaAddon; readonly device: CudaDeviceInfo; readonly path: string }
+  | {
+      readonly available: true;
+      readonly addon: CudaAddon;
+      /** Device 0: where builds tune (the first device CUDA_VISIBLE_DEVICES names). */
+      readonly device: CudaDeviceInfo;
+      /** Every visible device, by ordinal. */
+      readonly devices: readonly CudaDeviceInfo[];
+      readonly path: string;
+    }
   | { readonly available: false; readonly reason: string };
 
-const ABI_VERSION = '2';
+const ABI_VERSION = '3';
 let cached: CudaAddonStatus | undefined;
 
 /** Where the addon is looked for: $RTSERVE_CUDA_ADDON, else native/build/rtcuda.node in the package. */
@@ -90,8 +102,10 @@ export function loadCudaAddon(): CudaAddonStatus {
     return cached;
   }
   try {
-    const device = JSON.parse(addon.deviceInfo()) as CudaDeviceInfo;
-    cached = { available: true, addon, device, path };
+    const count = addon.deviceCount();
+    if (count < 1) throw new Error('the CUDA runtime sees no device');
+    const devices = Array.from({ length: count }, (_, i) => JSON.parse(addon.deviceInfo(i)) as CudaDeviceInfo);
+    cached = { available: true, addon, device: devices[0] as CudaDeviceInfo, devices, path };
   } catch (e) {
     cached = { available: false, reason: `no usable CUDA device (${e instanceof Error ? e.message : String(e)})` };
   }

@@ -12,13 +12,25 @@ export interface CudaEngineOptions {
   readonly fallback?: Engine;
 }
 
-/** Loads a CUDA plan payload into a session (the addon must be available). */
-export async function loadCudaSession(bytes: Uint8Array, what = 'the plan'): Promise<CudaSession> {
+/**
+ * Loads a CUDA plan payload into a session on GPU `device` (an ordinal among the devices this process sees; the
+ * addon must be available). The plan is checked against that device.
+ */
+export async function loadCudaSession(bytes: Uint8Array, what = 'the plan', device = 0): Promise<CudaSession> {
   const payload = decodeCudaPayload(bytes, what);
   if (payload === undefined) throw rtError('BAD_CONFIG', `${what} is not a CUDA plan payload (build one with \`rtserve build --target cuda\`)`);
   const status = loadCudaAddon();
   if (!status.available) throw rtError('ENGINE_UNAVAILABLE', `${what} needs the native CUDA engine, which is unavailable here: ${status.reason}`);
-  return CudaSession.create(status.addon, status.device, payload, what);
+  const info = status.devices[device];
+  if (info === undefined) throw rtError('BAD_CONFIG', unknownGpu(what, device, status.devices.length));
+  return CudaSession.create(status.addon, info, payload, what, device);
+}
+
+/** The message for an instance placed on a GPU this process does not see. */
+function unknownGpu(what: string, device: number, visible: number, env: NodeJS.ProcessEnv = process.env): string {
+  const mask = env.CUDA_VISIBLE_DEVICES;
+  const seen = `${visible} GPU${visible === 1 ? '' : 's'} visible${mask === undefined ? '' : ` (CUDA_VISIBLE_DEVICES=${mask})`}`;
+  return `${what}: instance_group places an instance on GPU ${device}, but this process has ${seen}: GPUs are numbered 0..${visible - 1}`;
 }
 
 /**
@@ -33,13 +45,17 @@ export function createCudaEngine(options: CudaEngineOptions = {}): Engine {
     async load(modelPath: string, loadOptions: EngineLoadOptions): Promise<EngineSession> {
       const bytes = new Uint8Array(await readFile(modelPath));
       if (looksLikeCudaPayload(bytes) && decodeCudaPayload(bytes, basename(modelPath)) !== undefined) {
-        return loadCudaSession(bytes, basename(modelPath));
+        return loadCudaSession(bytes, basename(modelPath), loadOptions.device ?? 0);
       }
       if (fallback !== undefined) return fallback.load(modelPath, loadOptions);
       throw rtError(
         'ENGINE_UNAVAILABLE',
         `${basename(modelPath)} is not a CUDA plan: the CUDA engine runs plans built with \`rtserve build --target cuda\``,
       );
+    },
+    deviceCount(): number {
+      const status = loadCudaAddon();
+      return status.available ? status.devices.length : 0;
     },
     planRuntime(providers: readonly ExecutionProviderSpec[]): PlanRuntime {
       const base: PlanRuntime = fallback?.planRuntime?.(providers) ?? { targets: [], runtime: null };

@@ -59,13 +59,18 @@ export class CudaSession implements EngineSession {
   private readonly handle: NativeEngineHandle;
   private readonly payload: CudaPayload;
 
-  private constructor(addon: CudaAddon, handle: NativeEngineHandle, payload: CudaPayload) {
+  /** The CUDA device ordinal this instance runs on (instance_group `gpus`). */
+  readonly device: number;
+
+  private constructor(addon: CudaAddon, handle: NativeEngineHandle, payload: CudaPayload, device: number) {
     this.addon = addon;
     this.handle = handle;
     this.payload = payload;
+    this.device = device;
   }
 
-  static async create(addon: CudaAddon, device: CudaDeviceInfo, payload: CudaPayload, what = 'the plan'): Promise<CudaSession> {
+  /** An instance of the plan on device `ordinal` (`device` is that device's description: the plan is checked against it). */
+  static async create(addon: CudaAddon, device: CudaDeviceInfo, payload: CudaPayload, what = 'the plan', ordinal = 0): Promise<CudaSession> {
     const tuned = payload.network.device;
     if (tuned !== null) {
       if (tuned.cc.join('.') !== device.cc.join('.')) {
@@ -83,11 +88,14 @@ export class CudaSession implements EngineSession {
     }
     let handle: NativeEngineHandle;
     try {
-      handle = await addon.create(payload.json, payload.weights);
+      handle = await addon.create(payload.json, payload.weights, ordinal);
     } catch (e) {
-      throw rtError('ENGINE_UNAVAILABLE', `${what}: the CUDA engine could not load it: ${e instanceof Error ? e.message : String(e)}`);
+      throw rtError(
+        'ENGINE_UNAVAILABLE',
+        `${what}: the CUDA engine could not load it on GPU ${ordinal}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
-    return new CudaSession(addon, handle, payload);
+    return new CudaSession(addon, handle, payload, ordinal);
   }
 
   describe(): SessionDescription {

@@ -118,6 +118,10 @@ export const statisticsSchema = z.object({
         cache_miss: duration,
       }),
       batch_stats: z.array(z.object({ batch_size: z.number(), compute_input: duration, compute_infer: duration, compute_output: duration })),
+      device_stats: z
+        .array(z.object({ device: z.number(), execution_count: z.number(), inference_count: z.number(), compute_infer: duration }))
+        .optional()
+        .meta({ description: "rtserve's extension: what the instances on each GPU ran (models with instances on GPUs)" }),
     }),
   ),
 });

@@ -144,3 +144,46 @@ describe('EngineChain', () => {
     }
   });
 });
+
+describe('EngineChain: instances placed on GPUs', () => {
+  test("every link loads instance i on instance i's GPU, and the chain's sessions report that GPU", async () => {
+    const asked: (number | undefined)[] = [];
+    const recording: Engine = {
+      name: 'recording',
+      load: (modelPath, options) => {
+        asked.push(options.device);
+        return fakeEngine.load(modelPath, options);
+      },
+    };
+    const chain = await EngineChain.open({
+      model: 'm',
+      version: '1',
+      modelPath: 'echo',
+      engine: recording,
+      loadOptions: { providers: FLAKY_THEN_CPU },
+      instances: 3,
+      devices: [1, 0, undefined],
+      settings: settings(),
+      warmup: async () => undefined,
+      logger: silentLogger(),
+    });
+    try {
+      assert.deepEqual(
+        chain.sessions.map((s) => s.device),
+        [1, 0, undefined],
+      );
+      // The primary link loads the three instances up front, each on its instance's device.
+      assert.deepEqual(asked, [1, 0, undefined]);
+      // Two device errors move instance 0 to the next link, which loads it there on the same GPU.
+      const first = chain.sessions[0] as EngineSession;
+      await assert.rejects(first.run([f32('device', [1])], ['y']), isCode('ENGINE_DEVICE_FAILED'));
+      const [y] = await first.run([f32('device', [5])], ['y']);
+      assert.deepEqual([...(y?.data as Float32Array)], [5]);
+      assert.equal(chain.active?.position, 1);
+      assert.equal(asked[3], 1, "the next link's instance 0 is on instance 0's GPU");
+      assert.equal(first.device, 1);
+    } finally {
+      await chain.close();
+    }
+  });
+});

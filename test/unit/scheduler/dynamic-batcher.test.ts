@@ -218,6 +218,52 @@ describe('DynamicBatcher: batch formation', () => {
   });
 });
 
+describe('DynamicBatcher: instances on several GPUs', () => {
+  test('batches spread over the instances of both devices; statistics count each device and add up to the totals', async () => {
+    // Two instances on GPU 0 and two on GPU 1, as instance_group { count: 2, kind: KIND_GPU, gpus: [0, 1] } places them.
+    const sessions = [new FakeSession('auto', 0), new FakeSession('auto', 0), new FakeSession('auto', 1), new FakeSession('auto', 1)];
+    const { s, stats } = batcher({}, sessions, 4);
+    const specs: RequestSpec[] = Array.from({ length: 120 }, (_, i) => ({ base: i * 100, rows: (i % 2) + 1, id: `r${i}` }));
+    const ps: Promise<void>[] = [];
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i] as RequestSpec;
+      ps.push(expectOwnAnswer(s.enqueue(makeRequest(spec)), spec));
+      if (i % 10 === 9) await new Promise<void>((r) => setImmediate(r));
+    }
+    await Promise.all(ps);
+    const snap = stats.snapshot();
+    const perDevice = snap.device_stats ?? [];
+    assert.deepEqual(
+      perDevice.map((d) => d.device),
+      [0, 1],
+      'both GPUs ran batches',
+    );
+    const rowsOn = (device: number) => sessions.filter((x) => x.device === device).reduce((n, x) => n + x.calls.reduce((r, c) => r + c.rows, 0), 0);
+    for (const d of perDevice) {
+      assert.equal(
+        d.execution_count,
+        sessions.filter((x) => x.device === d.device).reduce((n, x) => n + x.calls.length, 0),
+      );
+      assert.equal(d.inference_count, rowsOn(d.device));
+      assert.equal(d.compute_infer.count, d.execution_count);
+    }
+    assert.equal(
+      perDevice.reduce((n, d) => n + d.execution_count, 0),
+      snap.execution_count,
+    );
+    assert.equal(
+      perDevice.reduce((n, d) => n + d.inference_count, 0),
+      snap.inference_count,
+    );
+  });
+
+  test('instances without a device leave the statistics as Triton has them (no device_stats)', async () => {
+    const { s, stats } = batcher({}, [new FakeSession('auto')], 4);
+    await s.enqueue(makeRequest({ base: 1 }));
+    assert.equal(stats.snapshot().device_stats, undefined);
+  });
+});
+
 describe('DynamicBatcher: queue delay (fake timers)', () => {
   test('a partial batch is held until the oldest request has waited max_queue_delay', async () => {
     mock.timers.enable({ apis: ['setTimeout'] });

@@ -40,8 +40,11 @@ export function compute(feeds: readonly Tensor[], outputNames: readonly string[]
 
 export class FakeSession implements EngineSession {
   readonly calls: RunCall[] = [];
-  /** manual: runs complete when the test calls release()/fail(); auto: after a macrotask. */
-  constructor(private readonly mode: 'manual' | 'auto' = 'manual') {}
+  /** manual: runs complete when the test calls release()/fail(); auto: after a macrotask. `device`: the GPU it stands for. */
+  constructor(
+    private readonly mode: 'manual' | 'auto' = 'manual',
+    readonly device?: number,
+  ) {}
 
   describe(): SessionDescription {
     return {

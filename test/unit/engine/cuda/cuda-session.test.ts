@@ -23,7 +23,8 @@ const bytes = (v: ArrayBufferView): Uint8Array => new Uint8Array(v.buffer, v.byt
  */
 function echoAddon(seen: (readonly ArrayBufferView[])[]): CudaAddon {
   return {
-    abiVersion: '2',
+    abiVersion: '3',
+    deviceCount: () => 1,
     deviceInfo: () => '{}',
     tune: () => '{}',
     create: async () => ({}) as NativeEngineHandle,
