@@ -37,6 +37,11 @@ export interface LoadModelConfigOptions {
    * already parsed object. It replaces the config file.
    */
   readonly configOverride?: string | Readonly<Record<string, unknown>>;
+  /**
+   * Values the model files imply (a Hugging Face checkpoint's backend, generate section and warmup): the config
+   * file's own values win, key by key, and within the `generate` section field by field.
+   */
+  readonly defaults?: Readonly<Record<string, unknown>>;
 }
 
 export interface LoadedModelConfig {
@@ -102,6 +107,10 @@ export function parseConfigText(text: string, format: ConfigFormat, source: stri
   return { value: r.value as Record<string, unknown>, warnings: r.warnings, dropped: r.dropped };
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -159,7 +168,10 @@ export async function loadModelConfig(entry: ModelEntry, options: LoadModelConfi
   }
   warnings.push(...parsed.warnings);
 
-  const raw = { ...parsed.value };
+  const raw: Record<string, unknown> = { ...options.defaults, ...parsed.value };
+  const generateDefaults = options.defaults?.['generate'];
+  const generateGiven = parsed.value['generate'];
+  if (isObject(generateDefaults) && isObject(generateGiven)) raw['generate'] = { ...generateDefaults, ...generateGiven };
   if (raw['name'] !== undefined && raw['name'] !== entry.name) {
     throw rtError(
       'BAD_CONFIG',
