@@ -156,6 +156,10 @@ export async function loadHfDecoder(dir: string, options: LoadHfOptions): Promis
     return { arch, onnxPath, text, configDefaults };
   } catch (err) {
     const e = toRtError(err);
-    throw rtError(e.code, `Hugging Face checkpoint ${dir}: ${e.message}`, { cause: err });
+    // An unexpected failure (a library's own error) keeps its message and becomes a load failure.
+    const internal = e.category === 'INTERNAL' && err instanceof Error && !(err.name === 'RtError');
+    throw rtError(internal ? 'MODEL_LOAD_FAILED' : e.code, `Hugging Face checkpoint ${dir}: ${internal ? (err as Error).message : e.message}`, {
+      cause: err,
+    });
   }
 }

@@ -83,9 +83,10 @@ export async function buildDecoderGraph(arch: DecoderArch, ckpt: SafetensorsChec
   const nRep = nH / kvH;
   const names = namesOf(arch, ckpt);
 
+  let constants = 0;
   const i64 = (values: readonly number[], dims: readonly number[] = [values.length]): string =>
-    g.initializer(g.uniqueName('const_i64'), BigInt64Array.from(values.map((v) => BigInt(v))), dims);
-  const f32 = (value: number): string => g.initializer(g.uniqueName('const_f32'), Float32Array.of(value), []);
+    g.initializer(`const_${constants++}`, BigInt64Array.from(values.map((v) => BigInt(v))), dims);
+  const f32 = (value: number): string => g.initializer(`const_${constants++}`, Float32Array.of(value), []);
   const read = (name: string, dims: readonly number[]): Promise<string> => ckpt.read(name, dims).then((d) => w.add(name, d, dims));
 
   const ids = g.input('input_ids', I64, ['batch', 'seq']);
