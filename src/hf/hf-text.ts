@@ -83,8 +83,11 @@ class HfTokenizer {
     const ids: number[] = [];
     let prefixOffset = 0;
     let readOffset = 0;
-    const decode = (from: number, to?: number): string =>
-      tok.decode(ids.slice(from, to), { skip_special_tokens: true, clean_up_tokenization_spaces: false });
+    const decode = (from: number, to?: number): string => {
+      const window = ids.slice(from, to);
+      // Tokenizers.js refuses an empty list; its text is empty.
+      return window.length === 0 ? '' : tok.decode(window, { skip_special_tokens: true, clean_up_tokenization_spaces: false });
+    };
     return {
       push(token: number): string {
         ids.push(token);
