@@ -13,6 +13,7 @@ import type { ModelConfig } from '../config/model-config.ts';
 import { readGraphIO } from '../onnx/graph-io.ts';
 import type { GraphIO } from '../onnx/graph-io.ts';
 import { autoCompleteConfig } from './auto-complete.ts';
+import { HF_BACKEND } from '../hf/checkpoint.ts';
 import { UNSUPPORTED_SCHEDULERS, dropUnsupportedFields } from './config-fields.ts';
 import { parsePbtxt } from './pbtxt.ts';
 import { findModelFile } from './scan.ts';
@@ -196,6 +197,12 @@ export async function loadModelConfig(entry: ModelEntry, options: LoadModelConfi
   else if (options.onnxBytes !== undefined) graph = { graph: readGraphIO(options.onnxBytes), source: given };
   else graph = await graphOfLatestVersion(entry, config.default_model_filename);
 
+  if (graph === undefined && config.backend === HF_BACKEND) {
+    throw rtError(
+      'BAD_CONFIG',
+      `model '${entry.name}': backend '${HF_BACKEND}' needs a Hugging Face checkpoint in its newest version directory (config.json and model.safetensors or model.safetensors.index.json)`,
+    );
+  }
   if (graph === undefined) {
     // Nothing to complete from (no ONNX file, e.g. only model.plan): the config must describe the model itself.
     if (config.input.length === 0 || config.output.length === 0) {

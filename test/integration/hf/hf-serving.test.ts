@@ -52,7 +52,7 @@ async function greedy(dir: string, cache: string, family: Family): Promise<Expec
     eos_token: FAMILY_TEXT[family].eos,
   });
   // The template carries the BOS itself; nothing is added on top (transformers' apply_chat_template).
-  const ids = tok.encode(prompt, { add_special_tokens: false }).ids;
+  const ids: number[] = tok.encode(prompt, { add_special_tokens: false }).ids;
   const built = await loadHfDecoder(dir, { cacheRoot: cache });
   const { numLayers: L, numKvHeads: kvH, headDim: D, vocabSize: V } = built.arch;
   const session = await ort.InferenceSession.create(built.onnxPath, { intraOpNumThreads: 1 });
@@ -139,7 +139,7 @@ for (const model of Object.keys(MODELS)) {
     test('/v1/chat/completions applies the chat template and answers the greedy tokens', async () => {
       const want = expected.get(model) as Expected;
       const res = await postJson(`${server.httpUrl}/v1/chat/completions`, chat(model));
-      assert.equal(res.status, 200, res.text);
+      assert.equal(res.status, 200, new TextDecoder().decode(res.body));
       const body = res.json() as {
         choices: { message: { content: string }; finish_reason: string }[];
         usage: { prompt_tokens: number; completion_tokens: number };
