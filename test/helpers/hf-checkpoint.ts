@@ -278,11 +278,13 @@ export interface TinyOptions {
   readonly tied?: boolean;
   /** Llama 3's rope_scaling, to cover the scaled frequencies. */
   readonly llama3Rope?: boolean;
+  /** A model vocabulary larger than the tokenizer's (padded, as Qwen2's is), for benchmarks of realistic size. */
+  readonly vocabSize?: number;
 }
 
 export function tinyModel(family: Family, o: TinyOptions = {}): TinyModel {
   const tokenizer = tokenizerFiles(family);
-  const V = tokenizer.vocabSize;
+  const V = Math.max(tokenizer.vocabSize, o.vocabSize ?? 0);
   const H = o.hidden ?? 32;
   const L = o.layers ?? 2;
   const nH = o.heads ?? 4;
