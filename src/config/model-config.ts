@@ -282,6 +282,9 @@ const generateSection = z.strictObject({
       input_ids: z.string().min(1).default('input_ids'),
       position_ids: z.string().min(1).default('position_ids'),
       attention_mask: z.string().min(1).default('attention_mask'),
+      /** Optional in the graph: [batch] index of the new token whose logits a row wants; logits are then
+       *  [batch, 1, vocab] (the models built from Hugging Face checkpoints have it). */
+      logits_index: z.string().min(1).default('logits_index'),
       past_key: z.string().includes('{layer}').default('past_key_values.{layer}.key'),
       past_value: z.string().includes('{layer}').default('past_key_values.{layer}.value'),
     })

@@ -215,6 +215,17 @@ export class ContinuousBatcher {
       indexTensor(spec.positionIds, spec.positionsType, [n, cols], positions),
       maskTensor(spec.attentionMask, spec.maskType, [n, cols], mask),
     ];
+    // With a logits_index input, the model projects only each row's last prompt token onto the vocabulary.
+    if (spec.logitsIndex !== undefined) {
+      feeds.push(
+        indexTensor(
+          spec.logitsIndex,
+          spec.logitsIndexType,
+          [n],
+          seqs.map((s) => s.prompt.length - 1),
+        ),
+      );
+    }
     for (let l = 0; l < spec.numLayers; l++) {
       feeds.push({ name: spec.pastKey[l] as string, datatype: 'FP32', shape: [n, kvHeads, 0, headDim], data: new Float32Array(0) });
       feeds.push({ name: spec.pastValue[l] as string, datatype: 'FP32', shape: [n, kvHeads, 0, headDim], data: new Float32Array(0) });
@@ -243,7 +254,7 @@ export class ContinuousBatcher {
     const rows: NewRow<Sequence>[] = [];
     seqs.forEach((s, i) => {
       if (s.finished) return; // cancelled while its prompt ran
-      const at = (i * cols + s.prompt.length - 1) * V;
+      const at = (spec.logitsIndex === undefined ? i * cols + s.prompt.length - 1 : i) * V;
       const done = s.accept(s.sampler.next(logits.subarray(at, at + V)));
       if (!done) rows.push({ owner: s, source: i, length: s.prompt.length });
     });
@@ -279,6 +290,7 @@ export class ContinuousBatcher {
       indexTensor(spec.positionIds, spec.positionsType, [R, 1], positions),
       maskTensor(spec.attentionMask, spec.maskType, [R, T + 1], mask),
     ];
+    if (spec.logitsIndex !== undefined) feeds.push(indexTensor(spec.logitsIndex, spec.logitsIndexType, [R], new Array<number>(R).fill(0)));
     for (let l = 0; l < spec.numLayers; l++) {
       // These buffers move to the engine worker (transferred): the batch takes the present tensors back.
       feeds.push({ name: spec.pastKey[l] as string, datatype: 'FP32', shape: [R, kvHeads, T, headDim], data: b.keys[l] as Float32Array });

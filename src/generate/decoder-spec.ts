@@ -41,6 +41,9 @@ export interface DecoderSpec {
   readonly positionsType: IndexType;
   readonly attentionMask: string;
   readonly maskType: MaskType;
+  /** The optional [batch] input choosing one position's logits per row (logits are then [batch, 1, vocab]). */
+  readonly logitsIndex: string | undefined;
+  readonly logitsIndexType: IndexType;
   readonly pastKey: readonly string[];
   readonly pastValue: readonly string[];
   readonly logits: string;
@@ -91,6 +94,7 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
   const pos = find(ins, g.inputs.position_ids, 'input', 'inputs.position_ids');
   const mask = find(ins, g.inputs.attention_mask, 'input', 'inputs.attention_mask');
   const logits = find(outs, g.outputs.logits, 'output', 'outputs.logits');
+  const logitsIndex = ins.find((t) => t.name === g.inputs.logits_index);
   const pastKey = layerNames(g.inputs.past_key, g.num_layers);
   const pastValue = layerNames(g.inputs.past_value, g.num_layers);
   const presentKey = layerNames(g.outputs.present_key, g.num_layers);
@@ -139,6 +143,8 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
     positionsType: typeIn(pos, ['INT64', 'INT32'] as const, 'inputs.position_ids'),
     attentionMask: mask.name,
     maskType: typeIn(mask, ['INT64', 'INT32', 'FP32', 'BOOL'] as const, 'inputs.attention_mask'),
+    logitsIndex: logitsIndex?.name,
+    logitsIndexType: logitsIndex === undefined ? 'INT64' : typeIn(logitsIndex, ['INT64', 'INT32'] as const, 'inputs.logits_index'),
     pastKey,
     pastValue,
     logits: logits.name,

@@ -103,6 +103,7 @@ function warmupOf(arch: DecoderArch): Record<string, unknown> {
     input_ids: { data_type: 'TYPE_INT64', dims: [1], zero_data: true },
     position_ids: { data_type: 'TYPE_INT64', dims: [1], zero_data: true },
     attention_mask: { data_type: 'TYPE_INT64', dims: [2], zero_data: true },
+    logits_index: { data_type: 'TYPE_INT64', dims: [], zero_data: true },
   };
   for (let l = 0; l < arch.numLayers; l++) {
     for (const kv of ['key', 'value']) {

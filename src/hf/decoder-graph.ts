@@ -3,7 +3,8 @@
  * generation service drives (the same as models/charlm; docs/generate.md):
  *   inputs  input_ids [batch, seq] int64, position_ids [batch, seq] int64, attention_mask [batch, past + seq] int64,
  *           past_key_values.{l}.key / .value [batch, kv_heads, past, head_dim] float32
- *   outputs logits [batch, seq, vocab] float32, present.{l}.key / .value [batch, kv_heads, past + seq, head_dim]
+ *           logits_index [batch] int64 (the new token whose logits a row wants, 0..seq-1)
+ *   outputs logits [batch, 1, vocab] float32, present.{l}.key / .value [batch, kv_heads, past + seq, head_dim]
  * Query i of a row attends to cache column j when attention_mask[row, j] = 1 and j <= past + i (the new tokens
  * follow the past columns), so right-padded prefill and a batch with dead rows both work.
  *
@@ -92,6 +93,9 @@ export async function buildDecoderGraph(arch: DecoderArch, ckpt: SafetensorsChec
   const ids = g.input('input_ids', I64, ['batch', 'seq']);
   const pos = g.input('position_ids', I64, ['batch', 'seq']);
   const mask = g.input('attention_mask', I64, ['batch', 'total']);
+  // Which new token's logits each row wants: the vocabulary projection runs for one position per row instead of
+  // batch x seq (a 2k-token prompt with a 150k vocabulary would otherwise return 1.2 GB of logits).
+  const logitsIndex = g.input('logits_index', I64, ['batch']);
   const past = Array.from({ length: L }, (_, l) => ({
     key: g.input(`past_key_values.${l}.key`, F, ['batch', kvH, 'past', D]),
     value: g.input(`past_key_values.${l}.value`, F, ['batch', kvH, 'past', D]),
@@ -221,11 +225,22 @@ export async function buildDecoderGraph(arch: DecoderArch, ckpt: SafetensorsChec
     x = g.op('Add', [x, mlp]);
   }
 
-  const xf = await norm(x, names.finalNorm);
+  // Hidden state of the chosen position per row: [B, S, H] gathered along S at logits_index -> [B, H].
+  const picked = g.op(
+    'GatherElements',
+    [
+      g.op('Reshape', [x, g.op('Concat', [bs, i64([H])], { axis: 0 })]),
+      g.op('Expand', [g.op('Unsqueeze', [logitsIndex, i64([1, 2])]), i64([1, 1, H])]),
+    ],
+    {
+      axis: 1,
+    },
+  );
+  const xf = await norm(g.op('Reshape', [picked, i64([-1, H])]), names.finalNorm);
   const head = names.lmHead === undefined ? embed : await read(names.lmHead, [V, H]);
   const logits2 = g.op('Gemm', [xf, head], { transB: 1 });
-  g.node('Reshape', [logits2, g.op('Concat', [bs, i64([V])], { axis: 0 })], ['logits']);
-  g.output('logits', F, ['batch', 'seq', V]);
+  g.node('Reshape', [logits2, i64([-1, 1, V])], ['logits']);
+  g.output('logits', F, ['batch', 1, V]);
   const weightBytes = (await weights.stat()).size;
   return {
     graph: g.toModel({ opsetVersion: OPSET, producerName: 'rtserve', docString: `${arch.architecture} (Hugging Face checkpoint)` }),

@@ -40,13 +40,18 @@ interface Expected {
 const expected = new Map<string, Expected>();
 
 /** Greedy decode of `prompt` on the graph, batch 1, the KV cache fed back: the answer the server must give. */
-async function greedy(dir: string, cache: string, family: Family): Promise<Expected> {
+async function greedy(
+  dir: string,
+  cache: string,
+  family: Family,
+  messages: readonly { role: string; content: string }[] = MESSAGES,
+): Promise<Expected> {
   const tj = JSON.parse(await readFile(join(dir, 'tokenizer.json'), 'utf8')) as object;
   const tc = JSON.parse(await readFile(join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, string>;
   const gen = JSON.parse(await readFile(join(dir, 'generation_config.json'), 'utf8')) as { eos_token_id: number[] };
   const tok = new Tokenizer(tj, tc);
   const prompt = new Template(tc['chat_template'] as string).render({
-    messages: MESSAGES,
+    messages,
     add_generation_prompt: true,
     bos_token: FAMILY_TEXT[family].bos ?? '',
     eos_token: FAMILY_TEXT[family].eos,
@@ -67,6 +72,7 @@ async function greedy(dir: string, cache: string, family: Family): Promise<Expec
       ids.map(() => 1),
       [1, ids.length],
     ),
+    logits_index: i64([ids.length - 1], [1]),
   };
   for (let l = 0; l < L; l++)
     for (const kv of ['key', 'value']) feeds[`past_key_values.${l}.${kv}`] = new ort.Tensor('float32', new Float32Array(0), [1, kvH, 0, D]);
@@ -75,13 +81,14 @@ async function greedy(dir: string, cache: string, family: Family): Promise<Expec
   for (;;) {
     const out = await session.run(feeds);
     const logits = out['logits']?.data as Float32Array;
-    const last = logits.subarray(logits.length - V);
+    const last = logits.subarray(0, V);
     let best = 0;
     for (let i = 1; i < V; i++) if ((last[i] as number) > (last[best] as number)) best = i;
     tokens.push(best);
     if (gen.eos_token_id.includes(best) || tokens.length >= MAX_TOKENS) break;
     feeds['input_ids'] = i64([best], [1, 1]);
     feeds['position_ids'] = i64([pos], [1, 1]);
+    feeds['logits_index'] = i64([0], [1]);
     feeds['attention_mask'] = i64(
       Array.from({ length: pos + 1 }, () => 1),
       [1, pos + 1],
@@ -219,6 +226,38 @@ for (const model of Object.keys(MODELS)) {
     });
   });
 }
+
+test('concurrent chats of different lengths, batched together, each answer their own greedy tokens', async () => {
+  const conversations = [
+    [{ role: 'user', content: 'Hi' }],
+    [{ role: 'user', content: 'The quick brown fox jumps over the lazy dog. The dog sleeps.' }],
+    [
+      { role: 'user', content: 'for i in range(10):' },
+      { role: 'assistant', content: 'print(i)' },
+      { role: 'user', content: 'Hello world! ✓ 日本語' },
+    ],
+  ];
+  const dir = join(repo, 'qwen', '1');
+  const want = await Promise.all(conversations.map((c) => greedy(dir, join(repo, '.cache'), 'qwen2', c)));
+  const answers = await Promise.all(
+    conversations.map((messages) =>
+      postJson(`${server.httpUrl}/v1/chat/completions`, { model: 'qwen', messages, max_tokens: MAX_TOKENS, temperature: 0 }),
+    ),
+  );
+  answers.forEach((res, i) => {
+    const body = res.json() as { choices: { message: { content: string } }[]; usage: { prompt_tokens: number } };
+    assert.equal(body.usage.prompt_tokens, want[i]?.promptTokens);
+    assert.equal(body.choices[0]?.message.content, want[i]?.text, `conversation ${i}`);
+  });
+  // Started in one tick: the first is prefilled alone (the loop starts at once), the other two together in one
+  // right-padded prefill, then all three decode in the same steps.
+  const batcher = server.generate.batcher('qwen');
+  const prefillsBefore = batcher.runs.prefill;
+  const gens = want.map((w) => server.generate.start({ model: 'qwen', prompt: w.prompt, maxTokens: MAX_TOKENS, temperature: 0 }));
+  const results = await Promise.all(gens.map((g) => g.result));
+  results.forEach((r, i) => assert.equal(r.text, want[i]?.text, `batched conversation ${i}`));
+  assert.equal(batcher.runs.prefill - prefillsBefore, 2);
+});
 
 test('a client that disconnects mid-stream frees its slot', async () => {
   const ac = new AbortController();

@@ -1,7 +1,7 @@
 /**
  * The ONNX decoder built from a Hugging Face checkpoint (src/hf) against an independent float64 forward pass
- * (reference-decoder.ts), for each family and each weight dtype / file layout: full-prompt logits, a right-padded
- * row in the same batch, and incremental decoding with the KV cache (prefill, then one token per run, present fed
+ * (reference-decoder.ts), for each family and each weight dtype / file layout: full-prompt logits at every
+ * position (chosen by logits_index), a right-padded row in the same batch, and incremental decoding with the KV cache (prefill, then one token per run, present fed
  * back as past) equal to the full recompute. The graph runs on onnxruntime-node directly, not through rtserve.
  */
 import { after, describe, test } from 'node:test';
@@ -71,24 +71,30 @@ for (const c of CASES) {
         const ids = [...prompt, ...prompt.slice(0, 4), 0, 0, 0];
         const positions = [...prompt.map((_, i) => i), 0, 1, 2, 3, 0, 0, 0];
         const mask = [...prompt.map(() => 1), 1, 1, 1, 1, 0, 0, 0];
-        const full = await session.run({
-          input_ids: i64(ids, [2, S]),
-          position_ids: i64(positions, [2, S]),
-          attention_mask: i64(mask, [2, S]),
-          ...pastOf(m, L, kvH, D, 2),
-        });
-        const logits = full['logits']?.data as Float32Array;
-        assert.deepEqual(full['logits']?.dims, [2, S, V]);
-        assert.deepEqual(full['present.0.key']?.dims, [2, kvH, S, D]);
-        for (let p = 0; p < S; p++) assertClose(logits.subarray(p * V, (p + 1) * V), ref[p] as Float64Array, `row 0 position ${p}`);
-        for (let p = 0; p < 4; p++)
-          assertClose(logits.subarray((S + p) * V, (S + p + 1) * V), refShort[p] as Float64Array, `padded row 1 position ${p}`);
+        // logits_index picks one position's logits per row: every position is asked for in turn.
+        const fullLogits: Float32Array[] = [];
+        for (let p = 0; p < S; p++) {
+          const full = await session.run({
+            input_ids: i64(ids, [2, S]),
+            position_ids: i64(positions, [2, S]),
+            attention_mask: i64(mask, [2, S]),
+            logits_index: i64([p, Math.min(p, 3)], [2]),
+            ...pastOf(m, L, kvH, D, 2),
+          });
+          const logits = full['logits']?.data as Float32Array;
+          assert.deepEqual(full['logits']?.dims, [2, 1, V]);
+          assert.deepEqual(full['present.0.key']?.dims, [2, kvH, S, D]);
+          assertClose(logits.subarray(0, V), ref[p] as Float64Array, `row 0 position ${p}`);
+          if (p < 4) assertClose(logits.subarray(V, 2 * V), refShort[p] as Float64Array, `padded row 1 position ${p}`);
+          fullLogits.push(logits.slice(0, V));
+        }
 
         // Prefill 4 tokens, then one token per run with the cache: the same logits as the full run.
         let out = await session.run({
           input_ids: i64(prompt.slice(0, 4), [1, 4]),
           position_ids: i64([0, 1, 2, 3], [1, 4]),
           attention_mask: i64([1, 1, 1, 1], [1, 4]),
+          logits_index: i64([3], [1]),
           ...pastOf(m, L, kvH, D, 1),
         });
         for (let p = 4; p < S; p++) {
@@ -99,6 +105,7 @@ for (const c of CASES) {
               Array.from({ length: p + 1 }, () => 1),
               [1, p + 1],
             ),
+            logits_index: i64([0], [1]),
           };
           for (let l = 0; l < L; l++) {
             feeds[`past_key_values.${l}.key`] = out[`present.${l}.key`] as ort.Tensor;
@@ -107,7 +114,7 @@ for (const c of CASES) {
           out = await session.run(feeds);
           const step = out['logits']?.data as Float32Array;
           assertClose(step, ref[p] as Float64Array, `incremental position ${p}`);
-          const recomputed = logits.subarray(p * V, (p + 1) * V);
+          const recomputed = fullLogits[p] as Float32Array;
           for (let i = 0; i < V; i++) assert.ok(Math.abs((step[i] as number) - (recomputed[i] as number)) < 1e-4, `incremental = full at ${p}`);
         }
       } finally {
