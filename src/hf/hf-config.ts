@@ -227,8 +227,10 @@ export function decoderArchOf(json: unknown, source: string, generation?: unknow
     f.fail(`'hidden_size' (${hiddenSize}) must be a multiple of 'num_attention_heads' (${numHeads})`);
   if (headDim % 2 !== 0) f.fail(`the head dimension (${headDim}) must be even for rotary embeddings`);
   if (family === 'qwen2' && f.bool('use_sliding_window', false)) f.fail(`'use_sliding_window' true is not supported (sliding-window attention)`);
-  if (architecture === 'MistralForCausalLM' && f.has('sliding_window')) {
-    f.fail(`'sliding_window' ${JSON.stringify(cfg['sliding_window'])} is not supported (sliding-window attention); set it to null`);
+  // A window at least as long as the context never binds: full attention is the same computation.
+  const window = cfg['sliding_window'];
+  if (architecture === 'MistralForCausalLM' && typeof window === 'number' && window < f.int('max_position_embeddings', 2048)) {
+    f.fail(`'sliding_window' ${window} is shorter than the context (max_position_embeddings); sliding-window attention is not supported`);
   }
   const attentionBias = family === 'qwen2' ? true : f.bool('attention_bias', false);
   return {

@@ -390,6 +390,8 @@ export interface WriteOptions {
   readonly dtype?: Dtype;
   /** Split the weights over this many shards with model.safetensors.index.json; 1 = one model.safetensors. */
   readonly shards?: number;
+  /** Prepended to every tensor name in the files (GPT-2 checkpoints saved from GPT2LMHeadModel use `transformer.`). */
+  readonly namePrefix?: string;
 }
 
 /** Writes the checkpoint into `dir` (created). */
@@ -397,6 +399,7 @@ export async function writeCheckpoint(dir: string, m: TinyModel, o: WriteOptions
   await mkdir(dir, { recursive: true });
   const dtype = o.dtype ?? 'F32';
   const shards = o.shards ?? 1;
+  const tensors = m.tensors.map((t) => ({ ...t, name: (o.namePrefix ?? '') + t.name }));
   await writeFile(join(dir, 'config.json'), JSON.stringify(m.config, null, 2));
   const t = FAMILY_TEXT[m.family];
   const eos = [m.tokenizer.ids[t.eos] as number, ...(t.eot === undefined ? [] : [m.tokenizer.ids[t.eot] as number])];
@@ -404,13 +407,13 @@ export async function writeCheckpoint(dir: string, m: TinyModel, o: WriteOptions
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(m.tokenizer.tokenizerJson));
   await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify(m.tokenizer.tokenizerConfig));
   if (shards === 1) {
-    await writeFile(join(dir, 'model.safetensors'), safetensorsBytes(m.tensors, dtype));
+    await writeFile(join(dir, 'model.safetensors'), safetensorsBytes(tensors, dtype));
     return;
   }
   const weightMap: Record<string, string> = {};
   for (let s = 0; s < shards; s++) {
     const file = `model-${String(s + 1).padStart(5, '0')}-of-${String(shards).padStart(5, '0')}.safetensors`;
-    const part = m.tensors.filter((_, i) => i % shards === s);
+    const part = tensors.filter((_, i) => i % shards === s);
     for (const x of part) weightMap[x.name] = file;
     await writeFile(join(dir, file), safetensorsBytes(part, dtype));
   }

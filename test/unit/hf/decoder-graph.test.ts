@@ -23,6 +23,7 @@ interface Case {
   readonly dtype: Dtype;
   readonly shards: number;
   readonly options?: TinyOptions;
+  readonly prefix?: string;
 }
 
 const CASES: readonly Case[] = [
@@ -30,6 +31,7 @@ const CASES: readonly Case[] = [
   { name: 'Llama, BF16, three shards', family: 'llama', dtype: 'BF16', shards: 3, options: { kvHeads: 1, seed: 3 } },
   { name: 'Qwen2, qkv biases, tied embeddings, F16, one file', family: 'qwen2', dtype: 'F16', shards: 1 },
   { name: 'GPT-2, F32, two shards', family: 'gpt2', dtype: 'F32', shards: 2 },
+  { name: "GPT-2, 'transformer.' tensor names, BF16", family: 'gpt2', dtype: 'BF16', shards: 1, prefix: 'transformer.', options: { seed: 4 } },
 ];
 
 const i64 = (values: readonly number[], dims: number[]) => new ort.Tensor('int64', BigInt64Array.from(values.map(BigInt)), dims);
@@ -56,7 +58,7 @@ for (const c of CASES) {
     test('logits equal the float64 reference; incremental decode with the KV cache equals full recompute', async () => {
       const m = tinyModel(c.family, c.options);
       const dir = join(root, c.name.replace(/\W+/g, '-'));
-      await writeCheckpoint(dir, m, { dtype: c.dtype, shards: c.shards });
+      await writeCheckpoint(dir, m, { dtype: c.dtype, shards: c.shards, ...(c.prefix === undefined ? {} : { namePrefix: c.prefix }) });
       const built = await loadHfDecoder(dir, { cacheRoot: join(root, 'cache') });
       const { numLayers: L, numKvHeads: kvH, headDim: D, vocabSize: V } = built.arch;
       const session = await ort.InferenceSession.create(built.onnxPath, { intraOpNumThreads: 1 });
