@@ -3,7 +3,8 @@
  * detected by its files) and a tiny Llama one (config.pbtxt with backend "huggingface"), both written by code.
  * Checked against an independent greedy decode (onnxruntime-node on the built graph, the prompt rendered with
  * @huggingface/jinja and tokenized with @huggingface/tokenizers in the test): /v1/chat/completions with the chat
- * template applied, streaming over SSE, the same prompt over WebSocket and SSE generate_stream, stop sequences,
+ * template applied, streaming over SSE, the same prompt over WebSocket, SSE generate_stream and gRPC
+ * ModelStreamInfer, stop sequences,
  * end-of-sequence ids from generation_config.json, and cancellation freeing the slot.
  */
 import { after, before, describe, test } from 'node:test';
@@ -19,6 +20,7 @@ import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { loadHfDecoder } from '../../../src/hf/checkpoint.ts';
 import { FAMILY_TEXT, tinyModel, writeCheckpoint, type Family } from '../../helpers/hf-checkpoint.ts';
 import { postJson, startTestServer } from '../../helpers/server.ts';
+import { fromRaw, inferenceClient, type ModelInferResponse, type ModelStreamInferResponse } from '../grpc/grpc-test-client.ts';
 import { until } from '../../helpers/until.ts';
 
 let server: RunningServer;
@@ -226,6 +228,40 @@ for (const model of Object.keys(MODELS)) {
     });
   });
 }
+
+test('gRPC ModelStreamInfer streams the same text for the rendered prompt', async () => {
+  const want = expected.get('llama') as Expected;
+  const client = inferenceClient(server.grpcAddress as string);
+  try {
+    const stream = client.ModelStreamInfer();
+    const pieces: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      stream.on('data', (r: ModelStreamInferResponse) => {
+        if (r.error_message !== '') {
+          reject(new Error(r.error_message));
+          return;
+        }
+        const res = r.infer_response as ModelInferResponse & { parameters?: Record<string, { bool_param?: boolean }> };
+        const data = fromRaw('BYTES', res.raw_output_contents[0] ?? Buffer.alloc(0)) as Uint8Array[];
+        pieces.push(new TextDecoder().decode(data[0]));
+        if (res.parameters?.['triton_final_response']?.bool_param === true) resolve();
+      });
+      stream.on('error', reject);
+      stream.write({
+        model_name: 'llama',
+        id: 'g1',
+        parameters: { max_tokens: { int64_param: MAX_TOKENS }, temperature: { double_param: 0 } },
+        inputs: [{ name: 'text_input', datatype: 'BYTES', shape: [1, 1], contents: { bytes_contents: [Buffer.from(want.prompt)] } }],
+        outputs: [],
+        raw_input_contents: [],
+      });
+    });
+    stream.end();
+    assert.equal(pieces.join(''), want.text);
+  } finally {
+    client.close();
+  }
+});
 
 test('concurrent chats of different lengths, batched together, each answer their own greedy tokens', async () => {
   const conversations = [
