@@ -148,9 +148,26 @@ export class SafetensorsCheckpoint {
     return t;
   }
 
+  /**
+   * A tensor's bytes as stored (little-endian F32, F16 or BF16 bits), for an engine that keeps half precision on
+   * its device (the CUDA decoder of issue #21) instead of widening.
+   */
+  async readRaw(name: string, shape?: readonly number[]): Promise<{ readonly dtype: SafetensorsDtype; readonly bytes: Uint8Array }> {
+    const t = this.entry(name, shape);
+    return { dtype: t.dtype, bytes: await this.bytesOf(t) };
+  }
+
   /** A tensor as float32 (F16 and BF16 widened exactly), checked against the shape config.json implies. */
   async read(name: string, shape?: readonly number[]): Promise<Float32Array> {
     const t = this.entry(name, shape);
+    const bytes = await this.bytesOf(t);
+    if (t.dtype === 'F32') return new Float32Array(bytes.buffer, 0, t.length / 4);
+    const half = new Uint16Array(bytes.buffer, 0, t.length / 2);
+    return t.dtype === 'F16' ? halfArrayToFloat32(half) : bf16ArrayToFloat32(half);
+  }
+
+  private async bytesOf(t: TensorEntry): Promise<Uint8Array> {
+    const name = t.name;
     const bytes = new Uint8Array(t.length);
     const fh = await open(join(this.dir, t.file), 'r');
     try {
@@ -163,8 +180,6 @@ export class SafetensorsCheckpoint {
     } finally {
       await fh.close();
     }
-    if (t.dtype === 'F32') return new Float32Array(bytes.buffer, 0, t.length / 4);
-    const half = new Uint16Array(bytes.buffer, 0, t.length / 2);
-    return t.dtype === 'F16' ? halfArrayToFloat32(half) : bf16ArrayToFloat32(half);
+    return bytes;
   }
 }
