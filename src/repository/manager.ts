@@ -304,7 +304,7 @@ export class RepositoryManager {
       const firstHf = isHfVersion(firstVersion) ? await loadHfVersion(firstVersion) : undefined;
       const firstFile =
         firstHf !== undefined
-          ? { fileName: 'config.json', path: firstHf.onnxPath, kind: 'onnx' as const }
+          ? { fileName: 'checkpoint', path: firstHf.onnxPath, kind: 'onnx' as const }
           : firstVersion && findModelFile(firstVersion);
       const firstBytes = firstFile === undefined ? undefined : await readFile(firstFile.path);
       // A plan's payload is the optimized ONNX graph: auto-complete reads its inputs and outputs like an .onnx file's.
