@@ -164,6 +164,29 @@ export function trainBpe(corpus: readonly string[], merges: number): TrainedToke
 
 const BYTE_LEVEL = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true };
 
+/**
+ * The pre-tokenizers of the real checkpoints' tokenizer.json: GPT-2's ByteLevel with its own regex; Qwen2's and
+ * Llama 3's Split on their regex (Llama 3 groups digits by three), then ByteLevel without a regex; Qwen2 also
+ * normalizes to NFC. Llama 3 writes merges as pairs (tokenizers >= 0.20), the others as "a b" strings.
+ */
+const SPLIT_REGEX: Readonly<Record<Family, string | undefined>> = {
+  gpt2: undefined,
+  qwen2: "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+  llama: "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+};
+
+function preTokenizerOf(family: Family): Record<string, unknown> {
+  const regex = SPLIT_REGEX[family];
+  if (regex === undefined) return BYTE_LEVEL;
+  return {
+    type: 'Sequence',
+    pretokenizers: [
+      { type: 'Split', pattern: { Regex: regex }, behavior: 'Isolated', invert: false },
+      { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
+    ],
+  };
+}
+
 export interface FamilyText {
   readonly specials: readonly string[];
   readonly bos: string | undefined;
@@ -232,8 +255,8 @@ export function tokenizerFiles(family: Family, merges = 120): TokenizerFiles {
     truncation: null,
     padding: null,
     added_tokens: added,
-    normalizer: null,
-    pre_tokenizer: BYTE_LEVEL,
+    normalizer: family === 'qwen2' ? { type: 'NFC' } : null,
+    pre_tokenizer: preTokenizerOf(family),
     post_processor: postProcessor,
     decoder: BYTE_LEVEL,
     model: {
@@ -245,7 +268,7 @@ export function tokenizerFiles(family: Family, merges = 120): TokenizerFiles {
       fuse_unk: false,
       byte_fallback: false,
       vocab,
-      merges: ms,
+      merges: family === 'llama' ? ms.map((m) => m.split(' ')) : ms,
     },
   };
   const tokenizerConfig = {
