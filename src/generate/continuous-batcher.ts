@@ -255,7 +255,7 @@ export class ContinuousBatcher {
     seqs.forEach((s, i) => {
       if (s.finished) return; // cancelled while its prompt ran
       const at = (spec.logitsIndex === undefined ? i * cols + s.prompt.length - 1 : i) * V;
-      const done = s.accept(s.sampler.next(logits.subarray(at, at + V)));
+      const done = this.accept(s, logits.subarray(at, at + V));
       if (!done) rows.push({ owner: s, source: i, length: s.prompt.length });
     });
     if (rows.length > 0) this.batch.admit({ cols, keys, values }, rows);
@@ -319,7 +319,25 @@ export class ContinuousBatcher {
     for (let r = 0; r < R; r++) {
       const owner = b.owners[r];
       if (owner === undefined || owner.finished) continue;
-      owner.accept(owner.sampler.next(logits.subarray(r * V, (r + 1) * V)));
+      this.accept(owner, logits.subarray(r * V, (r + 1) * V));
+    }
+  }
+
+  /**
+   * Samples and hands a sequence its token. A failure there (a tokenizer or stop matcher throwing on this text)
+   * ends that sequence with an error event; the loop and the other sequences go on.
+   */
+  private accept(seq: Sequence, logits: Float32Array): boolean {
+    try {
+      return seq.accept(seq.sampler.next(logits));
+    } catch (err) {
+      const e = toRtError(err);
+      this.logger?.error(
+        { model: this.spec.model, code: e.code, err: err instanceof Error ? err.message : String(err) },
+        'generation step failed for one sequence',
+      );
+      seq.fail(e);
+      return true;
     }
   }
 
