@@ -132,7 +132,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const v = repository.get(model, version);
       const session = v.sessions[0];
       if (session === undefined) throw rtError('MODEL_NOT_READY', `model '${model}' has no engine session`);
-      return { name: v.name, version: v.version, config: v.config, session };
+      return { name: v.name, version: v.version, config: v.config, session, text: v.text };
     },
     limits: {
       maxSequences: config.generateMaxSequences,

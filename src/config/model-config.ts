@@ -264,11 +264,14 @@ export type PostprocessSection = z.infer<typeof postprocessSection>;
  * Cache tensors are [batch, kv_heads, length, head_dim]; kv_heads and head_dim are read from the graph.
  */
 const generateSection = z.strictObject({
-  /** `bytes`: UTF-8 bytes are token ids 0..255 (ids >= 256 are special tokens). */
-  tokenizer: z.enum(['bytes']).default('bytes'),
+  /** `bytes`: UTF-8 bytes are token ids 0..255 (ids >= 256 are special tokens). `huggingface`: the tokenizer.json
+   *  and chat template of the Hugging Face checkpoint the version directory holds (docs/huggingface.md). */
+  tokenizer: z.enum(['bytes', 'huggingface']).default('bytes'),
   vocab_size: int.pipe(z.number().int().min(2)),
   /** Sampling this token ends a sequence (finish_reason "stop"). */
   eos_token_id: nonNegInt,
+  /** More token ids that end a sequence like eos_token_id (a checkpoint's generation_config.json may list several). */
+  stop_token_ids: z.array(nonNegInt).default([]),
   /** Prepended to every prompt when set. */
   bos_token_id: nonNegInt.optional(),
   /** Positions the model knows (prompt + generated tokens). */
@@ -279,6 +282,9 @@ const generateSection = z.strictObject({
       input_ids: z.string().min(1).default('input_ids'),
       position_ids: z.string().min(1).default('position_ids'),
       attention_mask: z.string().min(1).default('attention_mask'),
+      /** Optional in the graph: [batch] index of the new token whose logits a row wants; logits are then
+       *  [batch, 1, vocab] (the models built from Hugging Face checkpoints have it). */
+      logits_index: z.string().min(1).default('logits_index'),
       past_key: z.string().includes('{layer}').default('past_key_values.{layer}.key'),
       past_value: z.string().includes('{layer}').default('past_key_values.{layer}.value'),
     })

@@ -215,6 +215,17 @@ export class ContinuousBatcher {
       indexTensor(spec.positionIds, spec.positionsType, [n, cols], positions),
       maskTensor(spec.attentionMask, spec.maskType, [n, cols], mask),
     ];
+    // With a logits_index input, the model projects only each row's last prompt token onto the vocabulary.
+    if (spec.logitsIndex !== undefined) {
+      feeds.push(
+        indexTensor(
+          spec.logitsIndex,
+          spec.logitsIndexType,
+          [n],
+          seqs.map((s) => s.prompt.length - 1),
+        ),
+      );
+    }
     for (let l = 0; l < spec.numLayers; l++) {
       feeds.push({ name: spec.pastKey[l] as string, datatype: 'FP32', shape: [n, kvHeads, 0, headDim], data: new Float32Array(0) });
       feeds.push({ name: spec.pastValue[l] as string, datatype: 'FP32', shape: [n, kvHeads, 0, headDim], data: new Float32Array(0) });
@@ -243,8 +254,8 @@ export class ContinuousBatcher {
     const rows: NewRow<Sequence>[] = [];
     seqs.forEach((s, i) => {
       if (s.finished) return; // cancelled while its prompt ran
-      const at = (i * cols + s.prompt.length - 1) * V;
-      const done = s.accept(s.sampler.next(logits.subarray(at, at + V)));
+      const at = (spec.logitsIndex === undefined ? i * cols + s.prompt.length - 1 : i) * V;
+      const done = this.accept(s, logits.subarray(at, at + V));
       if (!done) rows.push({ owner: s, source: i, length: s.prompt.length });
     });
     if (rows.length > 0) this.batch.admit({ cols, keys, values }, rows);
@@ -279,6 +290,7 @@ export class ContinuousBatcher {
       indexTensor(spec.positionIds, spec.positionsType, [R, 1], positions),
       maskTensor(spec.attentionMask, spec.maskType, [R, T + 1], mask),
     ];
+    if (spec.logitsIndex !== undefined) feeds.push(indexTensor(spec.logitsIndex, spec.logitsIndexType, [R], new Array<number>(R).fill(0)));
     for (let l = 0; l < spec.numLayers; l++) {
       // These buffers move to the engine worker (transferred): the batch takes the present tensors back.
       feeds.push({ name: spec.pastKey[l] as string, datatype: 'FP32', shape: [R, kvHeads, T, headDim], data: b.keys[l] as Float32Array });
@@ -307,7 +319,25 @@ export class ContinuousBatcher {
     for (let r = 0; r < R; r++) {
       const owner = b.owners[r];
       if (owner === undefined || owner.finished) continue;
-      owner.accept(owner.sampler.next(logits.subarray(r * V, (r + 1) * V)));
+      this.accept(owner, logits.subarray(r * V, (r + 1) * V));
+    }
+  }
+
+  /**
+   * Samples and hands a sequence its token. A failure there (a tokenizer or stop matcher throwing on this text)
+   * ends that sequence with an error event; the loop and the other sequences go on.
+   */
+  private accept(seq: Sequence, logits: Float32Array): boolean {
+    try {
+      return seq.accept(seq.sampler.next(logits));
+    } catch (err) {
+      const e = toRtError(err);
+      this.logger?.error(
+        { model: this.spec.model, code: e.code, err: err instanceof Error ? err.message : String(err) },
+        'generation step failed for one sequence',
+      );
+      seq.fail(e);
+      return true;
     }
   }
 

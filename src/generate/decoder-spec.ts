@@ -19,6 +19,18 @@ export interface ChatTemplate {
   readonly user: string;
   readonly assistant: string;
   readonly generationPrompt: string;
+  /** A whole-conversation renderer (a checkpoint's Jinja chat template); when set, the strings above are unused. */
+  readonly render?: ((messages: readonly { readonly role: string; readonly content: string }[]) => string) | undefined;
+}
+
+/**
+ * Text handling that comes with the model files rather than the config (a Hugging Face checkpoint's tokenizer.json
+ * and chat template, src/hf/hf-text.ts), for `generate.tokenizer: huggingface`.
+ */
+export interface DecoderText {
+  readonly tokenizer: Tokenizer;
+  readonly renderChat: ChatTemplate['render'];
+  readonly stopTokenIds: readonly number[];
 }
 
 export interface DecoderSpec {
@@ -29,6 +41,9 @@ export interface DecoderSpec {
   readonly positionsType: IndexType;
   readonly attentionMask: string;
   readonly maskType: MaskType;
+  /** The optional [batch] input choosing one position's logits per row (logits are then [batch, 1, vocab]). */
+  readonly logitsIndex: string | undefined;
+  readonly logitsIndexType: IndexType;
   readonly pastKey: readonly string[];
   readonly pastValue: readonly string[];
   readonly logits: string;
@@ -39,6 +54,8 @@ export interface DecoderSpec {
   readonly headDim: number;
   readonly vocabSize: number;
   readonly eosTokenId: number;
+  /** Every token id that ends a sequence: eos_token_id, the config's stop_token_ids and the checkpoint's. */
+  readonly stopTokenIds: ReadonlySet<number>;
   readonly bosTokenId: number | undefined;
   readonly maxContext: number;
   readonly tokenizer: Tokenizer;
@@ -56,7 +73,7 @@ export function generateSectionOf(config: ModelConfig): GenerateSection | undefi
   return config.generate;
 }
 
-export function decoderSpecOf(config: ModelConfig, description: SessionDescription): DecoderSpec {
+export function decoderSpecOf(config: ModelConfig, description: SessionDescription, text?: DecoderText): DecoderSpec {
   const g = config.generate;
   const model = config.name;
   if (g === undefined) throw rtError('UNSUPPORTED', `model '${model}' is not a generative model (its config has no 'generate' section)`);
@@ -77,6 +94,7 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
   const pos = find(ins, g.inputs.position_ids, 'input', 'inputs.position_ids');
   const mask = find(ins, g.inputs.attention_mask, 'input', 'inputs.attention_mask');
   const logits = find(outs, g.outputs.logits, 'output', 'outputs.logits');
+  const logitsIndex = ins.find((t) => t.name === g.inputs.logits_index);
   const pastKey = layerNames(g.inputs.past_key, g.num_layers);
   const pastValue = layerNames(g.inputs.past_value, g.num_layers);
   const presentKey = layerNames(g.outputs.present_key, g.num_layers);
@@ -112,6 +130,11 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
   if (g.bos_token_id !== undefined && g.bos_token_id >= g.vocab_size)
     bad(`bos_token_id ${g.bos_token_id} is outside the vocabulary (vocab_size ${g.vocab_size})`);
   if (g.tokenizer === 'bytes' && g.vocab_size < 256) bad(`the bytes tokenizer needs vocab_size >= 256, got ${g.vocab_size}`);
+  if (g.tokenizer === 'huggingface' && text === undefined) {
+    bad(`tokenizer 'huggingface' needs a Hugging Face checkpoint (config.json, *.safetensors, tokenizer.json) in the version directory`);
+  }
+  const stops = new Set([g.eos_token_id, ...g.stop_token_ids, ...(text?.stopTokenIds ?? [])]);
+  for (const id of stops) if (id >= g.vocab_size) bad(`stop token id ${id} is outside the vocabulary (vocab_size ${g.vocab_size})`);
   return {
     model,
     inputIds: ids.name,
@@ -120,6 +143,8 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
     positionsType: typeIn(pos, ['INT64', 'INT32'] as const, 'inputs.position_ids'),
     attentionMask: mask.name,
     maskType: typeIn(mask, ['INT64', 'INT32', 'FP32', 'BOOL'] as const, 'inputs.attention_mask'),
+    logitsIndex: logitsIndex?.name,
+    logitsIndexType: logitsIndex === undefined ? 'INT64' : typeIn(logitsIndex, ['INT64', 'INT32'] as const, 'inputs.logits_index'),
     pastKey,
     pastValue,
     logits: logits.name,
@@ -130,14 +155,16 @@ export function decoderSpecOf(config: ModelConfig, description: SessionDescripti
     headDim,
     vocabSize: g.vocab_size,
     eosTokenId: g.eos_token_id,
+    stopTokenIds: stops,
     bosTokenId: g.bos_token_id,
     maxContext: g.max_context,
-    tokenizer: tokenizerFor(g.tokenizer),
+    tokenizer: g.tokenizer === 'huggingface' && text !== undefined ? text.tokenizer : tokenizerFor(g.tokenizer),
     chatTemplate: {
       system: g.chat_template.system,
       user: g.chat_template.user,
       assistant: g.chat_template.assistant,
       generationPrompt: g.chat_template.generation_prompt,
+      render: text?.renderChat,
     },
     outputNames: [logits.name, ...presentKey.flatMap((k, i) => [k, presentValue[i] as string])],
   };

@@ -11,7 +11,7 @@ import type { EngineSession } from '../engine/engine.ts';
 import { rtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ContinuousBatcher, DEFAULT_BATCHER_LIMITS, type BatcherLimits } from './continuous-batcher.ts';
-import { decoderSpecOf, type ChatTemplate, type DecoderSpec } from './decoder-spec.ts';
+import { decoderSpecOf, type ChatTemplate, type DecoderSpec, type DecoderText } from './decoder-spec.ts';
 import type { GenerateMetricsSink } from './metrics.ts';
 import { Sampler, normalizeSampling } from './sampling.ts';
 import { Sequence } from './sequence.ts';
@@ -25,6 +25,8 @@ export interface ResolvedDecoder {
   readonly version: string;
   readonly config: ModelConfig;
   readonly session: EngineSession;
+  /** The tokenizer and chat template of a Hugging Face checkpoint (generate.tokenizer 'huggingface'). */
+  readonly text?: DecoderText | undefined;
 }
 
 export interface GenerateServiceOptions {
@@ -73,8 +75,12 @@ function randomSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0] as number;
 }
 
-/** Renders chat messages with the model's template (`{content}` replaced), then the generation prompt. */
+/**
+ * Renders chat messages with the model's template: its own renderer (a checkpoint's Jinja template), or the
+ * config's strings (`{content}` replaced) followed by the generation prompt.
+ */
 export function renderChat(template: ChatTemplate, messages: readonly ChatMessage[]): string {
+  if (template.render !== undefined) return template.render(messages);
   let out = '';
   for (const m of messages) {
     const t = m.role === 'system' ? template.system : m.role === 'assistant' ? template.assistant : template.user;
@@ -205,7 +211,7 @@ export class GenerateService {
     const existing = this.batchers.get(key);
     // A reload swaps the session: the old batcher finishes what it runs, new requests go to a new one.
     if (existing !== undefined && existing.session === resolved.session) return existing;
-    const spec = decoderSpecOf(resolved.config, resolved.session.describe());
+    const spec = decoderSpecOf(resolved.config, resolved.session.describe(), resolved.text);
     const entry = {
       session: resolved.session,
       batcher: new ContinuousBatcher(spec, resolved.session, this.limits, this.options.metrics, this.options.logger),

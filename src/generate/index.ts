@@ -3,7 +3,7 @@ export type { ChatMessage, Generation, GenerateServiceOptions, ResolvedDecoder }
 export { ContinuousBatcher, DEFAULT_BATCHER_LIMITS } from './continuous-batcher.ts';
 export type { BatcherLimits } from './continuous-batcher.ts';
 export { decoderSpecOf } from './decoder-spec.ts';
-export type { ChatTemplate, DecoderSpec } from './decoder-spec.ts';
+export type { ChatTemplate, DecoderSpec, DecoderText } from './decoder-spec.ts';
 export { GenerationStream } from './generation-stream.ts';
 export { KvBatch } from './kv-batch.ts';
 export { registerGenerateMetrics } from './metrics.ts';

@@ -42,6 +42,7 @@ export class Sequence {
   private readonly decoder: StreamDecoder;
   private readonly stops: StopMatcher;
   private readonly eos: number;
+  private readonly stopIds: ReadonlySet<number>;
   private readonly metrics: GenerateMetricsSink | undefined;
   /** Called once when the sequence ends for any reason (the batcher frees its slot). */
   onEnd: ((seq: Sequence) => void) | undefined;
@@ -56,6 +57,7 @@ export class Sequence {
     this.decoder = init.spec.tokenizer.decoder();
     this.stops = new StopMatcher(init.stop);
     this.eos = init.spec.eosTokenId;
+    this.stopIds = init.spec.stopTokenIds;
     this.metrics = init.metrics;
     this.stream = new GenerationStream((done) => this.summary(done.finishReason, done.usage));
   }
@@ -91,7 +93,7 @@ export class Sequence {
     this.lastTokenAtMs = now;
     this.generated.push(token);
     this.metrics?.tokens(this.model, 1);
-    if (token === this.eos) {
+    if (token === this.eos || this.stopIds.has(token)) {
       this.finish('stop', this.releaseTail());
       return true;
     }

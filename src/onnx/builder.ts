@@ -3,7 +3,7 @@
  * It produces plain protobuf objects (IModelProto); `saveModel` from proto.ts turns them into bytes.
  */
 import type { NumericData } from '../tensor/onnx-dtype.ts';
-import { AttributeType, ElemType } from './proto.ts';
+import { AttributeType, ElemType, onnx } from './proto.ts';
 import type { IAttributeProto, IGraphProto, IModelProto, INodeProto, ITensorProto, IValueInfoProto } from './proto.ts';
 
 /** A dimension: a fixed size, a symbolic name (`dim_param`, e.g. "batch"), or null for an unnamed unknown size. */
@@ -186,6 +186,26 @@ export class GraphBuilder {
     const isInput = this.#inputs.some((i) => i.name === name) && !this.#initializers.some((t) => t.name === name);
     if (!isInput) this.#claim(name);
     this.#initializers.push(tensorProto(name, data, dims, elemType));
+    return name;
+  }
+
+  /**
+   * A constant tensor whose bytes live in a file beside the model (onnx.proto's external data: `location` relative
+   * to the model file, `offset` and `length` in bytes), for weights too large for one protobuf message (2 GiB).
+   */
+  externalInitializer(name: string, dims: readonly number[], elemType: number, location: string, offset: number, length: number): string {
+    this.#claim(name);
+    this.#initializers.push({
+      name,
+      dims: [...dims],
+      dataType: elemType,
+      dataLocation: onnx.TensorProto.DataLocation.EXTERNAL,
+      externalData: [
+        { key: 'location', value: location },
+        { key: 'offset', value: String(offset) },
+        { key: 'length', value: String(length) },
+      ],
+    });
     return name;
   }
 

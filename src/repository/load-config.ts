@@ -13,6 +13,7 @@ import type { ModelConfig } from '../config/model-config.ts';
 import { readGraphIO } from '../onnx/graph-io.ts';
 import type { GraphIO } from '../onnx/graph-io.ts';
 import { autoCompleteConfig } from './auto-complete.ts';
+import { HF_BACKEND } from '../hf/checkpoint.ts';
 import { UNSUPPORTED_SCHEDULERS, dropUnsupportedFields } from './config-fields.ts';
 import { parsePbtxt } from './pbtxt.ts';
 import { findModelFile } from './scan.ts';
@@ -37,6 +38,11 @@ export interface LoadModelConfigOptions {
    * already parsed object. It replaces the config file.
    */
   readonly configOverride?: string | Readonly<Record<string, unknown>>;
+  /**
+   * Values the model files imply (a Hugging Face checkpoint's backend, generate section and warmup): the config
+   * file's own values win, key by key, and within the `generate` section field by field.
+   */
+  readonly defaults?: Readonly<Record<string, unknown>>;
 }
 
 export interface LoadedModelConfig {
@@ -102,6 +108,10 @@ export function parseConfigText(text: string, format: ConfigFormat, source: stri
   return { value: r.value as Record<string, unknown>, warnings: r.warnings, dropped: r.dropped };
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -159,7 +169,10 @@ export async function loadModelConfig(entry: ModelEntry, options: LoadModelConfi
   }
   warnings.push(...parsed.warnings);
 
-  const raw = { ...parsed.value };
+  const raw: Record<string, unknown> = { ...options.defaults, ...parsed.value };
+  const generateDefaults = options.defaults?.['generate'];
+  const generateGiven = parsed.value['generate'];
+  if (isObject(generateDefaults) && isObject(generateGiven)) raw['generate'] = { ...generateDefaults, ...generateGiven };
   if (raw['name'] !== undefined && raw['name'] !== entry.name) {
     throw rtError(
       'BAD_CONFIG',
@@ -184,6 +197,12 @@ export async function loadModelConfig(entry: ModelEntry, options: LoadModelConfi
   else if (options.onnxBytes !== undefined) graph = { graph: readGraphIO(options.onnxBytes), source: given };
   else graph = await graphOfLatestVersion(entry, config.default_model_filename);
 
+  if (graph === undefined && config.backend === HF_BACKEND) {
+    throw rtError(
+      'BAD_CONFIG',
+      `model '${entry.name}': backend '${HF_BACKEND}' needs a Hugging Face checkpoint in its newest version directory (config.json and model.safetensors or model.safetensors.index.json)`,
+    );
+  }
   if (graph === undefined) {
     // Nothing to complete from (no ONNX file, e.g. only model.plan): the config must describe the model itself.
     if (config.input.length === 0 || config.output.length === 0) {

@@ -20,6 +20,8 @@ import { warmup } from './warmup.ts';
 import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { selectVersions } from './version-policy.ts';
 import { instancePlacements } from './instance-placement.ts';
+import type { HfText } from '../hf/hf-text.ts';
+import { checkHfVersion, isHfVersion, loadHfVersion } from './hf-version.ts';
 
 /** One loaded, servable model version. */
 export interface LoadedVersion {
@@ -38,6 +40,8 @@ export interface LoadedVersion {
   readonly labels: ReadonlyMap<string, readonly string[]>;
   /** Shape profiles of a plan (`rtserve build --profile`): requests outside them are refused. Empty for ONNX. */
   readonly profiles: PlanManifest['profiles'];
+  /** The tokenizer and chat template of a Hugging Face checkpoint; undefined for other models. */
+  readonly text: HfText | undefined;
 }
 
 interface ModelRecord {
@@ -297,7 +301,12 @@ export class RepositoryManager {
       const firstVersion = entry.versions.at(-1);
       // The config stage reads the newest version's graph (auto-complete, checks): a failure there is that version's.
       attempting = firstVersion === undefined ? undefined : String(firstVersion.version);
-      const firstFile = firstVersion === undefined ? undefined : findModelFile(firstVersion);
+      // A Hugging Face checkpoint is built into an ONNX decoder first: the config completes from that graph.
+      const firstHf = isHfVersion(firstVersion) ? await loadHfVersion(firstVersion) : undefined;
+      const firstFile =
+        firstHf !== undefined
+          ? { fileName: 'checkpoint', path: firstHf.onnxPath, kind: 'onnx' as const }
+          : firstVersion && findModelFile(firstVersion);
       const firstBytes = firstFile === undefined ? undefined : await readFile(firstFile.path);
       // A plan's payload is the optimized ONNX graph: auto-complete reads its inputs and outputs like an .onnx file's.
       const onnxBytes =
@@ -313,6 +322,7 @@ export class RepositoryManager {
           ? {}
           : { onnxBytes, graphSource: `${firstVersion.version}/${firstFile.fileName}` }),
         ...(configOverride === undefined ? {} : { configOverride }),
+        ...(firstHf === undefined ? {} : { defaults: firstHf.configDefaults }),
       });
       for (const w of warnings) log.warn(w);
       // The image sections (preprocess/postprocess) are checked against the inputs and outputs now, so a wrong
@@ -325,6 +335,13 @@ export class RepositoryManager {
       for (const v of chosen) {
         const ve = entry.versions.find((x) => x.version === v);
         if (ve === undefined) continue;
+        const hf = !isHfVersion(ve) ? undefined : ve === firstVersion ? firstHf : await loadHfVersion(ve);
+        checkHfVersion(entry.name, config, ve, hf);
+        if (hf !== undefined) {
+          attempting = String(v);
+          built.push(await this.loadVersion(entry, attempting, hf.onnxPath, config, undefined, hf.text));
+          continue;
+        }
         const file = findModelFile(ve, { defaultModelFilename: config.default_model_filename });
         if (file === undefined) throw rtError('MODEL_LOAD_FAILED', `version ${v} has no ${config.default_model_filename ?? 'model.onnx'}`);
         attempting = String(v);
@@ -382,7 +399,14 @@ export class RepositoryManager {
     return { path, manifest: plan.manifest, warnings: plan.warnings };
   }
 
-  private async loadVersion(entry: ModelEntry, version: string, modelPath: string, config: ModelConfig, plan?: PlanManifest): Promise<LoadedVersion> {
+  private async loadVersion(
+    entry: ModelEntry,
+    version: string,
+    modelPath: string,
+    config: ModelConfig,
+    plan?: PlanManifest,
+    text?: HfText,
+  ): Promise<LoadedVersion> {
     const loadOptions = this.engineOptions(config);
     const placements = instancePlacements(entry.name, config.instance_group, this.options.engine.deviceCount?.());
     const count = placements.length;
@@ -446,6 +470,7 @@ export class RepositoryManager {
         engineChain: chain,
         labels,
         profiles: plan?.profiles ?? [],
+        text,
       };
       // With a chain, the provider is whichever link serves at the time it is read.
       const serving = chain;

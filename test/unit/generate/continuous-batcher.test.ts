@@ -248,3 +248,39 @@ describe('continuous batching (fake decoder with exact KV semantics)', () => {
     assert.ok(g.finished);
   });
 });
+
+test('a tokenizer that throws on one sequence ends that sequence with an error; the others finish', async () => {
+  const session = new FakeDecoderSession();
+  const config = fakeConfig({ tokenizer: 'huggingface' });
+  const utf8 = new TextDecoder();
+  // A checkpoint tokenizer stand-in: bytes, except that decoding a token after the prompt 'bad' throws.
+  let poisoned = false;
+  const text = {
+    tokenizer: {
+      encode: (s: string) => {
+        if (s === 'bad') poisoned = true;
+        return bytes(s);
+      },
+      decoder: () => {
+        const mine = poisoned;
+        poisoned = false;
+        return {
+          push: (t: number) => {
+            if (mine) throw new Error('broken vocabulary entry');
+            return utf8.decode(Uint8Array.of(t));
+          },
+          flush: () => '',
+        };
+      },
+    },
+    renderChat: undefined,
+    stopTokenIds: [],
+  };
+  const service = new GenerateService({ resolve: () => ({ name: 'fake', version: '1', config, session, text }) });
+  const good = service.start({ model: 'fake', prompt: 'hello', maxTokens: 6, greedy: true });
+  const bad = service.start({ model: 'fake', prompt: 'bad', maxTokens: 6, greedy: true });
+  const other = service.start({ model: 'fake', prompt: 'def f', maxTokens: 6, greedy: true });
+  await assert.rejects(bad.result, /internal server error|broken vocabulary entry/);
+  assert.deepEqual((await good.result).tokens, fakeReference(bytes('hello'), 6));
+  assert.deepEqual((await other.result).tokens, fakeReference(bytes('def f'), 6));
+});
