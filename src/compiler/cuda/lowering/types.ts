@@ -8,7 +8,8 @@ export interface LTensor {
   readonly id: number;
   readonly name: string;
   readonly layout: Layout;
-  readonly dtype: 'f16' | 'f32';
+  /** f32 also holds integer and boolean values (exact below 2^24); i32 only for raw integer graph outputs. */
+  readonly dtype: 'f16' | 'f32' | 'i32';
   /** Storage id: aliases (Reshape, Flatten, layout relabels of 1x1 maps) share one. */
   readonly storage: number;
   /** Logical (ONNX, NCHW) shape at batch size b. */
@@ -29,7 +30,7 @@ export interface Step {
 export interface LoweredIo {
   readonly name: string;
   readonly raw: LTensor;
-  readonly datatype: 'FP32' | 'FP16';
+  readonly datatype: 'FP32' | 'FP16' | 'INT32';
 }
 
 export interface Lowered {

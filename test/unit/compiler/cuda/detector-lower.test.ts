@@ -1,0 +1,162 @@
+/**
+ * Detectors on the CUDA target without a GPU: the bundled `shapes` detector (CenterNet decode: Resize, Slice,
+ * MaxPool peak test, TopK, integer arithmetic, GatherElements, an INT32 output) and a YOLO-style network (SiLU,
+ * Pad, C2f splits, SPPF, nearest and bilinear Resize, head Reshape/Concat/Transpose, box decode) are lowered and
+ * their programs run through the CPU reference of the kernels against onnxruntime FP32.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { buildCudaPlan } from '../../../../src/compiler/cuda/build-cuda.ts';
+import { runReference } from '../../../../src/compiler/cuda/reference.ts';
+import { GraphBuilder, attr } from '../../../../src/compiler/ir/builder.ts';
+import type { CudaNetwork } from '../../../../src/plan/cuda-network.ts';
+import type { CudaTuner } from '../../../../src/plan/cuda-tuning.ts';
+import { decodeCudaPayload } from '../../../../src/engine/cuda/payload.ts';
+import { readPlan } from '../../../../src/plan/format.ts';
+import { DT } from '../../../../src/tensor/onnx-dtype.ts';
+import { generateScene, renderScene } from '../../../../models/train/shapes-scene.ts';
+import { randn, rng, runBytes } from '../helpers.ts';
+import { yoloStyleNet } from '../detector-models.ts';
+
+const fakeTuner: CudaTuner = {
+  device: { name: 'reference', cc: [9, 0], sms: 1, memoryBytes: 0, cudaRuntime: 0, cudaDriver: 0, cudnn: 0, cublasLt: 0 },
+  tune: (layer) => ({ candidates: [], notes: [], best: layer.kind === 'conv' ? { impl: 'direct' } : { impl: 'naive' }, bestUs: 1, fallback: null }),
+};
+
+async function build(model: Uint8Array, batches: readonly number[]): Promise<{ network: CudaNetwork; weights: Uint8Array }> {
+  const r = await buildCudaPlan({ model, precision: 'fp16' }, () => {}, { tuner: fakeTuner, batches });
+  const decoded = decodeCudaPayload(readPlan(r.plan).payload);
+  assert.ok(decoded !== undefined);
+  return { network: decoded.network, weights: decoded.weights };
+}
+
+const kinds = (n: CudaNetwork): Set<string> => new Set(n.programs.flatMap((p) => p.layers.map((l) => l.kind)));
+
+function maxRelErr(a: ArrayLike<number>, e: ArrayLike<number>): number {
+  let err = 0;
+  let ref = 0;
+  for (let i = 0; i < e.length; i++) {
+    err = Math.max(err, Math.abs((a[i] ?? 0) - (e[i] ?? 0)));
+    ref = Math.max(ref, Math.abs(e[i] ?? 0));
+  }
+  return err / Math.max(ref, 1e-6);
+}
+
+/** The shapes model's input for scenes `seeds`: RGB 0..1, NCHW. */
+function sceneBatch(seeds: readonly number[]): Float32Array {
+  const hw = 120 * 160;
+  const out = new Float32Array(seeds.length * 3 * hw);
+  seeds.forEach((seed, b) => {
+    const px = renderScene(generateScene(seed)).pixels;
+    for (let i = 0; i < hw; i++) for (let c = 0; c < 3; c++) out[(b * 3 + c) * hw + i] = (px[i * 3 + c] ?? 0) / 255;
+  });
+  return out;
+}
+
+describe('detectors on the cuda target (CPU reference of the kernels vs onnxruntime)', () => {
+  test('the bundled shapes detector compiles whole and finds the same objects', async () => {
+    const model = new Uint8Array(await readFile(fileURLToPath(new URL('../../../../models/shapes/1/model.onnx', import.meta.url))));
+    const { network, weights } = await build(model, [1, 2]);
+    for (const kind of ['resize', 'gather', 'topk', 'ew', 'gather_elements']) assert.ok(kinds(network).has(kind), `a ${kind} layer`);
+    assert.deepEqual(
+      network.outputs.map((o) => o.datatype),
+      ['FP32', 'FP32', 'INT32'],
+    );
+    const seeds = [3, 8];
+    const data = sceneBatch(seeds);
+    const [boxes, scores, classes] = runReference(network, weights, 2, 2, [data]) as [Float32Array, Float32Array, Int32Array];
+    const ref = await runBytes(model, { image: { elemType: DT.FLOAT, dims: [2, 3, 120, 160], data } });
+    const rs = ref.scores?.data as Float32Array;
+    const rb = ref.boxes?.data as Float32Array;
+    const rc = ref.classes?.data as Int32Array;
+    assert.ok(maxRelErr(scores, rs) < 2e-2, `scores: ${maxRelErr(scores, rs)}`);
+    let found = 0;
+    for (let b = 0; b < 2; b++) {
+      for (let i = 0; i < 50; i++) {
+        const e = b * 50 + i;
+        if ((rs[e] ?? 0) < 0.3) continue;
+        found++;
+        // the same detection in the plan's list (FP16 may swap neighbours of nearly equal score)
+        const match = [...new Array<number>(50).keys()].some((j) => {
+          const p = b * 50 + j;
+          if (classes[p] !== rc[e] || Math.abs((scores[p] ?? 0) - (rs[e] ?? 0)) > 0.02) return false;
+          return [0, 1, 2, 3].every((q) => Math.abs((boxes[p * 4 + q] ?? 0) - (rb[e * 4 + q] ?? 0)) < 0.5);
+        });
+        assert.ok(match, `scene ${seeds[b]}: detection ${i} (class ${rc[e]}, score ${rs[e]}) is in the plan's output`);
+      }
+    }
+    assert.ok(found >= 2, `the scenes hold objects (${found} detections over 0.3)`);
+  });
+
+  test('a YOLO-style network (SiLU, Pad, C2f, SPPF, nearest + bilinear Resize, heads, box decode)', async () => {
+    const model = yoloStyleNet({ height: 64, width: 96, channels: 4, classes: 3 });
+    const { network, weights } = await build(model, [1, 2]);
+    for (const kind of ['resize', 'gather', 'pad']) assert.ok(kinds(network).has(kind), `a ${kind} layer`);
+    const layers = network.programs[0]?.layers ?? [];
+    assert.ok(!layers.some((l) => l.kind === 'unary' && l.act.kind === 5), 'every SiLU is fused into its convolution');
+    const data = randn(rng(5), 2 * 3 * 64 * 96, 1);
+    const [got] = runReference(network, weights, 2, 2, [data]);
+    const ref = await runBytes(model, { images: { elemType: DT.FLOAT, dims: [2, 3, 64, 96], data } });
+    const e = ref.detections?.data as Float32Array;
+    assert.ok(maxRelErr(got as Float32Array, e) < 1e-2, `detections: ${maxRelErr(got as Float32Array, e)}`);
+  });
+
+  test('Resize modes, Slice with steps, constant Pad, TopK, GatherElements, integer arithmetic and comparisons', async () => {
+    const r = rng(21);
+    const b = new GraphBuilder({ opset: 17 });
+    b.input('x', DT.FLOAT, ['N', 4, 5, 6]);
+    const f = (dims: number[], v: number[]) => ({ elemType: DT.FLOAT, dims, data: Float32Array.from(v) });
+    const i64 = (v: number[], dims = [v.length]) => ({ elemType: DT.INT64, dims, data: BigInt64Array.from(v.map(BigInt)) });
+    b.init('sc', f([4], [1, 1, 1.5, 2])).init('sc2', f([4], [1, 1, 2, 0.5]));
+    b.node('Resize', ['x', '', 'sc'], ['r1'], { mode: attr.string('nearest') });
+    b.node('Resize', ['x', '', 'sc'], ['r2'], { mode: attr.string('linear'), coordinate_transformation_mode: attr.string('align_corners') });
+    b.node('Resize', ['x', '', 'sc2'], ['r3'], { mode: attr.string('linear'), coordinate_transformation_mode: attr.string('pytorch_half_pixel') });
+    b.node('Resize', ['x', '', 'sc'], ['r4'], { mode: attr.string('nearest'), nearest_mode: attr.string('round_prefer_ceil') });
+    b.output('r1', DT.FLOAT, ['N', 4, 7, 12])
+      .output('r2', DT.FLOAT, ['N', 4, 7, 12])
+      .output('r3', DT.FLOAT, ['N', 4, 10, 3])
+      .output('r4', DT.FLOAT, ['N', 4, 7, 12]);
+    b.init('s0', i64([-1, 1]))
+      .init('s1', i64([-100, 6]))
+      .init('sa', i64([3, 1]))
+      .init('ss', i64([-2, 2]));
+    b.node('Slice', ['x', 's0', 's1', 'sa', 'ss'], ['sl']);
+    b.output('sl', DT.FLOAT, ['N', 3, 5, 3]);
+    b.init('pd', i64([0, 1, 0, 2, 0, 0, 2, 1])).init('pv', f([], [0.25]));
+    b.node('Pad', ['x', 'pd', 'pv'], ['pad']);
+    b.output('pad', DT.FLOAT, ['N', 5, 7, 9]);
+    b.init('flatShape', i64([0, -1])).init('k', i64([7]));
+    b.node('Reshape', ['x', 'flatShape'], ['flat']);
+    b.node('TopK', ['flat', 'k'], ['tv', 'ti']);
+    b.node('TopK', ['flat', 'k'], ['bv', 'bi'], { largest: attr.int(0) });
+    b.init('d', i64([6], [])).init('one', i64([1], []));
+    b.node('Div', ['ti', 'd'], ['q']);
+    b.node('Mod', ['ti', 'd'], ['m']);
+    b.node('Greater', ['q', 'm'], ['gt']);
+    b.node('Sub', ['m', 'one'], ['m1']);
+    b.node('Where', ['gt', 'q', 'm1'], ['w']);
+    b.node('Not', ['gt'], ['ng']);
+    b.node('Cast', ['ng'], ['ngf'], { to: attr.int(DT.FLOAT) });
+    b.node('Add', ['tv', 'ngf'], ['tvs']);
+    b.node('Cast', ['w'], ['w32'], { to: attr.int(DT.INT32) });
+    b.node('Unsqueeze', ['bi', 'one'], ['bi3']);
+    b.node('Reshape', ['x', 'flatShape'], ['flat2']);
+    b.node('Unsqueeze', ['flat2', 'one'], ['flat3']);
+    b.node('GatherElements', ['flat3', 'bi3'], ['ge'], { axis: attr.int(2) });
+    b.output('tvs', DT.FLOAT, ['N', 7]).output('bv', DT.FLOAT, ['N', 7]).output('w32', DT.INT32, ['N', 7]).output('ge', DT.FLOAT, ['N', 1, 7]);
+    const model = b.bytes();
+    const { network, weights } = await build(model, [1, 3]);
+    const data = randn(r, 3 * 4 * 5 * 6, 1);
+    const got = runReference(network, weights, 3, 3, [data]);
+    const ref = await runBytes(model, { x: { elemType: DT.FLOAT, dims: [3, 4, 5, 6], data } });
+    network.outputs.forEach((io, i) => {
+      const e = ref[io.name]?.data as Float32Array | Int32Array;
+      const a = got[i] as Float32Array | Int32Array;
+      assert.equal(a.length, e.length, io.name);
+      if (io.datatype === 'INT32') assert.deepEqual([...a], [...e], io.name);
+      else assert.ok(maxRelErr(a, e) < 2e-3, `${io.name}: ${maxRelErr(a, e)}`);
+    });
+  });
+});
