@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { buildCudaPlan } from '../../src/compiler/cuda/build-cuda.ts';
+import { buildCudaPlan, type CudaBuildReport } from '../../src/compiler/cuda/build-cuda.ts';
 import { loadCudaSession } from '../../src/engine/cuda/cuda-engine.ts';
 import { createCudaTuner } from '../../src/engine/cuda/tuner.ts';
 import { readPlan } from '../../src/plan/format.ts';
@@ -33,6 +33,9 @@ if (tuner === undefined) throw new Error('no CUDA tuner');
 const t0 = performance.now();
 const built = await buildCudaPlan({ model, precision: 'fp16' }, () => {}, { tuner, batches, tuneBudgetMs: Number(values['tune-budget-s']) * 1000 });
 const buildS = (performance.now() - t0) / 1000;
+const tuning = (built.report as CudaBuildReport).cuda;
+console.log(`built in ${buildS.toFixed(0)} s; tactics ${JSON.stringify(tuning.chosen)}; tuned conv time per batch (us) ${JSON.stringify(tuning.tunedUsPerBatch)}`);
+for (const l of tuning.slowest) console.log(`  slowest at the largest batch: ${l.name} ${l.us.toFixed(0)} us ${JSON.stringify(l.tactic)}`);
 const session = await loadCudaSession(readPlan(built.plan).payload, 'yolo-style');
 const rows = [];
 for (const b of batches) {
@@ -43,5 +46,5 @@ for (const b of batches) {
   console.log(`rtserve cuda fp16 batch ${b}: latency p50 ${p50.toFixed(0)} us, ${((b * 1e6) / r.throughputUsPerBatch).toFixed(0)} img/s (graph ${r.graph})`);
 }
 await session.close();
-const out = { model: `yolo-style 640x480, channels ${channels}, 3 classes`, buildS: Math.round(buildS), warnings: built.report.warnings, rows };
+const out = { model: `yolo-style 640x480, channels ${channels}, 3 classes`, buildS: Math.round(buildS), warnings: built.report.warnings, tuning, rows };
 await writeFile(join(values.out, 'detector-rtserve.json'), `${JSON.stringify(out, null, 2)}\n`);

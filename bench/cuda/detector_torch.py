@@ -31,7 +31,8 @@ def make_forward(model, dev):
             t = t.half()
             if t.dim() == 4:
                 t = t.contiguous(memory_format=torch.channels_last)
-        params[k] = t.to(dev)
+            t = t.to(dev)
+        params[k] = t  # integer constants (slice bounds, pads, shapes) stay host values
     nodes = list(model.graph.node)
     out_name = model.graph.output[0].name
     in_name = model.graph.input[0].name
