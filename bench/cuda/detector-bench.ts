@@ -34,7 +34,9 @@ const t0 = performance.now();
 const built = await buildCudaPlan({ model, precision: 'fp16' }, () => {}, { tuner, batches, tuneBudgetMs: Number(values['tune-budget-s']) * 1000 });
 const buildS = (performance.now() - t0) / 1000;
 const tuning = (built.report as CudaBuildReport).cuda;
-console.log(`built in ${buildS.toFixed(0)} s; tactics ${JSON.stringify(tuning.chosen)}; tuned conv time per batch (us) ${JSON.stringify(tuning.tunedUsPerBatch)}`);
+console.log(
+  `built in ${buildS.toFixed(0)} s; tactics ${JSON.stringify(tuning.chosen)}; tuned conv time per batch (us) ${JSON.stringify(tuning.tunedUsPerBatch)}`,
+);
 for (const l of tuning.slowest) console.log(`  slowest at the largest batch: ${l.name} ${l.us.toFixed(0)} us ${JSON.stringify(l.tactic)}`);
 const session = await loadCudaSession(readPlan(built.plan).payload, 'yolo-style');
 const rows = [];
@@ -43,8 +45,16 @@ for (const b of batches) {
   const lat = [...r.latencyUs].sort((x, y) => x - y);
   const p50 = lat[Math.floor(lat.length / 2)] ?? 0;
   rows.push({ batch: b, graph: r.graph, latencyUsP50: Math.round(p50), imgPerS: Math.round((b * 1e6) / r.throughputUsPerBatch) });
-  console.log(`rtserve cuda fp16 batch ${b}: latency p50 ${p50.toFixed(0)} us, ${((b * 1e6) / r.throughputUsPerBatch).toFixed(0)} img/s (graph ${r.graph})`);
+  console.log(
+    `rtserve cuda fp16 batch ${b}: latency p50 ${p50.toFixed(0)} us, ${((b * 1e6) / r.throughputUsPerBatch).toFixed(0)} img/s (graph ${r.graph})`,
+  );
 }
 await session.close();
-const out = { model: `yolo-style 640x480, channels ${channels}, 3 classes`, buildS: Math.round(buildS), warnings: built.report.warnings, tuning, rows };
+const out = {
+  model: `yolo-style 640x480, channels ${channels}, 3 classes`,
+  buildS: Math.round(buildS),
+  warnings: built.report.warnings,
+  tuning,
+  rows,
+};
 await writeFile(join(values.out, 'detector-rtserve.json'), `${JSON.stringify(out, null, 2)}\n`);

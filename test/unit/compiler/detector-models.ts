@@ -6,6 +6,7 @@
  * Transpose): output `detections` [N, anchors, 4 + classes] with boxes x1, y1, x2, y2 in input pixels.
  */
 import { GraphBuilder, attr } from '../../../src/compiler/ir/builder.ts';
+import { generateScene, renderScene } from '../../../models/train/shapes-scene.ts';
 import { DT } from '../../../src/tensor/onnx-dtype.ts';
 import { randn, rng } from './helpers.ts';
 
@@ -129,4 +130,57 @@ export function yoloStyleNet(o: YoloStyleOptions): Uint8Array {
   b.node('Transpose', ['decoded'], ['detections'], { perm: attr.ints([0, 2, 1]) });
   b.output('detections', DT.FLOAT, ['N', a, no]);
   return b.bytes();
+}
+
+/** max |a - e| / max |e|. */
+export function maxRelError(a: ArrayLike<number>, e: ArrayLike<number>): number {
+  let err = 0;
+  let ref = 0;
+  for (let i = 0; i < e.length; i++) {
+    err = Math.max(err, Math.abs((a[i] ?? 0) - (e[i] ?? 0)));
+    ref = Math.max(ref, Math.abs(e[i] ?? 0));
+  }
+  return err / Math.max(ref, 1e-6);
+}
+
+/** The `shapes` model's input for the scenes of `seeds`: RGB 0..1, NCHW [n, 3, 120, 160]. */
+export function shapesSceneBatch(seeds: readonly number[]): Float32Array {
+  const hw = 120 * 160;
+  const out = new Float32Array(seeds.length * 3 * hw);
+  seeds.forEach((seed, b) => {
+    const px = renderScene(generateScene(seed)).pixels;
+    for (let i = 0; i < hw; i++) for (let c = 0; c < 3; c++) out[(b * 3 + c) * hw + i] = (px[i * 3 + c] ?? 0) / 255;
+  });
+  return out;
+}
+
+export interface Detections {
+  readonly boxes: ArrayLike<number>;
+  readonly scores: ArrayLike<number>;
+  readonly classes: ArrayLike<number>;
+}
+
+/**
+ * The `shapes` outputs' detections (50 per row) of `expected` scoring at least `minScore` that are missing from
+ * `got` (same class, score within 0.02, box corners within 0.5 px, at any rank: FP16 may swap neighbours of
+ * nearly equal score). Returns how many were checked and descriptions of the missing ones.
+ */
+export function missingDetections(got: Detections, expected: Detections, rows: number, minScore = 0.3): { checked: number; missing: string[] } {
+  let checked = 0;
+  const missing: string[] = [];
+  for (let b = 0; b < rows; b++) {
+    for (let i = 0; i < 50; i++) {
+      const e = b * 50 + i;
+      const score = expected.scores[e] ?? 0;
+      if (score < minScore) continue;
+      checked++;
+      const found = [...new Array<number>(50).keys()].some((j) => {
+        const p = b * 50 + j;
+        if (got.classes[p] !== expected.classes[e] || Math.abs((got.scores[p] ?? 0) - score) > 0.02) return false;
+        return [0, 1, 2, 3].every((q) => Math.abs((got.boxes[p * 4 + q] ?? 0) - (expected.boxes[e * 4 + q] ?? 0)) < 0.5);
+      });
+      if (!found) missing.push(`row ${b}: detection ${i} (class ${expected.classes[e]}, score ${score})`);
+    }
+  }
+  return { checked, missing };
 }

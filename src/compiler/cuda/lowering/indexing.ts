@@ -19,6 +19,17 @@ function logicalStrides(t: LTensor, b: number): number[] {
   return t.layout === 'nhwc' && s.length === 4 ? nhwcStrides(s) : rowMajorStrides(s);
 }
 
+/** A step of node `n` copying `src` into `yT` through one `gather` layer whose positions `at(b)` gives. */
+function addGatherStep(
+  ctx: LoweringContext,
+  n: Node,
+  src: LTensor,
+  yT: LTensor,
+  at: (b: number) => { dims: number[]; inStrides: number[]; xOff: number },
+): void {
+  ctx.addNodeStep(n, [src], yT, (b, ref) => [{ kind: 'gather', name: n.name, x: ref(src, b), y: ref(yT, b), elem: elemOf(src), ...at(b) }]);
+}
+
 function constInts(ctx: LoweringContext, n: Node, i: number, what: string): number[] | undefined {
   const v = n.inputs[i] ?? '';
   if (v === '') return undefined;
@@ -37,7 +48,7 @@ export function lowerSlice(ctx: LoweringContext, n: Node): void {
   const axes = ((opset10 ? constInts(ctx, n, 3, 'axes') : undefined) ?? attrInts(n, 'axes') ?? starts.map((_, i) => i)).map((a) => normAxis(a, rank));
   const steps = (opset10 ? constInts(ctx, n, 4, 'steps') : undefined) ?? starts.map(() => 1);
   const yT = ctx.defineValue(out, src.layout);
-  ctx.addNodeStep(n, [src], yT, (b, ref) => {
+  addGatherStep(ctx, n, src, yT, (b) => {
     const xs = src.shape(b);
     const os = ctx.shapeOf(out, b);
     const st = logicalStrides(src, b);
@@ -55,18 +66,7 @@ export function lowerSlice(ctx: LoweringContext, n: Node): void {
     const perm = src.layout === 'nhwc' && rank === 4 ? PERM_NHWC : os.map((_, i) => i);
     let xOff = 0;
     for (let d = 0; d < rank; d++) xOff += (begin[d] ?? 0) * (st[d] ?? 0);
-    return [
-      {
-        kind: 'gather',
-        name: n.name,
-        x: ref(src, b),
-        y: ref(yT, b),
-        elem: elemOf(src),
-        dims: perm.map((p) => os[p] ?? 1),
-        inStrides: perm.map((p) => (st[p] ?? 0) * (step[p] ?? 1)),
-        xOff,
-      },
-    ];
+    return { dims: perm.map((p) => os[p] ?? 1), inStrides: perm.map((p) => (st[p] ?? 0) * (step[p] ?? 1)), xOff };
   });
 }
 
@@ -84,24 +84,13 @@ export function lowerGather(ctx: LoweringContext, n: Node): void {
   const rank = src.shape(ctx.maxB).length;
   const axis = normAxis(attrInt(n, 'axis', 0), rank);
   const yT = ctx.defineValue(out, 'plain');
-  ctx.addNodeStep(n, [src], yT, (b, ref) => {
+  addGatherStep(ctx, n, src, yT, (b) => {
     const xs = src.shape(b);
     const st = logicalStrides(src, b);
     let i = toIntArray(idx)[0] ?? 0;
     if (i < 0) i += xs[axis] ?? 1;
     const keep = xs.map((_, d) => d).filter((d) => d !== axis);
-    return [
-      {
-        kind: 'gather',
-        name: n.name,
-        x: ref(src, b),
-        y: ref(yT, b),
-        elem: elemOf(src),
-        dims: keep.map((d) => xs[d] ?? 1),
-        inStrides: keep.map((d) => st[d] ?? 0),
-        xOff: i * (st[axis] ?? 0),
-      },
-    ];
+    return { dims: keep.map((d) => xs[d] ?? 1), inStrides: keep.map((d) => st[d] ?? 0), xOff: i * (st[axis] ?? 0) };
   });
 }
 
@@ -112,20 +101,9 @@ export function lowerExpand(ctx: LoweringContext, n: Node): void {
     throw rtError('UNSUPPORTED', `Expand '${n.name}': the target shape must be known when the batch size is`);
   const src = ctx.tensorOf(x);
   const yT = ctx.defineValue(out, 'plain');
-  ctx.addNodeStep(n, [src], yT, (b, ref) => {
+  addGatherStep(ctx, n, src, yT, (b) => {
     const os = ctx.shapeOf(out, b);
-    return [
-      {
-        kind: 'gather',
-        name: n.name,
-        x: ref(src, b),
-        y: ref(yT, b),
-        elem: elemOf(src),
-        dims: os,
-        inStrides: operandStrides(src.shape(b), src.layout, os),
-        xOff: 0,
-      },
-    ];
+    return { dims: os, inStrides: operandStrides(src.shape(b), src.layout, os), xOff: 0 };
   });
 }
 
