@@ -40,8 +40,19 @@ console.log(
 for (const l of tuning.slowest) console.log(`  slowest at the largest batch: ${l.name} ${l.us.toFixed(0)} us ${JSON.stringify(l.tactic)}`);
 const session = await loadCudaSession(readPlan(built.plan).payload, 'yolo-style');
 const rows = [];
+let profile: { batch: number; byKind: Record<string, number>; top: { name: string; kind: string; us: number }[] } | undefined;
 for (const b of batches) {
   const r = await session.bench(b, b <= 8 ? 200 : 50);
+  // with RTCUDA_PROFILE=1 the addon also times every layer eagerly (median of 5)
+  const layers = (r as { layers?: { name: string; kind: string; us: number }[] }).layers;
+  if (layers !== undefined) {
+    const byKind: Record<string, number> = {};
+    for (const l of layers) byKind[l.kind] = Math.round((byKind[l.kind] ?? 0) + l.us);
+    const top = [...layers].sort((x, y) => y.us - x.us).slice(0, 12);
+    profile = { batch: b, byKind, top };
+    console.log(`  batch ${b} eager per-layer sum by kind (us): ${JSON.stringify(byKind)}`);
+    console.log(`  slowest layers: ${top.map((l) => `${l.name}(${l.kind}) ${l.us.toFixed(0)}`).join(', ')}`);
+  }
   const lat = [...r.latencyUs].sort((x, y) => x - y);
   const p50 = lat[Math.floor(lat.length / 2)] ?? 0;
   rows.push({ batch: b, graph: r.graph, latencyUsP50: Math.round(p50), imgPerS: Math.round((b * 1e6) / r.throughputUsPerBatch) });

@@ -169,7 +169,7 @@ for s in $STEPS; do
     foundation) step foundation ${FOUNDATION_LIMIT_S:-480} do_foundation ;;
     history) TAIL=40 step history ${HISTORY_LIMIT_S:-420} do_history ;;
     sanitize) TAIL=40 step sanitize ${SANITIZE_STEP_LIMIT_S:-330} do_sanitize ;;
-    detector) step detector ${DETECTOR_LIMIT_S:-240} "node bench/cuda/detector-bench.ts --out $W/detector && python3 bench/cuda/detector_torch.py $W/detector" ;;
+    detector) step detector ${DETECTOR_LIMIT_S:-240} "RTCUDA_PROFILE=${RTCUDA_PROFILE:-1} node bench/cuda/detector-bench.ts --out $W/detector ${DETECTOR_ARGS:-} && python3 bench/cuda/detector_torch.py $W/detector" ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
     *) echo "unknown step $s" ;;
   esac

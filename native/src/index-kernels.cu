@@ -94,6 +94,26 @@ __global__ void gatherKernel(const T* __restrict__ x, T* __restrict__ y, int ran
   }
 }
 
+// 32-bit index math (64-bit division is several times slower on the GPU) when every offset fits.
+template <typename T>
+__global__ void gatherKernel32(const T* __restrict__ x, T* __restrict__ y, int rank, Dims6 od, Dims6 is, uint32_t xOff, uint32_t n) {
+  uint32_t dd[kMaxRank], ss[kMaxRank];
+#pragma unroll
+  for (int d = 0; d < kMaxRank; d++) {
+    dd[d] = (uint32_t)od.d[d];
+    ss[d] = (uint32_t)is.d[d];
+  }
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    uint32_t rem = i, src = xOff;
+    for (int d = rank - 1; d >= 0; d--) {
+      uint32_t q = rem / dd[d];
+      src += (rem - q * dd[d]) * ss[d];
+      rem = q;
+    }
+    y[i] = x[src];
+  }
+}
+
 template <typename T>
 __global__ void gatherElementsKernel(const T* __restrict__ x, const float* __restrict__ idx, T* __restrict__ y, int rank, Dims6 od,
                                      Dims6 xs, int axis, int64_t axisLen, int64_t n) {
@@ -208,6 +228,40 @@ __global__ void resizeKernel(const __half* __restrict__ x, __half* __restrict__ 
   }
 }
 
+// 8 channels (16 bytes) per thread, 32-bit index math: c % 8 == 0 and the tensors under 2^31 elements.
+__global__ void resizeVec8(const uint4* __restrict__ x, uint4* __restrict__ y, uint32_t n, uint32_t c8, uint32_t h, uint32_t w, uint32_t oh,
+                           uint32_t ow, float scaleH, float scaleW, bool linear, int coord, int nearest) {
+  uint32_t tot = n * oh * ow * c8;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < tot; i += gridDim.x * blockDim.x) {
+    uint32_t ch = i % c8, pix = i / c8;
+    uint32_t ox = pix % ow, t = pix / ow;
+    uint32_t oy = t % oh, b = t / oh;
+    float sy = srcCoord(oy, scaleH, h, oh, coord);
+    float sx = srcCoord(ox, scaleW, w, ow, coord);
+    const uint4* xb = x + (size_t)b * h * w * c8 + ch;
+    if (!linear) {
+      y[i] = xb[((uint32_t)nearestIdx(sy, h, nearest) * w + (uint32_t)nearestIdx(sx, w, nearest)) * c8];
+      continue;
+    }
+    float cy = fminf(fmaxf(sy, 0.f), (float)(h - 1));
+    float cx = fminf(fmaxf(sx, 0.f), (float)(w - 1));
+    uint32_t y0 = (uint32_t)floorf(cy), x0 = (uint32_t)floorf(cx);
+    uint32_t y1 = y0 + 1 < h ? y0 + 1 : h - 1, x1 = x0 + 1 < w ? x0 + 1 : w - 1;
+    float fy = cy - (float)y0, fx = cx - (float)x0;
+    uint4 q[4] = {xb[(y0 * w + x0) * c8], xb[(y0 * w + x1) * c8], xb[(y1 * w + x0) * c8], xb[(y1 * w + x1) * c8]};
+    const __half* a = reinterpret_cast<const __half*>(&q[0]);
+    const __half* bb = reinterpret_cast<const __half*>(&q[1]);
+    const __half* cc = reinterpret_cast<const __half*>(&q[2]);
+    const __half* d = reinterpret_cast<const __half*>(&q[3]);
+    __align__(16) __half o[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+      o[j] = __float2half_rn((1.f - fy) * ((1.f - fx) * __half2float(a[j]) + fx * __half2float(bb[j])) +
+                             fy * ((1.f - fx) * __half2float(cc[j]) + fx * __half2float(d[j])));
+    y[i] = *reinterpret_cast<uint4*>(o);
+  }
+}
+
 template <typename T>
 __global__ void padKernel(const T* __restrict__ x, T* __restrict__ y, int rank, Dims6 od, Dims6 id, Dims6 before, T fill, int64_t n) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
@@ -224,7 +278,47 @@ __global__ void padKernel(const T* __restrict__ x, T* __restrict__ y, int rank, 
   }
 }
 
+__global__ void copy2dVec8(const uint4* __restrict__ x, uint4* __restrict__ y, uint32_t rows, uint32_t re8, uint32_t ss8, uint32_t ds8) {
+  uint32_t total = rows * re8;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+    uint32_t r = i / re8, e = i - r * re8;
+    y[(size_t)r * ds8 + e] = x[(size_t)r * ss8 + e];
+  }
+}
+
+template <typename S>
+__global__ void convertInNhwc8(const S* __restrict__ src, uint4* __restrict__ dst, uint32_t n, uint32_t c, uint32_t hw) {
+  uint32_t total = n * hw;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+    uint32_t b = i / hw, p = i - b * hw;
+    const S* s = src + (size_t)b * c * hw + p;
+    __align__(16) __half v[8];
+#pragma unroll
+    for (uint32_t ch = 0; ch < 8; ch++) v[ch] = __float2half_rn(ch < c ? (float)s[(size_t)ch * hw] : 0.f);
+    dst[i] = *reinterpret_cast<uint4*>(v);
+  }
+}
+
 }  // namespace
+
+bool tryCopy2dVec8(const __half* x, __half* y, int64_t rows, int64_t rowElems, int64_t ss, int64_t ds, cudaStream_t s) {
+  if (rowElems % 8 || ss % 8 || ds % 8 || (reinterpret_cast<uintptr_t>(x) & 15) || (reinterpret_cast<uintptr_t>(y) & 15)) return false;
+  if (rows * (rowElems / 8) >= (1LL << 31) || rows * ss >= (1LL << 34) || rows * ds >= (1LL << 34)) return false;
+  uint32_t total = (uint32_t)(rows * (rowElems / 8));
+  copy2dVec8<<<blocks(total), kT, 0, s>>>(reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(y), (uint32_t)rows, (uint32_t)(rowElems / 8),
+                                          (uint32_t)(ss / 8), (uint32_t)(ds / 8));
+  check("copy2d");
+  return true;
+}
+
+bool tryConvertInNhwc8(const void* src, bool srcF32, __half* dst, int64_t n, int64_t c, int64_t h, int64_t w, int64_t cp, cudaStream_t s) {
+  if (cp != 8 || c > 8 || (reinterpret_cast<uintptr_t>(dst) & 15) || n * c * h * w >= (1LL << 31)) return false;
+  uint32_t total = (uint32_t)(n * h * w);
+  if (srcF32) convertInNhwc8<float><<<blocks(total), kT, 0, s>>>((const float*)src, reinterpret_cast<uint4*>(dst), (uint32_t)n, (uint32_t)c, (uint32_t)(h * w));
+  else convertInNhwc8<__half><<<blocks(total), kT, 0, s>>>((const __half*)src, reinterpret_cast<uint4*>(dst), (uint32_t)n, (uint32_t)c, (uint32_t)(h * w));
+  check("convert_in");
+  return true;
+}
 
 void launchEw(const void* a, const void* b, const void* c, void* y, int ta, int tb, int tc, int ty, int rank, Dims6 od, Dims6 sa,
               Dims6 sb, Dims6 sc, int op, bool isInt, cudaStream_t s) {
@@ -235,6 +329,20 @@ void launchEw(const void* a, const void* b, const void* c, void* y, int ta, int 
 
 void launchGather(const void* x, void* y, int elem, int rank, Dims6 od, Dims6 is, int64_t xOff, cudaStream_t s) {
   int64_t n = total(rank, od);
+  int64_t maxSrc = xOff;
+  bool nonNegative = xOff >= 0;
+  for (int d = 0; d < rank; d++) {
+    maxSrc += (od.d[d] - 1) * is.d[d];
+    nonNegative = nonNegative && is.d[d] >= 0;
+  }
+  if (nonNegative && n < (1LL << 31) && maxSrc < (1LL << 31)) {
+    if (elem == 2)
+      gatherKernel32<<<blocks(n), kT, 0, s>>>(static_cast<const uint16_t*>(x), static_cast<uint16_t*>(y), rank, od, is, (uint32_t)xOff, (uint32_t)n);
+    else
+      gatherKernel32<<<blocks(n), kT, 0, s>>>(static_cast<const uint32_t*>(x), static_cast<uint32_t*>(y), rank, od, is, (uint32_t)xOff, (uint32_t)n);
+    check("gather");
+    return;
+  }
   if (elem == 2) gatherKernel<<<blocks(n), kT, 0, s>>>(static_cast<const uint16_t*>(x), static_cast<uint16_t*>(y), rank, od, is, xOff, n);
   else gatherKernel<<<blocks(n), kT, 0, s>>>(static_cast<const uint32_t*>(x), static_cast<uint32_t*>(y), rank, od, is, xOff, n);
   check("gather");
@@ -260,6 +368,13 @@ void launchTopK(const __half* x, __half* vals, float* inds, int64_t outer, int64
 
 void launchResize(const __half* x, __half* y, int64_t n, int64_t c, int64_t h, int64_t w, int64_t oh, int64_t ow, float scaleH,
                   float scaleW, bool linear, int coord, int nearest, cudaStream_t s) {
+  if (c % 8 == 0 && n * c * (oh * ow > h * w ? oh * ow : h * w) < (1LL << 31)) {
+    uint32_t tot = (uint32_t)(n * oh * ow * (c / 8));
+    resizeVec8<<<blocks(tot), kT, 0, s>>>(reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(y), (uint32_t)n, (uint32_t)(c / 8),
+                                          (uint32_t)h, (uint32_t)w, (uint32_t)oh, (uint32_t)ow, scaleH, scaleW, linear, coord, nearest);
+    check("resize");
+    return;
+  }
   resizeKernel<<<blocks(n * oh * ow * c), kT, 0, s>>>(x, y, n, c, h, w, oh, ow, scaleH, scaleW, linear, coord, nearest);
   check("resize");
 }

@@ -30,4 +30,10 @@ void launchResize(const __half* x, __half* y, int64_t n, int64_t c, int64_t h, i
 /** Constant padding over physical dims: y = x shifted by `before`, `value` outside. */
 void launchPad(const void* x, void* y, int elem, int rank, Dims6 od, Dims6 id, Dims6 before, float value, cudaStream_t s);
 
+/** Fast paths of the engine's copy and conversion layers (kernels.cu dispatches to them when they apply). */
+/** copy2d when rowElems, both strides and both offsets are multiples of 8 halves (16-byte aligned pointers). */
+bool tryCopy2dVec8(const __half* x, __half* y, int64_t rows, int64_t rowElems, int64_t ss, int64_t ds, cudaStream_t s);
+/** NCHW f32/f16 → NHWC f16 with exactly 8 channels (3 image channels padded): one pixel (16 bytes) per thread. */
+bool tryConvertInNhwc8(const void* src, bool srcF32, __half* dst, int64_t n, int64_t c, int64_t h, int64_t w, int64_t cp, cudaStream_t s);
+
 }  // namespace rt

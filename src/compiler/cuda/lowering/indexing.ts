@@ -48,10 +48,9 @@ export function lowerSlice(ctx: LoweringContext, n: Node): void {
   const axes = ((opset10 ? constInts(ctx, n, 3, 'axes') : undefined) ?? attrInts(n, 'axes') ?? starts.map((_, i) => i)).map((a) => normAxis(a, rank));
   const steps = (opset10 ? constInts(ctx, n, 4, 'steps') : undefined) ?? starts.map(() => 1);
   const yT = ctx.defineValue(out, src.layout);
-  addGatherStep(ctx, n, src, yT, (b) => {
+  const window = (b: number) => {
     const xs = src.shape(b);
     const os = ctx.shapeOf(out, b);
-    const st = logicalStrides(src, b);
     const step = xs.map(() => 1);
     const begin = xs.map(() => 0);
     axes.forEach((a, i) => {
@@ -64,9 +63,47 @@ export function lowerSlice(ctx: LoweringContext, n: Node): void {
       step[a] = s;
     });
     const perm = src.layout === 'nhwc' && rank === 4 ? PERM_NHWC : os.map((_, i) => i);
+    return { xs, os, step, begin, perm };
+  };
+  ctx.addNodeStep(n, [src], yT, (b, ref) => {
+    const { xs, os, step, begin, perm } = window(b);
+    // one cut physical axis, unit steps: rows of contiguous runs (a channel range of an NHWC tensor), vectorized
+    const cut = perm.filter((p) => (os[p] ?? 1) !== (xs[p] ?? 1));
+    if (src.dtype === 'f16' && cut.length <= 1 && step.every((s) => s === 1)) {
+      const axis = cut.length === 0 ? 0 : perm.indexOf(cut[0] ?? 0);
+      const phys = perm.map((p) => xs[p] ?? 1);
+      const inner = prod(phys.slice(axis + 1));
+      const len = os[perm[axis] ?? 0] ?? 1;
+      return [
+        {
+          kind: 'copy2d',
+          name: n.name,
+          x: ref(src, b),
+          y: ref(yT, b),
+          rows: prod(phys.slice(0, axis)),
+          rowElems: len * inner,
+          srcStride: (phys[axis] ?? 1) * inner,
+          dstStride: len * inner,
+          srcOff: (begin[perm[axis] ?? 0] ?? 0) * inner,
+          dstOff: 0,
+        },
+      ];
+    }
+    const st = logicalStrides(src, b);
     let xOff = 0;
     for (let d = 0; d < rank; d++) xOff += (begin[d] ?? 0) * (st[d] ?? 0);
-    return { dims: perm.map((p) => os[p] ?? 1), inStrides: perm.map((p) => (st[p] ?? 0) * (step[p] ?? 1)), xOff };
+    return [
+      {
+        kind: 'gather',
+        name: n.name,
+        x: ref(src, b),
+        y: ref(yT, b),
+        elem: elemOf(src),
+        dims: perm.map((p) => os[p] ?? 1),
+        inStrides: perm.map((p) => (st[p] ?? 0) * (step[p] ?? 1)),
+        xOff,
+      },
+    ];
   });
 }
 

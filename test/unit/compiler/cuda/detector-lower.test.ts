@@ -55,7 +55,7 @@ describe('detectors on the cuda target (CPU reference of the kernels vs onnxrunt
   test('a YOLO-style network (SiLU, Pad, C2f, SPPF, nearest + bilinear Resize, heads, box decode)', async () => {
     const model = yoloStyleNet({ height: 64, width: 96, channels: 4, classes: 3 });
     const { network, weights } = await build(model, [1, 2]);
-    for (const kind of ['resize', 'gather', 'pad']) assert.ok(kinds(network).has(kind), `a ${kind} layer`);
+    for (const kind of ['resize', 'copy2d', 'pad']) assert.ok(kinds(network).has(kind), `a ${kind} layer`);
     const layers = network.programs[0]?.layers ?? [];
     assert.ok(!layers.some((l) => l.kind === 'unary' && l.act.kind === 5), 'every SiLU is fused into its convolution');
     const data = randn(rng(5), 2 * 3 * 64 * 96, 1);
