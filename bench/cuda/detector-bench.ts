@@ -67,5 +67,6 @@ const out = {
   warnings: built.report.warnings,
   tuning,
   rows,
+  profile,
 };
 await writeFile(join(values.out, 'detector-rtserve.json'), `${JSON.stringify(out, null, 2)}\n`);
