@@ -2,6 +2,7 @@ import { rtError } from '../../../errors/registry.ts';
 import { attrFloat, attrInt, attrInts, attrString, type Node } from '../../ir/graph.ts';
 import { toFloat32, toIntArray } from '../../ir/tensor.ts';
 import type { LoweringContext } from './context.ts';
+import { padIntoConv } from './conv.ts';
 import { PERM_NHWC, nhwcStrides, normAxis, operandStrides, prod, rowMajorStrides } from './layout.ts';
 import type { LTensor } from './types.ts';
 
@@ -212,6 +213,11 @@ export function lowerTopK(ctx: LoweringContext, n: Node): void {
 export function lowerPad(ctx: LoweringContext, n: Node): void {
   const x = n.inputs[0] ?? '';
   const out = n.outputs[0] ?? '';
+  // the convolutions reading it pad on their own (lowering/conv.ts): no step
+  if (padIntoConv(ctx, out) !== undefined) {
+    ctx.nodeSteps.set(n.name, `${n.name} (absorbed by its convolutions)`);
+    return;
+  }
   const mode = attrString(n, 'mode', 'constant');
   if (mode !== 'constant') throw rtError('UNSUPPORTED', `Pad '${n.name}': mode '${mode}' (the CUDA target pads with a constant)`);
   const src = ctx.tensorOf(x);

@@ -55,9 +55,14 @@ describe('detectors on the cuda target (CPU reference of the kernels vs onnxrunt
   test('a YOLO-style network (SiLU, Pad, C2f, SPPF, nearest + bilinear Resize, heads, box decode)', async () => {
     const model = yoloStyleNet({ height: 64, width: 96, channels: 4, classes: 3 });
     const { network, weights } = await build(model, [1, 2]);
-    for (const kind of ['resize', 'copy2d', 'pad']) assert.ok(kinds(network).has(kind), `a ${kind} layer`);
+    for (const kind of ['resize', 'copy2d']) assert.ok(kinds(network).has(kind), `a ${kind} layer`);
     const layers = network.programs[0]?.layers ?? [];
     assert.ok(!layers.some((l) => l.kind === 'unary' && l.act.kind === 5), 'every SiLU is fused into its convolution');
+    assert.ok(!kinds(network).has('pad'), 'the zero Pad is absorbed by the convolution after it');
+    assert.ok(
+      layers.some((l) => l.kind === 'conv' && l.pads.join(',') === '1,1,1,1' && l.strides[0] === 2 && l.r === 3 && l.c === 4),
+      'that convolution pads by itself',
+    );
     const data = randn(rng(5), 2 * 3 * 64 * 96, 1);
     const [got] = runReference(network, weights, 2, 2, [data]);
     const ref = await runBytes(model, { images: { elemType: DT.FLOAT, dims: [2, 3, 64, 96], data } });
