@@ -185,5 +185,24 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
     );
     outputs.push({ name: o.name, raw, datatype: raw.dtype === 'f32' ? 'FP32' : 'FP16' });
   }
-  return { tensors: ctx.tensors, steps: ctx.steps, weights: ctx.weights, inputs, outputs, notes: ctx.notes, nodeSteps: ctx.nodeSteps };
+  return {
+    tensors: ctx.tensors,
+    steps: ctx.steps,
+    weights: ctx.weights,
+    inputs,
+    outputs,
+    notes: ctx.notes,
+    rankedOutputs: rankedOutputs(g),
+    nodeSteps: ctx.nodeSteps,
+  };
+}
+
+/** Graph outputs that depend on a TopK's indices (see Lowered.rankedOutputs). */
+function rankedOutputs(g: Graph): string[] {
+  const tainted = new Set<string>();
+  for (const n of g.nodes) {
+    if (n.opType === 'TopK' && (n.outputs[1] ?? '') !== '') tainted.add(n.outputs[1] ?? '');
+    if (n.inputs.some((i) => tainted.has(i))) for (const o of n.outputs) if (o !== '') tainted.add(o);
+  }
+  return g.outputs.map((o) => o.name).filter((o) => tainted.has(o));
 }

@@ -61,7 +61,8 @@ class Memory {
   readonly weights: ArrayBuffer;
   constructor(arenaBytes: number, weights: Uint8Array) {
     this.arena = new ArrayBuffer(Math.max(arenaBytes, 256));
-    this.weights = weights.slice().buffer;
+    // a copy: a Node Buffer's slice() is a view, and its .buffer the whole pool (woff offsets would be off)
+    this.weights = new Uint8Array(weights).buffer;
   }
   half(r: OperandRef): Uint16Array {
     return 'woff' in r ? new Uint16Array(this.weights, r.woff, r.bytes / 2) : new Uint16Array(this.arena, r.off, r.bytes / 2);

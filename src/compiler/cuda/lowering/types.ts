@@ -40,6 +40,12 @@ export interface Lowered {
   readonly inputs: readonly LoweredIo[];
   readonly outputs: readonly LoweredIo[];
   readonly notes: readonly string[];
+  /**
+   * Outputs computed through positions a TopK chose (a detector's boxes and classes of its best peaks): where two
+   * candidates score nearly alike, FP16 may rank them the other way round, so they are compared through the values
+   * that ranked them, not element by element.
+   */
+  readonly rankedOutputs: readonly string[];
   /** Source node name → the step that computes it (for the manifest's nodePrecision). */
   readonly nodeSteps: ReadonlyMap<string, string>;
 }
