@@ -139,9 +139,14 @@ function payloadModel(g: Graph, sourceInputs: readonly ValueInfo[], lowered: Low
     name: v.name,
     type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null },
   }));
+  // integer outputs are answered as INT32 (an INT64 output too: lowering/typed-elementwise.ts)
+  const int32 = new Set(lowered.outputs.filter((o) => o.datatype === 'INT32').map((o) => o.name));
   pg.outputs = g.outputs.map((v) => ({
     name: v.name,
-    type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null },
+    type: {
+      elemType: int32.has(v.name) ? DT.INT32 : v.type.elemType,
+      shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null,
+    },
   }));
   pg.initializers.set(CUDA_WEIGHTS_NAME, { elemType: DT.UINT8, dims: [weights.byteLength], data: weights });
   const maxProgram = network.programs[network.programs.length - 1];
