@@ -82,6 +82,8 @@ export class LoweringContext {
 
   tensorOf(value: string): LTensor {
     const t = this.valueTensor.get(value);
+    if (t === undefined && this.batchStatic.has(value))
+      throw rtError('UNSUPPORTED', `'${value}' is computed from tensor shapes and read as data: the CUDA target computes shapes at build time only`);
     if (t === undefined) throw rtError('INTERNAL', `cuda lowering: '${value}' is used before it is computed`);
     return t;
   }

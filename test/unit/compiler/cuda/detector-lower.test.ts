@@ -141,6 +141,18 @@ describe('detectors on the cuda target (CPU reference of the kernels vs onnxrunt
     assert.ok(maxRelError(got as Float32Array, e) < 1e-2, `detections: ${maxRelError(got as Float32Array, e)}`);
   });
 
+  test('a value computed from shapes and read as data is refused with its name', async () => {
+    const b = new GraphBuilder({ opset: 17 });
+    b.input('x', DT.FLOAT, ['N', 4]);
+    b.init('zero', { elemType: DT.INT64, dims: [], data: BigInt64Array.of(0n) });
+    b.node('Shape', ['x'], ['s']);
+    b.node('Gather', ['s', 'zero'], ['n']);
+    b.node('Cast', ['n'], ['nf'], { to: attr.int(DT.FLOAT) });
+    b.node('Mul', ['x', 'nf'], ['y']);
+    b.output('y', DT.FLOAT, ['N', 4]);
+    await assert.rejects(build(b.bytes(), [1, 2]), /'nf' is computed from tensor shapes and read as data/);
+  });
+
   test('Resize modes, Slice with steps, constant Pad, TopK, GatherElements, integer arithmetic and comparisons', async () => {
     const r = rng(21);
     const b = new GraphBuilder({ opset: 17 });
