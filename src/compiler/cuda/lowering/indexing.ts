@@ -180,6 +180,8 @@ export function lowerTopK(ctx: LoweringContext, n: Node): void {
   const rank = x.shape(ctx.maxB).length;
   const axis = normAxis(attrInt(n, 'axis', -1), rank);
   const largest = attrInt(n, 'largest', 1) === 1 ? 1 : 0;
+  const len = x.shape(ctx.maxB)[axis] ?? 1;
+  if (k < 1 || k > len) throw rtError('UNSUPPORTED', `TopK '${n.name}': K = ${k} for an axis of ${len}`);
   const vals = ctx.defineValue(n.outputs[0] ?? '', 'plain');
   const idx = ctx.defineValue(n.outputs[1] ?? '', 'plain');
   ctx.addStep(
