@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The CUDA engine's whole GPU-machine run in one command (carry .device/cuda, packed by scripts/device/pack-cuda.sh):
 #   bench/cuda/run.sh [STEP ...]      default: every step, in priority order, within a time budget
-# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation summary
+# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation detector summary
+#   (detector: the YOLO-style 640x480 detector on the engine (FP16) and in PyTorch FP16 channels-last, eager and CUDA
+#    graphs, same weights: bench/cuda/detector-bench.ts + detector_torch.py; not in the default list)
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 #   (history, sanitize: whether batch programs depend on what earlier runs left in device memory, and compute-sanitizer
@@ -50,7 +52,7 @@ do_unit() {
   [ -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ] || echo "onnxruntime-node not carried: the GPU unit tests that need it as the reference will skip (and fail this step)"
   local rc=0
   RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
-    test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/placement.test.ts || rc=$?
+    ${UNIT_TESTS:-test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/detector.test.ts test/unit/engine/cuda/placement.test.ts} || rc=$?
   cp "$W/gpu-tests.json" "$OUT/gpu-tests.json" 2>/dev/null  # comes back on its own: copy it to bench/results/
   return $rc
 }
@@ -167,6 +169,7 @@ for s in $STEPS; do
     foundation) step foundation ${FOUNDATION_LIMIT_S:-480} do_foundation ;;
     history) TAIL=40 step history ${HISTORY_LIMIT_S:-420} do_history ;;
     sanitize) TAIL=40 step sanitize ${SANITIZE_STEP_LIMIT_S:-330} do_sanitize ;;
+    detector) step detector ${DETECTOR_LIMIT_S:-240} "RTCUDA_PROFILE=${RTCUDA_PROFILE:-1} node bench/cuda/detector-bench.ts --out $W/detector ${DETECTOR_ARGS:-} && python3 bench/cuda/detector_torch.py $W/detector" ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
     *) echo "unknown step $s" ;;
   esac

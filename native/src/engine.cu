@@ -648,12 +648,33 @@ std::string Engine::bench(int batch, int iters) {
   CK(cudaEventSynchronize(b));
   float total;
   CK(cudaEventElapsedTime(&total, a, b));
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
   std::ostringstream o;
   o << "{\"batch\":" << batch << ",\"graph\":" << (p.exec ? "true" : "false") << ",\"latencyUs\":[";
   for (size_t i = 0; i < lat.size(); i++) o << (i ? "," : "") << fmt(lat[i]);
-  o << "],\"throughputUsPerBatch\":" << fmt(total * 1000.0 / iters) << "}";
+  o << "],\"throughputUsPerBatch\":" << fmt(total * 1000.0 / iters);
+  // RTCUDA_PROFILE=1: each layer run eagerly between CUDA events, median of 5 (where the time goes)
+  const char* prof = getenv("RTCUDA_PROFILE");
+  if (prof != nullptr && *prof == '1') {
+    o << ",\"layers\":[";
+    for (size_t i = 0; i < p.layers.size(); i++) {
+      std::vector<float> t;
+      for (int r = 0; r < 5; r++) {
+        CK(cudaEventRecord(a, e.h.stream));
+        e.runLayer(*p.layers[i], batch, i);
+        CK(cudaEventRecord(b, e.h.stream));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms * 1000.f);
+      }
+      std::sort(t.begin(), t.end());
+      o << (i ? "," : "") << "{\"name\":" << jsonStr(p.layers[i]->name) << ",\"kind\":" << jsonStr(p.layers[i]->kind) << ",\"us\":" << fmt(t[2]) << "}";
+    }
+    o << "]";
+  }
+  o << "}";
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
   return o.str();
 }
 

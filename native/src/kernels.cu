@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "index-kernels.cuh"
 #include "kernels.cuh"
 
 namespace rt {
@@ -377,6 +378,7 @@ __global__ void compareKernel(const __half* a, const __half* b, int64_t count, f
 
 void launchConvertIn(const void* src, bool srcF32, __half* dst, int64_t n, int64_t c, int64_t h, int64_t w, int64_t cp, bool toNhwc,
                      cudaStream_t s) {
+  if (toNhwc && tryConvertInNhwc8(src, srcF32, dst, n, c, h, w, cp, s)) return;
   if (toNhwc) {
     int64_t total = n * h * w * cp;
     if (srcF32) convertInNhwc<float><<<blocksFor(total), kThreads, 0, s>>>((const float*)src, dst, n, c, h, w, cp);
@@ -478,6 +480,8 @@ void launchTranspose(const __half* x, __half* y, int rank, Dims6 od, Dims6 is, c
 void launchCopy2d(const __half* x, __half* y, int64_t rows, int64_t rowElems, int64_t ss, int64_t ds, cudaStream_t s) {
   if (ss == rowElems && ds == rowElems) {
     cudaMemcpyAsync(y, x, rows * rowElems * sizeof(__half), cudaMemcpyDeviceToDevice, s);
+  } else if (tryCopy2dVec8(x, y, rows, rowElems, ss, ds, s)) {
+    return;
   } else {
     copy2dKernel<<<blocksFor(rows * rowElems), kThreads, 0, s>>>(x, y, rows, rowElems, ss, ds);
   }

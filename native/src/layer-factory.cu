@@ -1,6 +1,7 @@
 // rtserve native CUDA engine: a layer from its plan JSON.
 #include "conv-layer.cuh"
 #include "gemm-layer.cuh"
+#include "index-layers.cuh"
 #include "simple-layers.cuh"
 
 namespace rt {
@@ -29,7 +30,7 @@ std::unique_ptr<Layer> makeLayer(const Json& j, cudnnHandle_t dnn, cublasLtHandl
   else if (kind == "softmax") l.reset(new SoftmaxLayer(j));
   else if (kind == "transpose") l.reset(new TransposeLayer(j));
   else if (kind == "copy2d") l.reset(new Copy2dLayer(j));
-  else throw std::runtime_error("unknown layer kind '" + kind + "'");
+  else if (!(l = makeIndexLayer(kind, j))) throw std::runtime_error("unknown layer kind '" + kind + "'");
   l->name = j.s("name");
   l->kind = kind;
   return l;

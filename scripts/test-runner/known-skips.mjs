@@ -14,4 +14,5 @@ export const GPU_ONLY_SKIPS = [
     suite: 'ResNet-50 batch programs in served order on the GPU',
     why: 'needs the native CUDA engine and a GPU',
   },
+  { file: 'test/unit/engine/cuda/detector.test.ts', suite: 'detectors on the CUDA engine on the GPU', why: 'needs the native CUDA engine and a GPU' },
 ];

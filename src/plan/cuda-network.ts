@@ -194,7 +194,132 @@ export interface Copy2dLayer extends LayerBase {
   readonly dstOff: number;
 }
 
+/**
+ * Typed element-wise operator codes shared with native/src/index-kernels.cuh (`enum EwOp`): comparisons, logic,
+ * integer arithmetic (`int`: ONNX integer semantics, truncating Div, Mod with the divisor's sign), Where, Not and
+ * copies between element types (Cast).
+ */
+export const EWOP = {
+  add: 0,
+  sub: 1,
+  mul: 2,
+  div: 3,
+  mod: 4,
+  less: 5,
+  greater: 6,
+  equal: 7,
+  and: 8,
+  or: 9,
+  xor: 10,
+  not: 11,
+  where: 12,
+  copy: 13,
+  lessOrEqual: 14,
+  greaterOrEqual: 15,
+  min: 16,
+  max: 17,
+} as const;
+
+/** Storage element types: FP16 (floats) and FP32 (graph I/O, and integer or boolean values, held exactly). */
+export type StoreType = 'f16' | 'f32';
+
+/** y = op(a, b, c) over output dims (physical order) with per-operand strides (0 = broadcast); b, c optional. */
+export interface EwLayer extends LayerBase {
+  readonly kind: 'ew';
+  readonly a: OperandRef;
+  readonly b: OperandRef | null;
+  readonly c: OperandRef | null;
+  readonly y: OperandRef;
+  readonly ta: StoreType;
+  readonly tb: StoreType;
+  readonly tc: StoreType;
+  /** i32: an integer graph output (INT32 / INT64 models' outputs are answered as INT32). */
+  readonly ty: StoreType | 'i32';
+  readonly dims: readonly number[];
+  readonly sa: readonly number[];
+  readonly sb: readonly number[];
+  readonly sc: readonly number[];
+  readonly op: number;
+  /** 1: the operands are integers (Div truncates, Mod follows the divisor's sign, a copy to f32 truncates). */
+  readonly int: 0 | 1;
+}
+/** y[i] = x[xOff + sum(idx_d * inStrides_d)] for elements of `elem` bytes: Slice, Gather, Expand, Transpose. */
+export interface GatherLayer extends LayerBase {
+  readonly kind: 'gather';
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly elem: 2 | 4;
+  readonly dims: readonly number[];
+  readonly inStrides: readonly number[];
+  readonly xOff: number;
+}
+/** ONNX GatherElements over row-major tensors: y[i] = x[i with its `axis` index replaced by idx[i]] (idx in f32). */
+export interface GatherElementsLayer extends LayerBase {
+  readonly kind: 'gather_elements';
+  readonly x: OperandRef;
+  readonly idx: OperandRef;
+  readonly y: OperandRef;
+  readonly elem: 2 | 4;
+  /** Output (= index) dims and the data tensor's row-major strides. */
+  readonly dims: readonly number[];
+  readonly xStrides: readonly number[];
+  readonly axis: number;
+  readonly axisLen: number;
+}
+/** The k largest (or smallest) of `len` f16 values spaced `inner` apart, sorted, ties by lower index (onnxruntime's order). */
+export interface TopKLayer extends LayerBase {
+  readonly kind: 'topk';
+  readonly x: OperandRef;
+  readonly values: OperandRef;
+  /** f32 indices. */
+  readonly indices: OperandRef;
+  readonly outer: number;
+  readonly len: number;
+  readonly inner: number;
+  readonly k: number;
+  readonly largest: 0 | 1;
+}
+/** Resize codes shared with native/src/index-kernels.cuh. */
+export const RESIZE_COORD = { half_pixel: 0, asymmetric: 1, align_corners: 2, pytorch_half_pixel: 3 } as const;
+export const RESIZE_NEAREST = { round_prefer_floor: 0, round_prefer_ceil: 1, floor: 2, ceil: 3 } as const;
+/** 2-D Resize of an NHWC tensor (ONNX Resize / Upsample): nearest or bilinear. */
+export interface ResizeLayer extends LayerBase {
+  readonly kind: 'resize';
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly n: number;
+  readonly c: number;
+  readonly h: number;
+  readonly w: number;
+  readonly oh: number;
+  readonly ow: number;
+  /** Output / input scale per axis, as ONNX's coordinate transformations use it. */
+  readonly scaleH: number;
+  readonly scaleW: number;
+  readonly linear: 0 | 1;
+  readonly coord: number;
+  readonly nearest: number;
+}
+/** Constant padding of an NHWC or plain tensor: y = x placed at `before` offsets per dim, `value` elsewhere. */
+export interface PadLayer extends LayerBase {
+  readonly kind: 'pad';
+  readonly x: OperandRef;
+  readonly y: OperandRef;
+  readonly elem: 2 | 4;
+  /** Output dims, input dims and the offsets of the input inside the output, in physical order. */
+  readonly dims: readonly number[];
+  readonly inDims: readonly number[];
+  readonly before: readonly number[];
+  readonly value: number;
+}
+
 export type CudaLayer =
+  | EwLayer
+  | GatherLayer
+  | GatherElementsLayer
+  | TopKLayer
+  | ResizeLayer
+  | PadLayer
   | ConvertInLayer
   | ConvertOutLayer
   | ConvLayer
@@ -219,7 +344,7 @@ export interface CudaIoBinding {
   readonly off: number;
   /** Bytes of one batch row. */
   readonly rowBytes: number;
-  readonly datatype: 'FP32' | 'FP16';
+  readonly datatype: 'FP32' | 'FP16' | 'INT32';
   /** Shape of one batch row (the model's shape without its batch dimension). */
   readonly rowShape: readonly number[];
 }

@@ -5,7 +5,7 @@ import type { NodePrecision, PlanManifest, ShapeProfile } from '../../plan/manif
 import { defaultGates, evaluateAccuracy, type AccuracyReport } from '../accuracy.ts';
 import { ioSpec, loadAndValidateSource, manifestAccuracy, passesSummary, stageTimer } from '../build-steps.ts';
 import { finishBuild, type BuildOptions, type BuildReport, type BuildResult, type ProgressListener } from '../build-options.ts';
-import { syntheticDataset } from '../data/dataset.ts';
+import { loadDataset, subset, syntheticDataset } from '../data/dataset.ts';
 import { DT } from '../../tensor/onnx-dtype.ts';
 import { Graph, makeNode, saveModel, type ValueInfo } from '../ir/graph.ts';
 import { DEFAULT_PASSES, runPasses } from '../passes/index.ts';
@@ -139,9 +139,14 @@ function payloadModel(g: Graph, sourceInputs: readonly ValueInfo[], lowered: Low
     name: v.name,
     type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null },
   }));
+  // integer outputs are answered as INT32 (an INT64 output too: lowering/typed-elementwise.ts)
+  const int32 = new Set(lowered.outputs.filter((o) => o.datatype === 'INT32').map((o) => o.name));
   pg.outputs = g.outputs.map((v) => ({
     name: v.name,
-    type: { elemType: v.type.elemType, shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null },
+    type: {
+      elemType: int32.has(v.name) ? DT.INT32 : v.type.elemType,
+      shape: v.type.shape?.map((d, i) => (i === 0 && typeof d !== 'number' ? 'batch' : d)) ?? null,
+    },
   }));
   pg.initializers.set(CUDA_WEIGHTS_NAME, { elemType: DT.UINT8, dims: [weights.byteLength], data: weights });
   const maxProgram = network.programs[network.programs.length - 1];
@@ -315,18 +320,22 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
   // One sample of every input: the model's row shape (static, or fixed by the profile).
   const sampleInputs = sourceInputs.map((i) => ({ ...i, type: { ...i.type, shape: [1, ...(rows.get(i.name) ?? [])] } }));
   const accuracyNotes: string[] = [];
+  // a detector's ranked outputs (boxes and classes of its best peaks) are compared through the scores that ranked them
+  const ranked = new Set(lowered.rankedOutputs);
+  const compared = g.outputs.map((o) => o.name).filter((o) => !ranked.has(o));
+  const checkedOutputs = compared.length > 0 ? compared : g.outputs.map((o) => o.name);
+  if (runtime !== undefined && ranked.size > 0 && compared.length > 0)
+    warnings.push(`outputs ${[...ranked].join(', ')} are ranked by a TopK: the accuracy checks compare ${compared.join(', ')}`);
+  // --validation: real inputs for both checks (a detector on random noise ranks noise), else synthetic ones
+  const validation = options.validation === undefined ? undefined : await loadDataset(options.validation, sourceInputs, 'validation');
   if (runtime !== undefined && (checkPrograms || checkGates)) start('accuracy', 'against onnxruntime FP32');
   if (runtime !== undefined && checkPrograms) {
     progress({ stage: 'accuracy', state: 'progress', message: `every batch program (${batches.join(', ')})` });
-    const data = syntheticDataset(sampleInputs, maxB, (options.seed ?? 7) + 1);
-    programChecks = await verifyPrograms(
-      runtime,
-      { bytes: sourceBytes, inputs: sourceInputs },
-      payload,
-      g.outputs.map((o) => o.name),
-      data,
-      batches,
-    );
+    const data =
+      validation !== undefined && validation.samples >= maxB
+        ? subset(validation, 0, maxB)
+        : syntheticDataset(sampleInputs, maxB, (options.seed ?? 7) + 1);
+    programChecks = await verifyPrograms(runtime, { bytes: sourceBytes, inputs: sourceInputs }, payload, checkedOutputs, data, batches);
     const bad = programChecks.filter((c) => c.outlier);
     if (bad.some((c) => c.batch === maxB)) {
       throw rtError(
@@ -368,19 +377,25 @@ export async function buildCudaPlan(options: BuildOptions, progress: ProgressLis
     );
   }
   if (runtime !== undefined && checkGates) {
-    const samples = Math.min(64, maxB * 2);
-    progress({ stage: 'accuracy', state: 'progress', message: `the gates on ${samples} synthetic samples` });
-    const data = syntheticDataset(sampleInputs, samples, options.seed ?? 7);
+    const data =
+      validation !== undefined
+        ? subset(validation, 0, Math.min(validation.samples, 256))
+        : syntheticDataset(sampleInputs, Math.min(64, maxB * 2), options.seed ?? 7);
+    progress({
+      stage: 'accuracy',
+      state: 'progress',
+      message: `the gates on ${data.samples} ${validation !== undefined ? 'validation' : 'synthetic'} samples`,
+    });
     const report = await evaluateAccuracy(
       runtime,
       { bytes: sourceBytes, inputs: sourceInputs },
       { bytes: payload, inputs: sourceInputs },
-      g.outputs.map((o) => o.name),
+      checkedOutputs,
       data,
       {
         target: 'cuda',
         gates,
-        dataSource: 'synthetic',
+        dataSource: validation !== undefined ? 'validation' : 'synthetic',
         batchSize: Math.min(maxB, 32),
         onBatch: (x, total) => progress({ stage: 'accuracy', state: 'progress', fraction: x / total }),
       },

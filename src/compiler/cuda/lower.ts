@@ -5,6 +5,8 @@ import { inferShapes } from '../ir/shape-inference.ts';
 import { LoweringContext } from './lowering/context.ts';
 import { prod } from './lowering/layout.ts';
 import { LOWERERS } from './lowering/lowerers.ts';
+import { lowerIntOutput } from './lowering/typed-elementwise.ts';
+import { specializeShapes } from './lowering/batch-static.ts';
 import type { Lowered, LoweredIo } from './lowering/types.ts';
 
 /**
@@ -23,6 +25,7 @@ export function shapesPerBatch(
   g: Graph,
   batches: readonly number[],
   rowShapes: ReadonlyMap<string, readonly number[]> = new Map(),
+  elemTypes?: Map<string, number>,
 ): Map<number, Map<string, number[]>> {
   const out = new Map<number, Map<string, number[]>>();
   for (const b of batches) {
@@ -35,6 +38,7 @@ export function shapesPerBatch(
       return { name: i.name, type: { elemType: i.type.elemType, shape: s.map((d, k) => (k === 0 ? b : (row?.[k - 1] ?? d))) } };
     });
     inferShapes(c);
+    specializeShapes(c);
     const m = new Map<string, number[]>();
     for (const i of c.inputs)
       m.set(
@@ -42,6 +46,7 @@ export function shapesPerBatch(
         (i.type.shape ?? []).map((d) => (typeof d === 'number' ? d : -1)),
       );
     for (const [name, t] of c.valueTypes) {
+      elemTypes?.set(name, t.elemType);
       if (t.shape?.every((d) => typeof d === 'number')) m.set(name, t.shape as number[]);
     }
     out.set(b, m);
@@ -51,7 +56,8 @@ export function shapesPerBatch(
 
 export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: ReadonlyMap<string, readonly number[]> = new Map()): Lowered {
   if (batches.length === 0) throw rtError('BAD_CONFIG', 'the CUDA target needs at least one batch size');
-  const ctx = new LoweringContext(g, batches, shapesPerBatch(g, batches, rowShapes));
+  const elemTypes = new Map<string, number>();
+  const ctx = new LoweringContext(g, batches, shapesPerBatch(g, batches, rowShapes, elemTypes), elemTypes);
 
   // ---- graph inputs --------------------------------------------------------------------------------------------
   const inputs: LoweredIo[] = [];
@@ -97,7 +103,7 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
               name: this.name,
               x: ref(raw, b),
               y: ref(internal, b),
-              srcType: raw.dtype,
+              srcType: raw.dtype === 'f32' ? 'f32' : 'f16',
               layout: nhwc ? 'nhwc' : 'plain',
               n: b,
               c: nhwc ? (s[1] ?? 1) : prod(s) / b,
@@ -120,6 +126,8 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
       ctx.deferred.get(n)?.();
       continue;
     }
+    // shape arithmetic (Shape → Gather → Concat → ...): known per batch at build time, no step
+    if (ctx.batchStatic.has(n.outputs[0] ?? '')) continue;
     const lower = n.domain === '' ? LOWERERS[n.opType] : undefined;
     if (lower === undefined) unsupported.push(`${n.domain === '' ? '' : `${n.domain}.`}${n.opType} (node '${n.name}')`);
     else lower(ctx, n);
@@ -136,12 +144,16 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
   const outputs: LoweredIo[] = [];
   for (const o of ctx.g.outputs) {
     const et = o.type.elemType;
-    if (et !== DT.FLOAT && et !== DT.FLOAT16)
-      throw rtError('UNSUPPORTED', `output '${o.name}' is element type ${et}; the CUDA target returns FP32 or FP16`);
     if (ctx.g.isGraphInput(o.name)) throw rtError('UNSUPPORTED', `output '${o.name}' is a graph input`);
     for (const b of ctx.batches) {
       if (ctx.shapeOf(o.name, b)[0] !== b) throw rtError('UNSUPPORTED', `output '${o.name}': the CUDA engine needs the batch as the first dimension`);
     }
+    if (et === DT.INT32 || et === DT.INT64) {
+      outputs.push(lowerIntOutput(ctx, o.name));
+      continue;
+    }
+    if (et !== DT.FLOAT && et !== DT.FLOAT16)
+      throw rtError('UNSUPPORTED', `output '${o.name}' is element type ${et}; the CUDA target returns FP32, FP16 or INT32`);
     const src = ctx.tensorOf(o.name);
     const raw = ctx.newTensor(o.name, 'plain', (b) => ctx.shapeOf(o.name, b), undefined, et === DT.FLOAT ? 'f32' : 'f16');
     ctx.addStep(
@@ -159,7 +171,7 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
               name: this.name,
               x: ref(src, b),
               y: ref(raw, b),
-              dstType: raw.dtype,
+              dstType: raw.dtype === 'f32' ? 'f32' : 'f16',
               layout: nhwc ? 'nhwc' : 'plain',
               n: nhwc ? (s[0] ?? 1) : 1,
               c: nhwc ? (s[1] ?? 1) : prod(s),
@@ -173,5 +185,24 @@ export function lowerGraph(g: Graph, batches: readonly number[], rowShapes: Read
     );
     outputs.push({ name: o.name, raw, datatype: raw.dtype === 'f32' ? 'FP32' : 'FP16' });
   }
-  return { tensors: ctx.tensors, steps: ctx.steps, weights: ctx.weights, inputs, outputs, notes: ctx.notes, nodeSteps: ctx.nodeSteps };
+  return {
+    tensors: ctx.tensors,
+    steps: ctx.steps,
+    weights: ctx.weights,
+    inputs,
+    outputs,
+    notes: ctx.notes,
+    rankedOutputs: rankedOutputs(g),
+    nodeSteps: ctx.nodeSteps,
+  };
+}
+
+/** Graph outputs that depend on a TopK's indices (see Lowered.rankedOutputs). */
+function rankedOutputs(g: Graph): string[] {
+  const tainted = new Set<string>();
+  for (const n of g.nodes) {
+    if (n.opType === 'TopK' && (n.outputs[1] ?? '') !== '') tainted.add(n.outputs[1] ?? '');
+    if (n.inputs.some((i) => tainted.has(i))) for (const o of n.outputs) if (o !== '') tainted.add(o);
+  }
+  return g.outputs.map((o) => o.name).filter((o) => tainted.has(o));
 }

@@ -22,7 +22,7 @@ export interface ArenaPlan {
   readonly unpackedBytes: number;
 }
 
-export const tensorBytes = (t: LTensor, b: number): number => t.shape(b).reduce((a, x) => a * x, 1) * (t.dtype === 'f32' ? 4 : 2);
+export const tensorBytes = (t: LTensor, b: number): number => t.shape(b).reduce((a, x) => a * x, 1) * (t.dtype === 'f16' ? 2 : 4);
 const align = (n: number): number => Math.ceil(n / ARENA_ALIGN) * ARENA_ALIGN;
 
 /**

@@ -1,5 +1,6 @@
 import { rtError } from '../../errors/registry.ts';
 import { floatToHalf, halfToFloat } from '../../tensor/onnx-dtype.ts';
+import { runIndexingLayer } from './reference-indexing.ts';
 import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } from '../../plan/cuda-network.ts';
 
 /**
@@ -60,7 +61,8 @@ class Memory {
   readonly weights: ArrayBuffer;
   constructor(arenaBytes: number, weights: Uint8Array) {
     this.arena = new ArrayBuffer(Math.max(arenaBytes, 256));
-    this.weights = weights.slice().buffer;
+    // a copy: a Node Buffer's slice() is a view, and its .buffer the whole pool (woff offsets would be off)
+    this.weights = new Uint8Array(weights).buffer;
   }
   half(r: OperandRef): Uint16Array {
     return 'woff' in r ? new Uint16Array(this.weights, r.woff, r.bytes / 2) : new Uint16Array(this.arena, r.off, r.bytes / 2);
@@ -84,6 +86,7 @@ const H = (h: number): number => HALF_TABLE[h] ?? 0;
 const F = floatToHalf;
 
 function runLayer(m: Memory, l: CudaLayer): void {
+  if (runIndexingLayer(m, l)) return;
   switch (l.kind) {
     case 'convert_in': {
       const y = m.half(l.y);
@@ -327,7 +330,7 @@ export function runReference(
   batch: number,
   rows: number,
   inputs: readonly (Float32Array | Uint16Array)[],
-): (Float32Array | Uint16Array)[] {
+): (Float32Array | Uint16Array | Int32Array)[] {
   const program = network.programs.find((p) => p.batch === batch);
   if (program === undefined) throw rtError('INTERNAL', `reference: no program for batch ${batch}`);
   const m = new Memory(network.arenaBytes, weights);
@@ -339,6 +342,7 @@ export function runReference(
   for (const l of program.layers) runLayer(m, l);
   return network.outputs.map((io) => {
     const bytes = new Uint8Array(m.arena, io.off, io.rowBytes * rows).slice();
+    if (io.datatype === 'INT32') return new Int32Array(bytes.buffer);
     return io.datatype === 'FP32' ? new Float32Array(bytes.buffer) : new Uint16Array(bytes.buffer);
   });
 }

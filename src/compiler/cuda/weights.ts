@@ -4,7 +4,7 @@ import { floatToHalf } from '../../tensor/onnx-dtype.ts';
 export const WEIGHT_ALIGN = 256;
 
 export class WeightBlob {
-  private readonly parts: { readonly off: number; readonly data: Uint16Array }[] = [];
+  private readonly parts: { readonly off: number; readonly data: Uint16Array | Float32Array }[] = [];
   private size = 0;
 
   /** Adds FP16 values (converted from float32); returns the offset and byte length. */
@@ -15,6 +15,15 @@ export class WeightBlob {
     this.parts.push({ off, data: h });
     this.size = Math.ceil((off + h.byteLength) / WEIGHT_ALIGN) * WEIGHT_ALIGN;
     return { woff: off, bytes: h.byteLength };
+  }
+
+  /** Adds FP32 values (integer constants are held exactly this way); returns the offset and byte length. */
+  addFloat(values: Float32Array | readonly number[]): { woff: number; bytes: number } {
+    const f = Float32Array.from(values);
+    const off = this.size;
+    this.parts.push({ off, data: f });
+    this.size = Math.ceil((off + f.byteLength) / WEIGHT_ALIGN) * WEIGHT_ALIGN;
+    return { woff: off, bytes: f.byteLength };
   }
 
   get byteLength(): number {

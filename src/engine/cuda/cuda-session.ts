@@ -213,7 +213,14 @@ export class CudaSession implements EngineSession {
         }
       }
       return net.outputs
-        .map((o, i): Tensor => ({ name: o.name, datatype: o.datatype, shape: [rows, ...o.rowShape], data: outputs[i] as Float32Array | Uint16Array }))
+        .map(
+          (o, i): Tensor => ({
+            name: o.name,
+            datatype: o.datatype,
+            shape: [rows, ...o.rowShape],
+            data: outputs[i] as Float32Array | Uint16Array | Int32Array,
+          }),
+        )
         .filter((t) => wanted.includes(t.name));
     };
     const result = this.queue.then(job, job);
@@ -308,7 +315,8 @@ interface FeedInfo {
   readonly data: { readonly byteLength: number } | undefined;
 }
 
-function allocate(datatype: 'FP32' | 'FP16', count: number): Float32Array | Uint16Array {
+function allocate(datatype: 'FP32' | 'FP16' | 'INT32', count: number): Float32Array | Uint16Array | Int32Array {
+  if (datatype === 'INT32') return new Int32Array(count);
   return datatype === 'FP32' ? new Float32Array(count) : new Uint16Array(count);
 }
 

@@ -3,6 +3,7 @@ import { DT } from '../../../tensor/onnx-dtype.ts';
 import type { Graph, Node } from '../../ir/graph.ts';
 import { toFloat32, type ConstTensor } from '../../ir/tensor.ts';
 import { WeightBlob } from '../weights.ts';
+import { batchStaticValues, isIntegerType } from './batch-static.ts';
 import { PERM_NHWC, nhwcStrides, rowMajorStrides, type Layout } from './layout.ts';
 import type { CudaLayer } from '../../../plan/cuda-network.ts';
 import type { LTensor, RefOf, Step } from './types.ts';
@@ -26,6 +27,8 @@ export class LoweringContext {
   readonly fused = new Set<Node>();
   /** Steps whose execution waits for the last node they absorbed (a residual's producer may come later). */
   readonly deferred = new Map<Node, () => void>();
+  /** Shape arithmetic known per batch at build time (lowering/batch-static.ts): no step. */
+  readonly batchStatic: ReadonlySet<string>;
   private readonly converted = new Map<string, LTensor>();
   private storageCounter = 0;
 
@@ -33,9 +36,17 @@ export class LoweringContext {
     readonly g: Graph,
     readonly batches: readonly number[],
     private readonly shapes: ReadonlyMap<number, ReadonlyMap<string, number[]>>,
+    private readonly elemTypes: ReadonlyMap<string, number> = new Map(),
   ) {
     this.maxB = Math.max(...batches);
     this.consumers = g.consumers();
+    this.batchStatic = batchStaticValues(g);
+  }
+
+  /** Integer and boolean values are held exactly in FP32 storage; floats in FP16. */
+  isInt(value: string): boolean {
+    const c = this.constOf(value);
+    return isIntegerType(c !== undefined ? c.elemType : (this.elemTypes.get(value) ?? this.g.typeOf(value)?.elemType));
   }
 
   shapeOf(value: string, b: number): number[] {
@@ -49,7 +60,7 @@ export class LoweringContext {
     return s;
   }
 
-  newTensor(name: string, layout: Layout, shape: (b: number) => number[], storage?: number, dtype: 'f16' | 'f32' = 'f16'): LTensor {
+  newTensor(name: string, layout: Layout, shape: (b: number) => number[], storage?: number, dtype: LTensor['dtype'] = 'f16'): LTensor {
     const t: LTensor = { id: this.tensors.length, name, layout, dtype, storage: storage ?? this.storageCounter++, shape };
     this.tensors.push(t);
     return t;
@@ -71,6 +82,8 @@ export class LoweringContext {
 
   tensorOf(value: string): LTensor {
     const t = this.valueTensor.get(value);
+    if (t === undefined && this.batchStatic.has(value))
+      throw rtError('UNSUPPORTED', `'${value}' is computed from tensor shapes and read as data: the CUDA target computes shapes at build time only`);
     if (t === undefined) throw rtError('INTERNAL', `cuda lowering: '${value}' is used before it is computed`);
     return t;
   }
@@ -79,6 +92,7 @@ export class LoweringContext {
   need(value: string, layout: Layout): LTensor {
     const t = this.tensorOf(value);
     if (t.layout === layout || t.shape(this.maxB).length !== 4) return t;
+    if (t.dtype !== 'f16') throw rtError('INTERNAL', `cuda lowering: layout conversion of the non-FP16 value '${value}'`);
     const key = `${t.id}|${layout}`;
     const hit = this.converted.get(key);
     if (hit !== undefined) return hit;
@@ -117,14 +131,15 @@ export class LoweringContext {
   }
 
   defineValue(value: string, layout: Layout, storage?: number): LTensor {
-    const t = this.newTensor(this.valueName(value), layout, (b) => this.shapeOf(value, b), storage);
+    const dtype = this.isInt(value) ? 'f32' : 'f16';
+    const t = this.newTensor(this.valueName(value), layout, (b) => this.shapeOf(value, b), storage, dtype);
     this.valueTensor.set(value, t);
     return t;
   }
 
   /** A value that reuses another tensor's bytes (reshape-like operators): no step, only a new name. */
-  aliasValue(n: Node, value: string, layout: Layout, storage: number): void {
-    const t = this.newTensor(this.valueName(value), layout, (b) => this.shapeOf(value, b), storage);
+  aliasValue(n: Node, value: string, layout: Layout, storage: number, dtype: LTensor['dtype'] = 'f16'): void {
+    const t = this.newTensor(this.valueName(value), layout, (b) => this.shapeOf(value, b), storage, dtype);
     this.valueTensor.set(value, t);
     this.nodeSteps.set(n.name, `${n.name} (alias)`);
   }

@@ -1,12 +1,36 @@
 import { rtError } from '../../../errors/registry.ts';
-import { attrInt, attrInts, type Node } from '../../ir/graph.ts';
-import { toFloat32 } from '../../ir/tensor.ts';
+import { attrInt, attrInts, attrString, type Node } from '../../ir/graph.ts';
+import { toFloat32, toIntArray } from '../../ir/tensor.ts';
 import { oihwToOhwi } from '../weights.ts';
 import type { LoweringContext } from './context.ts';
 import { epilogue } from './fusion.ts';
 import { windowPads } from './layout.ts';
 
 /** Conv (2-D, grouped, dilated) with its bias, residual Add and activation fused, NHWC, tensor-core FP16. */
+
+/**
+ * A zero-valued constant Pad of the spatial axes only, read only by convolutions: they absorb it into their own
+ * padding (as TensorRT does) and the padded tensor is never written. Returns the Pad's input and its
+ * [top, left, bottom, right] pads, or undefined.
+ */
+export function padIntoConv(ctx: LoweringContext, value: string): { readonly src: string; readonly pads: readonly number[] } | undefined {
+  const p = ctx.g.producers().get(value);
+  if (p === undefined || p.opType !== 'Pad' || p.domain !== '' || ctx.g.isGraphOutput(value)) return undefined;
+  if (attrString(p, 'mode', 'constant') !== 'constant' || ctx.g.opset < 11) return undefined;
+  const padsT = ctx.constOf(p.inputs[1]);
+  if (padsT === undefined || padsT.dims[0] !== 8 || (p.inputs[3] ?? '') !== '') return undefined;
+  const cv = (p.inputs[2] ?? '') === '' ? undefined : ctx.constOf(p.inputs[2]);
+  if ((p.inputs[2] ?? '') !== '' && (cv === undefined || (toFloat32(cv)[0] ?? 0) !== 0)) return undefined;
+  const [n0, c0, t, l, n1, c1, b, r] = toIntArray(padsT);
+  if (n0 !== 0 || c0 !== 0 || n1 !== 0 || c1 !== 0 || [t, l, b, r].some((v) => (v ?? -1) < 0)) return undefined;
+  const readers = ctx.consumers.get(value) ?? [];
+  if (
+    readers.length === 0 ||
+    readers.some((c) => c.opType !== 'Conv' || c.domain !== '' || c.inputs[0] !== value || c.inputs.slice(1).includes(value))
+  )
+    return undefined;
+  return { src: p.inputs[0] ?? '', pads: [t ?? 0, l ?? 0, b ?? 0, r ?? 0] };
+}
 
 export function lowerConv(ctx: LoweringContext, n: Node): void {
   const wT = ctx.constOf(n.inputs[1]);
@@ -17,9 +41,12 @@ export function lowerConv(ctx: LoweringContext, n: Node): void {
   const groups = attrInt(n, 'group', 1);
   const strides = attrInts(n, 'strides') ?? [1, 1];
   const dil = attrInts(n, 'dilations') ?? [1, 1];
-  const x = n.inputs[0] ?? '';
   const out = n.outputs[0] ?? '';
-  const pads = windowPads(n, ctx.shapeOf(x, ctx.maxB), ctx.shapeOf(out, ctx.maxB), [r, s], strides, dil);
+  const own = windowPads(n, ctx.shapeOf(n.inputs[0] ?? '', ctx.maxB), ctx.shapeOf(out, ctx.maxB), [r, s], strides, dil);
+  const absorbed = padIntoConv(ctx, n.inputs[0] ?? '');
+  const x = absorbed?.src ?? n.inputs[0] ?? '';
+  const pads = own.map((v, i) => v + (absorbed?.pads[i] ?? 0));
+  if (absorbed !== undefined) ctx.notes.push(`Conv '${n.name}' absorbs the zero Pad before it into its padding`);
   const ep = epilogue(ctx, out, true);
   ctx.schedule(n, ep.nodes, () => {
     const xT = ctx.need(x, 'nhwc');
@@ -36,7 +63,7 @@ export function lowerConv(ctx: LoweringContext, n: Node): void {
     ctx.addStep(
       {
         name,
-        ops: ['Conv', ...ep.nodes.map((x2) => x2.opType)],
+        ops: [...(absorbed === undefined ? [] : ['Pad']), 'Conv', ...ep.nodes.map((x2) => x2.opType)],
         reads: zT === undefined ? [xT] : [xT, zT],
         writes: [yT],
         emit(b, ref) {

@@ -9,9 +9,18 @@ import { actOfNode, matchActivation, siluPair } from './fusion.ts';
 import { lowerGlobalPool, lowerPool } from './pool.ts';
 import { lowerAlias, lowerConcat, lowerTranspose } from './shape-ops.ts';
 import { lowerSoftmax } from './softmax.ts';
+import { lowerExpand, lowerGather, lowerGatherElements, lowerPad, lowerSlice, lowerTopK } from './indexing.ts';
+import { lowerResize } from './resize.ts';
+import { TYPED_OPS, lowerCast, lowerTyped } from './typed-elementwise.ts';
 
 /** Lowers one node (not absorbed into another's step) of the default ONNX domain. */
 export type Lowerer = (ctx: LoweringContext, n: Node) => void;
+
+/** Add/Sub/Mul/Div: floats on the FP16 binary layer (with epilogue fusion), integers on the typed one. */
+function lowerArithmetic(ctx: LoweringContext, n: Node): void {
+  if (ctx.isInt(n.outputs[0] ?? '')) lowerTyped(ctx, n);
+  else lowerBinary(ctx, n);
+}
 
 function lowerMatMul(ctx: LoweringContext, n: Node): void {
   const c = ctx.constOf(n.inputs[1]);
@@ -34,14 +43,24 @@ function lowerActivation(ctx: LoweringContext, n: Node): void {
 }
 
 const ACTIVATIONS = ['Relu', 'Clip', 'Sigmoid', 'Tanh', 'Gelu', 'LeakyRelu', 'HardSigmoid', 'HardSwish'] as const;
-const ALIASES = ['Flatten', 'Reshape', 'Squeeze', 'Unsqueeze', 'Identity', 'Dropout', 'Cast'] as const;
+const ALIASES = ['Flatten', 'Reshape', 'Squeeze', 'Unsqueeze', 'Identity', 'Dropout'] as const;
 
 /** Every operator the CUDA target lowers, and how (docs/cuda-engine.md lists them). */
 export const LOWERERS: Readonly<Record<string, Lowerer>> = Object.freeze({
   Conv: lowerConv,
   Gemm: lowerDense,
   MatMul: lowerMatMul,
-  ...Object.fromEntries(Object.keys(BIN_OPS).map((op) => [op, lowerBinary])),
+  ...Object.fromEntries(Object.keys(BIN_OPS).map((op) => [op, lowerArithmetic])),
+  ...Object.fromEntries(TYPED_OPS.map((op) => [op, lowerTyped])),
+  Cast: lowerCast,
+  Slice: lowerSlice,
+  Gather: lowerGather,
+  GatherElements: lowerGatherElements,
+  Expand: lowerExpand,
+  TopK: lowerTopK,
+  Pad: lowerPad,
+  Resize: lowerResize,
+  Upsample: lowerResize,
   ...Object.fromEntries(ACTIVATIONS.map((op) => [op, lowerActivation])),
   BatchNormalization: lowerBatchNorm,
   MaxPool: lowerPool,

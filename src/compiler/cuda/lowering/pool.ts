@@ -2,6 +2,7 @@ import { rtError } from '../../../errors/registry.ts';
 import { attrInt, attrInts, type Node } from '../../ir/graph.ts';
 import type { LoweringContext } from './context.ts';
 import { prod, windowPads } from './layout.ts';
+import type { LTensor } from './types.ts';
 
 /** MaxPool / AveragePool (2-D windows, NHWC) and the global poolings. */
 
@@ -9,6 +10,12 @@ export function lowerPool(ctx: LoweringContext, n: Node): void {
   if ((n.outputs[1] ?? '') !== '' && (ctx.consumers.get(n.outputs[1] ?? '')?.length ?? 0) > 0) {
     throw rtError('UNSUPPORTED', `MaxPool '${n.name}': the Indices output is not supported`);
   }
+  const xT = ctx.need(n.inputs[0] ?? '', 'nhwc');
+  addPoolStep(ctx, n, xT, ctx.defineValue(n.outputs[0] ?? '', 'nhwc'), n.name);
+}
+
+/** The pooling of node `n` (its window attributes and output shape) applied to `xT`, written to `yT`. */
+export function addPoolStep(ctx: LoweringContext, n: Node, xT: LTensor, yT: LTensor, name: string): void {
   const x = n.inputs[0] ?? '';
   const out = n.outputs[0] ?? '';
   const kernel = attrInts(n, 'kernel_shape') ?? [];
@@ -18,32 +25,39 @@ export function lowerPool(ctx: LoweringContext, n: Node): void {
   const pads = windowPads(n, ctx.shapeOf(x, ctx.maxB), ctx.shapeOf(out, ctx.maxB), kernel, strides, dil);
   const isMax = n.opType === 'MaxPool';
   const cip = attrInt(n, 'count_include_pad', 0) === 1 ? 1 : 0;
-  const xT = ctx.need(x, 'nhwc');
-  const yT = ctx.defineValue(out, 'nhwc');
-  ctx.addNodeStep(n, [xT], yT, (b, ref) => {
-    const xs = xT.shape(b);
-    const ys = yT.shape(b);
-    return [
-      {
-        kind: 'pool',
-        name: n.name,
-        x: ref(xT, b),
-        y: ref(yT, b),
-        n: xs[0] ?? 1,
-        c: xs[1] ?? 1,
-        h: xs[2] ?? 1,
-        w: xs[3] ?? 1,
-        oh: ys[2] ?? 1,
-        ow: ys[3] ?? 1,
-        kernel: [kernel[0] ?? 1, kernel[1] ?? 1],
-        strides: [strides[0] ?? 1, strides[1] ?? 1],
-        pads,
-        dil: [dil[0] ?? 1, dil[1] ?? 1],
-        mode: isMax ? 'max' : 'avg',
-        countIncludePad: cip,
+  ctx.addStep(
+    {
+      name,
+      ops: [n.opType],
+      reads: [xT],
+      writes: [yT],
+      emit: (b, ref) => {
+        const xs = xT.shape(b);
+        const ys = yT.shape(b);
+        return [
+          {
+            kind: 'pool',
+            name,
+            x: ref(xT, b),
+            y: ref(yT, b),
+            n: xs[0] ?? 1,
+            c: xs[1] ?? 1,
+            h: xs[2] ?? 1,
+            w: xs[3] ?? 1,
+            oh: ys[2] ?? 1,
+            ow: ys[3] ?? 1,
+            kernel: [kernel[0] ?? 1, kernel[1] ?? 1],
+            strides: [strides[0] ?? 1, strides[1] ?? 1],
+            pads,
+            dil: [dil[0] ?? 1, dil[1] ?? 1],
+            mode: isMax ? 'max' : 'avg',
+            countIncludePad: cip,
+          },
+        ];
       },
-    ];
-  });
+    },
+    name === n.name ? [n] : [],
+  );
 }
 
 export function lowerGlobalPool(ctx: LoweringContext, n: Node): void {

@@ -86,12 +86,12 @@ export function lowerAlias(ctx: LoweringContext, n: Node): void {
     if (to !== DT.FLOAT && to !== DT.FLOAT16)
       throw rtError('UNSUPPORTED', `Cast '${n.name}' to element type ${to}: the CUDA target keeps floats only`);
   }
-  if (n.opType === 'Reshape' && ctx.constOf(n.inputs[1]) === undefined) {
+  if (n.opType === 'Reshape' && ctx.constOf(n.inputs[1]) === undefined && !ctx.batchStatic.has(n.inputs[1] ?? '')) {
     throw rtError('UNSUPPORTED', `Reshape '${n.name}': the target shape must be a constant (after constant folding)`);
   }
   const x = n.inputs[0] ?? '';
   const keepsLayout = n.opType === 'Identity' || n.opType === 'Dropout' || n.opType === 'Cast';
   const src = keepsLayout ? ctx.tensorOf(x) : ctx.need(x, 'plain');
   const out = n.outputs[0] ?? '';
-  ctx.aliasValue(n, out, src.layout, src.storage);
+  ctx.aliasValue(n, out, src.layout, src.storage, src.dtype);
 }

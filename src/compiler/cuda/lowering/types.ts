@@ -8,7 +8,8 @@ export interface LTensor {
   readonly id: number;
   readonly name: string;
   readonly layout: Layout;
-  readonly dtype: 'f16' | 'f32';
+  /** f32 also holds integer and boolean values (exact below 2^24); i32 only for raw integer graph outputs. */
+  readonly dtype: 'f16' | 'f32' | 'i32';
   /** Storage id: aliases (Reshape, Flatten, layout relabels of 1x1 maps) share one. */
   readonly storage: number;
   /** Logical (ONNX, NCHW) shape at batch size b. */
@@ -29,7 +30,7 @@ export interface Step {
 export interface LoweredIo {
   readonly name: string;
   readonly raw: LTensor;
-  readonly datatype: 'FP32' | 'FP16';
+  readonly datatype: 'FP32' | 'FP16' | 'INT32';
 }
 
 export interface Lowered {
@@ -39,6 +40,12 @@ export interface Lowered {
   readonly inputs: readonly LoweredIo[];
   readonly outputs: readonly LoweredIo[];
   readonly notes: readonly string[];
+  /**
+   * Outputs computed through positions a TopK chose (a detector's boxes and classes of its best peaks): where two
+   * candidates score nearly alike, FP16 may rank them the other way round, so they are compared through the values
+   * that ranked them, not element by element.
+   */
+  readonly rankedOutputs: readonly string[];
   /** Source node name → the step that computes it (for the manifest's nodePrecision). */
   readonly nodeSteps: ReadonlyMap<string, string>;
 }
