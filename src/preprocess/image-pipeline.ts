@@ -16,6 +16,7 @@ import { decodeImage } from './decode.ts';
 import { requireImageSpec, type ImageSpec } from '../config/image-spec.ts';
 import type { RequestContext } from '../observability/request-context.ts';
 import { convertPixels } from './pixel-pool.ts';
+import type { WithImageDecoding } from './frame-batcher.ts';
 
 export interface ImagePipelineOptions {
   readonly version?: string;
@@ -80,8 +81,15 @@ function checkOption(name: string, value: number | undefined, min: number, max: 
   }
 }
 
-/** Builds the model input tensor from encoded image bytes. */
-export async function imageToTensor(bytes: Uint8Array, spec: ImageSpec): Promise<{ tensor: Tensor; image: ImageInfo; transform: ImageTransform }> {
+/** The model's input tensor made from one image, what the image was, and how target pixels map back to it. */
+export interface ImageTensor {
+  readonly tensor: Tensor;
+  readonly image: ImageInfo;
+  readonly transform: ImageTransform;
+}
+
+/** Builds the model input tensor from encoded image bytes (on the CPU: sharp, then the pixel conversion). */
+export async function imageToTensor(bytes: Uint8Array, spec: ImageSpec): Promise<ImageTensor> {
   const decoded = await decodeImage(bytes, spec);
   const data = await convertPixels(decoded.pixels, {
     width: decoded.width,
@@ -122,7 +130,9 @@ export async function runImagePipeline(
   const spec = requireImageSpec(api.modelConfig(model, options.version));
 
   const t0 = process.hrtime.bigint();
-  const { tensor, image, transform } = await imageToTensor(imageBytes, spec);
+  // On a device (frame-batcher.ts) when the pipeline has one for this model, else on the CPU.
+  const onDevice = (api as WithImageDecoding).imageDecoding?.toTensor(imageBytes, spec, model, options.version);
+  const { tensor, image, transform } = await (onDevice ?? imageToTensor(imageBytes, spec));
   const decodeUs = microsSince(t0);
   options.signal?.throwIfAborted();
 
