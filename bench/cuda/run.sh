@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The CUDA engine's whole GPU-machine run in one command (carry .device/cuda, packed by scripts/device/pack-cuda.sh):
 #   bench/cuda/run.sh [STEP ...]      default: every step, in priority order, within a time budget
-# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation summary
+# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation summary jpeg
+#   (jpeg: the GPU image path of issue #19 -- JPEG fixtures (jpeg_fixtures.py), its GPU tests, rtserve's nvJPEG decode +
+#    preprocess beside torchvision's (jpeg-bench.ts, jpeg_torch_bench.py); not in the default list)
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 #   (history, sanitize: whether batch programs depend on what earlier runs left in device memory, and compute-sanitizer
@@ -49,8 +51,9 @@ do_setup() {
 do_unit() {
   [ -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ] || echo "onnxruntime-node not carried: the GPU unit tests that need it as the reference will skip (and fail this step)"
   local rc=0
-  RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
-    test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts || rc=$?
+  python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || echo "JPEG fixtures not written: the image decoder's fixture tests will skip"
+  RTSERVE_JPEG_FIXTURES=$W/jpeg RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
+    test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/image-decoder.test.ts || rc=$?
   cp "$W/gpu-tests.json" "$OUT/gpu-tests.json" 2>/dev/null  # comes back on its own: copy it to bench/results/
   return $rc
 }
@@ -132,6 +135,18 @@ do_sanitize() {
   done
 }
 
+# Issue #19: the GPU image path. Fixtures and bench frames by PIL (sharp is not carried), its GPU tests, then rtserve's
+# decode beside torchvision's on the same frames.
+do_jpeg() {
+  python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" || return 1
+  RTSERVE_JPEG_FIXTURES=$W/jpeg node bench/cuda/gpu-tests.ts --out "$W/jpeg-gpu-tests.json" test/unit/engine/cuda/image-decoder.test.ts
+  local rc=$?
+  cp "$W/jpeg-gpu-tests.json" "$OUT/" 2>/dev/null
+  node bench/cuda/jpeg-bench.ts "$W/jpeg" "$W/jpeg-rtserve.json" || rc=1
+  python3 bench/cuda/jpeg_torch_bench.py "$W/jpeg" "$W/jpeg-torchvision.json" || rc=1
+  return $rc
+}
+
 export W OUT T0 HPLAN
 # The server's CPUs: the first logical CPU of each of the first two physical cores; the client's: of the next four.
 do_foundation() {
@@ -146,6 +161,7 @@ do_foundation() {
   if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
 }
 
+export -f do_jpeg
 export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do
@@ -168,6 +184,7 @@ for s in $STEPS; do
     history) TAIL=40 step history ${HISTORY_LIMIT_S:-420} do_history ;;
     sanitize) TAIL=40 step sanitize ${SANITIZE_STEP_LIMIT_S:-330} do_sanitize ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
+    jpeg) TAIL=${TAIL:-40} step jpeg ${JPEG_LIMIT_S:-240} do_jpeg || FAILED="$FAILED jpeg" ;;
     *) echo "unknown step $s" ;;
   esac
 done

@@ -5,7 +5,8 @@
 //   imageDecoderInfo(dec): string                            JSON: nvJPEG version, the batched backend (hardware / gpu-hybrid)
 //   decodeImages(dec, items, meta, specJson, out): Promise<string>
 //       items: Uint8Array[] (encoded JPEGs or raw RGB frames); meta: Int32Array, 7 per item
-//       (encoded 0/1, width, height, resizeW, resizeH, offsetX, offsetY); out: the rows, host memory.
+//       (encoded 0/1, width, height, resizeW, resizeH, offsetX, offsetY); out: the rows, host memory (empty: the rows
+//       stay on the device, for benchmarks of the decode alone).
 //       Resolves with the per-image statuses (JSON array: ok, width, height, backend, code, message).
 //   runImages(engine, dec, batch, rows, items, meta, specJson, outputs): Promise<string>
 //       the same images decoded straight into the engine's (only) input in its arena, then the engine's run.

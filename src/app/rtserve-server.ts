@@ -30,6 +30,7 @@ import { registerWebDemo } from '../transport/http/web-demo.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
+import { serverImageDecoding } from './image-decoding.ts';
 import { createSharedState, type SharedState } from '../state/shared-state.ts';
 import { NatsQueueTransport } from '../queue/nats-transport.ts';
 import { startQueueWorker, type QueueWorker } from '../queue/queue-worker.ts';
@@ -150,7 +151,23 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     : undefined;
   const core = requestPipeline(
     new InferenceServer({ config, repository, logger, observer: serverMetrics, ...(responseCache === undefined ? {} : { responseCache }) }),
-    { generate, sharedMemory, limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor } },
+    {
+      generate,
+      sharedMemory,
+      limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor },
+      // Images of CUDA-engine models decoded on the GPU (nvJPEG), where the addon loads (docs/image.md).
+      imageDecoding: serverImageDecoding({
+        mode: config.imageDecode,
+        providerOf: (model, version) => {
+          try {
+            return repository.get(model, version).provider;
+          } catch {
+            return undefined;
+          }
+        },
+        logger,
+      }),
+    },
   );
   await core.start();
   // --exit-on-error: a model that failed to load at startup stops the start (the caller exits non-zero).

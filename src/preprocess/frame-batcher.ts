@@ -14,7 +14,7 @@ import type { ImageSpec } from '../config/image-spec.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { planResize } from './decode.ts';
 import type { DecodedFrames, FrameDecoder, FrameItem, FrameStatus } from './frame-decoder.ts';
-import { rowElements } from './frame-decoder.ts';
+import { referenceFrameDecoder, rowElements } from './frame-decoder.ts';
 import type { ImageTensor } from './image-pipeline.ts';
 import { routeJpeg } from './jpeg-header.ts';
 import { sniffImageFormat } from './sniff.ts';
@@ -176,29 +176,46 @@ export class FrameBatcher implements ImageDecoding {
       for (const j of batch) this.fallback(j, spec);
       return;
     }
-    const per = rowElements(spec);
-    const plane = spec.layout === 'NCHW' ? [3, spec.height, spec.width] : [spec.height, spec.width, 3];
     batch.forEach((j, i) => {
       const s = out.statuses[i] as FrameStatus | undefined;
       if (s?.ok === true) {
         this.counts.device++;
-        const data = out.rows.subarray(i * per, (i + 1) * per);
-        const tensor: Tensor = { name: spec.inputName, datatype: spec.dtype, shape: [1, ...plane], data };
-        j.resolve({ tensor, ...j.result });
+        j.resolve(rowTensor(out, i, spec, j));
       } else if (s === undefined || s.code === 'unsupported') {
         this.fallback(j, spec);
       } else {
         this.counts.refused++;
-        j.reject(rtError('BAD_DATA', s.code === 'too-large' ? (s.message ?? 'the image is too large') : `corrupt ${j.result.image.format} image: ${s.message ?? 'the device could not decode it'}`));
+        j.reject(
+          rtError(
+            'BAD_DATA',
+            s.code === 'too-large'
+              ? (s.message ?? 'the image is too large')
+              : `corrupt ${j.result.image.format} image: ${s.message ?? 'the device could not decode it'}`,
+          ),
+        );
       }
     });
   }
 
+  /** A frame the device did not take: JPEGs through the CPU path, raw frames through the CPU reference. */
   private fallback(j: Job, spec: ImageSpec): void {
-    if (!j.item.encoded) {
-      j.reject(rtError('INTERNAL', 'the frame decoder failed on a raw frame'));
+    if (j.item.encoded) {
+      this.cpu(j.bytes, spec).then(j.resolve, j.reject);
       return;
     }
-    this.cpu(j.bytes, spec).then(j.resolve, j.reject);
+    this.counts.cpu++;
+    referenceFrameDecoder.decode([j.item], spec).then((out) => {
+      const s = out.statuses[0];
+      if (s?.ok === true) j.resolve(rowTensor(out, 0, spec, j));
+      else j.reject(rtError('BAD_DATA', s?.message ?? 'the raw frame could not be converted'));
+    }, j.reject);
   }
+}
+
+/** Row `i` of a decoded batch as the model's input tensor of one image ([1, ...] as imageToTensor makes it). */
+function rowTensor(out: DecodedFrames, i: number, spec: ImageSpec, j: Job): ImageTensor {
+  const per = rowElements(spec);
+  const plane = spec.layout === 'NCHW' ? [3, spec.height, spec.width] : [spec.height, spec.width, 3];
+  const tensor: Tensor = { name: spec.inputName, datatype: spec.dtype, shape: [1, ...plane], data: out.rows.subarray(i * per, (i + 1) * per) };
+  return { tensor, ...j.result };
 }
