@@ -178,6 +178,7 @@ struct ImageDecoderImpl {
   std::vector<ImageStatus> decode(const std::vector<ImageItem>& items, const ImageSpecNative& spec, void* dst, int64_t maxPixels) {
     const size_t n = items.size();
     std::vector<ImageStatus> st(n);
+    if (n == 0) return st;
     std::vector<size_t> at(n, 0);
     size_t total = 0;
     // Sizes first (the header only), so one pool holds the whole batch's pixels.
@@ -238,11 +239,15 @@ struct ImageDecoderImpl {
       st[i].backend = "raw";
     }
 #ifndef RTCUDA_NO_NVJPEG
+    // Planar RGB (as torchvision asks nvJPEG; every backend gives it): three planes of width x height.
     auto dest = [&](size_t i) {
       nvjpegImage_t img;
       memset(&img, 0, sizeof img);
-      img.channel[0] = pool + at[i];
-      img.pitch[0] = (size_t)st[i].width * 3;
+      size_t plane = (size_t)st[i].width * st[i].height;
+      for (int c = 0; c < 3; c++) {
+        img.channel[c] = pool + at[i] + c * plane;
+        img.pitch[c] = (size_t)st[i].width;
+      }
       return img;
     };
     std::vector<size_t> batched, single;
@@ -265,7 +270,7 @@ struct ImageDecoderImpl {
         lengths.push_back(items[i].bytes);
         outs.push_back(dest(i));
       }
-      nvjpegStatus_t r = nvjpegDecodeBatchedInitialize(hw, hwState, (int)batched.size(), 1, NVJPEG_OUTPUT_RGBI);
+      nvjpegStatus_t r = nvjpegDecodeBatchedInitialize(hw, hwState, (int)batched.size(), 1, NVJPEG_OUTPUT_RGB);
       if (r == NVJPEG_STATUS_SUCCESS) r = nvjpegDecodeBatched(hw, hwState, data.data(), lengths.data(), outs.data(), stream);
       if (r == NVJPEG_STATUS_SUCCESS) {
         for (size_t i : batched) st[i].backend = batchedBackend;
@@ -277,7 +282,7 @@ struct ImageDecoderImpl {
     }
     for (size_t i : single) {
       nvjpegImage_t img = dest(i);
-      nvjpegStatus_t r = nvjpegDecode(gpu, gpuState, items[i].data, items[i].bytes, NVJPEG_OUTPUT_RGBI, &img, stream);
+      nvjpegStatus_t r = nvjpegDecode(gpu, gpuState, items[i].data, items[i].bytes, NVJPEG_OUTPUT_RGB, &img, stream);
       if (r == NVJPEG_STATUS_SUCCESS) {
         st[i].backend = "gpu";
         continue;
@@ -294,7 +299,8 @@ struct ImageDecoderImpl {
       p.src = pool + at[i];
       p.srcW = std::max(1, st[i].width);
       p.srcH = std::max(1, st[i].height);
-      p.pitch = st[i].width * 3;
+      p.planar = it.encoded ? 1 : 0;
+      p.pitch = it.encoded ? st[i].width : st[i].width * 3;
       p.resizeW = it.resizeW;
       p.resizeH = it.resizeH;
       p.offsetX = it.offsetX;

@@ -74,14 +74,17 @@ __global__ void preprocessKernel(const ImageParams* __restrict__ params, KernelS
   if (pix >= s.W * s.H) return;
   const int x = pix % s.W, y = pix / s.W;
   const ImageParams p = params[n];
+  // Channel c of source pixel (i, j): interleaved (raw frames) or planar (nvJPEG's RGB output).
+  const size_t cstep = p.planar ? (size_t)p.pitch * p.srcH : 1;
+  const size_t xstep = p.planar ? 1 : 3;
   float rgb[3] = {s.pad[0], s.pad[1], s.pad[2]};
   const int u = x - p.offsetX, v = y - p.offsetY;
   if (p.valid && u >= 0 && v >= 0 && u < p.resizeW && v < p.resizeH) {
     if (s.kernel == 0) {
       int sx = min(p.srcW - 1, (int)floorf(((float)u + 0.5f) * (float)p.srcW / (float)p.resizeW));
       int sy = min(p.srcH - 1, (int)floorf(((float)v + 0.5f) * (float)p.srcH / (float)p.resizeH));
-      const uint8_t* q = p.src + (size_t)sy * p.pitch + (size_t)sx * 3;
-      rgb[0] = q[0]; rgb[1] = q[1]; rgb[2] = q[2];
+      const uint8_t* q = p.src + (size_t)sy * p.pitch + (size_t)sx * xstep;
+      rgb[0] = q[0]; rgb[1] = q[cstep]; rgb[2] = q[2 * cstep];
     } else {
       Taps tx = tapsFor(s.kernel, u, p.srcW, p.resizeW);
       Taps ty = tapsFor(s.kernel, v, p.srcH, p.resizeH);
@@ -98,8 +101,8 @@ __global__ void preprocessKernel(const ImageParams* __restrict__ params, KernelS
         float r0 = 0.f, r1 = 0.f, r2 = 0.f;
         for (int i = tx.lo; i < tx.hi; i++) {
           float wx = filterAt(s.kernel, ((float)i - tx.center + 0.5f) * tx.inv);
-          const uint8_t* q = row + (size_t)i * 3;
-          r0 += wx * q[0]; r1 += wx * q[1]; r2 += wx * q[2];
+          const uint8_t* q = row + (size_t)i * xstep;
+          r0 += wx * q[0]; r1 += wx * q[cstep]; r2 += wx * q[2 * cstep];
         }
         acc[0] += wy * r0; acc[1] += wy * r1; acc[2] += wy * r2;
       }

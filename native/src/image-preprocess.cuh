@@ -11,8 +11,9 @@ namespace rt {
 
 /** One image of a preprocess launch (device-side copy of what the host planned). */
 struct ImageParams {
-  const uint8_t* src;  // interleaved RGB, `pitch` bytes per row
+  const uint8_t* src;  // interleaved RGB (`pitch` bytes per row), or planar R, G, B planes of `pitch` x srcH each
   int srcW, srcH, pitch;
+  int planar;
   int resizeW, resizeH, offsetX, offsetY;
   int valid;  // 0: the row is filled with the pad colour (an image that failed)
 };
