@@ -31,6 +31,7 @@ import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
 import { serverImageDecoding } from './image-decoding.ts';
+import type { FrameDecoder } from '../preprocess/frame-decoder.ts';
 import { createSharedState, type SharedState } from '../state/shared-state.ts';
 import { NatsQueueTransport } from '../queue/nats-transport.ts';
 import { startQueueWorker, type QueueWorker } from '../queue/queue-worker.ts';
@@ -55,6 +56,8 @@ export interface StartOptions {
   readonly sharedMemoryOpener?: RegionOpener;
   /** State shared with other servers (tests run two servers on one in-memory journal); default from config.sharedState. */
   readonly sharedState?: SharedState;
+  /** The device frame decoder for `imageDecode` (tests give the CPU reference); default: the CUDA addon's nvJPEG path. */
+  readonly frameDecoder?: FrameDecoder;
 }
 
 export interface RunningServer {
@@ -166,6 +169,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           }
         },
         logger,
+        ...(options.frameDecoder === undefined ? {} : { decoder: options.frameDecoder }),
       }),
     },
   );
