@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "image-decode.h"
 #include "image-preprocess.cuh"
@@ -115,6 +116,8 @@ struct ImageDecoderImpl {
   size_t paramsCap = 0;
   void* scratch = nullptr;  // decodeToHost's device rows
   size_t scratchBytes = 0;
+  char* staging = nullptr;  // decodeToHost's pinned host rows (copied out from there in parallel)
+  size_t stagingBytes = 0;
 #ifndef RTCUDA_NO_NVJPEG
   nvjpegHandle_t hw = nullptr, gpu = nullptr;
   nvjpegJpegState_t hwState = nullptr, gpuState = nullptr;
@@ -154,6 +157,7 @@ struct ImageDecoderImpl {
     if (dParams) cudaFree(dParams);
     if (hParams) cudaFreeHost(hParams);
     if (scratch) cudaFree(scratch);
+    if (staging) cudaFreeHost(staging);
     if (stream) cudaStreamDestroy(stream);
   }
 
@@ -342,7 +346,25 @@ std::vector<ImageStatus> ImageDecoder::decodeToHost(const std::vector<ImageItem>
     IMG_CK(cudaMalloc(&d.scratch, d.scratchBytes));
   }
   auto st = d.decode(items, spec, d.scratch, spec.maxPixels);
-  if (hostBytes != 0) IMG_CK(cudaMemcpy(host, d.scratch, need, cudaMemcpyDeviceToHost));
+  if (hostBytes != 0) {
+    // Into pinned memory at full DMA speed, then into the caller's (pageable) memory on a few threads.
+    if (need > d.stagingBytes) {
+      if (d.staging) IMG_CK(cudaFreeHost(d.staging));
+      d.staging = nullptr;
+      d.stagingBytes = std::max(need, d.stagingBytes * 2);
+      IMG_CK(cudaHostAlloc((void**)&d.staging, d.stagingBytes, cudaHostAllocDefault));
+    }
+    IMG_CK(cudaMemcpyAsync(d.staging, d.scratch, need, cudaMemcpyDeviceToHost, d.stream));
+    IMG_CK(cudaStreamSynchronize(d.stream));
+    const size_t parts = need < (4u << 20) ? 1 : 4, chunk = (need + parts - 1) / parts;
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < parts; i++) {
+      size_t from = i * chunk, n = from >= need ? 0 : std::min(chunk, need - from);
+      if (n > 0) threads.emplace_back([=] { memcpy((char*)host + from, d.staging + from, n); });
+    }
+    memcpy(host, d.staging, std::min(chunk, need));
+    for (auto& t : threads) t.join();
+  }
   return st;
 }
 

@@ -62,9 +62,12 @@ export function frameMeta(frames: readonly GpuFrame[]): Int32Array {
   return m;
 }
 
+/** Rows for `n` frames; not zero-filled (the decoder writes every byte of every row, failed frames' rows too). */
 function rowsOf(spec: SpecFields, n: number): Float32Array | Uint16Array | Uint8Array {
   const count = spec.width * spec.height * 3 * n;
-  return spec.dtype === 'FP32' ? new Float32Array(count) : spec.dtype === 'FP16' ? new Uint16Array(count) : new Uint8Array(count);
+  const size = spec.dtype === 'FP32' ? 4 : spec.dtype === 'FP16' ? 2 : 1;
+  const buffer = Buffer.allocUnsafeSlow(count * size).buffer;
+  return spec.dtype === 'FP32' ? new Float32Array(buffer, 0, count) : spec.dtype === 'FP16' ? new Uint16Array(buffer, 0, count) : new Uint8Array(buffer, 0, count);
 }
 
 export class CudaFrameDecoder {
