@@ -59,7 +59,13 @@ for (const label of ['224', '640']) {
     if (!h.ok) throw new Error(h.reason);
     const p = planResize(h.header.width, h.header.height, spec);
     const t = p.transform;
-    return { bytes: b, encoded: true, width: h.header.width, height: h.header.height, place: { resizeWidth: p.resizeWidth, resizeHeight: p.resizeHeight, offsetX: t.offsetX, offsetY: t.offsetY } };
+    return {
+      bytes: b,
+      encoded: true,
+      width: h.header.width,
+      height: h.header.height,
+      place: { resizeWidth: p.resizeWidth, resizeHeight: p.resizeHeight, offsetX: t.offsetX, offsetY: t.offsetY },
+    };
   });
   const set: Record<string, unknown> = { frames: frames.length, meanBytes: bytes.reduce((a, b) => a + b.length, 0) / bytes.length };
   const decodeImages = addon.decodeImages as NonNullable<typeof addon.decodeImages>;
@@ -70,7 +76,13 @@ for (const label of ['224', '640']) {
     const json = decoder.jsonOf(spec);
     let backends = '';
     const tDevice = await timed(async () => {
-      backends = [...new Set((JSON.parse(await decodeImages(decoder.nativeHandle, items, meta, json, new Uint8Array(0))) as { backend?: string }[]).map((s) => s.backend))].join(',');
+      backends = [
+        ...new Set(
+          (JSON.parse(await decodeImages(decoder.nativeHandle, items, meta, json, new Uint8Array(0))) as { backend?: string }[]).map(
+            (s) => s.backend,
+          ),
+        ),
+      ].join(',');
     });
     const tHost = await timed(() => decoder.decode(use, spec));
     set[`batch${batch}`] = { backends, deviceImgPerS: batch / tDevice, deviceMs: tDevice * 1000, hostImgPerS: batch / tHost, hostMs: tHost * 1000 };

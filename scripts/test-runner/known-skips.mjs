@@ -9,5 +9,9 @@ export const GPU_ONLY_SKIPS = [
     suite: 'ResNet-50 batch programs in served order on the GPU',
     why: 'needs the native CUDA engine and a GPU',
   },
-  { file: 'test/unit/engine/cuda/image-decoder.test.ts', suite: 'GPU image path on the GPU', why: 'needs the native CUDA engine (with nvJPEG) and a GPU' },
+  {
+    file: 'test/unit/engine/cuda/image-decoder.test.ts',
+    suite: 'GPU image path on the GPU',
+    why: 'needs the native CUDA engine (with nvJPEG) and a GPU',
+  },
 ];

@@ -41,7 +41,10 @@ export function serverImageDecoding(options: ImageDecodingOptions): ImageDecodin
         options.logger.info({ decoder: gpu.info }, 'images of GPU models are decoded on the GPU');
         decoder = gpu;
       } catch (e) {
-        options.logger.warn({ reason: e instanceof Error ? e.message : String(e) }, 'images are decoded on the CPU: the GPU image decoder did not start');
+        options.logger.warn(
+          { reason: e instanceof Error ? e.message : String(e) },
+          'images are decoded on the CPU: the GPU image decoder did not start',
+        );
         return null;
       }
     }

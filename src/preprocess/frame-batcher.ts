@@ -120,7 +120,10 @@ export class FrameBatcher implements ImageDecoding {
   ): Promise<ImageTensor> {
     const plan = planResize(frame.width, frame.height, spec);
     const t = plan.transform;
-    const item: FrameItem = { ...frame, place: { resizeWidth: plan.resizeWidth, resizeHeight: plan.resizeHeight, offsetX: t.offsetX, offsetY: t.offsetY } };
+    const item: FrameItem = {
+      ...frame,
+      place: { resizeWidth: plan.resizeWidth, resizeHeight: plan.resizeHeight, offsetX: t.offsetX, offsetY: t.offsetY },
+    };
     return new Promise<ImageTensor>((resolve, reject) => {
       let list = this.pending.get(spec);
       if (list === undefined) {

@@ -102,7 +102,10 @@ export function readJpegHeader(b: Uint8Array): JpegHeaderResult {
 }
 
 /** Where one JPEG frame is decoded: on the GPU (nvJPEG), on the CPU (sharp, as every other format), or refused. */
-export type JpegRoute = { readonly to: 'gpu'; readonly header: JpegHeader } | { readonly to: 'cpu'; readonly why: string } | { readonly to: 'error'; readonly message: string };
+export type JpegRoute =
+  | { readonly to: 'gpu'; readonly header: JpegHeader }
+  | { readonly to: 'cpu'; readonly why: string }
+  | { readonly to: 'error'; readonly message: string };
 
 export function routeJpeg(bytes: Uint8Array): JpegRoute {
   const r = readJpegHeader(bytes);

@@ -48,7 +48,13 @@ export interface CudaAddon {
   imageDecoder?(): NativeImageDecoderHandle;
   imageDecoderInfo?(decoder: NativeImageDecoderHandle): string;
   /** Per-image statuses (JSON); the rows of the images land in `out`. `meta`: 7 per item (see image-decoder.ts). */
-  decodeImages?(decoder: NativeImageDecoderHandle, items: readonly Uint8Array[], meta: Int32Array, specJson: string, out: ArrayBufferView): Promise<string>;
+  decodeImages?(
+    decoder: NativeImageDecoderHandle,
+    items: readonly Uint8Array[],
+    meta: Int32Array,
+    specJson: string,
+    out: ArrayBufferView,
+  ): Promise<string>;
   /** The same images decoded straight into the engine's (only) input in its arena, then the engine's run. */
   runImages?(
     handle: NativeEngineHandle,

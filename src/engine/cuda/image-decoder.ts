@@ -67,7 +67,11 @@ function rowsOf(spec: SpecFields, n: number): Float32Array | Uint16Array | Uint8
   const count = spec.width * spec.height * 3 * n;
   const size = spec.dtype === 'FP32' ? 4 : spec.dtype === 'FP16' ? 2 : 1;
   const buffer = Buffer.allocUnsafeSlow(count * size).buffer;
-  return spec.dtype === 'FP32' ? new Float32Array(buffer, 0, count) : spec.dtype === 'FP16' ? new Uint16Array(buffer, 0, count) : new Uint8Array(buffer, 0, count);
+  return spec.dtype === 'FP32'
+    ? new Float32Array(buffer, 0, count)
+    : spec.dtype === 'FP16'
+      ? new Uint16Array(buffer, 0, count)
+      : new Uint8Array(buffer, 0, count);
 }
 
 export class CudaFrameDecoder {
@@ -100,7 +104,10 @@ export class CudaFrameDecoder {
   }
 
   /** The frames' rows in host memory, with one status per frame (a frame's failure never fails the call). */
-  async decode(frames: readonly GpuFrame[], spec: SpecFields): Promise<{ rows: Float32Array | Uint16Array | Uint8Array; statuses: GpuFrameStatus[] }> {
+  async decode(
+    frames: readonly GpuFrame[],
+    spec: SpecFields,
+  ): Promise<{ rows: Float32Array | Uint16Array | Uint8Array; statuses: GpuFrameStatus[] }> {
     const rows = rowsOf(spec, frames.length);
     const decode = this.addon.decodeImages as NonNullable<CudaAddon['decodeImages']>;
     const text = await decode(

@@ -21,7 +21,8 @@ export async function runFramesOnSession(
   if (network.inputs.length !== 1 || input === undefined || input.name !== spec.inputName) {
     throw rtError('BAD_REQUEST', `frames go straight into plans whose only input is the image '${spec.inputName}'`);
   }
-  if (input.datatype !== spec.dtype) throw rtError('BAD_DATATYPE', `the plan's input '${input.name}' is ${input.datatype}, the image spec gives ${spec.dtype}`);
+  if (input.datatype !== spec.dtype)
+    throw rtError('BAD_DATATYPE', `the plan's input '${input.name}' is ${input.datatype}, the image spec gives ${spec.dtype}`);
   const rows = frames.length;
   if (rows < 1 || rows > network.maxBatch) throw rtError('BAD_SHAPE', `1 to ${network.maxBatch} frames per run, got ${rows}`);
   const batch = network.batches.find((b) => b >= rows) ?? network.maxBatch;
@@ -45,7 +46,9 @@ export async function runFramesOnSession(
     throw rtError('ENGINE_DEVICE_FAILED', `CUDA engine (frames): ${e instanceof Error ? e.message : String(e)}`);
   }
   return {
-    outputs: network.outputs.map((o, i): Tensor => ({ name: o.name, datatype: o.datatype, shape: [rows, ...o.rowShape], data: outputs[i] as Float32Array })),
+    outputs: network.outputs.map(
+      (o, i): Tensor => ({ name: o.name, datatype: o.datatype, shape: [rows, ...o.rowShape], data: outputs[i] as Float32Array }),
+    ),
     statuses: JSON.parse(text) as GpuFrameStatus[],
   };
 }

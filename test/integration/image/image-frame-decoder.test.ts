@@ -42,7 +42,11 @@ function assertTensorsMatch(out: readonly Tensor[], truth: Truth): void {
   const boxes = byName.get('boxes')?.data as Float32Array;
   const labels = (byName.get('labels')?.data as Uint8Array[]).map((b) => text.decode(b));
   assert.equal(labels.length, truth.length, `labels ${labels.join(',')}`);
-  for (const t of truth) assert.ok(labels.some((l, i) => l === t.label && boxIou([...boxes.subarray(i * 4, i * 4 + 4)], t.box) > 0.7), `no ${t.label}`);
+  for (const t of truth)
+    assert.ok(
+      labels.some((l, i) => l === t.label && boxIou([...boxes.subarray(i * 4, i * 4 + 4)], t.box) > 0.7),
+      `no ${t.label}`,
+    );
 }
 
 describe("imageDecode 'gpu': every front end's JPEG frames go through the frame decoder", () => {
@@ -63,12 +67,20 @@ describe("imageDecode 'gpu': every front end's JPEG frames go through the frame 
     assert.equal(res.status, 200);
     const body = (await res.json()) as { detections: { box: number[]; label: string }[] };
     assert.equal(body.detections.length, r1.objects.length);
-    for (const o of r1.objects) assert.ok(body.detections.some((d) => d.label === o.label && boxIou(d.box, o.box) > 0.7), `no ${o.label}`);
+    for (const o of r1.objects)
+      assert.ok(
+        body.detections.some((d) => d.label === o.label && boxIou(d.box, o.box) > 0.7),
+        `no ${o.label}`,
+      );
 
     const client = createNodeClient({ url: server.httpUrl });
     try {
       const r2 = scene(4, 4);
-      const out = await client.infer('shapes', { image: { datatype: 'BYTES', shape: [1], data: [await encodeScene(r2, 'jpeg')] } }, { parameters: { score_threshold: 0.4 } });
+      const out = await client.infer(
+        'shapes',
+        { image: { datatype: 'BYTES', shape: [1], data: [await encodeScene(r2, 'jpeg')] } },
+        { parameters: { score_threshold: 0.4 } },
+      );
       assertTensorsMatch(out.outputs, r2.objects);
 
       const stream = client.frameStream('shapes', 'cam', { parameters: { score_threshold: 0.4 } });
@@ -120,7 +132,11 @@ describe("imageDecode 'gpu': every front end's JPEG frames go through the frame 
     assert.equal(ok.status, 200);
     assert.equal(seen.length, 0, 'the PNG never reached the frame decoder');
     const jpeg = await encodeScene(scene(16, 4), 'jpeg');
-    const bad = await fetch(`${server.httpUrl}/v2/models/shapes/image`, { method: 'POST', headers: { 'content-type': 'image/jpeg' }, body: jpeg.subarray(0, 100) });
+    const bad = await fetch(`${server.httpUrl}/v2/models/shapes/image`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/jpeg' },
+      body: jpeg.subarray(0, 100),
+    });
     assert.equal(bad.status, 400);
     const err = (await bad.json()) as { error: string };
     assert.match(err.error, /corrupt jpeg image/);

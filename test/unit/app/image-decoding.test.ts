@@ -32,7 +32,12 @@ describe('serverImageDecoding (server setting imageDecode)', () => {
   });
 
   test("'auto' takes only models the CUDA engine serves; the others keep the CPU path", async () => {
-    const d = serverImageDecoding({ mode: 'auto', providerOf: (m) => (m === 'gpu-model' ? 'cuda' : 'cpu'), logger: logger().log, decoder: referenceFrameDecoder });
+    const d = serverImageDecoding({
+      mode: 'auto',
+      providerOf: (m) => (m === 'gpu-model' ? 'cuda' : 'cpu'),
+      logger: logger().log,
+      decoder: referenceFrameDecoder,
+    });
     assert.ok(d !== undefined);
     assert.equal(d.toTensor(jpegHeaderOnly, spec, 'cpu-model', undefined), undefined);
     await assert.rejects(d.toTensor(jpegHeaderOnly, spec, 'gpu-model', undefined) as Promise<unknown>, /BAD_DATA|corrupt jpeg image/);
@@ -40,7 +45,12 @@ describe('serverImageDecoding (server setting imageDecode)', () => {
 
   test("without the CUDA addon, 'gpu' falls back to the CPU path and says why once", () => {
     const { lines, log } = logger();
-    const d = serverImageDecoding({ mode: 'gpu', providerOf: () => undefined, logger: log, addon: () => ({ available: false, reason: 'not built here' }) });
+    const d = serverImageDecoding({
+      mode: 'gpu',
+      providerOf: () => undefined,
+      logger: log,
+      addon: () => ({ available: false, reason: 'not built here' }),
+    });
     assert.equal(d?.toTensor(jpegHeaderOnly, spec, 'm', undefined), undefined);
     assert.equal(d?.toTensor(jpegHeaderOnly, spec, 'm', undefined), undefined);
     assert.equal(lines.length, 1);

@@ -56,7 +56,13 @@ describe('FrameBatcher', () => {
     const { decoder, batches } = recording();
     const batcher = new FrameBatcher(decoder, { cpu });
     const spec = specOf();
-    const jpegs = await Promise.all([1, 2, 3, 4, 5].map((s) => raw(160 + s * 8, 120, s).jpeg({ quality: 90 }).toBuffer()));
+    const jpegs = await Promise.all(
+      [1, 2, 3, 4, 5].map((s) =>
+        raw(160 + s * 8, 120, s)
+          .jpeg({ quality: 90 })
+          .toBuffer(),
+      ),
+    );
     const out = await Promise.all(jpegs.map((j) => batcher.toTensor(j, spec, 'cam', undefined) as Promise<unknown>));
     assert.equal(batches.length, 1);
     assert.equal(batches[0]?.length, 5);

@@ -13,7 +13,10 @@ describe('readJpegHeader / routeJpeg', () => {
       const r = routeJpeg(jpeg);
       assert.equal(r.to, 'gpu');
       const h = r.to === 'gpu' ? r.header : undefined;
-      assert.deepEqual([h?.width, h?.height, h?.components, h?.precision, h?.process, h?.orientation], [37, 21, 3, 8, progressive ? 'progressive' : 'baseline', 1]);
+      assert.deepEqual(
+        [h?.width, h?.height, h?.components, h?.precision, h?.process, h?.orientation],
+        [37, 21, 3, 8, progressive ? 'progressive' : 'baseline', 1],
+      );
     }
   });
 

@@ -17,7 +17,16 @@ function smooth(w: number, h: number): Uint8Array {
   return a;
 }
 
-async function viaSharp(src: Uint8Array, w: number, h: number, W: number, H: number, mode: 'fill' | 'letterbox' | 'cover', kernel: ResampleKernel, pad: number) {
+async function viaSharp(
+  src: Uint8Array,
+  w: number,
+  h: number,
+  W: number,
+  H: number,
+  mode: 'fill' | 'letterbox' | 'cover',
+  kernel: ResampleKernel,
+  pad: number,
+) {
   const plan = planResize(w, h, { width: W, height: H, mode });
   let p = sharp(Buffer.from(src), { raw: { width: w, height: h, channels: 3 } }).resize(plan.resizeWidth, plan.resizeHeight, { fit: 'fill', kernel });
   const background = { r: pad, g: pad, b: pad };
@@ -25,7 +34,13 @@ async function viaSharp(src: Uint8Array, w: number, h: number, W: number, H: num
   if (plan.extract !== undefined) p = p.extract(plan.extract);
   const ref = new Uint8Array(await p.raw().toBuffer());
   const t = plan.transform;
-  const mine = resampleRgb(src, w, h, { resizeWidth: plan.resizeWidth, resizeHeight: plan.resizeHeight, offsetX: t.offsetX, offsetY: t.offsetY }, { width: W, height: H, kernel, padValue: [pad] });
+  const mine = resampleRgb(
+    src,
+    w,
+    h,
+    { resizeWidth: plan.resizeWidth, resizeHeight: plan.resizeHeight, offsetX: t.offsetX, offsetY: t.offsetY },
+    { width: W, height: H, kernel, padValue: [pad] },
+  );
   assert.equal(mine.length, ref.length);
   let max = 0;
   let sum = 0;

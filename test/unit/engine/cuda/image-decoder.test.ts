@@ -47,7 +47,13 @@ function specFor(pre: Record<string, unknown>, dims: number[], dataType = 'TYPE_
 
 function frame(bytes: Uint8Array, encoded: boolean, w: number, h: number, spec: ImageSpec): GpuFrame {
   const p = planResize(w, h, spec);
-  return { bytes, encoded, width: w, height: h, place: { resizeWidth: p.resizeWidth, resizeHeight: p.resizeHeight, offsetX: p.transform.offsetX, offsetY: p.transform.offsetY } };
+  return {
+    bytes,
+    encoded,
+    width: w,
+    height: h,
+    place: { resizeWidth: p.resizeWidth, resizeHeight: p.resizeHeight, offsetX: p.transform.offsetX, offsetY: p.transform.offsetY },
+  };
 }
 
 /** Smooth colour fields plus noise: what cameras see, with edges the filters must agree on. */
@@ -110,11 +116,18 @@ describe('GPU image path on the GPU', { skip }, () => {
       ];
       const gpu = await decoder.decode(frames, spec);
       const ref = await referenceFrameDecoder.decode(frames, spec);
-      assert.ok(gpu.statuses.every((s) => s.ok && s.backend === 'raw'), JSON.stringify(gpu.statuses));
+      assert.ok(
+        gpu.statuses.every((s) => s.ok && s.backend === 'raw'),
+        JSON.stringify(gpu.statuses),
+      );
       const d = maxDiff(values(gpu.rows, spec.dtype), values(ref.rows, spec.dtype));
       // One 8-bit step of the resized pixel (float summation order), through the normalization, plus FP16 rounding.
-      const step = (spec.dtype === 'UINT8' ? 1 : spec.scale / Math.min(...spec.std)) + (spec.dtype === 'FP16' ? 4e-3 * Math.max(1, Math.abs(255 * spec.scale)) : 1e-5);
-      console.log(`raw ${JSON.stringify(c.pre)} ${spec.dtype} ${spec.layout}: max ${d.max.toExponential(3)} mean ${d.mean.toExponential(3)} (bound ${step.toExponential(3)})`);
+      const step =
+        (spec.dtype === 'UINT8' ? 1 : spec.scale / Math.min(...spec.std)) +
+        (spec.dtype === 'FP16' ? 4e-3 * Math.max(1, Math.abs(255 * spec.scale)) : 1e-5);
+      console.log(
+        `raw ${JSON.stringify(c.pre)} ${spec.dtype} ${spec.layout}: max ${d.max.toExponential(3)} mean ${d.mean.toExponential(3)} (bound ${step.toExponential(3)})`,
+      );
       assert.ok(d.max <= step, `max diff ${d.max} > ${step}`);
     }
   });
