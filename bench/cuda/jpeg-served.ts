@@ -36,6 +36,8 @@ const bodies = readdirSync(dir)
     const jpeg = new Uint8Array(readFileSync(join(dir, f)));
     return encodeInferRequest([{ name: values.input, datatype: 'BYTES', shape: [1], data: [jpeg] }], { binary: true });
   });
+/** The first answer of each failing status, to see why. */
+const errorSamples = new Map<number, string>();
 const agent = new Agent({ keepAlive: true, maxSockets: Number(values.concurrency) });
 
 function once(i: number): Promise<{ status: number; us: number }> {
@@ -54,8 +56,15 @@ function once(i: number): Promise<{ status: number; us: number }> {
         },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, us: Number(process.hrtime.bigint() - t0) / 1000 }));
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          if (status !== 200 && !errorSamples.has(status)) chunks.push(c);
+        });
+        res.on('end', () => {
+          if (status !== 200 && !errorSamples.has(status)) errorSamples.set(status, Buffer.concat(chunks).toString('utf8').slice(0, 300));
+          resolve({ status, us: Number(process.hrtime.bigint() - t0) / 1000 });
+        });
       },
     );
     req.on('error', reject);
@@ -102,6 +111,7 @@ const result = {
   imgPerS: latencies.length / wall,
   latencyUs: { p50: pct(50), p90: pct(90), p99: pct(99) },
   statuses: Object.fromEntries(statuses),
+  errors: Object.fromEntries(errorSamples),
   loadGeneratorCpuPercent: Math.round(((cpu.user + cpu.system) / 1e4 / wall) * 10) / 10,
 };
 console.log(JSON.stringify(result));

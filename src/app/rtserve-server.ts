@@ -161,9 +161,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       // Images of CUDA-engine models decoded on the GPU (nvJPEG), where the addon loads (docs/image.md).
       imageDecoding: serverImageDecoding({
         mode: config.imageDecode,
+        // A CUDA plan runs on the native engine (an engine chain names its link by the configured provider instead).
         providerOf: (model, version) => {
           try {
-            return repository.get(model, version).provider;
+            const v = repository.get(model, version);
+            return v.planTarget === 'cuda' ? 'cuda' : v.provider;
           } catch {
             return undefined;
           }

@@ -37,6 +37,8 @@ export interface LoadedVersion {
   readonly labels: ReadonlyMap<string, readonly string[]>;
   /** Shape profiles of a plan (`rtserve build --profile`): requests outside them are refused. Empty for ONNX. */
   readonly profiles: PlanManifest['profiles'];
+  /** The plan's target (`cuda`: the native CUDA engine runs it); undefined for ONNX models. */
+  readonly planTarget: PlanManifest['target'] | undefined;
 }
 
 interface ModelRecord {
@@ -444,6 +446,7 @@ export class RepositoryManager {
         engineChain: chain,
         labels,
         profiles: plan?.profiles ?? [],
+        planTarget: plan?.target,
       };
       // With a chain, the provider is whichever link serves at the time it is read.
       const serving = chain;
