@@ -43,7 +43,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: Number(values.concurrency
 function once(i: number): Promise<{ status: number; us: number }> {
   const b = bodies[i % bodies.length] as (typeof bodies)[number];
   const t0 = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const req = request(
       url,
       {
@@ -67,7 +67,11 @@ function once(i: number): Promise<{ status: number; us: number }> {
         });
       },
     );
-    req.on('error', reject);
+    // A refused or reset connection (the server gone) counts as status 0 with its message, not as a crash here.
+    req.on('error', (e) => {
+      if (!errorSamples.has(0)) errorSamples.set(0, e.message);
+      resolve({ status: 0, us: Number(process.hrtime.bigint() - t0) / 1000 });
+    });
     req.end(b.body);
   });
 }

@@ -125,6 +125,8 @@ struct ImageDecoderImpl {
   std::string batchedBackend = "none";
 #endif
 
+  ImageDecoderImpl(const ImageDecoderImpl&) = delete;
+  ImageDecoderImpl& operator=(const ImageDecoderImpl&) = delete;
   ImageDecoderImpl() {
     IMG_CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 #ifndef RTCUDA_NO_NVJPEG
@@ -357,12 +359,14 @@ std::vector<ImageStatus> ImageDecoder::decodeToHost(const std::vector<ImageItem>
     IMG_CK(cudaMemcpyAsync(d.staging, d.scratch, need, cudaMemcpyDeviceToHost, d.stream));
     IMG_CK(cudaStreamSynchronize(d.stream));
     const size_t parts = need < (4u << 20) ? 1 : 4, chunk = (need + parts - 1) / parts;
+    char* dst = static_cast<char*>(host);
+    const char* src = d.staging;  // pointers only: the threads must never copy the decoder (its destructor frees it all)
     std::vector<std::thread> threads;
     for (size_t i = 1; i < parts; i++) {
       size_t from = i * chunk, n = from >= need ? 0 : std::min(chunk, need - from);
-      if (n > 0) threads.emplace_back([=] { memcpy((char*)host + from, d.staging + from, n); });
+      if (n > 0) threads.emplace_back([dst, src, from, n] { memcpy(dst + from, src + from, n); });
     }
-    memcpy(host, d.staging, std::min(chunk, need));
+    memcpy(dst, src, std::min(chunk, need));
     for (auto& t : threads) t.join();
   }
   return st;
