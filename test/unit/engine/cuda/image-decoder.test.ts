@@ -132,6 +132,19 @@ describe('GPU image path on the GPU', { skip }, () => {
     }
   });
 
+  test('a large batch (rows over 4 MiB come back through pinned memory on several threads) gives every row right', async () => {
+    const spec = specFor({ resize: { mode: 'fill' }, mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] }, [3, 224, 224]);
+    const frames = Array.from({ length: 48 }, (_, i) => frame(rawFrame(160 + i, 120, 10 + i), false, 160 + i, 120, spec));
+    const gpu = await decoder.decode(frames, spec);
+    assert.ok(gpu.rows.byteLength > 4 << 20);
+    const per = 3 * 224 * 224;
+    for (const i of [0, 17, 47]) {
+      const ref = await referenceFrameDecoder.decode([frames[i] as GpuFrame], spec);
+      const d = maxDiff(gpu.rows.subarray(i * per, (i + 1) * per), ref.rows);
+      assert.ok(d.max <= 1 / 255 / 0.224 + 1e-5, `row ${i}: ${d.max}`);
+    }
+  });
+
   test('a batch keeps going past bad frames: each gets its own status', async () => {
     const spec = specFor({ resize: { mode: 'fill' }, max_pixels: 100_000 }, [3, 32, 32]);
     const good = rawFrame(64, 48, 5);
