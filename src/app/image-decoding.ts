@@ -57,5 +57,10 @@ export function serverImageDecoding(options: ImageDecodingOptions): ImageDecodin
       if (batcher === undefined) batcher = start();
       return batcher?.toTensor(bytes, spec, model, version);
     },
+    rawToTensor(pixels: Uint8Array, width: number, height: number, spec: ImageSpec, model: string, version: string | undefined) {
+      if (!wanted(model, version)) return undefined;
+      if (batcher === undefined) batcher = start();
+      return batcher?.rawToTensor(pixels, width, height, spec, model, version);
+    },
   };
 }

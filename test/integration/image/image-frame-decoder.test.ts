@@ -125,6 +125,35 @@ describe("imageDecode 'gpu': every front end's JPEG frames go through the frame 
     assert.ok(seen.every((f) => f.encoded && f.width === 640 && f.height === 480));
   });
 
+  test('a raw UINT8 [H, W, 3] camera frame over REST infer takes the same path as a JPEG; a wrong-sized one is BAD_DATA', async () => {
+    seen.length = 0;
+    const r = scene(4, 4);
+    const client = createNodeClient({ url: server.httpUrl });
+    try {
+      const frame = { datatype: 'UINT8', shape: [r.height, r.width, 3], data: new Uint8Array(r.pixels) } as const;
+      const out = await client.infer('shapes', { image: frame }, { parameters: { score_threshold: 0.4 } });
+      assertTensorsMatch(out.outputs, r.objects);
+      assert.deepEqual(
+        seen.map((f) => [f.encoded, f.width, f.height]),
+        [[false, 640, 480]],
+      );
+      const small = await client.infer('shapes', { image: { datatype: 'UINT8', shape: [1, 10, 10, 3], data: new Uint8Array(300) } });
+      assert.ok(
+        small.outputs.some((o) => o.name === 'boxes'),
+        'a 10x10 frame is a frame too',
+      );
+      const bad = await fetch(`${server.httpUrl}/v2/models/shapes/infer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ inputs: [{ name: 'image', datatype: 'UINT8', shape: [20, 10, 3], data: new Array(300).fill(0) }] }),
+      });
+      assert.equal(bad.status, 400);
+      assert.match(((await bad.json()) as { error: string }).error, /600|300/);
+    } finally {
+      client.close();
+    }
+  });
+
   test('a PNG takes the CPU path; a corrupt JPEG is 400 BAD_DATA naming why, and the server goes on', async () => {
     seen.length = 0;
     const png = await encodeScene(scene(15, 4), 'png');
@@ -158,6 +187,19 @@ describe("imageDecode 'auto' and 'cpu': models on onnxruntime keep the CPU path"
           body: await encodeScene(r, 'jpeg'),
         });
         assert.equal(res.status, 200);
+        // A raw frame on the CPU path (sharp's raw input, then the same resize and conversion as a decoded image).
+        const f = scene(4, 4);
+        const client = createNodeClient({ url: server.httpUrl });
+        try {
+          const out = await client.infer(
+            'shapes',
+            { image: { datatype: 'UINT8', shape: [1, f.height, f.width, 3], data: new Uint8Array(f.pixels) } },
+            { parameters: { score_threshold: 0.4 } },
+          );
+          assertTensorsMatch(out.outputs, f.objects);
+        } finally {
+          client.close();
+        }
         assert.equal(seen.length, 0);
       } finally {
         await server.close();

@@ -10,7 +10,7 @@ import { modelConfigSchema } from '../../../src/config/model-config.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { FrameBatcher } from '../../../src/preprocess/frame-batcher.ts';
 import { referenceFrameDecoder, type FrameDecoder, type FrameItem } from '../../../src/preprocess/frame-decoder.ts';
-import { imageToTensor } from '../../../src/preprocess/image-pipeline.ts';
+import { imageToTensor, type ImageTensor } from '../../../src/preprocess/image-pipeline.ts';
 
 function specOf(pre: Record<string, unknown> = {}): ImageSpec {
   return imageSpecOf(
@@ -157,10 +157,10 @@ describe('FrameBatcher', () => {
     const batcher = new FrameBatcher(decoder, { cpu });
     const spec = specOf({ resize: { mode: 'letterbox', pad_value: [114] } });
     const frame = new Uint8Array(pixels(100, 40, 3));
-    const r = await batcher.rawToTensor(frame, 100, 40, spec);
+    const r = (await batcher.rawToTensor(frame, 100, 40, spec, 'cam', undefined)) as ImageTensor;
     assert.deepEqual(r.tensor.shape, [1, 3, 48, 64]);
     assert.deepEqual(r.transform.offsetY, 11, 'letterboxed: 100x40 scaled to 64x26, centred');
     assert.equal(batches[0]?.[0]?.encoded, false);
-    await assert.rejects(batcher.rawToTensor(frame.subarray(1), 100, 40, spec), /holds 12000 bytes, got 11999/);
+    await assert.rejects(batcher.rawToTensor(frame.subarray(1), 100, 40, spec, 'cam', undefined) as Promise<unknown>, /holds 12000 bytes, got 11999/);
   });
 });
