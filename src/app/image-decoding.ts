@@ -9,7 +9,7 @@ import type { ImageSpec } from '../config/image-spec.ts';
 import { loadCudaAddon, type CudaAddonStatus } from '../engine/cuda/addon.ts';
 import { CudaFrameDecoder } from '../engine/cuda/image-decoder.ts';
 import type { Logger } from '../observability/logger.ts';
-import { FrameBatcher, type ImageDecoding } from '../preprocess/frame-batcher.ts';
+import { FrameBatcher, type ImageDecoding, type RawFrameArgs } from '../preprocess/frame-batcher.ts';
 import type { FrameDecoder } from '../preprocess/frame-decoder.ts';
 import { imageToTensor, type ImageTensor } from '../preprocess/image-pipeline.ts';
 
@@ -57,10 +57,11 @@ export function serverImageDecoding(options: ImageDecodingOptions): ImageDecodin
       if (batcher === undefined) batcher = start();
       return batcher?.toTensor(bytes, spec, model, version);
     },
-    rawToTensor(pixels: Uint8Array, width: number, height: number, spec: ImageSpec, model: string, version: string | undefined) {
+    rawToTensor(...args: RawFrameArgs) {
+      const [, , , , model, version] = args;
       if (!wanted(model, version)) return undefined;
       if (batcher === undefined) batcher = start();
-      return batcher?.rawToTensor(pixels, width, height, spec, model, version);
+      return batcher?.rawToTensor(...args);
     },
   };
 }

@@ -24,15 +24,11 @@ export interface ImageDecoding {
   /** Undefined: this model's images take the CPU path. */
   toTensor(bytes: Uint8Array, spec: ImageSpec, model: string, version: string | undefined): Promise<ImageTensor> | undefined;
   /** The same for a raw RGB frame (`width`×`height`×3 bytes); undefined: the CPU path. */
-  rawToTensor?(
-    pixels: Uint8Array,
-    width: number,
-    height: number,
-    spec: ImageSpec,
-    model: string,
-    version: string | undefined,
-  ): Promise<ImageTensor> | undefined;
+  rawToTensor?(...args: RawFrameArgs): Promise<ImageTensor> | undefined;
 }
+
+/** A raw RGB frame for a model: its pixels and size, the model's image spec, the model and version. */
+export type RawFrameArgs = [pixels: Uint8Array, width: number, height: number, spec: ImageSpec, model: string, version: string | undefined];
 
 /** What an API object carries when its image requests may decode on a device (set by pipeline/images.ts). */
 export interface WithImageDecoding {
@@ -100,14 +96,7 @@ export class FrameBatcher implements ImageDecoding {
   }
 
   /** A raw RGB frame (`width`×`height`×3 bytes) through the same device path. */
-  rawToTensor(
-    pixels: Uint8Array,
-    width: number,
-    height: number,
-    spec: ImageSpec,
-    model: string,
-    version: string | undefined,
-  ): Promise<ImageTensor> | undefined {
+  rawToTensor(...[pixels, width, height, spec, model, version]: RawFrameArgs): Promise<ImageTensor> | undefined {
     if (spec.channels !== 3 || this.options.useFor?.(model, version) === false) return undefined;
     if (pixels.length !== width * height * 3) {
       return Promise.reject(rtError('BAD_DATA', `a raw ${width}x${height} RGB frame holds ${width * height * 3} bytes, got ${pixels.length}`));
