@@ -2,7 +2,8 @@
 # Builds the rtserve native CUDA engine addon (native/build/rtcuda.node) when the CUDA toolkit, cuDNN 9 and
 # cuBLASLt are found. Elsewhere it explains what is missing and exits 2; rtserve then runs without the CUDA
 # target (docs/cuda-engine.md). Overrides: NVCC, CUDNN_INCLUDE, CUDNN_LIB, CUBLAS_INCLUDE, CUBLAS_LIB,
-# NODE_INCLUDE (directory holding node_api.h), CUDA_ARCH (default 90: sm_90 code plus compute_90 PTX).
+# NODE_INCLUDE (directory holding node_api.h), CUDA_ARCH (default 90: sm_90 code plus compute_90 PTX),
+# NVJPEG_INCLUDE, NVJPEG_LIB (nvJPEG for the GPU image path; without it the addon builds and JPEGs decode on the CPU).
 set -euo pipefail
 cd "$(dirname "$0")"
 out=build
@@ -26,6 +27,19 @@ lt_h=$(first ${CUBLAS_INCLUDE:+$CUBLAS_INCLUDE/cublasLt.h} "$cuda_home/include/c
 lt_lib=$(first ${CUBLAS_LIB:+$CUBLAS_LIB/libcublasLt.so.13} ${CUBLAS_LIB:+$CUBLAS_LIB/libcublasLt.so} "$cuda_home/lib64/libcublasLt.so" "$cuda_home/lib64/libcublasLt.so.13" "$cuda_home/targets/x86_64-linux/lib/libcublasLt.so" || true)
 [ -z "$lt_lib" ] && missing "libcublasLt not found (set CUBLAS_LIB)"
 
+# nvJPEG (CUDA ships it): optional. Without it the GPU image path takes raw frames only and JPEGs go to the CPU decoder.
+nvjpeg_h=$(first ${NVJPEG_INCLUDE:+$NVJPEG_INCLUDE/nvjpeg.h} "$cuda_home/include/nvjpeg.h" "$cuda_home/targets/x86_64-linux/include/nvjpeg.h" /usr/include/nvjpeg.h || true)
+nvjpeg_lib=$(first ${NVJPEG_LIB:+$NVJPEG_LIB/libnvjpeg.so} ${NVJPEG_LIB:+$NVJPEG_LIB/libnvjpeg.so.13} "$cuda_home/lib64/libnvjpeg.so" "$cuda_home/lib64/libnvjpeg.so.13" "$cuda_home/targets/x86_64-linux/lib/libnvjpeg.so" /usr/lib/x86_64-linux-gnu/libnvjpeg.so || true)
+nvjpeg_flags=(-DRTCUDA_NO_NVJPEG)
+nvjpeg_link=()
+if [ -n "$nvjpeg_h" ] && [ -n "$nvjpeg_lib" ]; then
+  nvjpeg_flags=(-I"$(dirname "$nvjpeg_h")")
+  nvjpeg_link=(-L"$(dirname "$nvjpeg_lib")" -l:"$(basename "$nvjpeg_lib")" -Xlinker -rpath,"$(dirname "$nvjpeg_lib")")
+else
+  echo "native/build.sh: nvJPEG not found (nvjpeg.h: ${nvjpeg_h:-missing}, libnvjpeg: ${nvjpeg_lib:-missing}; set NVJPEG_INCLUDE / NVJPEG_LIB):" \
+    "building without it: the GPU image path takes raw frames only, JPEGs are decoded on the CPU" >&2
+fi
+
 node_inc=${NODE_INCLUDE:-}
 if [ -z "$node_inc" ]; then
   node_bin=$(command -v node || true)
@@ -37,9 +51,10 @@ fi
 
 mkdir -p "$out"
 flags=(-std=c++17 -O3 -Xcompiler -fPIC,-fvisibility=hidden -gencode "arch=compute_$arch,code=sm_$arch" -gencode "arch=compute_$arch,code=compute_$arch"
-  -I"$(dirname "$cudnn_h")" -I"$(dirname "$lt_h")" -I"$node_inc" -DNAPI_VERSION=8 -DNODE_GYP_MODULE_NAME=rtcuda -diag-suppress 1444,20012)
+  -I"$(dirname "$cudnn_h")" -I"$(dirname "$lt_h")" -I"$node_inc" -DNAPI_VERSION=8 -DNODE_GYP_MODULE_NAME=rtcuda -diag-suppress 1444,20012
+  "${nvjpeg_flags[@]}")
 echo "nvcc: $nvcc ($("$nvcc" --version | tail -1))"
-echo "cudnn: $cudnn_h, $cudnn_lib; cublasLt: $lt_h, $lt_lib; node headers: $node_inc"
+echo "cudnn: $cudnn_h, $cudnn_lib; cublasLt: $lt_h, $lt_lib; nvjpeg: ${nvjpeg_lib:-none}; node headers: $node_inc"
 t0=$(date +%s)
 # One object per source file (src/*.cu and the N-API glue), built in parallel.
 objs=()
@@ -53,8 +68,11 @@ done
 "$nvcc" "${flags[@]}" -x cu -c src/addon.cpp -o "$out/addon.o" &
 pids+=($!)
 objs+=("$out/addon.o")
+"$nvcc" "${flags[@]}" -x cu -c src/image-addon.cpp -o "$out/image-addon.o" &
+pids+=($!)
+objs+=("$out/image-addon.o")
 for p in "${pids[@]}"; do wait "$p"; done
 "$nvcc" -shared -o "$out/rtcuda.node" "${objs[@]}" \
   -L"$(dirname "$cudnn_lib")" -L"$(dirname "$lt_lib")" -l:"$(basename "$cudnn_lib")" -l:"$(basename "$lt_lib")" \
-  -Xlinker -rpath,"$(dirname "$cudnn_lib")":"$(dirname "$lt_lib")" -cudart static
+  -Xlinker -rpath,"$(dirname "$cudnn_lib")":"$(dirname "$lt_lib")" "${nvjpeg_link[@]}" -cudart static
 echo "built native/$out/rtcuda.node in $(( $(date +%s) - t0 )) s"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The CUDA engine's whole GPU-machine run in one command (carry .device/cuda, packed by scripts/device/pack-cuda.sh):
 #   bench/cuda/run.sh [STEP ...]      default: every step, in priority order, within a time budget
-# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation detector summary
+# Steps: setup addon unit models engine50 engine18 correct torch50 torch18 served webgpu suite drift foundation detector summary jpeg
 #   (detector: the YOLO-style 640x480 detector on the engine (FP16) and in PyTorch FP16 channels-last, eager and CUDA
 #    graphs, same weights: bench/cuda/detector-bench.ts + detector_torch.py; not in the default list)
+#   (jpeg: the GPU image path of issue #19 -- JPEG fixtures (jpeg_fixtures.py), its GPU tests, rtserve's nvJPEG decode +
+#    preprocess beside torchvision's (jpeg-bench.ts, jpeg_torch_bench.py); jpegserved: ResNet-50 served JPEG frames over
+#    REST binary (jpeg-served.ts); neither in the default list)
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 #   (history, sanitize: whether batch programs depend on what earlier runs left in device memory, and compute-sanitizer
@@ -51,8 +54,9 @@ do_setup() {
 do_unit() {
   [ -f node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1 ] || echo "onnxruntime-node not carried: the GPU unit tests that need it as the reference will skip (and fail this step)"
   local rc=0
-  RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
-    ${UNIT_TESTS:-test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/detector.test.ts test/unit/engine/cuda/placement.test.ts} || rc=$?
+  python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || echo "JPEG fixtures not written: the image decoder's fixture tests will skip"
+  RTSERVE_JPEG_FIXTURES=$W/jpeg RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
+    ${UNIT_TESTS:-test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/detector.test.ts test/unit/engine/cuda/placement.test.ts test/unit/engine/cuda/image-decoder.test.ts} || rc=$?
   cp "$W/gpu-tests.json" "$OUT/gpu-tests.json" 2>/dev/null  # comes back on its own: copy it to bench/results/
   return $rc
 }
@@ -134,6 +138,63 @@ do_sanitize() {
   done
 }
 
+# Issue #19: the GPU image path. Fixtures and bench frames by PIL (sharp is not carried), its GPU tests, then rtserve's
+# decode beside torchvision's on the same frames.
+do_jpeg() {
+  python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" || return 1
+  RTSERVE_JPEG_FIXTURES=$W/jpeg node bench/cuda/gpu-tests.ts --out "$W/jpeg-gpu-tests.json" test/unit/engine/cuda/image-decoder.test.ts
+  local rc=$?
+  cp "$W/jpeg-gpu-tests.json" "$OUT/" 2>/dev/null
+  node bench/cuda/jpeg-bench.ts "$W/jpeg" "$W/jpeg-rtserve.json" || rc=1
+  python3 bench/cuda/jpeg_torch_bench.py "$W/jpeg" "$W/jpeg-torchvision.json" || rc=1
+  return $rc
+}
+
+# Issue #19, served: ResNet-50 (CUDA plan: /tmp/rtcuda-plans/resnet50.plan from step engine50, or built here with a short
+# tuning budget) with a preprocess section, fed one JPEG per KServe REST binary request (BYTES input) by
+# bench/cuda/jpeg-served.ts on the same machine; the server decodes on the GPU (--image-decode auto).
+do_jpegserved() {
+  local repo=/tmp/rtcuda-jpeg-repo port=18100
+  [ -f "$W/jpeg/index.json" ] || python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || return 1
+  if [ ! -f /tmp/rtcuda-plans/resnet50.plan ]; then
+    [ -f "$W/models/resnet50.onnx" ] || python3 bench/cuda/make_resnets.py "$W/models" || return 1
+    node bench/cuda/engine-bench.ts --model resnet50 --models-dir "$W/models" --out-dir "$W" --plan-dir /tmp/rtcuda-plans \
+      --batches 1,32,64,128,256 --tune-budget-s ${JPEG_TUNE_S:-25} --budget-ms 300 || return 1
+  fi
+  rm -rf "$repo" && mkdir -p "$repo/resnet50/1" && cp /tmp/rtcuda-plans/resnet50.plan "$repo/resnet50/1/model.plan" || return 1
+  cat > "$repo/resnet50/config.json" <<'EOC'
+{"name": "resnet50", "max_batch_size": 256,
+ "input": [{"name": "input", "data_type": "TYPE_FP32", "dims": [3, 224, 224]}],
+ "output": [{"name": "logits", "data_type": "TYPE_FP32", "dims": [1000]}],
+ "dynamic_batching": {"preferred_batch_size": [64, 128, 256], "max_queue_delay_microseconds": 1000},
+ "instance_group": [{"count": 2, "kind": "KIND_GPU"}],
+ "preprocess": {"resize": {"mode": "fill"}, "mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225], "formats": ["jpeg"]},
+ "postprocess": {"type": "classification", "top_k": 5}}
+EOC
+  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level info --image-decode auto > "$W/jpeg-server.log" 2>&1 &
+  local pid=$! ok=0
+  for _ in $(seq 1 120); do
+    if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/ready', timeout=2)" 2>/dev/null; then ok=1; break; fi
+    kill -0 $pid 2>/dev/null || break
+    sleep 1
+  done
+  if [ $ok = 1 ]; then
+    lscpu | grep -E 'Model name|^CPU\(s\)'
+    local c
+    for c in ${JPEG_SERVED_C:-64 256}; do
+      node bench/cuda/jpeg-served.ts --url "http://127.0.0.1:$port" --model resnet50 --input input --frames "$W/jpeg/bench-224" \
+        --concurrency "$c" --seconds ${JPEG_SERVED_S:-8} --out "$W/jpeg-served-c$c.json"
+    done
+    python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/stats').read().decode()[:3000])" > "$W/jpeg-served-stats.json"
+    head -c 1500 "$W/jpeg-served-stats.json"; echo
+  else
+    echo "server not ready"
+  fi
+  grep -E 'decoded on|GPU image|error' "$W/jpeg-server.log" | head -5 | cut -c1-400
+  kill $pid 2>/dev/null; wait $pid 2>/dev/null
+  return $(( 1 - ok ))
+}
+
 export W OUT T0 HPLAN
 # The server's CPUs: the first logical CPU of each of the first two physical cores; the client's: of the next four.
 do_foundation() {
@@ -148,6 +209,7 @@ do_foundation() {
   if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
 }
 
+export -f do_jpeg do_jpegserved
 export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do
@@ -171,6 +233,8 @@ for s in $STEPS; do
     sanitize) TAIL=40 step sanitize ${SANITIZE_STEP_LIMIT_S:-330} do_sanitize ;;
     detector) step detector ${DETECTOR_LIMIT_S:-240} "RTCUDA_PROFILE=${RTCUDA_PROFILE:-1} node bench/cuda/detector-bench.ts --out $W/detector ${DETECTOR_ARGS:-} && python3 bench/cuda/detector_torch.py $W/detector" ;;
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
+    jpeg) TAIL=${TAIL:-40} step jpeg ${JPEG_LIMIT_S:-240} do_jpeg || FAILED="$FAILED jpeg" ;;
+    jpegserved) TAIL=${TAIL:-40} step jpegserved ${JPEG_SERVED_LIMIT_S:-300} do_jpegserved || FAILED="$FAILED jpegserved" ;;
     *) echo "unknown step $s" ;;
   esac
 done

@@ -11,6 +11,7 @@
 //   describe(h): string                        tactics and graph state per program
 //   destroy(h): void
 //   mapShm(path, offset, byteSize): ArrayBuffer    a /dev/shm object mapped shared (system shared memory, zero-copy)
+//   imageDecoder, imageDecoderInfo, decodeImages, runImages    the GPU image path (image-addon.cpp, issue #19)
 #include <node_api.h>
 
 #include <fcntl.h>
@@ -453,6 +454,21 @@ napi_value MapShm(napi_env env, napi_callback_info info) {
   return ab;
 }
 
+}  // namespace
+
+// ---- shared with image-addon.cpp (the GPU image path, issue #19) -----------------------------------------------
+bool rtViewBytes(napi_env env, napi_value v, void** data, size_t* bytes) { return viewBytes(env, v, data, bytes); }
+rt::Engine* rtEngineOf(napi_env env, napi_value handle, std::atomic<int>** pending) {
+  Holder* h = getHolder(env, handle);
+  if (h == nullptr || h->engine == nullptr) return nullptr;
+  *pending = &h->pending;
+  return h->engine;
+}
+void rtReject(napi_env env, napi_deferred d, const std::string& msg) { rejectWith(env, d, msg); }
+void rtDefineImageExports(napi_env env, napi_value exports);
+
+namespace {
+
 napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"deviceCount", nullptr, DeviceCount, nullptr, nullptr, nullptr, napi_default, nullptr},
@@ -467,6 +483,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"mapShm", nullptr, MapShm, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
+  rtDefineImageExports(env, exports);
   napi_value version;
   napi_create_string_utf8(env, "3", NAPI_AUTO_LENGTH, &version);
   napi_set_named_property(env, exports, "abiVersion", version);

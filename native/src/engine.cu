@@ -552,11 +552,12 @@ Engine::~Engine() {
  * memory) are copied by the GPU straight from there; the others are gathered into the input's pinned buffer at their
  * place in the batch (in parallel, one pass), then copied up in runs of adjacent staged pieces.
  */
-static void copyInputs(EngineImpl& e, int rows, const std::vector<std::vector<Piece>>& in) {
+static void copyInputs(EngineImpl& e, int rows, const std::vector<std::vector<Piece>>& in, int skip = -1) {
   std::vector<Seg> staged;
   struct Up { size_t at; const void* src; size_t bytes; };
   std::vector<std::vector<Up>> ups(in.size());
   for (size_t i = 0; i < in.size(); i++) {
+    if ((int)i == skip) continue;  // written on the device (runFilled)
     size_t n = (size_t)e.inputs[i].rowBytes * rows, got = 0;
     for (const Piece& piece : in[i]) got += piece.bytes;
     if (got != n) throw std::runtime_error("input '" + e.inputs[i].name + "' has " + std::to_string(got) + " bytes, expected " + std::to_string(n));
@@ -604,13 +605,21 @@ void Engine::probe(int batch, int rows, const std::vector<std::vector<Piece>>& i
 
 void Engine::run(int batch, int rows, const std::vector<std::vector<Piece>>& in, const std::vector<void*>& out,
                  const std::vector<size_t>& outBytes) {
+  runFilled(batch, rows, in, -1, nullptr, out, outBytes);
+}
+
+void Engine::runFilled(int batch, int rows, const std::vector<std::vector<Piece>>& in, int filled, const std::function<void(void*, size_t)>& fill,
+                       const std::vector<void*>& out, const std::vector<size_t>& outBytes) {
   std::lock_guard<std::mutex> g(mu_);
   EngineImpl& e = *impl_;
   if (rows < 1 || rows > batch) throw std::runtime_error("rows must be in [1, batch]");
   if (in.size() != e.inputs.size() || out.size() != e.outputs.size()) throw std::runtime_error("wrong number of inputs or outputs");
+  if (filled >= (int)e.inputs.size()) throw std::runtime_error("runFilled: no input " + std::to_string(filled));
   Program& p = e.program(batch);
   CK(cudaSetDevice(device_));
-  copyInputs(e, rows, in);
+  copyInputs(e, rows, in, filled);
+  // The fill runs on its own stream and has finished when it returns: the launch below sees its writes.
+  if (filled >= 0) fill(e.at(e.inputs[(size_t)filled].off), (size_t)e.inputs[(size_t)filled].rowBytes);
   e.launch(p);
   for (size_t i = 0; i < out.size(); i++) {
     size_t n = (size_t)e.outputs[i].rowBytes * rows;

@@ -1,6 +1,7 @@
 // rtserve native CUDA engine: network construction, per-layer tactics, tuning, CUDA graphs.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -52,6 +53,12 @@ class Engine {
    * `batch`, copies `rows` rows of each output out.
    */
   void run(int batch, int rows, const std::vector<std::vector<Piece>>& in, const std::vector<void*>& out, const std::vector<size_t>& outBytes);
+  /**
+   * Like run(), but input `filled` is not copied from the host: `fill(deviceAddress, rowBytes)` writes its `rows` rows
+   * on the device (the image path of issue #19: decoded and preprocessed straight into the arena) before the launch.
+   */
+  void runFilled(int batch, int rows, const std::vector<std::vector<Piece>>& in, int filled, const std::function<void(void*, size_t)>& fill,
+                 const std::vector<void*>& out, const std::vector<size_t>& outBytes);
   /**
    * Diagnostics: copies the inputs in, runs the first `layers` layers of the program for `batch` eagerly and copies
    * `bytes` of the arena at `off` (a layer's output) to `out`. With `fillOff` >= 0, `fillBytes` of the arena there are

@@ -15,4 +15,9 @@ export const GPU_ONLY_SKIPS = [
     why: 'needs the native CUDA engine and a GPU',
   },
   { file: 'test/unit/engine/cuda/detector.test.ts', suite: 'detectors on the CUDA engine on the GPU', why: 'needs the native CUDA engine and a GPU' },
+  {
+    file: 'test/unit/engine/cuda/image-decoder.test.ts',
+    suite: 'GPU image path on the GPU',
+    why: 'needs the native CUDA engine (with nvJPEG) and a GPU',
+  },
 ];

@@ -30,6 +30,8 @@ import { registerWebDemo } from '../transport/http/web-demo.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
+import { serverImageDecoding } from './image-decoding.ts';
+import type { FrameDecoder } from '../preprocess/frame-decoder.ts';
 import { createSharedState, type SharedState } from '../state/shared-state.ts';
 import { NatsQueueTransport } from '../queue/nats-transport.ts';
 import { startQueueWorker, type QueueWorker } from '../queue/queue-worker.ts';
@@ -54,6 +56,8 @@ export interface StartOptions {
   readonly sharedMemoryOpener?: RegionOpener;
   /** State shared with other servers (tests run two servers on one in-memory journal); default from config.sharedState. */
   readonly sharedState?: SharedState;
+  /** The device frame decoder for `imageDecode` (tests give the CPU reference); default: the CUDA addon's nvJPEG path. */
+  readonly frameDecoder?: FrameDecoder;
 }
 
 export interface RunningServer {
@@ -150,7 +154,26 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     : undefined;
   const core = requestPipeline(
     new InferenceServer({ config, repository, logger, observer: serverMetrics, ...(responseCache === undefined ? {} : { responseCache }) }),
-    { generate, sharedMemory, limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor } },
+    {
+      generate,
+      sharedMemory,
+      limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor },
+      // Images of CUDA-engine models decoded on the GPU (nvJPEG), where the addon loads (docs/image.md).
+      imageDecoding: serverImageDecoding({
+        mode: config.imageDecode,
+        // A CUDA plan runs on the native engine (an engine chain names its link by the configured provider instead).
+        providerOf: (model, version) => {
+          try {
+            const v = repository.get(model, version);
+            return v.planTarget === 'cuda' ? 'cuda' : v.provider;
+          } catch {
+            return undefined;
+          }
+        },
+        logger,
+        ...(options.frameDecoder === undefined ? {} : { decoder: options.frameDecoder }),
+      }),
+    },
   );
   await core.start();
   // --exit-on-error: a model that failed to load at startup stops the start (the caller exits non-zero).

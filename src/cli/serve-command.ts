@@ -27,6 +27,7 @@ interface ServeFlags {
   tlsKey?: string;
   tlsCa?: string;
   allowClientShm?: boolean | string;
+  imageDecode?: string;
   disableApi?: string;
   logDirectory?: string;
 }
@@ -56,6 +57,7 @@ export function registerServeCommand(program: Command): void {
     .option('--tls-cert <file>', 'PEM certificate chain: HTTPS/WSS on the HTTP port and TLS on the gRPC port')
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)')
+    .option('--image-decode <mode>', 'where images are decoded: auto (GPU for CUDA-engine models), gpu, cpu (default auto)')
     .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
     .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo')
     .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)');
@@ -95,6 +97,7 @@ export function registerServeCommand(program: Command): void {
         tlsKey: flags.tlsKey,
         tlsCa: flags.tlsCa,
         allowClientShm: flags.allowClientShm,
+        imageDecode: flags.imageDecode,
         disabledApis: flags.disableApi,
         logDirectory: flags.logDirectory,
         // tritonserver's flags; --model-store adds to --model-repository.

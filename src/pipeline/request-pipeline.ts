@@ -14,6 +14,7 @@ import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { GenerateService } from '../generate/generate-service.ts';
 import type { RequestLimits } from '../security/limits.ts';
 import type { SharedMemoryManager } from '../shm/system-shared-memory.ts';
+import type { ImageDecoding } from '../preprocess/frame-batcher.ts';
 import { withClassification } from './classification.ts';
 import { withGeneration } from './generation.ts';
 import { withImageRequests } from './images.ts';
@@ -25,6 +26,8 @@ export interface RequestPipelineOptions {
   /** Undefined: system shared memory is off (registration refused, no request may name a region). */
   readonly sharedMemory: SharedMemoryManager | undefined;
   readonly limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>;
+  /** Images decoded on a device (the GPU frame batcher); undefined: on the CPU. */
+  readonly imageDecoding?: ImageDecoding | undefined;
 }
 
 export function requestPipeline<T extends InferenceApi>(
@@ -32,7 +35,7 @@ export function requestPipeline<T extends InferenceApi>(
   options: RequestPipelineOptions,
 ): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
   return withRequestLimits(
-    withSharedMemory(withClassification(withImageRequests(withGeneration(core, options.generate))), options.sharedMemory),
+    withSharedMemory(withClassification(withImageRequests(withGeneration(core, options.generate), options.imageDecoding)), options.sharedMemory),
     options.limits,
   );
 }

@@ -3,7 +3,7 @@
  * loop; what comes back is the resized image as interleaved 8-bit pixels (HWC) plus the transform that maps
  * target pixels back to the original image.
  */
-import sharp, { type OutputInfo } from 'sharp';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { rtError } from '../errors/registry.ts';
 import type { ImageTransform } from '../postprocess/geometry.ts';
 import type { ImageSpec } from '../config/image-spec.ts';
@@ -110,10 +110,32 @@ export async function decodeImage(bytes: Uint8Array, spec: ImageSpec): Promise<D
       `the image is ${width}x${height} = ${width * height} pixels, over the limit of ${spec.maxPixels} for model '${spec.model}'`,
     );
   }
+  return resizeToSpec(open(), width, height, format, spec);
+}
+
+/**
+ * A raw RGB frame (`width`×`height`×3 bytes, row-major, e.g. a camera's UINT8 [H, W, 3] tensor) through the same
+ * resize, pad / crop and colour steps as a decoded image.
+ */
+export async function decodeRawFrame(pixels: Uint8Array, width: number, height: number, spec: ImageSpec): Promise<DecodedImage> {
+  if (!(width > 0 && height > 0) || pixels.length !== width * height * 3) {
+    throw rtError('BAD_DATA', `a raw ${width}x${height} RGB frame holds ${width * height * 3} bytes, got ${pixels.length}`);
+  }
+  if (width * height > spec.maxPixels) {
+    throw rtError(
+      'BAD_DATA',
+      `the image is ${width}x${height} = ${width * height} pixels, over the limit of ${spec.maxPixels} for model '${spec.model}'`,
+    );
+  }
+  return resizeToSpec(sharp(pixels, { raw: { width, height, channels: 3 }, limitInputPixels: false }), width, height, 'raw', spec);
+}
+
+/** The part of the CPU path after opening an image: resize, pad or crop, colour space, raw pixels, and the transform. */
+async function resizeToSpec(opened: Sharp, width: number, height: number, format: string, spec: ImageSpec): Promise<DecodedImage> {
   const plan = planResize(width, height, spec);
   const pad = spec.padValue;
   const background = spec.channels === 1 ? { r: pad[0] ?? 0, g: pad[0] ?? 0, b: pad[0] ?? 0 } : { r: pad[0] ?? 0, g: pad[1] ?? 0, b: pad[2] ?? 0 };
-  let img = open()
+  let img = opened
     // Transparent pixels become black (or the pad colour) rather than whatever colour they happen to store.
     .flatten({ background })
     .resize(plan.resizeWidth, plan.resizeHeight, { fit: 'fill', kernel: spec.kernel });

@@ -2,7 +2,8 @@
  * The KServe tensor form of an image request, for front ends that speak tensors (REST /infer, gRPC ModelInfer,
  * WebSocket `infer` with binary frames): a request to a model with a `preprocess` section whose only input is a
  * BYTES tensor of one element, named like the model's image input (which is not itself BYTES), holds an encoded
- * image. It runs through the image pipeline and is answered with tensors:
+ * image; one whose only input is a UINT8 [H, W, 3] (or [1, H, W, 3]) tensor of that name holds a raw RGB camera frame
+ * (unless that is the model's input as it stands). It runs through the image pipeline and is answered with tensors:
  *
  *   detection:       boxes FP32 [N, 4] (x1, y1, x2, y2 in original-image pixels), scores FP32 [N],
  *                    classes INT32 [N], labels BYTES [N]
@@ -27,19 +28,40 @@ function numberParam(params: Parameters | undefined, name: string): number | und
   return v;
 }
 
-/** Whether `request` is an image request for its model (cheap; no decoding). */
-export function isImageRequest(api: InferenceApi, request: InferRequest): boolean {
-  if (request.inputs.length !== 1) return false;
+/** The height and width of a raw RGB frame tensor (UINT8 [H, W, 3] or [1, H, W, 3]); undefined for any other shape. */
+function rawFrameSize(shape: readonly number[]): { width: number; height: number } | undefined {
+  const s = shape.length === 4 && shape[0] === 1 ? shape.slice(1) : shape;
+  if (s.length !== 3 || s[2] !== 3) return undefined;
+  const [height, width] = s as [number, number, number];
+  return height >= 1 && width >= 1 ? { width, height } : undefined;
+}
+
+/**
+ * Which kind of image request `request` is for its model (cheap; no decoding): an encoded image in a BYTES input, a
+ * raw RGB frame in a UINT8 [H, W, 3] input (unless that already is the model's input as it stands), or none.
+ */
+export function imageRequestKind(api: InferenceApi, request: InferRequest): 'encoded' | 'raw' | undefined {
+  if (request.inputs.length !== 1) return undefined;
   const input = request.inputs[0] as Tensor;
-  if (input.datatype !== 'BYTES') return false;
+  if (input.datatype !== 'BYTES' && input.datatype !== 'UINT8') return undefined;
   let spec;
   try {
     spec = imageSpecOf(api.modelConfig(request.model, request.version));
   } catch {
     // Unknown model, not ready, bad config: api.infer reports it.
-    return false;
+    return undefined;
   }
-  return spec !== undefined && input.name === spec.inputName;
+  if (spec === undefined || input.name !== spec.inputName) return undefined;
+  if (input.datatype === 'BYTES') return 'encoded';
+  const size = rawFrameSize(input.shape);
+  if (size === undefined || spec.channels !== 3) return undefined;
+  const isModelInput = spec.dtype === 'UINT8' && spec.layout === 'NHWC' && size.width === spec.width && size.height === spec.height;
+  return isModelInput ? undefined : 'raw';
+}
+
+/** Whether `request` is an image request for its model (cheap; no decoding). */
+export function isImageRequest(api: InferenceApi, request: InferRequest): boolean {
+  return imageRequestKind(api, request) !== undefined;
 }
 
 /** The result as KServe output tensors (see the file comment). */
@@ -67,14 +89,23 @@ export function imageResultTensors(result: ImageResult): Tensor[] {
  * tensors; undefined when it is not, so the caller goes on with `api.infer(request)`.
  */
 export async function inferImageRequest(api: InferenceApi, request: InferRequest): Promise<InferResponse | undefined> {
-  if (!isImageRequest(api, request)) return undefined;
+  const kind = imageRequestKind(api, request);
+  if (kind === undefined) return undefined;
   const input = request.inputs[0] as Tensor;
-  const elements = input.data as Uint8Array[];
-  if (elements.length !== 1 || input.shape.reduce((a, b) => a * b, 1) !== 1) {
-    throw rtError(
-      'BAD_SHAPE',
-      `input '${input.name}': an image request carries exactly one encoded image (shape [1] or [1, 1]), got shape [${input.shape.join(', ')}]`,
-    );
+  let bytes: Uint8Array;
+  let rawFrame: { width: number; height: number } | undefined;
+  if (kind === 'raw') {
+    rawFrame = rawFrameSize(input.shape);
+    bytes = input.data as Uint8Array;
+  } else {
+    const elements = input.data as Uint8Array[];
+    if (elements.length !== 1 || input.shape.reduce((a, b) => a * b, 1) !== 1) {
+      throw rtError(
+        'BAD_SHAPE',
+        `input '${input.name}': an image request carries exactly one encoded image (shape [1] or [1, 1]), got shape [${input.shape.join(', ')}]`,
+      );
+    }
+    bytes = elements[0] as Uint8Array;
   }
   const p = request.parameters;
   const topK = numberParam(p, 'top_k');
@@ -91,8 +122,9 @@ export async function inferImageRequest(api: InferenceApi, request: InferRequest
     ...(scoreThreshold === undefined ? {} : { scoreThreshold }),
     ...(iouThreshold === undefined ? {} : { iouThreshold }),
     ...(maxDetections === undefined ? {} : { maxDetections }),
+    ...(rawFrame === undefined ? {} : { rawFrame }),
   };
-  const result = await runImagePipeline(api, request.model, elements[0] as Uint8Array, options);
+  const result = await runImagePipeline(api, request.model, bytes, options);
   let outputs = imageResultTensors(result);
   if (request.outputs !== undefined) {
     const wanted = request.outputs.map((o) => o.name);

@@ -12,10 +12,11 @@ import { classify, type ClassScore } from '../postprocess/classification.ts';
 import { postprocessDetections, type Detection } from '../postprocess/detection.ts';
 import type { BoxXyxy, ImageTransform } from '../postprocess/geometry.ts';
 import { numericValues } from '../postprocess/numeric.ts';
-import { decodeImage } from './decode.ts';
+import { decodeImage, decodeRawFrame, type DecodedImage } from './decode.ts';
 import { requireImageSpec, type ImageSpec } from '../config/image-spec.ts';
 import type { RequestContext } from '../observability/request-context.ts';
 import { convertPixels } from './pixel-pool.ts';
+import type { WithImageDecoding } from './frame-batcher.ts';
 
 export interface ImagePipelineOptions {
   readonly version?: string;
@@ -26,6 +27,8 @@ export interface ImagePipelineOptions {
   readonly protocol?: string;
   /** The edge's request context, handed on to the model's inference (InferRequest.context). */
   readonly context?: RequestContext;
+  /** The bytes are a raw RGB frame of this size (a UINT8 [H, W, 3] tensor), not an encoded image. */
+  readonly rawFrame?: { readonly width: number; readonly height: number };
   /** Per-request overrides of the model's postprocess settings. */
   readonly topK?: number;
   readonly scoreThreshold?: number;
@@ -80,9 +83,24 @@ function checkOption(name: string, value: number | undefined, min: number, max: 
   }
 }
 
-/** Builds the model input tensor from encoded image bytes. */
-export async function imageToTensor(bytes: Uint8Array, spec: ImageSpec): Promise<{ tensor: Tensor; image: ImageInfo; transform: ImageTransform }> {
-  const decoded = await decodeImage(bytes, spec);
+/** The model's input tensor made from one image, what the image was, and how target pixels map back to it. */
+export interface ImageTensor {
+  readonly tensor: Tensor;
+  readonly image: ImageInfo;
+  readonly transform: ImageTransform;
+}
+
+/** Builds the model input tensor from encoded image bytes (on the CPU: sharp, then the pixel conversion). */
+export async function imageToTensor(bytes: Uint8Array, spec: ImageSpec): Promise<ImageTensor> {
+  return decodedToTensor(await decodeImage(bytes, spec), spec);
+}
+
+/** Builds the model input tensor from a raw RGB frame (`width`×`height`×3 bytes), on the CPU. */
+export async function rawFrameToTensor(pixels: Uint8Array, width: number, height: number, spec: ImageSpec): Promise<ImageTensor> {
+  return decodedToTensor(await decodeRawFrame(pixels, width, height, spec), spec);
+}
+
+async function decodedToTensor(decoded: DecodedImage, spec: ImageSpec): Promise<ImageTensor> {
   const data = await convertPixels(decoded.pixels, {
     width: decoded.width,
     height: decoded.height,
@@ -122,7 +140,15 @@ export async function runImagePipeline(
   const spec = requireImageSpec(api.modelConfig(model, options.version));
 
   const t0 = process.hrtime.bigint();
-  const { tensor, image, transform } = await imageToTensor(imageBytes, spec);
+  // On a device (frame-batcher.ts) when the pipeline has one for this model, else on the CPU.
+  const decoding = (api as WithImageDecoding).imageDecoding;
+  const raw = options.rawFrame;
+  const onDevice =
+    raw === undefined
+      ? decoding?.toTensor(imageBytes, spec, model, options.version)
+      : decoding?.rawToTensor?.(imageBytes, raw.width, raw.height, spec, model, options.version);
+  const { tensor, image, transform } = await (onDevice ??
+    (raw === undefined ? imageToTensor(imageBytes, spec) : rawFrameToTensor(imageBytes, raw.width, raw.height, spec)));
   const decodeUs = microsSince(t0);
   options.signal?.throwIfAborted();
 

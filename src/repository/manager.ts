@@ -42,6 +42,8 @@ export interface LoadedVersion {
   readonly profiles: PlanManifest['profiles'];
   /** The tokenizer and chat template of a Hugging Face checkpoint; undefined for other models. */
   readonly text: HfText | undefined;
+  /** The plan's target (`cuda`: the native CUDA engine runs it); undefined for ONNX models. */
+  readonly planTarget: PlanManifest['target'] | undefined;
 }
 
 interface ModelRecord {
@@ -471,6 +473,7 @@ export class RepositoryManager {
         labels,
         profiles: plan?.profiles ?? [],
         text,
+        planTarget: plan?.target,
       };
       // With a chain, the provider is whichever link serves at the time it is read.
       const serving = chain;

@@ -48,6 +48,33 @@ export interface CudaAddon {
   destroy(handle: NativeEngineHandle): void;
   /** [offset, offset + byteSize) of a /dev/shm object mapped shared and read-write; unmapped when garbage-collected. */
   mapShm(path: string, offset: number, byteSize: number): ArrayBuffer;
+  // The GPU image path (native/src/image-addon.cpp, issue #19); absent from builds before it.
+  imageDecoder?(): NativeImageDecoderHandle;
+  imageDecoderInfo?(decoder: NativeImageDecoderHandle): string;
+  /** Per-image statuses (JSON); the rows of the images land in `out`. `meta`: 7 per item (see image-decoder.ts). */
+  decodeImages?(
+    decoder: NativeImageDecoderHandle,
+    items: readonly Uint8Array[],
+    meta: Int32Array,
+    specJson: string,
+    out: ArrayBufferView,
+  ): Promise<string>;
+  /** The same images decoded straight into the engine's (only) input in its arena, then the engine's run. */
+  runImages?(
+    handle: NativeEngineHandle,
+    decoder: NativeImageDecoderHandle,
+    batch: number,
+    rows: number,
+    items: readonly Uint8Array[],
+    meta: Int32Array,
+    specJson: string,
+    outputs: readonly ArrayBufferView[],
+  ): Promise<string>;
+}
+
+/** Opaque handle of one native image decoder (nvJPEG handles, a device pool, a stream). */
+export interface NativeImageDecoderHandle {
+  readonly __rtcudaImage: never;
 }
 
 export type CudaAddonStatus =

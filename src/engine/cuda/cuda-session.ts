@@ -261,6 +261,11 @@ export class CudaSession implements EngineSession {
     return out;
   }
 
+  /** The addon, native handle and network of this instance, for the GPU image path (engine/cuda/image-run.ts). */
+  nativeParts(): { readonly addon: CudaAddon; readonly handle: NativeEngineHandle; readonly network: CudaPayload['network'] } {
+    return { addon: this.addon, handle: this.handle, network: this.payload.network };
+  }
+
   /** The tactics and CUDA-graph state the native engine ended up with. */
   nativeDescription(): CudaEngineDescription {
     return JSON.parse(this.addon.describe(this.handle)) as CudaEngineDescription;

@@ -1,0 +1,122 @@
+/**
+ * JPEG frames served (issue #19): a load generator for a running rtserve whose model has a `preprocess` section, on the
+ * same machine. Each request is a KServe v2 REST request with the binary extension: one BYTES input holding one JPEG
+ * (the Triton convention for encoded images), answered with the classification (top-k) the model's postprocess gives.
+ *
+ *   node bench/cuda/jpeg-served.ts --url http://127.0.0.1:18000 --model resnet50 --input input --frames DIR
+ *        [--concurrency 64] [--seconds 8] [--out FILE.json]
+ *
+ * Reports img/s over the timed window (after a warm-up second), latency percentiles, the errors by status, and this
+ * process's CPU time (the load generator's share of the machine).
+ */
+import { Agent, request } from 'node:http';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { encodeInferRequest } from '../../src/codec/kserve-client-codec.ts';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'http://127.0.0.1:18000' },
+    model: { type: 'string', default: 'resnet50' },
+    input: { type: 'string', default: 'input' },
+    frames: { type: 'string' },
+    concurrency: { type: 'string', default: '64' },
+    seconds: { type: 'string', default: '8' },
+    out: { type: 'string' },
+  },
+});
+if (values.frames === undefined) throw new Error('--frames DIR is required');
+const dir = values.frames;
+const url = new URL(`/v2/models/${values.model}/infer`, values.url);
+const bodies = readdirSync(dir)
+  .filter((f) => f.endsWith('.jpg'))
+  .sort()
+  .map((f) => {
+    const jpeg = new Uint8Array(readFileSync(join(dir, f)));
+    return encodeInferRequest([{ name: values.input, datatype: 'BYTES', shape: [1], data: [jpeg] }], { binary: true });
+  });
+/** The first answer of each failing status, to see why. */
+const errorSamples = new Map<number, string>();
+const agent = new Agent({ keepAlive: true, maxSockets: Number(values.concurrency) });
+
+function once(i: number): Promise<{ status: number; us: number }> {
+  const b = bodies[i % bodies.length] as (typeof bodies)[number];
+  const t0 = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-length': b.body.byteLength,
+          ...(b.headerLength === undefined ? {} : { 'inference-header-content-length': b.headerLength }),
+        },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          if (status !== 200 && !errorSamples.has(status)) chunks.push(c);
+        });
+        res.on('end', () => {
+          if (status !== 200 && !errorSamples.has(status)) errorSamples.set(status, Buffer.concat(chunks).toString('utf8').slice(0, 300));
+          resolve({ status, us: Number(process.hrtime.bigint() - t0) / 1000 });
+        });
+      },
+    );
+    // A refused or reset connection (the server gone) counts as status 0 with its message, not as a crash here.
+    req.on('error', (e) => {
+      if (!errorSamples.has(0)) errorSamples.set(0, e.message);
+      resolve({ status: 0, us: Number(process.hrtime.bigint() - t0) / 1000 });
+    });
+    req.end(b.body);
+  });
+}
+
+const concurrency = Number(values.concurrency);
+const seconds = Number(values.seconds);
+const latencies: number[] = [];
+const statuses = new Map<number, number>();
+let next = 0;
+let measuring = false;
+let stop = false;
+async function worker(): Promise<void> {
+  while (!stop) {
+    const r = await once(next++);
+    if (!measuring) continue;
+    statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    if (r.status === 200) latencies.push(r.us);
+  }
+}
+const workers = Array.from({ length: concurrency }, () => worker());
+await new Promise((r) => setTimeout(r, 1000));
+measuring = true;
+const cpu0 = process.cpuUsage();
+const t0 = process.hrtime.bigint();
+await new Promise((r) => setTimeout(r, seconds * 1000));
+measuring = false;
+const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+const cpu = process.cpuUsage(cpu0);
+stop = true;
+await Promise.all(workers);
+agent.destroy();
+latencies.sort((a, b) => a - b);
+const pct = (p: number): number => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+const result = {
+  model: values.model,
+  protocol: 'http-binary, one JPEG per request (BYTES)',
+  concurrency,
+  seconds: wall,
+  frames: bodies.length,
+  meanJpegBytes: bodies.reduce((a, b) => a + b.body.byteLength, 0) / bodies.length,
+  imgPerS: latencies.length / wall,
+  latencyUs: { p50: pct(50), p90: pct(90), p99: pct(99) },
+  statuses: Object.fromEntries(statuses),
+  errors: Object.fromEntries(errorSamples),
+  loadGeneratorCpuPercent: Math.round(((cpu.user + cpu.system) / 1e4 / wall) * 10) / 10,
+};
+console.log(JSON.stringify(result));
+if (values.out !== undefined) writeFileSync(values.out, JSON.stringify(result, null, 1));
