@@ -99,9 +99,10 @@ export const serverConfigSchema = z.strictObject({
   /**
    * Where image requests are decoded and preprocessed (docs/image.md "On the GPU"): `auto` on the GPU (nvJPEG and the
    * preprocess kernel of the CUDA addon) for models served by the CUDA engine, `gpu` for every 3-channel image model
-   * while the addon loads, `cpu` always with sharp. Without the addon every mode is the CPU path.
+   * while the addon loads, `cpu` always with sharp. Without the addon every mode is the CPU path. The default stays
+   * `cpu` until the served GPU path has run on a GPU machine (its last fix has not: docs/image.md).
    */
-  imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('auto'),
+  imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('cpu'),
   /** API groups answered UNSUPPORTED (the demo pages 404) on every front end; Triton's restricted APIs, but off. */
   disabledApis: commaList(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
   /**
