@@ -1,0 +1,66 @@
+/**
+ * A front-end worker's end of its channel to the engine owner (docs/workers.md): connects to the owner's socket,
+ * says hello, and gives the worker its InferenceApi (remote-api.ts). The owner's calls and notifications to the
+ * worker (mirror updates, metrics collection, the drain) go to `handlers`.
+ */
+import { connect } from 'node:net';
+import { rtError } from '../errors/registry.ts';
+import { FrameChannel } from './frame-channel.ts';
+import type { MirrorSnapshot } from './model-mirror.ts';
+import { RemoteInferenceApi } from './remote-api.ts';
+import { RpcPeer } from './rpc-peer.ts';
+
+export interface WorkerHandlers {
+  /** The worker's Prometheus metrics as prom-client's JSON (Registry.getMetricsAsJSON). */
+  collectMetrics(): Promise<unknown>;
+  /** The owner started draining: stop being ready, close connections behind their answers, GOAWAY. */
+  beginDrain(): void;
+  /** The owner drained: close the listeners once clients stopped sending, or at `deadlineMs`. */
+  finishDrain(deadlineMs: number): Promise<void>;
+  /** The owner went away (or closed the channel): the worker stops. */
+  ownerGone(): void;
+}
+
+export interface WorkerLink {
+  readonly api: RemoteInferenceApi;
+  /** /metrics of the whole server, from the owner. */
+  metricsText(): Promise<string>;
+  close(): void;
+}
+
+export async function connectToOwner(socketPath: string, workerId: number, handlers: WorkerHandlers): Promise<WorkerLink> {
+  const socket = connect(socketPath);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const channel = new FrameChannel(socket);
+  let api: RemoteInferenceApi | undefined;
+  const peer = new RpcPeer(
+    channel,
+    async (method, args) => {
+      if (method === 'metrics.collect') return { value: await handlers.collectMetrics() };
+      if (method === 'drain.finish') {
+        await handlers.finishDrain(Number((args.value as { deadlineMs: number }).deadlineMs));
+        return { value: null };
+      }
+      throw rtError('INTERNAL', `worker channel: unknown call '${method}'`);
+    },
+    () => rtError('ENGINE_OWNER_GONE', 'the engine owner process went away: the server is stopping'),
+  );
+  peer.onNotify = (method, args) => {
+    if (method === 'mirror') api?.update(args.value as MirrorSnapshot);
+    else if (method === 'drain.begin') {
+      api?.beginDrain();
+      handlers.beginDrain();
+    }
+  };
+  peer.onClose = () => handlers.ownerGone();
+  const hello = (await peer.call('hello', { value: { worker: workerId } })).value as { snapshot: MirrorSnapshot; sharedMemory: boolean };
+  api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory);
+  return {
+    api,
+    metricsText: async () => String((await peer.call('metrics', { value: null })).value),
+    close: () => channel.close(),
+  };
+}
