@@ -52,6 +52,8 @@ export async function startClusterServer(options: StartOptions, workers: number)
   const { exec, execArgv } = workerEntry();
   cluster.setupPrimary({ exec, execArgv, args: [] });
   const slots = new Map<Worker, number>();
+  /** Workers whose ports are open. */
+  const serving = new Set<Worker>();
   const startedAt = new Map<number, number>();
   let closing = false;
   let ready: Extract<WorkerReport, { type: 'rtserve.ready' }> | undefined;
@@ -67,6 +69,7 @@ export async function startClusterServer(options: StartOptions, workers: number)
         if (m.type === 'rtserve.waiting') worker.send(init);
         else if (m.type === 'rtserve.ready') {
           ready ??= m;
+          serving.add(worker);
           worker.off('message', onMessage);
           resolve();
         } else if (m.type === 'rtserve.failed') {
@@ -78,6 +81,7 @@ export async function startClusterServer(options: StartOptions, workers: number)
       worker.once('exit', (code, signal) => {
         worker.off('message', onMessage);
         slots.delete(worker);
+        serving.delete(worker);
         reject(rtError('INTERNAL', `front-end worker ${slot} exited while starting (code ${code}, signal ${signal})`));
         if (closing) return;
         // A worker died: its connections ended with it (its clients get errors); a new one takes its place.
@@ -148,7 +152,7 @@ export async function startClusterServer(options: StartOptions, workers: number)
     poller: engines.poller,
     generate: engines.generate,
     repository: engines.repository,
-    workerPids: () => [...slots.keys()].flatMap((w) => (w.process.pid === undefined || w.isDead() ? [] : [w.process.pid])),
+    workerPids: () => [...serving].flatMap((w) => (w.process.pid === undefined || w.isDead() ? [] : [w.process.pid])),
     close,
   };
 }

@@ -80,7 +80,7 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
     ...(front.grpcAddress === undefined ? {} : { grpcAddress: front.grpcAddress }),
     ...(front.metricsUrl === undefined ? {} : { metricsUrl: front.metricsUrl }),
   };
-  process.send?.(report);
+  process.send?.(report, undefined, {}, () => {});
 }
 
 /** The worker process's entry (front-worker-main.ts): waits for the owner's init, then serves. */
@@ -98,5 +98,6 @@ export function frontWorkerMain(): void {
     });
   });
   const waiting: WorkerReport = { type: 'rtserve.waiting' };
-  process.send?.(waiting);
+  // The owner may be stopping already (the channel closed): 'disconnect' above ends this process.
+  process.send?.(waiting, undefined, {}, () => {});
 }
