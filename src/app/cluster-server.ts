@@ -15,6 +15,7 @@ import { rtError } from '../errors/registry.ts';
 import { Security } from '../security/security.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { OwnerHub } from '../cluster/owner-hub.ts';
+import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
 import { startEngineSide } from './engine-side.ts';
 import type { OwnerOrder, WorkerInit, WorkerReport } from './front-worker.ts';
 import type { RunningServer, StartOptions } from './rtserve-server.ts';
@@ -46,6 +47,8 @@ export async function startClusterServer(options: StartOptions, workers: number)
     api: core,
     registry: serverMetrics.registry,
     logger,
+    // Workers' tensor slots are opened as client regions are: mapped and page-locked where the CUDA addon loads.
+    opener: options.sharedMemoryOpener ?? defaultRegionOpener,
     socketPath: join(tmpdir(), `rtserve-${process.pid}-${randomBytes(4).toString('hex')}.sock`),
   });
 

@@ -12,11 +12,14 @@ import { elementCount, type DataType } from '../tensor/datatype.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
 import type { Payload } from './rpc-peer.ts';
+import type { SlotRef } from './tensor-slots.ts';
 
 interface WireTensor {
   readonly name: string;
   readonly datatype: DataType;
   readonly shape: readonly number[];
+  /** Its bytes are in the worker's shared memory slots (tensor-slots.ts), not a binary part of the frame. */
+  readonly slot?: SlotRef;
 }
 
 /** The context fields the core fills in (hrtime values as decimal strings: the clock is the host's monotonic one). */
@@ -83,8 +86,20 @@ function tensorsFromWire(role: TensorRole, heads: readonly WireTensor[], parts: 
   }));
 }
 
-export function requestToWire(r: InferRequest): Payload {
-  const { heads, parts } = tensorsToWire('input', r.inputs);
+/** Each input's bytes in the binary layout (views of numeric data, no copy). */
+export function inputBinaries(r: InferRequest): Uint8Array[] {
+  return r.inputs.map((t) => tensorDataToBinary('input', t.name, t.datatype, t.data));
+}
+
+/** `binaries` from inputBinaries; an input with a slot in `slots` travels as that slot's place instead of bytes. */
+export function requestToWire(r: InferRequest, binaries?: readonly Uint8Array[], slots?: readonly (SlotRef | undefined)[]): Payload {
+  const heads: WireTensor[] = [];
+  const parts: Uint8Array[] = [];
+  r.inputs.forEach((t, i) => {
+    const slot = slots?.[i];
+    heads.push({ name: t.name, datatype: t.datatype, shape: t.shape, ...(slot === undefined ? {} : { slot }) });
+    if (slot === undefined) parts.push(binaries?.[i] ?? tensorDataToBinary('input', t.name, t.datatype, t.data));
+  });
   const c = r.context;
   const value: WireRequest = {
     model: r.model,
@@ -101,13 +116,28 @@ export function requestToWire(r: InferRequest): Payload {
   return { value, parts };
 }
 
-/** The request a worker sent, with `signal` (aborted when the worker cancels it or goes away). */
-export function requestFromWire(value: unknown, parts: readonly Uint8Array[], signal: AbortSignal): InferRequest {
+/**
+ * The request a worker sent, with `signal` (aborted when the worker cancels it or goes away). Inputs in slots are
+ * read with `readSlot` (a view of the mapped slot, or its bytes read from the object).
+ */
+export async function requestFromWire(
+  value: unknown,
+  parts: readonly Uint8Array[],
+  signal: AbortSignal,
+  readSlot?: (ref: SlotRef) => Promise<Uint8Array>,
+): Promise<InferRequest> {
   const w = value as WireRequest;
   const c = w.context;
+  let inputs: Tensor[];
+  if (readSlot === undefined || !w.inputs.some((t) => t.slot !== undefined)) inputs = tensorsFromWire('input', w.inputs, parts);
+  else {
+    let k = 0;
+    const all = await Promise.all(w.inputs.map((t) => (t.slot === undefined ? (parts[k++] as Uint8Array) : readSlot(t.slot))));
+    inputs = tensorsFromWire('input', w.inputs, all);
+  }
   return {
     model: w.model,
-    inputs: tensorsFromWire('input', w.inputs, parts),
+    inputs,
     signal,
     ...(w.version === undefined ? {} : { version: w.version }),
     ...(w.id === undefined ? {} : { id: w.id }),

@@ -11,7 +11,7 @@ import type { InferenceApi } from '../api/inference-api.ts';
 import { rtError } from '../errors/registry.ts';
 import { markExclusive } from '../tensor/exclusive-buffers.ts';
 import type { Logger } from '../observability/logger.ts';
-import { systemSharedMemoryOf } from '../shm/system-shared-memory.ts';
+import { openFileRegion, systemSharedMemoryOf, type RegionBacking, type RegionOpener } from '../shm/system-shared-memory.ts';
 import { FrameChannel } from './frame-channel.ts';
 import { requestFromWire, responseToWire } from './infer-wire.ts';
 import { takeSnapshot } from './model-mirror.ts';
@@ -28,6 +28,11 @@ export interface OwnerHubOptions {
   readonly logger: Logger;
   /** Where the socket is created (a path under the temporary directory). */
   readonly socketPath: string;
+  /**
+   * How the workers' tensor slots are opened (tensor-slots.ts): the server's region opener, mapped where the CUDA
+   * addon loads; default file handles.
+   */
+  readonly opener?: RegionOpener;
   /** How often the owner looks for changes to mirror (model states, readiness). */
   readonly mirrorIntervalMs?: number;
 }
@@ -35,6 +40,13 @@ export interface OwnerHubOptions {
 interface WorkerLink {
   readonly id: number;
   readonly peer: RpcPeer;
+  /** The worker's tensor slots, when it has them. */
+  readonly slots: RegionBacking | undefined;
+}
+
+interface Hello {
+  readonly worker: number;
+  readonly slots?: { readonly path: string; readonly byteSize: number };
 }
 
 export class OwnerHub {
@@ -73,24 +85,28 @@ export class OwnerHub {
     let link: WorkerLink | undefined;
     const peer = new RpcPeer(
       channel,
-      (method, args, ctx) => {
+      async (method, args, ctx) => {
         if (method === 'hello') {
-          link = { id: Number((args.value as { worker: number }).worker), peer };
+          const hello = args.value as Hello;
+          const slots =
+            hello.slots === undefined ? undefined : await (this.options.opener ?? openFileRegion)(hello.slots.path, 0, hello.slots.byteSize);
+          link = { id: Number(hello.worker), peer, slots };
           this.links.add(link);
-          return Promise.resolve({
-            value: { snapshot: takeSnapshot(this.options.api), sharedMemory: this.options.api.systemSharedMemory !== undefined },
-          });
+          return { value: { snapshot: takeSnapshot(this.options.api), sharedMemory: this.options.api.systemSharedMemory !== undefined } };
         }
-        return this.serve(method, args, ctx);
+        return this.serve(method, args, ctx, link?.slots);
       },
       () => rtError('CANCELLED', 'the front-end worker went away'),
     );
     peer.onClose = () => {
-      if (link !== undefined) this.links.delete(link);
+      if (link === undefined) return;
+      this.links.delete(link);
+      // Requests of the worker still running hold views of a mapped object: the mapping goes with the last of them.
+      link.slots?.close().catch(() => undefined);
     };
   }
 
-  private async serve(method: string, args: Incoming, ctx: CallContext): Promise<Payload> {
+  private async serve(method: string, args: Incoming, ctx: CallContext, slots: RegionBacking | undefined): Promise<Payload> {
     const api = this.options.api;
     const a = args.value as Record<string, string | undefined>;
     switch (method) {
@@ -98,11 +114,11 @@ export class OwnerHub {
         // The frame's buffer holds this request's tensors alone and nothing reads them after infer: an engine may
         // take it whole instead of copying (tensor/exclusive-buffers.ts).
         if (args.frameBuffer !== undefined) markExclusive(new Uint8Array(args.frameBuffer));
-        const request = requestFromWire(args.value, args.parts, ctx.signal);
+        const request = await requestFromWire(args.value, args.parts, ctx.signal, slots === undefined ? undefined : ([at, n]) => slots.read(at, n));
         return responseToWire(await api.infer(request), request.context);
       }
       case 'stream': {
-        const request = requestFromWire(args.value, args.parts, ctx.signal);
+        const request = await requestFromWire(args.value, args.parts, ctx.signal);
         for await (const r of api.inferStream(request)) ctx.item(responseToWire(r, request.context));
         return { value: null };
       }

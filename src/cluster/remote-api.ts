@@ -10,7 +10,8 @@ import type { ModelConfig } from '../config/model-config.ts';
 import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
 import type { SharedMemoryRegionStatus, SystemSharedMemoryApi } from '../shm/system-shared-memory.ts';
 import { ModelMirror, type MirrorSnapshot } from './model-mirror.ts';
-import { requestToWire, responseFromWire } from './infer-wire.ts';
+import { inputBinaries, requestToWire, responseFromWire } from './infer-wire.ts';
+import { SLOT_THRESHOLD_BYTES, type TensorSlots } from './tensor-slots.ts';
 import type { Incoming, RpcPeer } from './rpc-peer.ts';
 
 export class RemoteInferenceApi implements InferenceApi {
@@ -23,6 +24,8 @@ export class RemoteInferenceApi implements InferenceApi {
     private readonly peer: RpcPeer,
     snapshot: MirrorSnapshot,
     sharedMemory: boolean,
+    /** Large inputs go through these (tensor-slots.ts); without them every tensor travels inline. */
+    private readonly slots: TensorSlots | undefined,
   ) {
     this.mirror = new ModelMirror(snapshot);
     if (sharedMemory) {
@@ -83,8 +86,24 @@ export class RemoteInferenceApi implements InferenceApi {
 
   async infer(request: InferRequest): Promise<InferResponse> {
     const signal = request.signal;
-    const answer = await this.peer.call('infer', requestToWire(request), signal === undefined ? {} : { signal });
-    return responseFromWire(answer.value, answer.parts, request.context);
+    const binaries = inputBinaries(request);
+    const slots = this.slots;
+    const placed =
+      slots === undefined || !binaries.some((b) => b.byteLength >= SLOT_THRESHOLD_BYTES)
+        ? undefined
+        : await Promise.all(binaries.map((b) => (b.byteLength >= SLOT_THRESHOLD_BYTES ? slots.place(b) : undefined)));
+    try {
+      const payload = requestToWire(
+        request,
+        binaries,
+        placed?.map((p) => p?.ref),
+      );
+      const answer = await this.peer.call('infer', payload, signal === undefined ? {} : { signal });
+      return responseFromWire(answer.value, answer.parts, request.context);
+    } finally {
+      // The owner answered (or the channel closed): it reads the slots no more.
+      if (placed !== undefined) for (const p of placed) p?.release();
+    }
   }
 
   async *inferStream(request: InferRequest): AsyncIterable<InferResponse> {

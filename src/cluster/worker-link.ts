@@ -9,6 +9,7 @@ import { FrameChannel } from './frame-channel.ts';
 import type { MirrorSnapshot } from './model-mirror.ts';
 import { RemoteInferenceApi } from './remote-api.ts';
 import { RpcPeer } from './rpc-peer.ts';
+import { TensorSlots } from './tensor-slots.ts';
 
 export interface WorkerHandlers {
   /** The worker's Prometheus metrics as prom-client's JSON (Registry.getMetricsAsJSON). */
@@ -56,8 +57,15 @@ export async function connectToOwner(socketPath: string, workerId: number, handl
     }
   };
   peer.onClose = () => handlers.ownerGone();
-  const hello = (await peer.call('hello', { value: { worker: workerId } })).value as { snapshot: MirrorSnapshot; sharedMemory: boolean };
-  api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory);
+  // Large input tensors go through shared memory slots; where /dev/shm cannot take them, every tensor goes inline.
+  const slots = await TensorSlots.create().catch(() => undefined);
+  const hello = (
+    await peer.call('hello', {
+      value: { worker: workerId, ...(slots === undefined ? {} : { slots: { path: slots.path, byteSize: slots.byteSize } }) },
+    })
+  ).value as { snapshot: MirrorSnapshot; sharedMemory: boolean };
+  await slots?.unlink();
+  api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory, slots);
   return {
     api,
     metricsText: async () => String((await peer.call('metrics', { value: null })).value),

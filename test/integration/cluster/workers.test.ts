@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { startTestServer, postJson } from '../../helpers/server.ts';
 import { until } from '../../helpers/until.ts';
-import { INFER_CASES, runTableCase } from '../cases.ts';
+import { INFER_CASES, plainValues, runTableCase } from '../cases.ts';
 import { restClient } from '../http/rest-table-client.ts';
 import { grpcTableClient, inferenceClient, type InferenceClient } from '../grpc/grpc-test-client.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
@@ -165,6 +165,23 @@ describe('two front-end workers in front of one engine owner', () => {
       for (let i = 0; i < 4; i++) assert.equal(await inferOnNewConnection(server.httpUrl), 200);
     } finally {
       for (const x of sessions) x.ws.ws.close();
+    }
+  });
+
+  test('large tensors (through the shared memory slots) and small ones in one request come back intact', async () => {
+    // The identity model with 1 MiB of FP32 (through a slot) beside the table's small tensors of every type (inline).
+    const base = INFER_CASES.find((c) => c.request.model === 'identity_all')?.request;
+    assert.ok(base !== undefined);
+    const big = Float32Array.from({ length: 256 * 1024 }, (_, i) => i % 1000);
+    const req = { model: 'identity_all', inputs: base.inputs.map((t) => (t.name === 'IN_FP32' ? { ...t, shape: [256, 1024], data: big } : t)) };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => restClient(server.httpUrl, true)(req)));
+    for (const res of answers) {
+      for (const input of req.inputs) {
+        const out = res.outputs.find((o) => o.name === input.name.replace('IN_', 'OUT_'));
+        assert.ok(out !== undefined, input.name);
+        assert.deepEqual(out.shape, input.shape);
+        assert.deepEqual(plainValues(out), plainValues(input), input.name);
+      }
     }
   });
 
