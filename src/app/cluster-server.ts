@@ -23,12 +23,14 @@ import type { RunningServer, StartOptions } from './rtserve-server.ts';
 /** A worker that dies this soon after the previous start of its slot waits before it is forked again. */
 const RESTART_BACKOFF_MS = 1000;
 
-/** The worker entry, and the node flags that run it (tsx for the `.ts` source, as the tests run it). */
+/**
+ * The worker entry (the `.ts` source where this module runs from source, as the tests and the GPU machine run it) and
+ * the node flags that run it: this process's own (a tsx import, type stripping), without the test runner's.
+ */
 function workerEntry(): { exec: string; execArgv: string[] } {
   const ts = import.meta.url.endsWith('.ts');
   const exec = fileURLToPath(new URL(ts ? './front-worker-main.ts' : './front-worker-main.js', import.meta.url));
-  if (!ts) return { exec, execArgv: [] };
-  return { exec, execArgv: ['--import', import.meta.resolve('tsx')] };
+  return { exec, execArgv: process.execArgv.filter((a) => !a.startsWith('--test')) };
 }
 
 export async function startClusterServer(options: StartOptions, workers: number): Promise<RunningServer> {

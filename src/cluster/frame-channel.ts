@@ -54,10 +54,13 @@ export class FrameChannel {
       lengths.push(p.byteLength);
       binary += p.byteLength + padOf(p.byteLength);
     }
-    const json = Buffer.from(JSON.stringify(parts.length === 0 ? head : { ...head, p: lengths }));
-    const prefix = Buffer.allocUnsafe(PREFIX_BYTES);
-    prefix.writeUInt32LE(json.byteLength, 0);
+    // Prefix and head in one buffer, one write.
+    const text = JSON.stringify(parts.length === 0 ? head : { ...head, p: lengths });
+    const headBytes = Buffer.byteLength(text);
+    const prefix = Buffer.allocUnsafe(PREFIX_BYTES + headBytes);
+    prefix.writeUInt32LE(headBytes, 0);
     prefix.writeUInt32LE(binary, 4);
+    prefix.write(text, PREFIX_BYTES);
     const s = this.socket;
     if (!this.corked) {
       this.corked = true;
@@ -68,7 +71,6 @@ export class FrameChannel {
       });
     }
     s.write(prefix);
-    s.write(json);
     for (const p of parts) {
       if (p.byteLength > 0) s.write(p);
       const pad = padOf(p.byteLength);
