@@ -45,3 +45,5 @@ for n in $WORKERS; do
 done
 rm -rf "$repo"
 node bench/workers-scale-summary.ts "$OUT"
+# One archive of every client's JSON and log (the device tool brings back a limited number of files).
+tar czf "$OUT/workers-scale.tgz" -C "$OUT" --exclude=workers-scale.tgz . 2>/dev/null || true
