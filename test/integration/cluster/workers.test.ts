@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { startTestServer, postJson } from '../../helpers/server.ts';
+import { makeRepository, postJson, startTestServer } from '../../helpers/server.ts';
 import { until } from '../../helpers/until.ts';
 import { INFER_CASES, plainValues, runTableCase } from '../cases.ts';
 import { restClient } from '../http/rest-table-client.ts';
@@ -195,6 +195,32 @@ describe('two front-end workers in front of one engine owner', () => {
       assert.equal(ready.status, 200);
       const meta = await fetch(`${server.httpUrl}/v2/models/nope`, { headers: { connection: 'close' } });
       assert.equal(meta.status, 404);
+    }
+  });
+});
+
+describe('model control through one worker, seen by every worker', () => {
+  test('explicit mode: load and unload through one connection; readiness through new connections (both workers) follows', async () => {
+    const repo = await makeRepository({ a: { from: 'mlp' }, b: { from: 'mlp' } });
+    const server = await startTestServer({ modelRepository: [repo.dir], modelControlMode: 'explicit', loadModel: ['a'], workers: 2 });
+    const readyStatuses = (model: string): Promise<number[]> =>
+      Promise.all(
+        Array.from(
+          { length: 4 },
+          async () => (await fetch(`${server.httpUrl}/v2/models/${model}/ready`, { headers: { connection: 'close' } })).status,
+        ),
+      );
+    try {
+      assert.deepEqual(await readyStatuses('a'), [200, 200, 200, 200]);
+      assert.equal((await postJson(`${server.httpUrl}/v2/repository/models/b/load`, {})).status, 200);
+      assert.deepEqual(await readyStatuses('b'), [200, 200, 200, 200]);
+      assert.equal((await postJson(`${server.httpUrl}/v2/repository/models/b/unload`, {})).status, 200);
+      assert.deepEqual(await readyStatuses('b'), [400, 400, 400, 400]);
+      const index = (await postJson(`${server.httpUrl}/v2/repository/index`, {})).json() as { name: string; state: string }[];
+      assert.equal(index.find((e) => e.name === 'b')?.state, 'UNAVAILABLE');
+    } finally {
+      await server.close();
+      await repo.cleanup();
     }
   });
 });
