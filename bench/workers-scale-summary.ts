@@ -10,12 +10,25 @@ import { join } from 'node:path';
 interface Client {
   readonly machine: { readonly cpu: string; readonly cores: number };
   readonly command: string;
-  readonly levels: readonly { readonly stable: boolean; readonly merged: { readonly requestsPerSec: number; readonly failed: number; readonly latency: { readonly avgUs: number } } }[];
+  readonly levels: readonly {
+    readonly stable: boolean;
+    readonly merged: { readonly requestsPerSec: number; readonly failed: number; readonly latency: { readonly avgUs: number } };
+  }[];
 }
 
 const dir = process.argv[2] ?? '.';
 const files = readdirSync(dir);
-const rows: { workers: number; model: string; clients: number; requestsPerSec: number; failed: number; worstAvgLatencyUs: number; allStable: boolean; loadavg: string; ownerCpuS: number }[] = [];
+const rows: {
+  workers: number;
+  model: string;
+  clients: number;
+  requestsPerSec: number;
+  failed: number;
+  worstAvgLatencyUs: number;
+  allStable: boolean;
+  loadavg: string;
+  ownerCpuS: number;
+}[] = [];
 let machine: Client['machine'] | undefined;
 let command = '';
 for (const meta of files.filter((f) => f.endsWith('-meta.json'))) {
