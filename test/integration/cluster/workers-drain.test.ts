@@ -1,12 +1,16 @@
 /**
  * SIGTERM to `rtserve serve --workers 2` (the real CLI, docs/workers.md): requests in flight through both workers
- * are all answered, new ones are refused SERVER_DRAINING, and the owner and both workers exit 0.
+ * are all answered, new ones are refused SERVER_DRAINING, and the owner and both workers exit 0; when the owner dies,
+ * the workers leave with it.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { CLI_FROM_SOURCES, startCli } from '../../helpers/cli.ts';
 import { makeRepository, slowMlpConfig } from '../../helpers/server.ts';
 import { parseSamples, scrape, valueOf, waitFor } from '../ops/helpers.ts';
+import { until } from '../../helpers/until.ts';
 
 const BODY = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(0.5) }] });
 
@@ -61,4 +65,33 @@ describe('graceful drain with front-end workers', () => {
       await repo.cleanup();
     }
   });
+
+  test('the owner killed: the workers leave at once and the port stops answering', async () => {
+    const { child, urls } = await startCli(CLI_FROM_SOURCES, ['--http-port', '0', '--grpc-port', '0', '--metrics-port', '0', '--workers', '2'], {
+      env: { ...process.env, RTSERVE_LOG_LEVEL: 'warn' },
+    });
+    const http = urls['http'] ?? '';
+    const owner = child.pid;
+    assert.ok(owner !== undefined);
+    try {
+      assert.equal((await fetch(`${http}/v2/health/ready`)).status, 200);
+      const workers = (await readFile(`/proc/${owner}/task/${owner}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+      assert.equal(workers.length, 2);
+      child.kill('SIGKILL');
+      await until(() => workers.every((pid) => !alive(pid)), 'both workers to exit');
+      await assert.rejects(fetch(`${http}/v2/health/live`));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
 });
+
+/** Whether `pid` is a running process (an exited one not yet reaped, a zombie, counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
