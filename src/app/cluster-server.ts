@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { ServerMetrics } from '../observability/metrics.ts';
 import { rtError } from '../errors/registry.ts';
 import { Security } from '../security/security.ts';
+import { MemoryBucketStore } from '../security/bucket-store.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { OwnerHub } from '../cluster/owner-hub.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
@@ -49,6 +50,8 @@ export async function startClusterServer(options: StartOptions, workers: number)
     api: core,
     registry: serverMetrics.registry,
     logger,
+    // Rate limits and WebSocket tickets kept in memory are the whole server's: the workers keep them here.
+    limits: { buckets: new MemoryBucketStore(), tickets: security.tickets },
     // Workers' tensor slots are opened as client regions are: mapped and page-locked where the CUDA addon loads.
     opener: options.sharedMemoryOpener ?? defaultRegionOpener,
     socketPath: join(tmpdir(), `rtserve-${process.pid}-${randomBytes(4).toString('hex')}.sock`),

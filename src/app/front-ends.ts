@@ -24,6 +24,8 @@ import { createWsSecurityHooks } from '../security/ws-hooks.ts';
 import { attachStreamingFrontEnds, type StreamingFrontEnds } from './streaming-front-ends.ts';
 import { createSharedState, type SharedState } from '../state/shared-state.ts';
 import { Security } from '../security/security.ts';
+import type { BucketStore } from '../security/bucket-store.ts';
+import type { TicketStore } from '../security/ws-tickets.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial, type TlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { clientAddressResolver } from '../security/client-address.ts';
@@ -73,6 +75,8 @@ export async function createFrontEndServices(
   config: Readonly<ServerConfig>,
   logger: Logger,
   sharedState: SharedState | undefined,
+  /** Stores kept elsewhere (a front-end worker's, in the engine owner) where the config keeps them in memory. */
+  stores: { readonly buckets?: BucketStore; readonly tickets?: TicketStore } = {},
 ): Promise<FrontEndServices> {
   const tls = loadTlsMaterial(config);
   const shared =
@@ -86,7 +90,8 @@ export async function createFrontEndServices(
     auth: config.auth,
     rateLimit: config.rateLimit,
     logger,
-    ...(shared.tickets === undefined ? {} : { tickets: shared.tickets }),
+    ...(shared.tickets !== undefined ? { tickets: shared.tickets } : stores.tickets !== undefined ? { tickets: stores.tickets } : {}),
+    ...(config.rateLimit.store === 'memory' && stores.buckets !== undefined ? { bucketStore: stores.buckets } : {}),
   });
   // Metrics first: each loaded version's statistics feed its histograms (the source is wired by the engine side).
   const metrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });

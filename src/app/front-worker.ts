@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config/server-config.ts';
 import { createLogger } from '../observability/logger.ts';
 import { connectToOwner } from '../cluster/worker-link.ts';
 import type { AuthConfig } from '../config/security-schema.ts';
-import { createFrontEndServices, createTracing, startFrontEnds, type FrontEnds } from './front-ends.ts';
+import { createFrontEndServices, createTracing, startFrontEnds, type FrontEndServices, type FrontEnds } from './front-ends.ts';
 
 /** The owner's first message to a worker it forked. */
 export interface WorkerInit {
@@ -30,8 +30,8 @@ export type OwnerOrder = { readonly type: 'rtserve.auth'; readonly auth: AuthCon
 export async function runFrontWorker(init: WorkerInit): Promise<void> {
   const { config } = init;
   const logger = createLogger(config.logLevel, `rtserve-worker-${init.slot}`, { file: config.logFile, format: config.logFormat });
-  const { tls, shared, security, metrics } = await createFrontEndServices(config, logger, undefined);
   const tracing = createTracing(config);
+  let services: FrontEndServices | undefined;
   let front: FrontEnds | undefined;
   let stopping = false;
   const exit = (code: number): void => {
@@ -39,7 +39,7 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
     process.exit(code);
   };
   const link = await connectToOwner(init.socketPath, init.slot, {
-    collectMetrics: () => metrics.registry.getMetricsAsJSON(),
+    collectMetrics: async () => (await services?.metrics.registry.getMetricsAsJSON()) ?? [],
     beginDrain: () => {
       stopping = true;
       front?.beginDrain();
@@ -47,8 +47,8 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
     finishDrain: async (deadlineMs) => {
       stopping = true;
       await front?.finishDrain(deadlineMs);
-      await security.close();
-      await shared.close();
+      await services?.security.close();
+      await services?.shared.close();
       await tracing?.close();
     },
     ownerGone: () => {
@@ -57,6 +57,9 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
       exit(stopping ? 0 : 1);
     },
   });
+  // Rate limits and WebSocket tickets kept in memory live in the owner, shared by every worker (shared-limits.ts).
+  services = await createFrontEndServices(config, logger, undefined, { buckets: link.bucketStore, tickets: link.ticketStore });
+  const { tls, shared, security, metrics } = services;
   front = await startFrontEnds({
     config,
     logger,

@@ -12,7 +12,10 @@ import { rtError } from '../errors/registry.ts';
 import { markExclusive } from '../tensor/exclusive-buffers.ts';
 import type { Logger } from '../observability/logger.ts';
 import { openFileRegion, systemSharedMemoryOf, type RegionBacking, type RegionOpener } from '../shm/system-shared-memory.ts';
+import type { BucketSpec, BucketStore } from '../security/bucket-store.ts';
+import type { TicketStore } from '../security/ws-tickets.ts';
 import { FrameChannel } from './frame-channel.ts';
+import { principalFromWire, principalToWire, type WirePrincipal } from './shared-limits.ts';
 import { requestFromWire, responseToWire } from './infer-wire.ts';
 import { takeSnapshot } from './model-mirror.ts';
 import { RpcPeer, type CallContext, type Incoming, type Payload } from './rpc-peer.ts';
@@ -33,6 +36,8 @@ export interface OwnerHubOptions {
    * addon loads; default file handles.
    */
   readonly opener?: RegionOpener;
+  /** Rate-limit buckets and WebSocket tickets the workers keep here (shared-limits.ts). */
+  readonly limits?: { readonly buckets: BucketStore; readonly tickets: TicketStore };
   /** How often the owner looks for changes to mirror (model states, readiness). */
   readonly mirrorIntervalMs?: number;
 }
@@ -144,9 +149,23 @@ export class OwnerHub {
         return { value: await systemSharedMemoryOf(api).status(a['name'], a['owner']) };
       case 'metrics':
         return { value: await this.metricsText() };
+      case 'limits.take':
+        return { value: await this.limits().buckets.take(args.value as BucketSpec[]) };
+      case 'tickets.issue':
+        return { value: await this.limits().tickets.issue(principalFromWire(args.value as WirePrincipal)) };
+      case 'tickets.redeem': {
+        const p = await this.limits().tickets.redeem(String(args.value));
+        return { value: p === undefined ? null : principalToWire(p) };
+      }
       default:
         throw rtError('INTERNAL', `worker channel: unknown call '${method}'`);
     }
+  }
+
+  private limits(): NonNullable<OwnerHubOptions['limits']> {
+    const l = this.options.limits;
+    if (l === undefined) throw rtError('INTERNAL', 'worker channel: this owner keeps no rate limits or tickets');
+    return l;
   }
 
   /** Sends the snapshot of the owner's API to every worker when it changed since the last one sent. */

@@ -10,6 +10,9 @@ import type { MirrorSnapshot } from './model-mirror.ts';
 import { RemoteInferenceApi } from './remote-api.ts';
 import { RpcPeer } from './rpc-peer.ts';
 import { TensorSlots } from './tensor-slots.ts';
+import { OwnerBucketStore, OwnerTicketStore } from './shared-limits.ts';
+import type { BucketStore } from '../security/bucket-store.ts';
+import type { TicketStore } from '../security/ws-tickets.ts';
 
 export interface WorkerHandlers {
   /** The worker's Prometheus metrics as prom-client's JSON (Registry.getMetricsAsJSON). */
@@ -24,6 +27,9 @@ export interface WorkerHandlers {
 
 export interface WorkerLink {
   readonly api: RemoteInferenceApi;
+  /** Rate-limit buckets and WebSocket tickets kept in the owner (shared-limits.ts). */
+  readonly bucketStore: BucketStore;
+  readonly ticketStore: TicketStore;
   /** /metrics of the whole server, from the owner. */
   metricsText(): Promise<string>;
   close(): void;
@@ -68,6 +74,8 @@ export async function connectToOwner(socketPath: string, workerId: number, handl
   api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory, slots);
   return {
     api,
+    bucketStore: new OwnerBucketStore(peer),
+    ticketStore: new OwnerTicketStore(peer),
     metricsText: async () => String((await peer.call('metrics', { value: null })).value),
     close: () => channel.close(),
   };
