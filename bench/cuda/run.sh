@@ -72,7 +72,8 @@ do_served() {
  "dynamic_batching": {"preferred_batch_size": [64, 128, 256], "max_queue_delay_microseconds": 1000},
  "instance_group": [{"count": 2, "kind": "KIND_GPU"}]}
 EOC
-  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn --allow-client-shm=true > "$W/server.log" 2>&1 &
+  # One process unless SERVED_WORKERS says otherwise (docs/workers.md: auto would start 8 front-end workers on 16 cores).
+  node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn --allow-client-shm=true --workers "${SERVED_WORKERS:-1}" > "$W/server.log" 2>&1 &
   local pid=$!
   local ok=0
   for _ in $(seq 1 120); do

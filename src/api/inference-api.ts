@@ -49,8 +49,11 @@ export interface InferenceApi {
   /** Throws MODEL_NOT_FOUND / VERSION_NOT_FOUND for unknown names; false while loading or failed. */
   modelReady(name: string, version?: string): boolean;
   modelConfig(name: string, version?: string): ModelConfig;
-  /** All models when name is undefined (Triton's statistics extension). */
-  modelStatistics(name?: string, version?: string): ModelStatsSnapshot[];
+  /**
+   * All models when name is undefined (Triton's statistics extension). A front-end worker asks the engine owner
+   * (docs/workers.md), hence the promise.
+   */
+  modelStatistics(name?: string, version?: string): ModelStatsSnapshot[] | Promise<ModelStatsSnapshot[]>;
   repositoryIndex(readyOnly?: boolean): RepositoryIndexEntry[];
   loadModel(name: string, options?: LoadModelOptions): Promise<void>;
   unloadModel(name: string): Promise<void>;

@@ -66,6 +66,9 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     '0',
     '--log-level',
     'warn',
+    // One process, so results stay comparable across machines; `args` may ask for front-end workers (docs/workers.md).
+    '--workers',
+    '1',
     ...(options.args ?? []),
   ];
   const [file, argv] = options.cpus === undefined ? [process.execPath, args] : ['taskset', ['-c', options.cpus, process.execPath, ...args]];

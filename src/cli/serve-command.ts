@@ -28,6 +28,7 @@ interface ServeFlags {
   tlsCa?: string;
   allowClientShm?: boolean | string;
   imageDecode?: string;
+  workers?: string;
   disableApi?: string;
   logDirectory?: string;
 }
@@ -59,6 +60,7 @@ export function registerServeCommand(program: Command): void {
     .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)')
     .option('--image-decode <mode>', 'where images are decoded: auto (GPU for CUDA-engine models), gpu, cpu (default auto)')
     .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
+    .option('--workers <n>', "front-end processes sharing the ports in front of one engine owner: a number or 'auto' (docs/workers.md)")
     .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo')
     .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)');
   // tritonserver's own flags (--model-store, --allow-grpc=true, ...): docs/triton-compat.md.
@@ -98,6 +100,7 @@ export function registerServeCommand(program: Command): void {
         tlsCa: flags.tlsCa,
         allowClientShm: flags.allowClientShm,
         imageDecode: flags.imageDecode,
+        workers: flags.workers,
         disabledApis: flags.disableApi,
         logDirectory: flags.logDirectory,
         // tritonserver's flags; --model-store adds to --model-repository.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { asyncQueueConfigSchema } from './async-queue-schema.ts';
 import { authConfigSchema, rateLimitConfigSchema } from './security-schema.ts';
 import { sharedStateConfigSchema } from './shared-state-schema.ts';
+import { workersSetting } from './workers.ts';
 
 /**
  * The server's configuration: one schema, defaults inside, strict (unknown keys rejected with a hint by
@@ -209,6 +210,11 @@ export const serverConfigSchema = z.strictObject({
   sharedState: sharedStateConfigSchema.prefault({}),
   /** Async inference queue consumed by every replica (NATS JetStream; docs/scaling.md). */
   asyncQueue: asyncQueueConfigSchema.prefault({}),
+  /**
+   * Front-end processes sharing the HTTP, gRPC and WebSocket ports (docs/workers.md): 1 is the single process; N > 1
+   * runs N workers doing the protocol work in front of one engine owner. 'auto' is `workersForCores` (workers.ts). Default 1.
+   */
+  workers: workersSetting,
   // ---- generation: continuous batching of generative models (docs/generate.md)
   /** Sequences decoded together per model version (rows of one decode step). */
   generateMaxSequences: z.coerce.number().int().min(1).default(32),

@@ -75,6 +75,10 @@ export const ERROR_CODES = Object.freeze({
   QUEUE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', doc: 'The request timed out in the queue before it was executed.' },
   CANCELLED: { category: 'CANCELLED', doc: 'The client cancelled the request or went away.' },
   SERVER_DRAINING: { category: 'UNAVAILABLE', doc: 'The server is shutting down and accepts no new requests.' },
+  ENGINE_OWNER_GONE: {
+    category: 'UNAVAILABLE',
+    doc: 'A front-end worker lost its engine owner process (`--workers`, docs/workers.md): the server is stopping.',
+  },
   // streaming connections (WebSocket, SSE; docs/ws-protocol.md)
   TOO_MANY_IN_FLIGHT: {
     category: 'RESOURCE_EXHAUSTED',

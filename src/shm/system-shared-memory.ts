@@ -53,8 +53,11 @@ export interface SystemSharedMemoryApi {
   register(name: string, key: string, offset: number, byteSize: number, owner?: string): Promise<void>;
   /** Unregisters one region, or every region of `owner` when `name` is undefined. An unknown name is not an error (Triton). */
   unregister(name?: string, owner?: string): Promise<void>;
-  /** Every region of `owner`, or the one named (SHM_REGION_NOT_FOUND when `owner` has none of that name). */
-  status(name?: string, owner?: string): SharedMemoryRegionStatus[];
+  /**
+   * Every region of `owner`, or the one named (SHM_REGION_NOT_FOUND when `owner` has none of that name). A
+   * front-end worker asks the engine owner, which holds the regions (docs/workers.md), hence the promise.
+   */
+  status(name?: string, owner?: string): SharedMemoryRegionStatus[] | Promise<SharedMemoryRegionStatus[]>;
 }
 
 /** The regions of an InferenceApi, or UNSUPPORTED when the server has the extension turned off. */

@@ -13,7 +13,17 @@ import { silentLogger } from '../../src/observability/logger.ts';
  */
 export async function startTestServer(overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
   const config = await loadServerConfig({
-    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', exitTimeoutSecs: 10, drainQuietMs: 0, ...overrides },
+    flags: {
+      host: '127.0.0.1',
+      httpPort: 0,
+      grpcPort: 0,
+      metricsPort: 0,
+      logLevel: 'silent',
+      exitTimeoutSecs: 10,
+      drainQuietMs: 0,
+      workers: 1,
+      ...overrides,
+    },
   });
   return startServer({ config, logger: silentLogger() });
 }

@@ -362,8 +362,8 @@ export class GrpcFront {
         return { name: m.name, versions: m.versions, platform: m.platform, inputs: m.inputs, outputs: m.outputs };
       }),
       ModelConfig: this.unary('ModelConfig', named, (r: ModelRef) => ({ config: configMessage(api.modelConfig(r.name, version(r.version))) })),
-      ModelStatistics: this.unary('ModelStatistics', named, (r: ModelRef) => ({
-        model_stats: api.modelStatistics(r.name === '' ? undefined : r.name, version(r.version)),
+      ModelStatistics: this.unary('ModelStatistics', named, async (r: ModelRef) => ({
+        model_stats: await api.modelStatistics(r.name === '' ? undefined : r.name, version(r.version)),
       })),
       RepositoryIndex: this.unary('RepositoryIndex', none, (r: { repository_name: string; ready: boolean }) => {
         checkRepositoryName(r.repository_name);
@@ -392,9 +392,9 @@ export class GrpcFront {
       // inputs and outputs, so they are the 'infer' operation for the admission hook. An empty name means every
       // region, as in Triton.
       // Each principal sees and changes only the regions it registered (shm/system-shared-memory.ts).
-      SystemSharedMemoryStatus: this.unary('SystemSharedMemoryStatus', none, (r: { name: string }, principal) => {
+      SystemSharedMemoryStatus: this.unary('SystemSharedMemoryStatus', none, async (r: { name: string }, principal) => {
         const regions: Record<string, SharedMemoryRegionStatus> = {};
-        for (const s of systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
+        for (const s of await systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
         return { regions };
       }),
       SystemSharedMemoryRegister: this.unary(

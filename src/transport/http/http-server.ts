@@ -172,7 +172,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 
   // ---- statistics extension
   const stats = async (req: FastifyRequest<{ Params: Partial<ModelParams> }>) => ({
-    model_stats: api.modelStatistics(req.params.model, req.params.version),
+    model_stats: await api.modelStatistics(req.params.model, req.params.version),
   });
   app.get('/v2/models/stats', stats);
   app.get('/v2/models/:model/stats', stats);

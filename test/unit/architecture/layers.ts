@@ -43,8 +43,10 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'observability',
     'util',
   ],
+  cluster: ['api', 'codec', 'security', 'shm', 'config', 'tensor', 'errors', 'observability', 'util'],
   client: ['api', 'codec', 'config', 'tensor', 'errors'],
   app: [
+    'cluster',
     'transport',
     'state',
     'queue',
@@ -72,6 +74,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   cli: ['app', 'bench', 'compiler', 'repository', 'engine', 'security', 'plan', 'config', 'tensor', 'errors', 'observability', 'util'],
   '(root)': [
     'app',
+    'cluster',
     'bench',
     'client',
     'compiler',

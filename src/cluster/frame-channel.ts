@@ -1,0 +1,141 @@
+/**
+ * Frames over a stream socket between a front-end worker and the engine owner (docs/workers.md): each frame is a
+ * small JSON head and binary parts (tensor bytes), so the bytes are never turned into JSON.
+ *
+ *   u32 LE head bytes │ u32 LE binary bytes │ head (UTF-8 JSON, with `p`: the parts' lengths) │ parts, each padded to 8
+ *
+ * A received frame's parts are views over one fresh buffer of that frame alone, each at an 8-byte aligned offset, so
+ * typed arrays of any element size view them without a copy. Frames written in the same tick leave in one write
+ * (the socket is corked until the next tick): under load many requests share a system call.
+ */
+import type { Socket } from 'node:net';
+
+const PREFIX_BYTES = 8;
+const ALIGN = 8;
+
+/** A frame's JSON head: `p` (the parts' lengths) is the channel's own field. */
+export type FrameHead = Record<string, unknown>;
+
+const padOf = (n: number): number => (ALIGN - (n % ALIGN)) % ALIGN;
+const ZEROS = new Uint8Array(ALIGN);
+
+export class FrameChannel {
+  private readonly chunks: Buffer[] = [];
+  private buffered = 0;
+  private corked = false;
+  private closedReason: Error | undefined;
+  /** Called with each received frame, in order. */
+  onFrame: (head: FrameHead, parts: Uint8Array[], frameBuffer: ArrayBuffer | undefined) => void = () => {};
+  /** Called once when the socket ends or fails. */
+  onClose: (reason: Error) => void = () => {};
+
+  constructor(readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    const closed = (err?: Error): void => {
+      if (this.closedReason !== undefined) return;
+      this.closedReason = err ?? new Error('channel closed');
+      this.onClose(this.closedReason);
+    };
+    socket.on('error', closed);
+    socket.on('close', () => closed());
+  }
+
+  get closed(): boolean {
+    return this.closedReason !== undefined || this.socket.destroyed;
+  }
+
+  /** Sends one frame; false when the channel is closed (nothing is sent). */
+  send(head: FrameHead, parts: readonly Uint8Array[] = []): boolean {
+    if (this.closed) return false;
+    let binary = 0;
+    const lengths: number[] = [];
+    for (const p of parts) {
+      lengths.push(p.byteLength);
+      binary += p.byteLength + padOf(p.byteLength);
+    }
+    // Prefix and head in one buffer, one write.
+    const text = JSON.stringify(parts.length === 0 ? head : { ...head, p: lengths });
+    const headBytes = Buffer.byteLength(text);
+    const prefix = Buffer.allocUnsafe(PREFIX_BYTES + headBytes);
+    prefix.writeUInt32LE(headBytes, 0);
+    prefix.writeUInt32LE(binary, 4);
+    prefix.write(text, PREFIX_BYTES);
+    const s = this.socket;
+    if (!this.corked) {
+      this.corked = true;
+      s.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        s.uncork();
+      });
+    }
+    s.write(prefix);
+    for (const p of parts) {
+      if (p.byteLength > 0) s.write(p);
+      const pad = padOf(p.byteLength);
+      if (pad > 0) s.write(ZEROS.subarray(0, pad));
+    }
+    return true;
+  }
+
+  close(): void {
+    this.socket.end();
+  }
+
+  private receive(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.buffered += chunk.byteLength;
+    for (;;) {
+      if (this.buffered < PREFIX_BYTES) return;
+      const first = this.peek(PREFIX_BYTES);
+      const headBytes = first.readUInt32LE(0);
+      const binaryBytes = first.readUInt32LE(4);
+      const total = PREFIX_BYTES + headBytes + binaryBytes;
+      if (this.buffered < total) return;
+      const frame = this.take(total);
+      const head = JSON.parse(frame.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headBytes)) as FrameHead;
+      let parts: Uint8Array[] = [];
+      let frameBuffer: ArrayBuffer | undefined;
+      const lengths = head['p'];
+      if (Array.isArray(lengths) && binaryBytes > 0) {
+        // One fresh buffer per frame: aligned views, and a buffer that belongs to this frame's request alone.
+        frameBuffer = new ArrayBuffer(binaryBytes);
+        const bytes = new Uint8Array(frameBuffer);
+        bytes.set(frame.subarray(PREFIX_BYTES + headBytes, total));
+        let at = 0;
+        parts = (lengths as number[]).map((n) => {
+          const view = bytes.subarray(at, at + n);
+          at += n + padOf(n);
+          return view;
+        });
+      }
+      this.onFrame(head, parts, frameBuffer);
+    }
+  }
+
+  /** The first `n` buffered bytes (n ≤ buffered), without consuming them. */
+  private peek(n: number): Buffer {
+    const first = this.chunks[0] as Buffer;
+    if (first.byteLength >= n) return first;
+    const joined = Buffer.concat(this.chunks);
+    this.chunks.length = 0;
+    this.chunks.push(joined);
+    return joined;
+  }
+
+  /** Consumes the first `n` buffered bytes (n ≤ buffered). */
+  private take(n: number): Buffer {
+    let first = this.chunks[0] as Buffer;
+    if (first.byteLength < n) {
+      first = Buffer.concat(this.chunks);
+      this.chunks.length = 0;
+      this.chunks.push(first);
+    }
+    const out = first.subarray(0, n);
+    if (first.byteLength === n) this.chunks.shift();
+    else this.chunks[0] = first.subarray(n);
+    this.buffered -= n;
+    return out;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The InferenceApi of a front-end worker (docs/workers.md): every front end of the worker calls it exactly as it
+ * calls the single process's core, and it forwards to the engine owner over the worker's channel: inference,
+ * streams, statistics, model control and shared memory are calls; the synchronous questions (health, metadata,
+ * configs, the index) are answered from the mirror the owner keeps up to date (model-mirror.ts).
+ */
+import type { InferenceApi, LoadModelOptions, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
+import type { InferRequest, InferResponse } from '../api/types.ts';
+import type { ModelConfig } from '../config/model-config.ts';
+import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
+import type { SharedMemoryRegionStatus, SystemSharedMemoryApi } from '../shm/system-shared-memory.ts';
+import { ModelMirror, type MirrorSnapshot } from './model-mirror.ts';
+import { inputBinaries, requestToWire, responseFromWire } from './infer-wire.ts';
+import { SLOT_THRESHOLD_BYTES, type TensorSlots } from './tensor-slots.ts';
+import type { Incoming, RpcPeer } from './rpc-peer.ts';
+
+export class RemoteInferenceApi implements InferenceApi {
+  private readonly mirror: ModelMirror;
+  /** Set by the owner's drain order: not ready from then on, whatever the last snapshot said. */
+  private draining = false;
+  readonly systemSharedMemory?: SystemSharedMemoryApi;
+
+  constructor(
+    private readonly peer: RpcPeer,
+    snapshot: MirrorSnapshot,
+    sharedMemory: boolean,
+    /** Large inputs go through these (tensor-slots.ts); without them every tensor travels inline. */
+    private readonly slots: TensorSlots | undefined,
+  ) {
+    this.mirror = new ModelMirror(snapshot);
+    if (sharedMemory) {
+      this.systemSharedMemory = {
+        register: async (name, key, offset, byteSize, owner) => {
+          await peer.call('shm.register', { value: { name, key, offset, byteSize, owner } });
+        },
+        unregister: async (name, owner) => {
+          await peer.call('shm.unregister', { value: { name, owner } });
+        },
+        status: async (name, owner) => (await peer.call('shm.status', { value: { name, owner } })).value as SharedMemoryRegionStatus[],
+      };
+    }
+  }
+
+  /** The owner's latest snapshot (a 'mirror' notification). */
+  update(snapshot: MirrorSnapshot): void {
+    this.mirror.snapshot = snapshot;
+  }
+
+  beginDrain(): void {
+    this.draining = true;
+  }
+
+  isLive(): boolean {
+    return !this.peer.closed && this.mirror.snapshot.live;
+  }
+  isReady(): boolean {
+    return !this.peer.closed && !this.draining && this.mirror.snapshot.ready;
+  }
+  serverMetadata(): ServerMetadata {
+    return this.mirror.snapshot.server;
+  }
+  modelMetadata(name: string, version?: string): ModelMetadata {
+    return this.mirror.modelMetadata(name, version);
+  }
+  modelReady(name: string, version?: string): boolean {
+    return this.mirror.modelReady(name, version);
+  }
+  modelConfig(name: string, version?: string): ModelConfig {
+    return this.mirror.modelConfig(name, version);
+  }
+  outputLabels(name: string, version: string, output: string): readonly string[] | undefined {
+    return this.mirror.outputLabels(name, version, output);
+  }
+  repositoryIndex(readyOnly?: boolean): RepositoryIndexEntry[] {
+    return this.mirror.repositoryIndex(readyOnly);
+  }
+  async modelStatistics(name?: string, version?: string): Promise<ModelStatsSnapshot[]> {
+    return (await this.peer.call('stats', { value: { name, version } })).value as ModelStatsSnapshot[];
+  }
+  async loadModel(name: string, options: LoadModelOptions = {}): Promise<void> {
+    await this.peer.call('load', { value: { name, options } });
+  }
+  async unloadModel(name: string): Promise<void> {
+    await this.peer.call('unload', { value: { name } });
+  }
+
+  async infer(request: InferRequest): Promise<InferResponse> {
+    const signal = request.signal;
+    const binaries = inputBinaries(request);
+    const slots = this.slots;
+    const placed =
+      slots === undefined || !binaries.some((b) => b.byteLength >= SLOT_THRESHOLD_BYTES)
+        ? undefined
+        : await Promise.all(binaries.map((b) => (b.byteLength >= SLOT_THRESHOLD_BYTES ? slots.place(b) : undefined)));
+    try {
+      const payload = requestToWire(
+        request,
+        binaries,
+        placed?.map((p) => p?.ref),
+      );
+      const answer = await this.peer.call('infer', payload, signal === undefined ? {} : { signal });
+      return responseFromWire(answer.value, answer.parts, request.context);
+    } finally {
+      // The owner answered (or the channel closed): it reads the slots no more.
+      if (placed !== undefined) for (const p of placed) p?.release();
+    }
+  }
+
+  async *inferStream(request: InferRequest): AsyncIterable<InferResponse> {
+    // Items arrive in order ahead of the call's answer; the iterator hands them out as they are asked for.
+    const items: Incoming[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    let failure: unknown;
+    const signal = request.signal;
+    this.peer
+      .call('stream', requestToWire(request), {
+        ...(signal === undefined ? {} : { signal }),
+        onItem: (item) => {
+          items.push(item);
+          wake?.();
+        },
+      })
+      .then(
+        () => {
+          finished = true;
+          wake?.();
+        },
+        (err: unknown) => {
+          failure = err;
+          finished = true;
+          wake?.();
+        },
+      );
+    for (;;) {
+      const item = items.shift();
+      if (item !== undefined) {
+        yield responseFromWire(item.value, item.parts, request.context);
+        continue;
+      }
+      if (finished) {
+        if (failure !== undefined) throw failure;
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
+    }
+  }
+}
