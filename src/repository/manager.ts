@@ -1,25 +1,25 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadPlan } from '../plan/load.ts';
 import { readPlan } from '../plan/format.ts';
 import type { PlanManifest } from '../plan/manifest.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { ModelMetadata, ModelState, RepositoryIndexEntry } from '../api/inference-api.ts';
 import { ModelStats } from '../observability/model-stats.ts';
-import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec } from '../engine/engine.ts';
+import type { Engine, EngineSession, ExecutionProviderSpec } from '../engine/engine.ts';
 import { ERROR_CODES, rtError, toRtError, type ErrorCode } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Scheduler, SchedulerFactory } from '../scheduler/scheduler.ts';
 import { imageSpecOf } from '../config/image-spec.ts';
-import { EngineChain, type EngineChainEvents, type EngineChainView } from '../engine/engine-chain.ts';
+import type { EngineChain, EngineChainEvents, EngineChainView } from '../engine/engine-chain.ts';
 import { loadModelConfig } from './load-config.ts';
 import { ioMetadataOf, metadataOf, type ModelIoMetadata } from './model-metadata.ts';
 import { warmup } from './warmup.ts';
 import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { selectVersions } from './version-policy.ts';
-import { instancePlacements } from './instance-placement.ts';
+import { engineLoadOptions, loadInstances, readOutputLabels } from './instances.ts';
 import type { HfText } from '../hf/hf-text.ts';
 import { checkHfVersion, isHfVersion, loadHfVersion } from './hf-version.ts';
 
@@ -389,7 +389,7 @@ export class RepositoryManager {
     planPath: string,
     config: ModelConfig,
   ): Promise<{ path: string; manifest: PlanManifest; warnings: readonly string[] }> {
-    const runtime = this.options.engine.planRuntime?.(this.engineOptions(config).providers);
+    const runtime = this.options.engine.planRuntime?.(engineLoadOptions(config, this.options.defaultProviders).providers);
     if (runtime === undefined)
       throw rtError('ENGINE_UNAVAILABLE', `model '${name}' version ${version}: engine '${this.options.engine.name}' cannot load plan files`);
     const bytes = await readFile(planPath);
@@ -409,35 +409,22 @@ export class RepositoryManager {
     plan?: PlanManifest,
     text?: HfText,
   ): Promise<LoadedVersion> {
-    const loadOptions = this.engineOptions(config);
-    const placements = instancePlacements(entry.name, config.instance_group, this.options.engine.deviceCount?.());
-    const count = placements.length;
-    const sessions: EngineSession[] = [];
+    const loadOptions = engineLoadOptions(config, this.options.defaultProviders);
+    let sessions: EngineSession[] = [];
     let chain: EngineChain | undefined;
     try {
       const validation = ioMetadataOf(entry.name, version, config);
-      if (config.engine.failover.enabled) {
-        // Each provider of the chain loads on its own; the first that loads and warms up serves (engine-chain.ts).
-        chain = await EngineChain.open({
-          model: entry.name,
-          version,
-          modelPath,
-          engine: this.options.engine,
-          loadOptions,
-          instances: count,
-          devices: placements.map((p) => p.device),
-          settings: config.engine.failover,
-          warmup: (s) => warmup(s, config, validation, plan),
-          logger: this.options.logger,
-          events: this.options.engineChainEvents,
-        });
-        sessions.push(...chain.sessions);
-      } else {
-        for (const { device } of placements) {
-          sessions.push(await this.options.engine.load(modelPath, device === undefined ? loadOptions : { ...loadOptions, device }));
-        }
-        await Promise.all(sessions.map((s) => warmup(s, config, validation, plan)));
-      }
+      ({ sessions, chain } = await loadInstances({
+        model: entry.name,
+        version,
+        modelPath,
+        config,
+        loadOptions,
+        engine: this.options.engine,
+        warmup: (s) => warmup(s, config, validation, plan),
+        logger: this.options.logger,
+        events: this.options.engineChainEvents,
+      }));
       const first = sessions[0];
       if (first === undefined) throw rtError('INTERNAL', 'no session');
       const stats = this.options.statsFactory?.(entry.name, version) ?? new ModelStats(entry.name, version);
@@ -449,16 +436,7 @@ export class RepositoryManager {
         stats,
         maxQueueSizeDefault: this.options.maxQueueSizeDefault,
       });
-      const labels = new Map<string, readonly string[]>();
-      for (const o of config.output) {
-        if (o.label_filename !== undefined) {
-          const text = await readFile(labelPath(entry.dir, o.name, o.label_filename), 'utf8');
-          labels.set(
-            o.name,
-            text.split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1),
-          );
-        }
-      }
+      const labels = await readOutputLabels(entry.dir, config);
       const loaded: LoadedVersion = {
         name: entry.name,
         version,
@@ -485,26 +463,6 @@ export class RepositoryManager {
     }
   }
 
-  private engineOptions(config: ModelConfig): EngineLoadOptions {
-    const e = config.engine;
-    const isDefault = e.providers.length === 1 && e.providers[0]?.name === 'cpu' && Object.keys(e.providers[0].options).length === 0;
-    const fromAccelerators: ExecutionProviderSpec[] = (config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? [])
-      .filter((a) => a.name === 'tensorrt' || a.name === 'cuda')
-      .map((a) => ({ name: a.name as 'tensorrt' | 'cuda', options: a.parameters }));
-    const providers = isDefault
-      ? fromAccelerators.length > 0
-        ? [...fromAccelerators, { name: 'cpu' as const }]
-        : this.options.defaultProviders
-      : e.providers;
-    return {
-      providers,
-      graphOptimizationLevel: e.graph_optimization_level,
-      ...(e.intra_op_num_threads > 0 ? { intraOpNumThreads: e.intra_op_num_threads } : {}),
-      ...(e.inter_op_num_threads > 0 ? { interOpNumThreads: e.inter_op_num_threads } : {}),
-      sessionConfig: { 'session.intra_op.allow_spinning': e.allow_spinning ? '1' : '0', ...e.session_config },
-    };
-  }
-
   private async closeVersion(v: LoadedVersion): Promise<void> {
     try {
       await v.scheduler.drain();
@@ -522,19 +480,6 @@ export class RepositoryManager {
  */
 function isModelDirectory(e: ModelEntry): boolean {
   return e.configFile !== undefined || e.versions.length > 0;
-}
-
-/**
- * A label file named by the config, resolved inside the model folder. Configs can arrive through the load API
- * (Triton's `config` parameter), so a name that escapes the folder ('../', absolute paths) is refused.
- */
-function labelPath(modelDir: string, output: string, fileName: string): string {
-  const root = resolve(modelDir);
-  const path = resolve(root, fileName);
-  if (isAbsolute(fileName) || (path !== root && !path.startsWith(root + sep))) {
-    throw rtError('BAD_CONFIG', `output '${output}': label_filename '${fileName}' must name a file inside the model folder`);
-  }
-  return path;
 }
 
 const CLIENT_CATEGORIES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'NOT_FOUND', 'UNIMPLEMENTED']);
