@@ -80,7 +80,8 @@ const child = spawn(
     `--test-reporter=${join(root, 'scripts/test-runner/events-reporter.mjs')}`,
     `--test-reporter-destination=${eventsFile}`,
     '--test-concurrency=1',
-    '--test-timeout=120000',
+    // Per test file as well: the container image test builds an image (about 200 s without a layer cache).
+    '--test-timeout=300000',
     ...files,
   ],
   { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: coverage ? { ...process.env, NODE_V8_COVERAGE: coverageDir } : process.env },

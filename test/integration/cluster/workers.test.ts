@@ -156,8 +156,9 @@ describe('two front-end workers in front of one engine owner', () => {
       for (const x of sessions) if (x.pid === victim.pid) assert.equal((await x.ws.closed).code, 1006);
       other.ws.send({ type: 'infer', id: 'after-kill', model: 'simple', inputs: SIMPLE.inputs });
       assert.equal((await other.ws.terminal('after-kill')).type, 'result');
-      // New connections all reach a live worker while the replacement starts.
-      for (let i = 0; i < 4; i++) assert.equal(await inferOnNewConnection(server.httpUrl), 200);
+      // The replacement comes up; then new connections reach live workers, both of them. (Connections made in the
+      // moment between the kill and the primary noticing it are not asserted: node:cluster's round-robin can hand one
+      // to the dead worker, where it waits for the client's own timeout; docs/workers.md says so.)
       await until(() => {
         const now = server.workerPids?.() ?? [];
         return now.length === 2 && !now.includes(victim.pid);
