@@ -314,34 +314,20 @@ export class GrpcFront {
     if (this.options.admit === undefined) return impl;
     const guarded: UntypedServiceImplementation = {};
     for (const [name, handler] of Object.entries(impl)) {
-      // A health check holds nothing while it runs: the admission is released before the handler.
-      if (name === 'Watch') {
-        const watch = handler as (call: ServerWritableStream<unknown, unknown>) => void;
-        guarded[name] = ((call: ServerWritableStream<unknown, unknown>) =>
-          this.admitted(
-            'health',
-            undefined,
-            call,
-            (release) => {
-              release();
-              watch(call);
-            },
-            (status) => call.emit('error', status),
-          )) as UntypedHandleCall;
-      } else {
-        const unaryHandler = handler as (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => void;
-        guarded[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) =>
-          this.admitted(
-            'health',
-            undefined,
-            call,
-            (release) => {
-              release();
-              unaryHandler(call, cb);
-            },
-            (status) => cb(status),
-          )) as UntypedHandleCall;
-      }
+      // A health check holds nothing while it runs: the admission is released before the handler. Watch streams
+      // its answers (a refusal is the stream's error); Check answers once (a refusal is its callback's status).
+      const run = handler as (call: ServerUnaryCall<unknown, unknown> & ServerWritableStream<unknown, unknown>, cb?: sendUnaryData<unknown>) => void;
+      guarded[name] = ((call: ServerUnaryCall<unknown, unknown> & ServerWritableStream<unknown, unknown>, cb?: sendUnaryData<unknown>) =>
+        this.admitted(
+          'health',
+          undefined,
+          call,
+          (release) => {
+            release();
+            run(call, cb);
+          },
+          (status) => (name === 'Watch' || cb === undefined ? call.emit('error', status) : cb(status)),
+        )) as UntypedHandleCall;
     }
     return guarded;
   }
