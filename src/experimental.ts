@@ -14,7 +14,7 @@ export type { WsAuthenticate, WsCredentials, WsPrincipal } from './transport/ws/
 export { StreamRegistry, ReplayStream, runIntoStream } from './transport/streaming/stream-registry.ts';
 export type { StreamEvent, StreamEventBody, StreamMode } from './transport/streaming/stream-registry.ts';
 export { startGrpcServer } from './transport/grpc/grpc-server.ts';
-export type { GrpcServerOptions, GrpcFrontEnd, GrpcAdmitContext, GrpcOperation } from './transport/grpc/grpc-server.ts';
+export type { GrpcServerOptions, GrpcFrontEnd, GrpcAdmitContext, GrpcOperation } from './transport/grpc/grpc-front-types.ts';
 export { inferenceProtoPath } from './transport/grpc/proto.ts';
 export { encodeModelInferRequest, decodeModelInferResponse, decodeModelStreamInferResponse } from './codec/grpc/infer-client-codec.ts';
 export type { GrpcClientRequest, StreamInferResult } from './codec/grpc/infer-client-codec.ts';

@@ -13,7 +13,7 @@
  */
 import type { Tensor } from '../tensor/tensor.ts';
 import type { EngineSession } from '../engine/engine.ts';
-import { rtError, toRtError } from '../errors/registry.ts';
+import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { DecoderSpec, IndexType, MaskType } from './decoder-spec.ts';
 import { KvBatch, type NewRow } from './kv-batch.ts';
@@ -231,17 +231,10 @@ export class ContinuousBatcher {
       feeds.push({ name: spec.pastValue[l] as string, datatype: 'FP32', shape: [n, kvHeads, 0, headDim], data: new Float32Array(0) });
     }
     const started = performance.now();
-    let outputs: Map<string, Tensor>;
-    try {
-      outputs = await this.run(feeds);
-    } catch (err) {
-      const e = toRtError(err);
-      this.logger?.error({ model: spec.model, code: e.code, err: e.message }, 'generation prefill failed');
+    const outputs = await this.step('prefill', feeds, (e) => {
       for (const s of seqs) s.fail(e);
-      return;
-    } finally {
-      this.runs.prefill++;
-    }
+    });
+    if (outputs === undefined) return;
     this.metrics?.step(spec.model, n, (performance.now() - started) / 1000, 'prefill');
     this.metrics?.promptTokens(
       spec.model,
@@ -297,18 +290,11 @@ export class ContinuousBatcher {
       feeds.push({ name: spec.pastValue[l] as string, datatype: 'FP32', shape: [R, kvHeads, T, headDim], data: b.values[l] as Float32Array });
     }
     const started = performance.now();
-    let outputs: Map<string, Tensor>;
-    try {
-      outputs = await this.run(feeds);
-    } catch (err) {
-      const e = toRtError(err);
-      this.logger?.error({ model: spec.model, code: e.code, err: e.message }, 'generation decode step failed');
+    const outputs = await this.step('decode', feeds, (e) => {
       for (const s of [...b.owners]) s?.fail(e);
       b.reset();
-      return;
-    } finally {
-      this.runs.decode++;
-    }
+    });
+    if (outputs === undefined) return;
     this.metrics?.step(spec.model, live, (performance.now() - started) / 1000, 'decode');
     b.appendColumn(
       spec.presentKey.map((k) => outputs.get(k)?.data as Float32Array),
@@ -338,6 +324,26 @@ export class ContinuousBatcher {
       );
       seq.fail(e);
       return true;
+    }
+  }
+
+  /**
+   * One engine step (a prefill or a decode step), counted either way. A failure is logged and handed to `fail`
+   * (the sequences of that step end with the error; the batcher goes on): undefined is returned then.
+   */
+  private async step(kind: 'prefill' | 'decode', feeds: Tensor[], fail: (e: RtError) => void): Promise<Map<string, Tensor> | undefined> {
+    try {
+      return await this.run(feeds);
+    } catch (err) {
+      const e = toRtError(err);
+      this.logger?.error(
+        { model: this.spec.model, code: e.code, err: e.message },
+        kind === 'prefill' ? 'generation prefill failed' : 'generation decode step failed',
+      );
+      fail(e);
+      return undefined;
+    } finally {
+      this.runs[kind]++;
     }
   }
 

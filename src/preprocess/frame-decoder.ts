@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { rtError } from '../errors/registry.ts';
 import type { ImageSpec } from '../config/image-spec.ts';
 import { resampleRgb, type Placement } from './resample.ts';
-import { pixelsToTensor, type PixelTensorData } from './to-tensor.ts';
+import { conversionOf, pixelsToTensor, type PixelTensorData } from './to-tensor.ts';
 
 /** One frame: encoded JPEG bytes or raw interleaved RGB pixels, its size, and where it goes in the target. */
 export interface FrameItem {
@@ -102,17 +102,7 @@ export const referenceFrameDecoder: FrameDecoder = {
         bad('too-large', `the image is ${it.width}x${it.height} pixels, over the limit of ${spec.maxPixels}`);
         continue;
       }
-      const row = pixelsToTensor(resampleRgb(pixels, it.width, it.height, it.place, spec), {
-        width: spec.width,
-        height: spec.height,
-        channels: 3,
-        layout: spec.layout,
-        dtype: spec.dtype,
-        bgr: spec.color === 'bgr',
-        scale: spec.scale,
-        mean: spec.mean,
-        std: spec.std,
-      });
+      const row = pixelsToTensor(resampleRgb(pixels, it.width, it.height, it.place, spec), conversionOf(spec, spec.width, spec.height, 3));
       (rows as Uint8Array).set(row as Uint8Array, i * per);
       statuses.push({ ok: true, width: it.width, height: it.height, backend: 'cpu-reference' });
     }

@@ -16,6 +16,7 @@ import { decodeImage, decodeRawFrame, type DecodedImage } from './decode.ts';
 import { requireImageSpec, type ImageSpec } from '../config/image-spec.ts';
 import type { RequestContext } from '../observability/request-context.ts';
 import { convertPixels } from './pixel-pool.ts';
+import { conversionOf } from './to-tensor.ts';
 import type { WithImageDecoding } from './frame-batcher.ts';
 
 export interface ImagePipelineOptions {
@@ -101,17 +102,7 @@ export async function rawFrameToTensor(pixels: Uint8Array, width: number, height
 }
 
 async function decodedToTensor(decoded: DecodedImage, spec: ImageSpec): Promise<ImageTensor> {
-  const data = await convertPixels(decoded.pixels, {
-    width: decoded.width,
-    height: decoded.height,
-    channels: decoded.channels,
-    layout: spec.layout,
-    dtype: spec.dtype,
-    bgr: spec.color === 'bgr',
-    scale: spec.scale,
-    mean: spec.mean,
-    std: spec.std,
-  });
+  const data = await convertPixels(decoded.pixels, conversionOf(spec, decoded.width, decoded.height, decoded.channels));
   const plane = spec.layout === 'NCHW' ? [decoded.channels, decoded.height, decoded.width] : [decoded.height, decoded.width, decoded.channels];
   return {
     tensor: { name: spec.inputName, datatype: spec.dtype, shape: [1, ...plane], data },

@@ -5,7 +5,7 @@
  * stays free.
  */
 import { floatToHalfBits } from '../tensor/half.ts';
-import type { ImageDtype } from '../config/image-spec.ts';
+import type { ImageDtype, ImageSpec } from '../config/image-spec.ts';
 
 export interface PixelConversion {
   readonly width: number;
@@ -21,6 +21,12 @@ export interface PixelConversion {
 }
 
 export type PixelTensorData = Float32Array | Uint16Array | Uint8Array;
+
+/** The conversion a model's image spec asks for, of pixels `width` × `height` × `channels`. */
+export function conversionOf(spec: ImageSpec, width: number, height: number, channels: number): PixelConversion {
+  const { layout, dtype, scale, mean, std } = spec;
+  return { width, height, channels, layout, dtype, bgr: spec.color === 'bgr', scale, mean, std };
+}
 
 /** Above this many elements the conversion runs in the worker (~0.5 ms of JavaScript on a slow core). */
 export const INLINE_ELEMENT_LIMIT = 1 << 18;

@@ -15,17 +15,14 @@ import { WIRE_LEN, WireReader, WireWriter, lenFieldSize, utf8Length } from './pr
 import {
   checkTensorHeader,
   contentsToTensorData,
-  parametersSize,
-  planParameters,
   planSharedMemoryTensor,
   planTensor,
   rawToTensorData,
-  readParameterEntry,
   readTensorMessage,
-  writeParameters,
   writeRaw,
   writeTensorHeader,
 } from './infer-wire.ts';
+import { parametersSize, planParameters, readParameterEntry, writeParameters } from './infer-parameters.ts';
 import type { TensorMessage, TensorPlan } from './infer-wire.ts';
 
 export interface GrpcClientRequest {

@@ -20,17 +20,14 @@ import { utf8Length, lenFieldSize, WIRE_LEN, WireReader, WireWriter } from './pr
 import {
   checkTensorHeader,
   contentsToTensorData,
-  parametersSize,
-  planParameters,
   planSharedMemoryTensor,
   planTensor,
   rawToTensorData,
-  readParameterEntry,
   readTensorMessage,
-  writeParameters,
   writeRaw,
   writeTensorHeader,
 } from './infer-wire.ts';
+import { parametersSize, planParameters, readParameterEntry, writeParameters } from './infer-parameters.ts';
 import type { TensorMessage, TensorPlan } from './infer-wire.ts';
 
 /** A ModelInferRequest decoded from the wire, before the transport adds the signal and protocol. */

@@ -70,7 +70,7 @@ function ewOp(op: number, a: number, b: number, c: number, int: boolean): number
 }
 
 /** Offsets of output element i in each strided operand. */
-function* strided(dims: readonly number[], strides: readonly (readonly number[])[], xOff = 0): Generator<number[]> {
+export function* strided(dims: readonly number[], strides: readonly (readonly number[])[], xOff = 0): Generator<number[]> {
   const total = dims.reduce((p, d) => p * d, 1);
   for (let i = 0; i < total; i++) {
     let rem = i;

@@ -1,6 +1,6 @@
 import { rtError } from '../../errors/registry.ts';
 import { floatToHalf, halfToFloat } from '../../tensor/onnx-dtype.ts';
-import { runIndexingLayer } from './reference-indexing.ts';
+import { runIndexingLayer, strided } from './reference-indexing.ts';
 import { ACT, type ActSpec, type CudaLayer, type CudaNetwork, type OperandRef } from '../../plan/cuda-network.ts';
 
 /**
@@ -297,17 +297,8 @@ function runLayer(m: Memory, l: CudaLayer): void {
     case 'transpose': {
       const x = m.half(l.x);
       const y = m.half(l.y);
-      const total = l.dims.reduce((p, d) => p * d, 1);
-      for (let i = 0; i < total; i++) {
-        let rem = i;
-        let src = 0;
-        for (let d = l.dims.length - 1; d >= 0; d--) {
-          const dim = l.dims[d] ?? 1;
-          src += (rem % dim) * (l.inStrides[d] ?? 0);
-          rem = Math.floor(rem / dim);
-        }
-        y[i] = x[src] ?? 0;
-      }
+      let i = 0;
+      for (const [src = 0] of strided(l.dims, [l.inStrides])) y[i++] = x[src] ?? 0;
       return;
     }
     case 'copy2d': {

@@ -36,91 +36,22 @@ import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryReg
 import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { toStatus } from './errors.ts';
+import type { GrpcAdmission, GrpcFrontEnd, GrpcOperation, GrpcServerOptions } from './grpc-front-types.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
 import { decodeModelInferRequest, encodeModelInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
-import type { OtelTracing } from '../../observability/otel-tracing.ts';
 import { requestIdFrom, type RequestContext } from '../../observability/request-context.ts';
 import { traceFromHeaders } from '../../observability/trace-context.ts';
-import { GRPC_METHODS, type ApiGroup } from '../../security/route-table.ts';
+import { GRPC_METHODS } from '../../security/route-table.ts';
 import { Deadline, deadlineError, deadlineMsOf } from './deadline.ts';
 import { InferStream } from './infer-stream.ts';
 import { checkRepositoryName, configMessage, loadConfigParameter, type ModelRef, type RepositoryModelRequest } from './repository-messages.ts';
-
-export interface GrpcServerOptions {
-  readonly api: InferenceApi;
-  readonly logger: Logger;
-  readonly host: string;
-  /** 0 picks a free port. */
-  readonly port: number;
-  /** Largest message received or sent; a bigger one is refused with RESOURCE_EXHAUSTED naming the limit. */
-  readonly maxMessageBytes: number;
-  /** Interval of the server's HTTP/2 keepalive pings (grpc.keepalive_time_ms). */
-  readonly keepaliveTimeMs: number;
-  /** How long a keepalive ping may go unanswered before the connection is closed (grpc.keepalive_timeout_ms). */
-  readonly keepaliveTimeoutMs: number;
-  /** Passed as grpc.keepalive_permit_without_calls (see docs/grpc.md for what grpc-js does with it). */
-  readonly keepalivePermitWithoutCalls: boolean;
-  /** Connections older than this get a GOAWAY (grpc.max_connection_age_ms; 0 or absent = never), with this grace. */
-  readonly maxConnectionAgeMs?: number;
-  readonly maxConnectionAgeGraceMs?: number;
-  /** Requests one ModelStreamInfer stream may have in flight before the server stops reading from it. */
-  readonly maxInflightPerStream?: number;
-  /** HTTP/2 flow-control window per connection and per call (flow-control.ts); HTTP/2's 65,535 when absent. */
-  readonly flowControlWindowBytes?: number;
-  /** How often health Watch streams re-evaluate their status. */
-  readonly healthPollIntervalMs?: number;
-  /** TLS (src/security grpcServerCredentials); insecure when absent. */
-  readonly credentials?: ServerCredentials;
-  /**
-   * Authentication, authorization and rate limits (src/security `Security.admit`), asked before every RPC and
-   * before every request of a stream. Rejects with an RtError (UNAUTHENTICATED, PERMISSION_DENIED, RATE_LIMITED),
-   * which becomes the call's status (or that stream request's error_message). Absent: every call is admitted.
-   * The admitted principal's id scopes shared-memory regions to it.
-   */
-  readonly admit?: (ctx: GrpcAdmitContext) => Promise<GrpcAdmission>;
-  /** API groups turned off (server setting disabledApis): their methods answer UNSUPPORTED. */
-  readonly disabledApis?: readonly ApiGroup[];
-  /** OpenTelemetry spans of ModelInfer calls, joined to the caller's `traceparent` metadata (otel-tracing.ts). */
-  readonly tracing?: OtelTracing;
-}
 
 /** The first value of a metadata key, as a string. */
 function metadataValue(metadata: Metadata, key: string): string | undefined {
   const v = metadata.get(key)[0];
   return v === undefined ? undefined : String(v);
-}
-
-/** The operation groups of docs/security.md, as the gRPC RPCs map onto them (the same split as the REST routes). */
-export type GrpcOperation = 'infer' | 'metadata' | 'repository' | 'metrics' | 'health' | 'admin';
-
-/** What `admit` resolves with: the release of the call's slot, and who was admitted. */
-export interface GrpcAdmission {
-  readonly release: () => void;
-  readonly principal?: { readonly id: string };
-}
-
-export interface GrpcAdmitContext {
-  readonly op: GrpcOperation;
-  /** The model the RPC is about, when it names one. */
-  readonly model: string | undefined;
-  /** The call's metadata (credentials travel in `authorization`). */
-  readonly metadata: Metadata;
-  /** grpc-js getPeer(): `ipv4:1.2.3.4:5678` / `ipv6:[::1]:5678`. */
-  readonly peer: string;
-}
-
-export interface GrpcFrontEnd {
-  readonly server: Server;
-  /** "host:port" as clients dial it (IPv6 hosts in brackets). */
-  readonly address: string;
-  readonly port: number;
-  /**
-   * Graceful stop: health turns NOT_SERVING, no new calls are accepted, streams end once their in-flight requests
-   * are answered, and after `timeoutMs` whatever is still open is cut (forceShutdown).
-   */
-  close(timeoutMs: number): Promise<void>;
 }
 
 const passThrough = (buf: Buffer): Buffer => buf;
@@ -314,34 +245,20 @@ export class GrpcFront {
     if (this.options.admit === undefined) return impl;
     const guarded: UntypedServiceImplementation = {};
     for (const [name, handler] of Object.entries(impl)) {
-      // A health check holds nothing while it runs: the admission is released before the handler.
-      if (name === 'Watch') {
-        const watch = handler as (call: ServerWritableStream<unknown, unknown>) => void;
-        guarded[name] = ((call: ServerWritableStream<unknown, unknown>) =>
-          this.admitted(
-            'health',
-            undefined,
-            call,
-            (release) => {
-              release();
-              watch(call);
-            },
-            (status) => call.emit('error', status),
-          )) as UntypedHandleCall;
-      } else {
-        const unaryHandler = handler as (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => void;
-        guarded[name] = ((call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) =>
-          this.admitted(
-            'health',
-            undefined,
-            call,
-            (release) => {
-              release();
-              unaryHandler(call, cb);
-            },
-            (status) => cb(status),
-          )) as UntypedHandleCall;
-      }
+      // A health check holds nothing while it runs: the admission is released before the handler. Watch streams
+      // its answers (a refusal is the stream's error); Check answers once (a refusal is its callback's status).
+      const run = handler as (call: ServerUnaryCall<unknown, unknown> & ServerWritableStream<unknown, unknown>, cb?: sendUnaryData<unknown>) => void;
+      guarded[name] = ((call: ServerUnaryCall<unknown, unknown> & ServerWritableStream<unknown, unknown>, cb?: sendUnaryData<unknown>) =>
+        this.admitted(
+          'health',
+          undefined,
+          call,
+          (release) => {
+            release();
+            run(call, cb);
+          },
+          (status) => (name === 'Watch' || cb === undefined ? call.emit('error', status) : cb(status)),
+        )) as UntypedHandleCall;
     }
     return guarded;
   }

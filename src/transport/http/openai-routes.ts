@@ -25,7 +25,7 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { renderChat, type ChatMessage, type GenerateService, type Generation } from '../../generate/generate-service.ts';
-import type { FinishReason, GenerateRequest, Usage } from '../../generate/types.ts';
+import type { FinishReason, GenerateRequest, GenerationResult, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 
@@ -237,6 +237,26 @@ async function streamGeneration(reply: FastifyReply, g: Generation, base: Json, 
   if (!raw.writableEnded) raw.end();
 }
 
+/**
+ * A completion's answer: streamed as SSE chunks (`shape`), or one JSON body of the base fields, the route's
+ * `choices` (`whole`) and the usage.
+ */
+async function answerGeneration(
+  reply: FastifyReply,
+  g: Generation,
+  base: Json,
+  stream: { readonly on: boolean; readonly includeUsage: boolean },
+  shape: StreamShape,
+  whole: (r: GenerationResult) => Json,
+): Promise<FastifyReply> {
+  if (stream.on) {
+    await streamGeneration(reply, g, base, shape, stream.includeUsage);
+    return reply;
+  }
+  const r = await g.result;
+  return reply.type('application/json').send(JSON.stringify({ ...base, ...whole(r), usage: usageJson(r.usage) }));
+}
+
 export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutesOptions): void {
   const { generate, api, logger } = options;
   const startedS = Math.floor(Date.now() / 1000);
@@ -322,26 +342,16 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       const g = start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
       const echoed = echo && typeof prompt === 'string' ? prompt : '';
       const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
-      if (p.stream) {
-        await streamGeneration(
-          reply,
-          g,
-          base,
-          {
-            piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
-            finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-          },
-          p.includeUsage,
-        );
-        return reply;
-      }
-      const r = await g.result;
-      return reply.type('application/json').send(
-        JSON.stringify({
-          ...base,
-          choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
-          usage: usageJson(r.usage),
-        }),
+      return await answerGeneration(
+        reply,
+        g,
+        base,
+        { on: p.stream, includeUsage: p.includeUsage },
+        {
+          piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
+          finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+        },
+        (r) => ({ choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }] }),
       );
     } catch (err) {
       return sendOpenAiError(reply, err, logger);
@@ -362,29 +372,21 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       if (sampling.maxTokens === undefined) sampling.maxTokens = options.defaultChatMaxTokens ?? 256;
       const g = start(req, reply, { model: p.model, ...sampling, prompt });
       const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
-      if (p.stream) {
-        await streamGeneration(
-          reply,
-          g,
-          base,
-          {
-            // The first chunk carries the role (OpenAI sends it with empty content).
-            piece: (text, first) => ({
-              choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }],
-            }),
-            finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-          },
-          p.includeUsage,
-        );
-        return reply;
-      }
-      const r = await g.result;
-      return reply.type('application/json').send(
-        JSON.stringify({
-          ...base,
+      return await answerGeneration(
+        reply,
+        g,
+        base,
+        { on: p.stream, includeUsage: p.includeUsage },
+        {
+          // The first chunk carries the role (OpenAI sends it with empty content).
+          piece: (text, first) => ({
+            choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }],
+          }),
+          finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+        },
+        (r) => ({
           object: 'chat.completion',
           choices: [{ index: 0, message: { role: 'assistant', content: r.text }, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
-          usage: usageJson(r.usage),
         }),
       );
     } catch (err) {

@@ -11,7 +11,8 @@ import { protoPath as healthProtoPath } from 'grpc-health-check';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { rtError } from '../../../src/errors/registry.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
-import { startGrpcServer, type GrpcAdmitContext, type GrpcFrontEnd } from '../../../src/transport/grpc/grpc-server.ts';
+import { startGrpcServer } from '../../../src/transport/grpc/grpc-server.ts';
+import type { GrpcAdmitContext, GrpcFrontEnd } from '../../../src/transport/grpc/grpc-front-types.ts';
 import { makeRepository, startTestServer } from '../../helpers/server.ts';
 import { inferenceClient, inferRequestObject, unary, type InferenceClient, type ModelStreamInferResponse } from './grpc-test-client.ts';
 
