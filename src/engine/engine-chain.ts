@@ -106,6 +106,8 @@ export class EngineChain implements EngineChainView {
   #probeRun: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
   #description: SessionDescription | undefined;
+  /** Per link, the provider its sessions report (a CUDA plan loads on the CUDA engine whatever the link's spec says). */
+  readonly #loadedProvider: (string | undefined)[] = [];
 
   private constructor(o: EngineChainOptions) {
     this.#o = o;
@@ -183,12 +185,18 @@ export class EngineChain implements EngineChainView {
 
   /** The provider serving now (the last one that served while none does). */
   get provider(): string {
-    return this.active?.provider ?? this.#description?.provider ?? this.links[0]?.provider ?? 'none';
+    return this.#servingProvider() ?? this.#description?.provider ?? this.links[0]?.provider ?? 'none';
   }
 
   get description(): SessionDescription {
     if (this.#description === undefined) throw rtError('INTERNAL', 'engine chain used before it loaded');
-    return { ...this.#description, provider: (this.active?.provider ?? this.#description.provider) as SessionDescription['provider'] };
+    return { ...this.#description, provider: (this.#servingProvider() ?? this.#description.provider) as SessionDescription['provider'] };
+  }
+
+  /** What the active link's sessions run on: what they report when loaded, else the link's configured provider. */
+  #servingProvider(): string | undefined {
+    const a = this.active;
+    return a === undefined ? undefined : (this.#loadedProvider[a.position] ?? a.provider);
   }
 
   activeSessions(): readonly EngineSession[] {
@@ -311,6 +319,7 @@ export class EngineChain implements EngineChainView {
     const device = this.deviceOf(instance);
     const options = { ...this.#o.loadOptions, providers: [spec], ...(device === undefined ? {} : { device }) };
     const session = await this.#o.engine.load(this.#o.modelPath, options);
+    this.#loadedProvider[link] ??= session.describe().provider;
     try {
       await this.#o.warmup(session);
     } catch (err) {

@@ -187,3 +187,49 @@ describe('EngineChain: instances placed on GPUs', () => {
     }
   });
 });
+
+describe('EngineChain: the provider it reports', () => {
+  test('is what the serving link loaded on, not the name in its spec (a CUDA plan under a link configured as cpu)', async () => {
+    // The default engine loads a CUDA plan on the native engine whatever provider the link names; here the first
+    // link's sessions report 'cuda' as a CudaSession does, the second link's what onnxruntime loaded ('cpu').
+    const reporting: Engine = {
+      name: 'reporting',
+      load: async (modelPath, options) => {
+        const s = await fakeEngine.load(modelPath, options);
+        if (options.providers[0]?.options?.['fake_device'] !== 'flaky') return s;
+        const description = { ...s.describe(), provider: 'cuda' as const };
+        const wrapped: EngineSession = {
+          describe: () => description,
+          run: (feeds, names, signal) => s.run(feeds, names, signal),
+          close: () => s.close(),
+          isAlive: () => s.isAlive?.() ?? true,
+        };
+        return wrapped;
+      },
+    };
+    const chain = await EngineChain.open({
+      model: 'm',
+      version: '1',
+      modelPath: 'echo',
+      engine: reporting,
+      loadOptions: { providers: FLAKY_THEN_CPU },
+      instances: 1,
+      settings: settings(),
+      warmup: async () => undefined,
+      logger: silentLogger(),
+    });
+    try {
+      assert.equal(chain.links[0]?.provider, 'cpu', 'the link keeps its configured name (failover events use it)');
+      assert.equal(chain.provider, 'cuda');
+      assert.equal(chain.description.provider, 'cuda');
+      // After a failover to the second link, its own sessions' provider.
+      const s = chain.sessions[0] as EngineSession;
+      await assert.rejects(s.run([f32('device', [1])], ['y']), isCode('ENGINE_DEVICE_FAILED'));
+      await s.run([f32('device', [2])], ['y']);
+      assert.equal(chain.active?.position, 1);
+      assert.equal(chain.provider, 'cpu');
+    } finally {
+      await chain.close();
+    }
+  });
+});
