@@ -458,6 +458,8 @@ napi_value MapShm(napi_env env, napi_callback_info info) {
 
 // ---- shared with image-addon.cpp (the GPU image path, issue #19) -----------------------------------------------
 bool rtViewBytes(napi_env env, napi_value v, void** data, size_t* bytes) { return viewBytes(env, v, data, bytes); }
+napi_value rtThrow(napi_env env, const std::string& msg) { return throwError(env, msg); }
+bool rtGetString(napi_env env, napi_value v, std::string* out) { return getString(env, v, out); }
 rt::Engine* rtEngineOf(napi_env env, napi_value handle, std::atomic<int>** pending) {
   Holder* h = getHolder(env, handle);
   if (h == nullptr || h->engine == nullptr) return nullptr;

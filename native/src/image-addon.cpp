@@ -24,23 +24,11 @@
 bool rtViewBytes(napi_env env, napi_value v, void** data, size_t* bytes);
 rt::Engine* rtEngineOf(napi_env env, napi_value handle, std::atomic<int>** pending);
 void rtReject(napi_env env, napi_deferred d, const std::string& msg);
+napi_value rtThrow(napi_env env, const std::string& msg);
+bool rtGetString(napi_env env, napi_value v, std::string* out);
 
 namespace {
 
-napi_value fail(napi_env env, const std::string& msg) {
-  napi_throw_error(env, "ERR_RTCUDA", msg.c_str());
-  return nullptr;
-}
-
-bool str(napi_env env, napi_value v, std::string* out) {
-  size_t len = 0;
-  if (napi_get_value_string_utf8(env, v, nullptr, 0, &len) != napi_ok) return false;
-  out->resize(len);
-  size_t got = 0;
-  if (napi_get_value_string_utf8(env, v, &(*out)[0], len + 1, &got) != napi_ok) return false;
-  out->resize(got);
-  return true;
-}
 
 struct DecoderHolder {
   rt::ImageDecoder* decoder = nullptr;
@@ -66,7 +54,7 @@ napi_value ImageDecoderNew(napi_env env, napi_callback_info) {
     napi_create_external(env, h, finalizeDecoder, nullptr, &ext);
     return ext;
   } catch (const std::exception& e) {
-    return fail(env, std::string("imageDecoder: ") + e.what());
+    return rtThrow(env, std::string("imageDecoder: ") + e.what());
   }
 }
 
@@ -75,7 +63,7 @@ napi_value ImageDecoderInfo(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
   rt::ImageDecoder* d = argc < 1 ? nullptr : decoderOf(env, argv[0]);
-  if (d == nullptr) return fail(env, "imageDecoderInfo(decoder)");
+  if (d == nullptr) return rtThrow(env, "imageDecoderInfo(decoder)");
   std::string s = d->describe();
   napi_value v;
   napi_create_string_utf8(env, s.c_str(), s.size(), &v);
@@ -169,7 +157,7 @@ std::string readImages(napi_env env, napi_value items, napi_value meta, napi_val
     w->items.push_back(it);
   }
   std::string spec;
-  if (!str(env, specJson, &spec)) return "specJson must be a string";
+  if (!rtGetString(env, specJson, &spec)) return "specJson must be a string";
   try {
     w->spec = rt::ImageSpecNative::fromJson(spec);
   } catch (const std::exception& e) {
@@ -190,14 +178,14 @@ napi_value queue(napi_env env, ImageWork* w, const char* name) {
 napi_value drop(napi_env env, ImageWork* w, const std::string& msg) {
   for (auto r : w->refs) napi_delete_reference(env, r);
   delete w;
-  return fail(env, msg);
+  return rtThrow(env, msg);
 }
 
 napi_value DecodeImages(napi_env env, napi_callback_info info) {
   size_t argc = 5;
   napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 5) return fail(env, "decodeImages(decoder, items, meta, specJson, out)");
+  if (argc < 5) return rtThrow(env, "decodeImages(decoder, items, meta, specJson, out)");
   auto* w = new ImageWork();
   w->decoder = decoderOf(env, argv[0]);
   if (w->decoder == nullptr) return drop(env, w, "decodeImages: not an image decoder");
@@ -213,7 +201,7 @@ napi_value RunImages(napi_env env, napi_callback_info info) {
   size_t argc = 8;
   napi_value argv[8];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return fail(env, "runImages(engine, decoder, batch, rows, items, meta, specJson, outputs)");
+  if (argc < 8) return rtThrow(env, "runImages(engine, decoder, batch, rows, items, meta, specJson, outputs)");
   auto* w = new ImageWork();
   w->engine = rtEngineOf(env, argv[0], &w->pending);
   w->decoder = decoderOf(env, argv[1]);
