@@ -8,8 +8,9 @@
  *   request published twice within the duplicate window is stored once.
  * - `<PREFIX>_RESULTS` (subjects `<prefix>.results.<key>`, kept for resultsTtlMs): every answer is published with
  *   `Nats-Msg-Id` = the request's key, so the broker stores one answer per key however many deliveries computed one;
- *   the publish acknowledgement says whether ours was the first (`duplicate: false`), and only then is the answer
- *   also sent to the request's reply subject. Clients wait on their reply subject or read the results stream.
+ *   the publish acknowledgement says whether ours was the first (`duplicate: false`); the reply subject gets the
+ *   recorded answer either way (a later one marked `Rtserve-Replay`), so a replica dying between recording an
+ *   answer and sending it loses nothing. Clients wait on their reply subject or read the results stream.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -24,7 +25,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { AsyncQueueConfig } from '../config/async-queue-schema.ts';
-import type { QueueAnswer, QueuedRequest, QueueTransport } from './queue-transport.ts';
+import type { QueueAnswer, QueuedRequest, QueueTransport, RecordedAnswer } from './queue-transport.ts';
 
 /** Headers of the queue's messages. */
 export const QUEUE_HEADERS = {
@@ -36,6 +37,8 @@ export const QUEUE_HEADERS = {
   replica: 'Rtserve-Replica',
   /** Which delivery of the request was answered (1 = the first; more after a replica died or a retry). */
   delivery: 'Rtserve-Delivery',
+  /** On a reply: 'true' when it is the answer recorded earlier for the key, sent again (not computed again). */
+  replay: 'Rtserve-Replay',
 } as const;
 
 export function queueNames(prefix: string): {
@@ -160,26 +163,45 @@ export class NatsQueueTransport implements QueueTransport {
     };
   }
 
-  async answered(key: string): Promise<boolean> {
+  async recorded(key: string): Promise<RecordedAnswer | undefined> {
     try {
-      await this.jsm.streams.getMessage(this.names.results, { last_by_subj: this.names.resultSubject(key) });
-      return true;
+      const m = await this.jsm.streams.getMessage(this.names.results, { last_by_subj: this.names.resultSubject(key) });
+      return { body: m.data, status: m.header?.get(QUEUE_HEADERS.status) || 'ok' };
     } catch (err) {
-      if (isNotFound(err)) return false;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }
 
-  async answer(request: QueuedRequest, answer: QueueAnswer): Promise<boolean> {
+  async answer(request: QueuedRequest, answer: QueueAnswer): Promise<'recorded' | 'replayed'> {
+    const h = this.replyHeaders(request, answer.status);
+    h.set(QUEUE_HEADERS.replica, answer.replica);
+    const ack = await this.js.publish(this.names.resultSubject(request.key), answer.body, { msgID: subjectToken(request.key), headers: h });
+    if (ack.duplicate) {
+      // Another delivery recorded its answer first: that one is the key's answer (ours is dropped by the broker).
+      const recorded = await this.recorded(request.key);
+      await this.replay(request, recorded ?? answer);
+      return 'replayed';
+    }
+    // The reply leaves on the same connection before the request's ack, so a replica killed after its ack has sent
+    // it; one killed between recording and the ack may not have, and the redelivery replays the recorded answer.
+    if (request.replyTo !== undefined) this.nc.publish(request.replyTo, answer.body, { headers: h });
+    return 'recorded';
+  }
+
+  async replay(request: QueuedRequest, recorded: RecordedAnswer): Promise<void> {
+    if (request.replyTo === undefined) return;
+    const h = this.replyHeaders(request, recorded.status);
+    h.set(QUEUE_HEADERS.replay, 'true');
+    this.nc.publish(request.replyTo, recorded.body, { headers: h });
+  }
+
+  private replyHeaders(request: QueuedRequest, status: string): ReturnType<typeof natsHeaders> {
     const h = natsHeaders();
     h.set(QUEUE_HEADERS.key, request.key);
-    h.set(QUEUE_HEADERS.status, answer.status);
-    h.set(QUEUE_HEADERS.replica, answer.replica);
+    h.set(QUEUE_HEADERS.status, status);
     h.set(QUEUE_HEADERS.delivery, String(request.deliveries));
-    const ack = await this.js.publish(this.names.resultSubject(request.key), answer.body, { msgID: subjectToken(request.key), headers: h });
-    if (ack.duplicate) return false;
-    if (request.replyTo !== undefined) this.nc.publish(request.replyTo, answer.body, { headers: h });
-    return true;
+    return h;
   }
 
   async close(): Promise<void> {

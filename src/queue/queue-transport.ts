@@ -31,18 +31,30 @@ export interface QueueAnswer {
   readonly replica: string;
 }
 
+/** An answer already in the results stream. */
+export interface RecordedAnswer {
+  readonly body: Uint8Array;
+  /** 'ok' or the error code. */
+  readonly status: string;
+}
+
 export interface QueueTransport {
   /**
    * Delivers requests to `handle` (which acks or naks each), never more than maxInFlight unacknowledged at once:
    * backpressure is not fetching. Resolves when the signal aborts.
    */
   consume(maxInFlight: number, handle: (request: QueuedRequest) => Promise<void>, signal: AbortSignal): Promise<void>;
-  /** True when an answer for `key` is already recorded (a redelivered request that was answered before its ack). */
-  answered(key: string): Promise<boolean>;
+  /** The answer recorded for `key`, if any (a redelivered request that was answered before its ack). */
+  recorded(key: string): Promise<RecordedAnswer | undefined>;
   /**
-   * Records the answer for the request's key and sends it to its reply subject; false (and nothing sent) when an
-   * answer for that key was recorded before: another delivery answered it.
+   * Records the answer for the request's key and sends it to its reply subject. When an answer for that key was
+   * recorded before (another delivery answered it), that recorded answer is what the reply subject gets, marked as
+   * a replay, and the result is 'replayed'. The reply subject therefore hears at least once per request; only the
+   * window between a replica recording an answer and acknowledging its request can make it hear twice (the same
+   * body, the second marked as a replay).
    */
-  answer(request: QueuedRequest, answer: QueueAnswer): Promise<boolean>;
+  answer(request: QueuedRequest, answer: QueueAnswer): Promise<'recorded' | 'replayed'>;
+  /** Sends an answer recorded earlier to the request's reply subject, marked as a replay. */
+  replay(request: QueuedRequest, recorded: RecordedAnswer): Promise<void>;
   close(): Promise<void>;
 }

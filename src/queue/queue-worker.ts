@@ -51,8 +51,11 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
 
   const handle = async (req: QueuedRequest): Promise<void> => {
     try {
-      // Answered before (its replica died between recording the answer and the ack): done, do not answer again.
-      if (req.deliveries > 1 && (await transport.answered(req.key))) {
+      // Answered before (its replica died between recording the answer and the ack, maybe before the reply left):
+      // not computed again; the recorded answer goes to the reply subject as a replay.
+      const recorded = req.deliveries > 1 ? await transport.recorded(req.key) : undefined;
+      if (recorded !== undefined) {
+        await transport.replay(req, recorded);
         await req.ack();
         return;
       }
@@ -67,8 +70,9 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
         req.nak(1000);
         return;
       }
-      const first = await transport.answer(req, { ...outcome, replica: options.replicaId });
-      if (!first) logger.info({ key: req.key }, 'async queue: request already answered by another delivery; not answered again');
+      const how = await transport.answer(req, { ...outcome, replica: options.replicaId });
+      if (how === 'replayed')
+        logger.info({ key: req.key }, 'async queue: request already answered by another delivery; its recorded answer was replayed');
       await req.ack();
     } catch (err) {
       // The broker is unreachable or the ack failed: the request is redelivered after ack_wait; the key keeps the

@@ -20,6 +20,7 @@ export function startProcess(cmd: string, args: string[], readyLine: RegExp | un
     for (const stream of [proc.stdout, proc.stderr]) {
       createInterface({ input: stream as NodeJS.ReadableStream }).on('line', (line) => {
         tail = `${tail}${line}\n`.slice(-4000);
+        if (process.env.RTSERVE_TEST_PROC_LOG === '1') process.stderr.write(`[${what}] ${line}\n`);
         if (!ready && readyLine?.test(line) === true) {
           ready = true;
           resolve(proc);
