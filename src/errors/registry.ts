@@ -73,6 +73,10 @@ export const ERROR_CODES = Object.freeze({
   // scheduling
   QUEUE_FULL: { category: 'RESOURCE_EXHAUSTED', doc: 'The model queue is at max_queue_size; retry after the hinted delay.' },
   QUEUE_TIMEOUT: { category: 'DEADLINE_EXCEEDED', doc: 'The request timed out in the queue before it was executed.' },
+  QUEUE_MAX_DELIVERIES: {
+    category: 'UNAVAILABLE',
+    doc: 'An async-queue request was delivered asyncQueue.maxDeliveries times and no replica finished it (each died or stalled past ackWaitMs); it is answered with this error and removed from the work queue.',
+  },
   CANCELLED: { category: 'CANCELLED', doc: 'The client cancelled the request or went away.' },
   SERVER_DRAINING: { category: 'UNAVAILABLE', doc: 'The server is shutting down and accepts no new requests.' },
   ENGINE_OWNER_GONE: {

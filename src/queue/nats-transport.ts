@@ -22,6 +22,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
+  type MsgHdrs,
   type NatsConnection,
 } from 'nats';
 import type { AsyncQueueConfig } from '../config/async-queue-schema.ts';
@@ -144,22 +145,74 @@ export class NatsQueueTransport implements QueueTransport {
   }
 
   private toRequest(m: JsMsg): QueuedRequest {
-    const h = m.headers;
-    const key = h?.get(QUEUE_HEADERS.key) || h?.get('Nats-Msg-Id') || `${this.names.requests}-${m.seq}`;
-    const version = h?.get(QUEUE_HEADERS.version) || undefined;
-    const replyTo = h?.get(QUEUE_HEADERS.replyTo) || undefined;
     return {
-      key,
-      model: m.subject.slice(m.subject.indexOf('.requests.') + '.requests.'.length),
-      version,
-      body: m.data,
-      replyTo,
+      ...this.requestFields(m.headers, m.subject, m.seq, m.data),
       deliveries: m.info.deliveryCount,
       ack: async () => {
         await m.ackAck();
       },
       nak: (delayMs) => m.nak(delayMs),
       working: () => m.working(),
+    };
+  }
+
+  /** What a request message says about itself: its key, model, version, body and reply subject. */
+  private requestFields(
+    h: MsgHdrs | undefined,
+    subject: string,
+    seq: number,
+    body: Uint8Array,
+  ): Pick<QueuedRequest, 'key' | 'model' | 'version' | 'body' | 'replyTo'> {
+    return {
+      key: h?.get(QUEUE_HEADERS.key) || h?.get('Nats-Msg-Id') || `${this.names.requests}-${seq}`,
+      model: subject.slice(subject.indexOf('.requests.') + '.requests.'.length),
+      version: h?.get(QUEUE_HEADERS.version) || undefined,
+      body,
+      replyTo: h?.get(QUEUE_HEADERS.replyTo) || undefined,
+    };
+  }
+
+  async exhausted(handle: (request: QueuedRequest) => Promise<void>, signal: AbortSignal): Promise<void> {
+    // JetStream announces a message that reached max_deliver on an advisory subject; a queue group gives each
+    // announcement to one replica. The message stays in the work-queue stream until it is deleted.
+    const subject = `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${this.names.requests}.${this.names.consumer}`;
+    const sub = this.nc.subscribe(subject, { queue: `${this.names.consumer}-exhausted` });
+    const onAbort = (): void => sub.unsubscribe();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const running = new Set<Promise<void>>();
+    try {
+      for await (const m of sub) {
+        const advisory = JSON.parse(new TextDecoder().decode(m.data)) as { stream_seq?: number; deliveries?: number };
+        const seq = advisory.stream_seq;
+        if (typeof seq !== 'number') continue;
+        const p = this.storedRequest(seq, advisory.deliveries ?? 0)
+          .then((req) => (req === undefined ? undefined : handle(req)))
+          .finally(() => running.delete(p));
+        running.add(p);
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      await Promise.allSettled([...running]);
+    }
+  }
+
+  /** A request still in the work-queue stream at `seq`, as a QueuedRequest whose ack deletes it; undefined if gone. */
+  private async storedRequest(seq: number, deliveries: number): Promise<QueuedRequest | undefined> {
+    let m: Awaited<ReturnType<JetStreamManager['streams']['getMessage']>>;
+    try {
+      m = await this.jsm.streams.getMessage(this.names.requests, { seq });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+    return {
+      ...this.requestFields(m.header, m.subject, seq, m.data),
+      deliveries,
+      ack: async () => {
+        await this.jsm.streams.deleteMessage(this.names.requests, seq, false);
+      },
+      nak: () => undefined,
+      working: () => undefined,
     };
   }
 

@@ -56,5 +56,11 @@ export interface QueueTransport {
   answer(request: QueuedRequest, answer: QueueAnswer): Promise<'recorded' | 'replayed'>;
   /** Sends an answer recorded earlier to the request's reply subject, marked as a replay. */
   replay(request: QueuedRequest, recorded: RecordedAnswer): Promise<void>;
+  /**
+   * Hands over each request the broker gave up on (delivered maxDeliveries times, never acknowledged), to one
+   * replica, so that it is answered rather than left in the queue unanswered; its `ack` removes it from the queue.
+   * Resolves when the signal aborts.
+   */
+  exhausted(handle: (request: QueuedRequest) => Promise<void>, signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }

@@ -81,14 +81,32 @@ export function startQueueWorker(options: QueueWorkerOptions): QueueWorker {
     }
   };
 
-  const consuming = transport.consume(options.maxInFlight, handle, stop.signal).catch((err: unknown) => {
-    logger.error({ err: err instanceof Error ? err.message : String(err) }, 'async queue: consumer stopped');
-  });
+  // The broker stopped delivering a request (maxDeliveries reached, none acknowledged): answer it with an error.
+  const giveUp = async (req: QueuedRequest): Promise<void> => {
+    try {
+      const message = `the request was delivered ${req.deliveries} times (asyncQueue.maxDeliveries) and no replica finished it`;
+      const body = encoder.encode(JSON.stringify({ error: message, code: 'QUEUE_MAX_DELIVERIES' }));
+      await transport.answer(req, { body, status: 'QUEUE_MAX_DELIVERIES', replica: options.replicaId });
+      await req.ack();
+      logger.warn(
+        { key: req.key, deliveries: req.deliveries },
+        'async queue: request given up after its last delivery; answered QUEUE_MAX_DELIVERIES',
+      );
+    } catch (err) {
+      logger.error({ key: req.key, err: err instanceof Error ? err.message : String(err) }, 'async queue: a given-up request could not be answered');
+    }
+  };
+
+  const logStop = (what: string) => (err: unknown) => {
+    logger.error({ err: err instanceof Error ? err.message : String(err) }, `async queue: ${what} stopped`);
+  };
+  const consuming = transport.consume(options.maxInFlight, handle, stop.signal).catch(logStop('consumer'));
+  const watching = transport.exhausted(giveUp, stop.signal).catch(logStop('max-deliveries watcher'));
 
   return {
     async close() {
       stop.abort();
-      await consuming;
+      await Promise.all([consuming, watching]);
       await transport.close();
     },
   };

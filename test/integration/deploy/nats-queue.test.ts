@@ -14,6 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { connect, headers as natsHeaders, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
@@ -196,6 +197,39 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
     assert.deepEqual(replies.get(key), [{ body: '{"first":true}', replay: true }], 'the recorded answer, marked as a replay');
     const stored = await jsm.streams.getMessage(names.results, { last_by_subj: names.resultSubject(key) });
     assert.equal(new TextDecoder().decode(stored.data), '{"first":true}', 'the recorded answer stays the only one');
+  });
+
+  it('a request no replica finishes in maxDeliveries deliveries is answered QUEUE_MAX_DELIVERIES and leaves the queue', async () => {
+    const survivor = replicas[1] as ChildProcess;
+    const key = 'never-finished';
+    survivor.kill('SIGSTOP');
+    try {
+      // Its pull request (1 s) expires while it is stopped: the request below goes to this test's fetches only.
+      await sleep(1500);
+      assert.equal(await publish(key, generateBody(4)), false);
+      const consumer = await js.consumers.get(names.requests, names.consumer);
+      // Act as replicas that each take the request and die before acknowledging it, up to maxDeliveries (5).
+      let deliveries = 0;
+      for (let tries = 0; deliveries < 5 && tries < 30; tries++) {
+        const m = await consumer.next({ expires: 5000 });
+        if (m !== null) deliveries = m.info.deliveryCount;
+      }
+      assert.equal(deliveries, 5, 'the request was delivered maxDeliveries times');
+    } finally {
+      survivor.kill('SIGCONT');
+    }
+    await waitFor('the QUEUE_MAX_DELIVERIES answer', () => (replies.has(key) ? true : undefined), 60_000, 20);
+    const body = JSON.parse(replies.get(key)?.[0]?.body ?? '{}') as { code?: string; error?: string };
+    assert.equal(body.code, 'QUEUE_MAX_DELIVERIES');
+    assert.match(body.error ?? '', /delivered 5 times/);
+    const stored = await jsm.streams.getMessage(names.results, { last_by_subj: names.resultSubject(key) });
+    assert.equal(stored.header?.get(QUEUE_HEADERS.status), 'QUEUE_MAX_DELIVERIES', 'the error is the recorded answer');
+    await waitFor(
+      'the request to leave the work queue',
+      async () => ((await jsm.streams.info(names.requests)).state.messages === 0 ? true : undefined),
+      30_000,
+      50,
+    );
   });
 
   it('a bad request is answered with an error naming the problem', async () => {
