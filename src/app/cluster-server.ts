@@ -14,6 +14,7 @@ import { ServerMetrics } from '../observability/metrics.ts';
 import { rtError } from '../errors/registry.ts';
 import { Security } from '../security/security.ts';
 import { MemoryBucketStore } from '../security/bucket-store.ts';
+import { MemoryConcurrencyStore } from '../security/concurrency-store.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { OwnerHub } from '../cluster/owner-hub.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
@@ -50,8 +51,13 @@ export async function startClusterServer(options: StartOptions, workers: number)
     api: core,
     registry: serverMetrics.registry,
     logger,
-    // Rate limits and WebSocket tickets kept in memory are the whole server's: the workers keep them here.
-    limits: { buckets: new MemoryBucketStore(), tickets: security.tickets },
+    // Rate limits, WebSocket tickets kept in memory and the concurrency cap are the whole server's: the workers keep
+    // them here (the cap in the owner's Security, so server.security.rateLimiter.inFlightOf counts every worker's).
+    limits: {
+      buckets: new MemoryBucketStore(),
+      tickets: security.tickets,
+      concurrency: security.rateLimiter?.concurrency ?? new MemoryConcurrencyStore(),
+    },
     // Workers' tensor slots are opened as client regions are: mapped and page-locked where the CUDA addon loads.
     opener: options.sharedMemoryOpener ?? defaultRegionOpener,
     socketPath: join(tmpdir(), `rtserve-${process.pid}-${randomBytes(4).toString('hex')}.sock`),

@@ -57,8 +57,13 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
       exit(stopping ? 0 : 1);
     },
   });
-  // Rate limits and WebSocket tickets kept in memory live in the owner, shared by every worker (shared-limits.ts).
-  services = await createFrontEndServices(config, logger, undefined, { buckets: link.bucketStore, tickets: link.ticketStore });
+  // Rate limits and WebSocket tickets kept in memory, and the concurrency cap, live in the owner, shared by every
+  // worker (shared-limits.ts).
+  services = await createFrontEndServices(config, logger, undefined, {
+    buckets: link.bucketStore,
+    tickets: link.ticketStore,
+    concurrency: link.concurrencyStore,
+  });
   const { tls, shared, security, metrics } = services;
   front = await startFrontEnds({
     config,

@@ -10,8 +10,9 @@ import type { MirrorSnapshot } from './model-mirror.ts';
 import { RemoteInferenceApi } from './remote-api.ts';
 import { RpcPeer } from './rpc-peer.ts';
 import { TensorSlots } from './tensor-slots.ts';
-import { OwnerBucketStore, OwnerTicketStore } from './shared-limits.ts';
+import { OwnerBucketStore, OwnerConcurrencyStore, OwnerTicketStore } from './shared-limits.ts';
 import type { BucketStore } from '../security/bucket-store.ts';
+import type { ConcurrencyStore } from '../security/concurrency-store.ts';
 import type { TicketStore } from '../security/ws-tickets.ts';
 
 export interface WorkerHandlers {
@@ -30,6 +31,8 @@ export interface WorkerLink {
   /** Rate-limit buckets and WebSocket tickets kept in the owner (shared-limits.ts). */
   readonly bucketStore: BucketStore;
   readonly ticketStore: TicketStore;
+  /** The per-principal concurrency cap, counted in the owner (shared-limits.ts). */
+  readonly concurrencyStore: ConcurrencyStore;
   /** /metrics of the whole server, from the owner. */
   metricsText(): Promise<string>;
   close(): void;
@@ -76,6 +79,7 @@ export async function connectToOwner(socketPath: string, workerId: number, handl
     api,
     bucketStore: new OwnerBucketStore(peer),
     ticketStore: new OwnerTicketStore(peer),
+    concurrencyStore: new OwnerConcurrencyStore(peer),
     metricsText: async () => String((await peer.call('metrics', { value: null })).value),
     close: () => channel.close(),
   };
