@@ -60,6 +60,8 @@ export async function startClusterServer(options: StartOptions, workers: number)
     },
     // Workers' tensor slots are opened as client regions are: mapped and page-locked where the CUDA addon loads.
     opener: options.sharedMemoryOpener ?? defaultRegionOpener,
+    // The workers' OpenAI-compatible routes generate here: one continuous batcher per model for the whole server.
+    generate: engines.generate,
     socketPath: join(tmpdir(), `rtserve-${process.pid}-${randomBytes(4).toString('hex')}.sock`),
   });
 

@@ -17,7 +17,7 @@ import { createHttpServer } from '../transport/http/http-server.ts';
 import { installHttpDrain, type HttpDrain } from '../transport/http/http-drain.ts';
 import { countSlowClients } from '../transport/http/slow-clients.ts';
 import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
-import type { GenerateService } from '../generate/index.ts';
+import type { GenerationApi } from '../generate/index.ts';
 import { registerWebDemo } from '../transport/http/web-demo.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
@@ -43,8 +43,8 @@ export interface FrontEndsOptions {
   readonly shared: SharedState;
   readonly tls: TlsMaterial | undefined;
   readonly tracing: OtelTracing | undefined;
-  /** The OpenAI-compatible routes need the generation service itself (docs/generate.md): only where it runs. */
-  readonly generate?: GenerateService;
+  /** The OpenAI-compatible routes (docs/generate.md): the generation service, or a worker's calls to the owner's. */
+  readonly generate?: GenerationApi;
 }
 
 export interface FrontEnds {

@@ -75,6 +75,8 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
     shared,
     tls,
     tracing,
+    // The OpenAI-compatible routes generate in the owner (cluster/remote-generate.ts).
+    generate: link.generate,
   });
   // API keys reloaded on the owner (SIGHUP, config file change) reach every worker.
   process.on('message', (m: OwnerOrder) => {

@@ -20,6 +20,8 @@ import { principalFromWire, principalToWire, type WireHold, type WirePrincipal }
 import { requestFromWire, responseToWire } from './infer-wire.ts';
 import { takeSnapshot } from './model-mirror.ts';
 import { RpcPeer, type CallContext, type Incoming, type Payload } from './rpc-peer.ts';
+import { serveGeneration } from './remote-generate.ts';
+import type { GenerationApi } from '../generate/generate-service.ts';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
@@ -39,6 +41,8 @@ export interface OwnerHubOptions {
   readonly opener?: RegionOpener;
   /** Rate-limit buckets, concurrency counts and WebSocket tickets the workers keep here (shared-limits.ts). */
   readonly limits?: { readonly buckets: BucketStore; readonly tickets: TicketStore; readonly concurrency: ConcurrencyStore };
+  /** The owner's generation service: the workers' OpenAI-compatible routes generate here (remote-generate.ts). */
+  readonly generate?: GenerationApi;
   /** How often the owner looks for changes to mirror (model states, readiness). */
   readonly mirrorIntervalMs?: number;
 }
@@ -170,6 +174,12 @@ export class OwnerHub {
       case 'tickets.redeem': {
         const p = await this.limits().tickets.redeem(String(args.value));
         return { value: p === undefined ? null : principalToWire(p) };
+      }
+      case 'gen.start':
+      case 'gen.chat': {
+        const generate = this.options.generate;
+        if (generate === undefined) throw rtError('INTERNAL', 'worker channel: this owner runs no generation service');
+        return serveGeneration(generate, method, args, ctx);
       }
       default:
         throw rtError('INTERNAL', `worker channel: unknown call '${method}'`);

@@ -8,6 +8,8 @@ import { rtError } from '../errors/registry.ts';
 import { FrameChannel } from './frame-channel.ts';
 import type { MirrorSnapshot } from './model-mirror.ts';
 import { RemoteInferenceApi } from './remote-api.ts';
+import { RemoteGenerationApi } from './remote-generate.ts';
+import type { GenerationApi } from '../generate/generate-service.ts';
 import { RpcPeer } from './rpc-peer.ts';
 import { TensorSlots } from './tensor-slots.ts';
 import { OwnerBucketStore, OwnerConcurrencyStore, OwnerTicketStore } from './shared-limits.ts';
@@ -28,6 +30,8 @@ export interface WorkerHandlers {
 
 export interface WorkerLink {
   readonly api: RemoteInferenceApi;
+  /** Generation in the owner's GenerateService, for the OpenAI-compatible routes (remote-generate.ts). */
+  readonly generate: GenerationApi;
   /** Rate-limit buckets and WebSocket tickets kept in the owner (shared-limits.ts). */
   readonly bucketStore: BucketStore;
   readonly ticketStore: TicketStore;
@@ -77,6 +81,7 @@ export async function connectToOwner(socketPath: string, workerId: number, handl
   api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory, slots);
   return {
     api,
+    generate: new RemoteGenerationApi(peer, api),
     bucketStore: new OwnerBucketStore(peer),
     ticketStore: new OwnerTicketStore(peer),
     concurrencyStore: new OwnerConcurrencyStore(peer),
