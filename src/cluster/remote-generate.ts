@@ -15,14 +15,7 @@ import type { GenerateRequest, GenerationEvent, GenerationResult } from '../gene
 import { errorFromWire, errorToWire, type CallContext, type Incoming, type Payload, type RpcPeer } from './rpc-peer.ts';
 
 /** The generation as the first item of `gen.start`. */
-interface WireGeneration {
-  readonly id: string;
-  readonly requestId: string;
-  readonly model: string;
-  readonly version: string;
-  readonly promptTokens: number;
-  readonly maxTokens: number;
-}
+type WireGeneration = Pick<Generation, 'id' | 'requestId' | 'model' | 'version' | 'promptTokens' | 'maxTokens'>;
 
 /** A GenerationEvent on the wire: an error event's RtError as its code and message. */
 type WireEvent =
@@ -58,30 +51,17 @@ export async function serveGeneration(generate: GenerationApi, method: string, a
   return { value: await g.result };
 }
 
-/** The generation of a worker's request, running in the owner. */
-class RemoteGeneration implements Generation {
-  readonly id: string;
-  readonly requestId: string;
-  readonly model: string;
-  readonly version: string;
-  readonly promptTokens: number;
-  readonly maxTokens: number;
+/** A worker's view of the generation of its request, running in the owner: the call's items as events. */
+class RemoteGeneration {
   readonly result: Promise<GenerationResult>;
   private readonly received: GenerationEvent[] = [];
   private waiters: (() => void)[] = [];
   private ended = false;
 
   constructor(
-    head: WireGeneration,
     answer: Promise<Incoming>,
     private readonly controller: AbortController,
   ) {
-    this.id = head.id;
-    this.requestId = head.requestId;
-    this.model = head.model;
-    this.version = head.version;
-    this.promptTokens = head.promptTokens;
-    this.maxTokens = head.maxTokens;
     this.result = answer.then(
       (a) => {
         this.end();
@@ -136,8 +116,21 @@ class RemoteGeneration implements Generation {
     }
   }
 
-  cancel(): void {
-    this.controller.abort();
+  /** The Generation a route sees: the owner's description with this view's state. */
+  generation(head: WireGeneration): Generation {
+    const self = this;
+    return {
+      ...head,
+      result: this.result,
+      get finished() {
+        return self.finished;
+      },
+      get lastSeq() {
+        return self.lastSeq;
+      },
+      events: (after) => this.events(after),
+      cancel: () => this.controller.abort(),
+    };
   }
 }
 
@@ -169,23 +162,23 @@ export class RemoteGenerationApi implements GenerationApi {
       else signal.addEventListener('abort', () => controller.abort(), { once: true });
     }
     return new Promise<Generation>((resolve, reject) => {
-      let generation: RemoteGeneration | undefined;
+      let view: RemoteGeneration | undefined;
       const answer = this.peer.call(
         'gen.start',
         { value: wire },
         {
           signal: controller.signal,
           onItem: (item) => {
-            if (generation === undefined) {
-              generation = new RemoteGeneration(item.value as WireGeneration, answer, controller);
-              resolve(generation);
-            } else generation.push(eventFromWire(item.value as WireEvent));
+            if (view === undefined) {
+              view = new RemoteGeneration(answer, controller);
+              resolve(view.generation(item.value as WireGeneration));
+            } else view.push(eventFromWire(item.value as WireEvent));
           },
         },
       );
       // Refused before it started (a bad request, a full queue, draining): the error is the start's.
       answer.catch((err: unknown) => {
-        if (generation === undefined) reject(err);
+        if (view === undefined) reject(err);
       });
     });
   }
