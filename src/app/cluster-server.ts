@@ -6,7 +6,7 @@
  * connections end with it, so they get errors, never a hang); when the owner goes, the workers leave too.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { MemoryConcurrencyStore } from '../security/concurrency-store.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { OwnerHub } from '../cluster/owner-hub.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
+import { startAsyncQueue } from './async-queue.ts';
 import { startEngineSide } from './engine-side.ts';
 import type { OwnerOrder, WorkerInit, WorkerReport } from './front-worker.ts';
 import type { RunningServer, StartOptions } from './rtserve-server.ts';
@@ -37,8 +38,6 @@ function workerEntry(): { exec: string; execArgv: string[] } {
 
 export async function startClusterServer(options: StartOptions, workers: number): Promise<RunningServer> {
   const { config, logger } = options;
-  if (config.asyncQueue.transport !== 'off')
-    throw rtError('BAD_CONFIG', `the async inference queue (asyncQueue) runs with one process: start with --workers 1 (got ${workers})`);
   // Auth keys are checked before any model loads; the workers read the same config.
   const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger });
   const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
@@ -109,14 +108,18 @@ export async function startClusterServer(options: StartOptions, workers: number)
       });
     });
 
-  try {
-    await Promise.all(Array.from({ length: workers }, (_, i) => fork(i + 1)));
-  } catch (err) {
+  /** A failed start: the workers, the hub, the engines and the security stores go. */
+  const abandon = async (): Promise<void> => {
     closing = true;
     for (const w of slots.keys()) w.kill();
     await hub.close();
     await engines.stop();
     await security.close();
+  };
+  try {
+    await Promise.all(Array.from({ length: workers }, (_, i) => fork(i + 1)));
+  } catch (err) {
+    await abandon();
     throw err;
   }
   logger.info({ workers, socket: hub.socketPath }, 'front-end workers serving');
@@ -130,6 +133,12 @@ export async function startClusterServer(options: StartOptions, workers: number)
     for (const w of slots.keys()) w.send(order);
   };
 
+  // The async inference queue consumes the broker, not the ports: its worker runs here, against the owner's core.
+  const queueWorker = await startAsyncQueue(config, core, randomUUID(), logger).catch(async (err: unknown) => {
+    await abandon();
+    throw err;
+  });
+
   // In-process routes over the owner's core (tests inject requests); the ports are the workers'.
   const http = await createHttpServer({ api: core, logger, maxBodyBytes: config.maxBodyBytes });
   await http.ready();
@@ -138,12 +147,15 @@ export async function startClusterServer(options: StartOptions, workers: number)
   const close = (): Promise<void> => {
     stopping ??= (async () => {
       closing = true;
+      // No new queued work; what the owner holds finishes within the drain below.
+      const queueClosed = queueWorker?.close();
       const deadlineMs = Date.now() + config.exitTimeoutSecs * 1000;
       // At once: the core answers new inference SERVER_DRAINING; the workers turn not ready, close REST connections
       // behind their answers and send gRPC GOAWAY. The ports stay open until the clients stopped sending.
       const drained = engines.drain();
       hub.beginDrain();
       await drained;
+      await queueClosed;
       await hub.finishDrain(deadlineMs);
       const exited = [...slots.keys()].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
       for (const w of slots.keys()) w.disconnect();
