@@ -86,6 +86,19 @@ describe('OpenAI-compatible routes through two workers', () => {
     assert.deepEqual(cut.choices[0], { index: 0, text: text.slice(0, text.indexOf(stop)), logprobs: null, finish_reason: 'stop' });
   });
 
+  test('GET /v1/models lists the generative models through every worker (from the owner’s mirror)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${two.server.httpUrl}/v1/models`, { headers: { connection: 'close' } });
+      const body = (await res.json()) as { data: { id: string }[] };
+      assert.deepEqual(
+        body.data.map((m) => m.id),
+        ['charlm'],
+      );
+      assert.equal((await fetch(`${two.server.httpUrl}/v1/models/charlm`, { headers: { connection: 'close' } })).status, 200);
+      assert.equal((await fetch(`${two.server.httpUrl}/v1/models/nope`, { headers: { connection: 'close' } })).status, 404);
+    }
+  });
+
   test('errors are the same: unknown model, bad parameters', async () => {
     for (const [path, body] of [
       ['/v1/completions', { model: 'nope', prompt: 'x' }],
