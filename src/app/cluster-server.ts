@@ -6,7 +6,7 @@
  * connections end with it, so they get errors, never a hang); when the owner goes, the workers leave too.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +14,11 @@ import { ServerMetrics } from '../observability/metrics.ts';
 import { rtError } from '../errors/registry.ts';
 import { Security } from '../security/security.ts';
 import { MemoryBucketStore } from '../security/bucket-store.ts';
+import { MemoryConcurrencyStore } from '../security/concurrency-store.ts';
 import { createHttpServer } from '../transport/http/http-server.ts';
 import { OwnerHub } from '../cluster/owner-hub.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
+import { startAsyncQueue } from './async-queue.ts';
 import { startEngineSide } from './engine-side.ts';
 import type { OwnerOrder, WorkerInit, WorkerReport } from './front-worker.ts';
 import type { RunningServer, StartOptions } from './rtserve-server.ts';
@@ -36,8 +38,6 @@ function workerEntry(): { exec: string; execArgv: string[] } {
 
 export async function startClusterServer(options: StartOptions, workers: number): Promise<RunningServer> {
   const { config, logger } = options;
-  if (config.asyncQueue.transport !== 'off')
-    throw rtError('BAD_CONFIG', `the async inference queue (asyncQueue) runs with one process: start with --workers 1 (got ${workers})`);
   // Auth keys are checked before any model loads; the workers read the same config.
   const security = await Security.create({ auth: config.auth, rateLimit: config.rateLimit, logger });
   const serverMetrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });
@@ -50,10 +50,17 @@ export async function startClusterServer(options: StartOptions, workers: number)
     api: core,
     registry: serverMetrics.registry,
     logger,
-    // Rate limits and WebSocket tickets kept in memory are the whole server's: the workers keep them here.
-    limits: { buckets: new MemoryBucketStore(), tickets: security.tickets },
+    // Rate limits, WebSocket tickets kept in memory and the concurrency cap are the whole server's: the workers keep
+    // them here (the cap in the owner's Security, so server.security.rateLimiter.inFlightOf counts every worker's).
+    limits: {
+      buckets: new MemoryBucketStore(),
+      tickets: security.tickets,
+      concurrency: security.rateLimiter?.concurrency ?? new MemoryConcurrencyStore(),
+    },
     // Workers' tensor slots are opened as client regions are: mapped and page-locked where the CUDA addon loads.
     opener: options.sharedMemoryOpener ?? defaultRegionOpener,
+    // The workers' OpenAI-compatible routes generate here: one continuous batcher per model for the whole server.
+    generate: engines.generate,
     socketPath: join(tmpdir(), `rtserve-${process.pid}-${randomBytes(4).toString('hex')}.sock`),
   });
 
@@ -101,14 +108,18 @@ export async function startClusterServer(options: StartOptions, workers: number)
       });
     });
 
-  try {
-    await Promise.all(Array.from({ length: workers }, (_, i) => fork(i + 1)));
-  } catch (err) {
+  /** A failed start: the workers, the hub, the engines and the security stores go. */
+  const abandon = async (): Promise<void> => {
     closing = true;
     for (const w of slots.keys()) w.kill();
     await hub.close();
     await engines.stop();
     await security.close();
+  };
+  try {
+    await Promise.all(Array.from({ length: workers }, (_, i) => fork(i + 1)));
+  } catch (err) {
+    await abandon();
     throw err;
   }
   logger.info({ workers, socket: hub.socketPath }, 'front-end workers serving');
@@ -122,6 +133,12 @@ export async function startClusterServer(options: StartOptions, workers: number)
     for (const w of slots.keys()) w.send(order);
   };
 
+  // The async inference queue consumes the broker, not the ports: its worker runs here, against the owner's core.
+  const queueWorker = await startAsyncQueue(config, core, randomUUID(), logger).catch(async (err: unknown) => {
+    await abandon();
+    throw err;
+  });
+
   // In-process routes over the owner's core (tests inject requests); the ports are the workers'.
   const http = await createHttpServer({ api: core, logger, maxBodyBytes: config.maxBodyBytes });
   await http.ready();
@@ -130,12 +147,15 @@ export async function startClusterServer(options: StartOptions, workers: number)
   const close = (): Promise<void> => {
     stopping ??= (async () => {
       closing = true;
+      // No new queued work; what the owner holds finishes within the drain below.
+      const queueClosed = queueWorker?.close();
       const deadlineMs = Date.now() + config.exitTimeoutSecs * 1000;
       // At once: the core answers new inference SERVER_DRAINING; the workers turn not ready, close REST connections
       // behind their answers and send gRPC GOAWAY. The ports stay open until the clients stopped sending.
       const drained = engines.drain();
       hub.beginDrain();
       await drained;
+      await queueClosed;
       await hub.finishDrain(deadlineMs);
       const exited = [...slots.keys()].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
       for (const w of slots.keys()) w.disconnect();

@@ -17,7 +17,7 @@ import { createHttpServer } from '../transport/http/http-server.ts';
 import { installHttpDrain, type HttpDrain } from '../transport/http/http-drain.ts';
 import { countSlowClients } from '../transport/http/slow-clients.ts';
 import { registerOpenAiRoutes } from '../transport/http/openai-routes.ts';
-import type { GenerateService } from '../generate/index.ts';
+import type { GenerationApi } from '../generate/index.ts';
 import { registerWebDemo } from '../transport/http/web-demo.ts';
 import { createHttpSecurity } from '../security/http-guard.ts';
 import { createWsSecurityHooks } from '../security/ws-hooks.ts';
@@ -26,6 +26,7 @@ import { createSharedState, type SharedState } from '../state/shared-state.ts';
 import { Security } from '../security/security.ts';
 import type { BucketStore } from '../security/bucket-store.ts';
 import type { TicketStore } from '../security/ws-tickets.ts';
+import type { ConcurrencyStore } from '../security/concurrency-store.ts';
 import { grpcServerCredentials, httpsServerOptions, loadTlsMaterial, type TlsMaterial } from '../security/tls.ts';
 import { credentialsFromGrpcMetadata, ipFromGrpcPeer } from '../security/credentials.ts';
 import { clientAddressResolver } from '../security/client-address.ts';
@@ -42,8 +43,8 @@ export interface FrontEndsOptions {
   readonly shared: SharedState;
   readonly tls: TlsMaterial | undefined;
   readonly tracing: OtelTracing | undefined;
-  /** The OpenAI-compatible routes need the generation service itself (docs/generate.md): only where it runs. */
-  readonly generate?: GenerateService;
+  /** The OpenAI-compatible routes (docs/generate.md): the generation service, or a worker's calls to the owner's. */
+  readonly generate?: GenerationApi;
 }
 
 export interface FrontEnds {
@@ -76,7 +77,7 @@ export async function createFrontEndServices(
   logger: Logger,
   sharedState: SharedState | undefined,
   /** Stores kept elsewhere (a front-end worker's, in the engine owner) where the config keeps them in memory. */
-  stores: { readonly buckets?: BucketStore; readonly tickets?: TicketStore } = {},
+  stores: { readonly buckets?: BucketStore; readonly tickets?: TicketStore; readonly concurrency?: ConcurrencyStore } = {},
 ): Promise<FrontEndServices> {
   const tls = loadTlsMaterial(config);
   const shared =
@@ -92,6 +93,7 @@ export async function createFrontEndServices(
     logger,
     ...(shared.tickets !== undefined ? { tickets: shared.tickets } : stores.tickets !== undefined ? { tickets: stores.tickets } : {}),
     ...(config.rateLimit.store === 'memory' && stores.buckets !== undefined ? { bucketStore: stores.buckets } : {}),
+    ...(stores.concurrency === undefined ? {} : { concurrencyStore: stores.concurrency }),
   });
   // Metrics first: each loaded version's statistics feed its histograms (the source is wired by the engine side).
   const metrics = new ServerMetrics({ statistics: () => [], pending: () => [] }, { histograms: config.metricsHistograms });

@@ -57,8 +57,13 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
       exit(stopping ? 0 : 1);
     },
   });
-  // Rate limits and WebSocket tickets kept in memory live in the owner, shared by every worker (shared-limits.ts).
-  services = await createFrontEndServices(config, logger, undefined, { buckets: link.bucketStore, tickets: link.ticketStore });
+  // Rate limits and WebSocket tickets kept in memory, and the concurrency cap, live in the owner, shared by every
+  // worker (shared-limits.ts).
+  services = await createFrontEndServices(config, logger, undefined, {
+    buckets: link.bucketStore,
+    tickets: link.ticketStore,
+    concurrency: link.concurrencyStore,
+  });
   const { tls, shared, security, metrics } = services;
   front = await startFrontEnds({
     config,
@@ -70,6 +75,8 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
     shared,
     tls,
     tracing,
+    // The OpenAI-compatible routes generate in the owner (cluster/remote-generate.ts).
+    generate: link.generate,
   });
   // API keys reloaded on the owner (SIGHUP, config file change) reach every worker.
   process.on('message', (m: OwnerOrder) => {

@@ -10,14 +10,13 @@ import type { Security } from '../security/security.ts';
 import type { RepositoryManager } from '../repository/manager.ts';
 import type { RepositoryPoller } from '../repository/poller.ts';
 import type { GenerateService } from '../generate/index.ts';
-import { NatsQueueTransport } from '../queue/nats-transport.ts';
-import { startQueueWorker, type QueueWorker } from '../queue/queue-worker.ts';
 import type { RegionOpener } from '../shm/system-shared-memory.ts';
 import type { FrameDecoder } from '../preprocess/frame-decoder.ts';
 import { frontEndWorkers } from '../config/workers.ts';
 import { startEngineSide, type EngineSide } from './engine-side.ts';
 import { createFrontEndServices, createTracing, startFrontEnds } from './front-ends.ts';
 import { startClusterServer } from './cluster-server.ts';
+import { startAsyncQueue } from './async-queue.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -95,19 +94,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
 
   // The async inference queue: this replica consumes the broker's work queue through the same API as the front ends.
-  let queueWorker: QueueWorker | undefined;
-  if (config.asyncQueue.transport === 'nats') {
-    const q = config.asyncQueue;
-    queueWorker = startQueueWorker({
-      api: core,
-      transport: await NatsQueueTransport.connect(q),
-      maxInFlight: q.maxInFlight,
-      ackWaitMs: q.ackWaitMs,
-      maxDeliveries: q.maxDeliveries,
-      replicaId: shared.replicaId,
-      logger,
-    });
-  }
+  const queueWorker = await startAsyncQueue(config, core, shared.replicaId, logger);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -13,12 +13,15 @@ import { markExclusive } from '../tensor/exclusive-buffers.ts';
 import type { Logger } from '../observability/logger.ts';
 import { openFileRegion, systemSharedMemoryOf, type RegionBacking, type RegionOpener } from '../shm/system-shared-memory.ts';
 import type { BucketSpec, BucketStore } from '../security/bucket-store.ts';
+import type { ConcurrencyStore } from '../security/concurrency-store.ts';
 import type { TicketStore } from '../security/ws-tickets.ts';
 import { FrameChannel } from './frame-channel.ts';
-import { principalFromWire, principalToWire, type WirePrincipal } from './shared-limits.ts';
+import { principalFromWire, principalToWire, type WireHold, type WirePrincipal } from './shared-limits.ts';
 import { requestFromWire, responseToWire } from './infer-wire.ts';
 import { takeSnapshot } from './model-mirror.ts';
 import { RpcPeer, type CallContext, type Incoming, type Payload } from './rpc-peer.ts';
+import { serveGeneration } from './remote-generate.ts';
+import type { GenerationApi } from '../generate/generate-service.ts';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
@@ -36,8 +39,10 @@ export interface OwnerHubOptions {
    * addon loads; default file handles.
    */
   readonly opener?: RegionOpener;
-  /** Rate-limit buckets and WebSocket tickets the workers keep here (shared-limits.ts). */
-  readonly limits?: { readonly buckets: BucketStore; readonly tickets: TicketStore };
+  /** Rate-limit buckets, concurrency counts and WebSocket tickets the workers keep here (shared-limits.ts). */
+  readonly limits?: { readonly buckets: BucketStore; readonly tickets: TicketStore; readonly concurrency: ConcurrencyStore };
+  /** The owner's generation service: the workers' OpenAI-compatible routes generate here (remote-generate.ts). */
+  readonly generate?: GenerationApi;
   /** How often the owner looks for changes to mirror (model states, readiness). */
   readonly mirrorIntervalMs?: number;
 }
@@ -47,6 +52,8 @@ interface WorkerLink {
   readonly peer: RpcPeer;
   /** The worker's tensor slots, when it has them. */
   readonly slots: RegionBacking | undefined;
+  /** The worker's unfinished requests in the concurrency cap, by hold number: released when the worker goes. */
+  readonly holds: Map<number, () => void>;
 }
 
 interface Hello {
@@ -57,6 +64,7 @@ interface Hello {
 export class OwnerHub {
   private readonly server: Server;
   private readonly links = new Set<WorkerLink>();
+  private nextHold = 1;
   private lastSnapshot = '';
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -95,17 +103,27 @@ export class OwnerHub {
           const hello = args.value as Hello;
           const slots =
             hello.slots === undefined ? undefined : await (this.options.opener ?? openFileRegion)(hello.slots.path, 0, hello.slots.byteSize);
-          link = { id: Number(hello.worker), peer, slots };
+          link = { id: Number(hello.worker), peer, slots, holds: new Map() };
           this.links.add(link);
           return { value: { snapshot: takeSnapshot(this.options.api), sharedMemory: this.options.api.systemSharedMemory !== undefined } };
         }
+        if (method === 'limits.acquire' && link !== undefined) return this.acquire(link, args.value as { id: string; max: number });
         return this.serve(method, args, ctx, link?.slots);
       },
       () => rtError('CANCELLED', 'the front-end worker went away'),
     );
+    peer.onNotify = (method, args) => {
+      if (method !== 'limits.release' || link === undefined) return;
+      const hold = Number(args.value);
+      link.holds.get(hold)?.();
+      link.holds.delete(hold);
+    };
     peer.onClose = () => {
       if (link === undefined) return;
       this.links.delete(link);
+      // The worker died (or stopped) with requests in flight: they end with its connections, so do their holds.
+      for (const release of link.holds.values()) release();
+      link.holds.clear();
       // Requests of the worker still running hold views of a mapped object: the mapping goes with the last of them.
       link.slots?.close().catch(() => undefined);
     };
@@ -157,9 +175,29 @@ export class OwnerHub {
         const p = await this.limits().tickets.redeem(String(args.value));
         return { value: p === undefined ? null : principalToWire(p) };
       }
+      case 'gen.start':
+      case 'gen.chat': {
+        const generate = this.options.generate;
+        if (generate === undefined) throw rtError('INTERNAL', 'worker channel: this owner runs no generation service');
+        return serveGeneration(generate, method, args, ctx);
+      }
       default:
         throw rtError('INTERNAL', `worker channel: unknown call '${method}'`);
     }
+  }
+
+  /** One more unfinished request of a principal, counted for the whole server (shared-limits.ts). */
+  private async acquire(link: WorkerLink, a: { id: string; max: number }): Promise<Payload> {
+    const hold = await this.limits().concurrency.acquire(String(a.id), Number(a.max));
+    if (!hold.ok) return { value: { count: hold.count } satisfies WireHold };
+    if (link.peer.closed) {
+      // The worker went away while this was counted: nobody will release it.
+      hold.release();
+      return { value: null };
+    }
+    const n = this.nextHold++;
+    link.holds.set(n, hold.release);
+    return { value: { hold: n } satisfies WireHold };
   }
 
   private limits(): NonNullable<OwnerHubOptions['limits']> {

@@ -1,10 +1,13 @@
 /**
- * Rate limits and WebSocket tickets shared by every front-end worker (docs/workers.md): where the server keeps them
- * in memory (no Redis), each worker's Security gets these stores, which keep them in the engine owner, so a limit
- * holds for the whole server rather than per worker, and a ticket issued through one worker is redeemed through
- * any other. (With Redis configured the workers use Redis, as replicas do.)
+ * Rate limits, the per-principal concurrency cap and WebSocket tickets shared by every front-end worker
+ * (docs/workers.md): where the server keeps them in memory (no Redis), each worker's Security gets these stores,
+ * which keep them in the engine owner, so a limit holds for the whole server rather than per worker, and a ticket
+ * issued through one worker is redeemed through any other. (With Redis configured the workers use Redis for the
+ * buckets and tickets, as replicas do.) The concurrency cap always counts in the owner: the owner releases the holds
+ * of a worker that dies with requests in flight (owner-hub.ts).
  */
 import type { BucketSpec, BucketStore, TakeOutcome } from '../security/bucket-store.ts';
+import type { ConcurrencyHold, ConcurrencyStore } from '../security/concurrency-store.ts';
 import type { Operation } from '../config/security-schema.ts';
 import type { Principal } from '../security/principal.ts';
 import type { IssuedTicket, TicketStore } from '../security/ws-tickets.ts';
@@ -44,4 +47,18 @@ export class OwnerTicketStore implements TicketStore {
   }
   /** The owner's store has the configured TTL (auth reloads reach the owner first). */
   setTtlMs(): void {}
+}
+
+/** The owner's answer to `limits.acquire`: the hold's number (released by a `limits.release` notification), or the count found. */
+export type WireHold = { readonly hold: number } | { readonly count: number };
+
+/** The worker's concurrency counts: every unfinished request is held in the owner. */
+export class OwnerConcurrencyStore implements ConcurrencyStore {
+  constructor(private readonly peer: RpcPeer) {}
+  async acquire(id: string, max: number): Promise<ConcurrencyHold> {
+    const w = (await this.peer.call('limits.acquire', { value: { id, max } })).value as WireHold;
+    if (!('hold' in w)) return { ok: false, count: w.count };
+    // RateLimiter.acquire calls release once. A closed channel: the owner is gone, or released this worker's holds.
+    return { ok: true, release: () => void this.peer.notify('limits.release', { value: w.hold }) };
+  }
 }

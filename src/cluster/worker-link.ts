@@ -8,10 +8,13 @@ import { rtError } from '../errors/registry.ts';
 import { FrameChannel } from './frame-channel.ts';
 import type { MirrorSnapshot } from './model-mirror.ts';
 import { RemoteInferenceApi } from './remote-api.ts';
+import { RemoteGenerationApi } from './remote-generate.ts';
+import type { GenerationApi } from '../generate/generate-service.ts';
 import { RpcPeer } from './rpc-peer.ts';
 import { TensorSlots } from './tensor-slots.ts';
-import { OwnerBucketStore, OwnerTicketStore } from './shared-limits.ts';
+import { OwnerBucketStore, OwnerConcurrencyStore, OwnerTicketStore } from './shared-limits.ts';
 import type { BucketStore } from '../security/bucket-store.ts';
+import type { ConcurrencyStore } from '../security/concurrency-store.ts';
 import type { TicketStore } from '../security/ws-tickets.ts';
 
 export interface WorkerHandlers {
@@ -27,9 +30,13 @@ export interface WorkerHandlers {
 
 export interface WorkerLink {
   readonly api: RemoteInferenceApi;
+  /** Generation in the owner's GenerateService, for the OpenAI-compatible routes (remote-generate.ts). */
+  readonly generate: GenerationApi;
   /** Rate-limit buckets and WebSocket tickets kept in the owner (shared-limits.ts). */
   readonly bucketStore: BucketStore;
   readonly ticketStore: TicketStore;
+  /** The per-principal concurrency cap, counted in the owner (shared-limits.ts). */
+  readonly concurrencyStore: ConcurrencyStore;
   /** /metrics of the whole server, from the owner. */
   metricsText(): Promise<string>;
   close(): void;
@@ -74,8 +81,10 @@ export async function connectToOwner(socketPath: string, workerId: number, handl
   api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory, slots);
   return {
     api,
+    generate: new RemoteGenerationApi(peer, api),
     bucketStore: new OwnerBucketStore(peer),
     ticketStore: new OwnerTicketStore(peer),
+    concurrencyStore: new OwnerConcurrencyStore(peer),
     metricsText: async () => String((await peer.call('metrics', { value: null })).value),
     close: () => channel.close(),
   };

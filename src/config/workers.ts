@@ -1,6 +1,6 @@
 /**
  * The `workers` setting (docs/workers.md): how many front-end processes share the server's ports in front of the
- * one engine owner (default 1). A number, or 'auto': one process on small machines, where the protocol work and the engine
+ * one engine owner (default 'auto'). A number, or 'auto': one process on small machines, where the protocol work and the engine
  * share few cores and IPC would only add work, and half the cores (at most 8) from 8 cores up, leaving the other
  * half to the engine owner, its engine threads and the kernel's network stack.
  */
@@ -11,10 +11,10 @@ import { z } from 'zod';
 export const MAX_WORKERS = 64;
 
 /**
- * The default is 1, not 'auto': with workers the OpenAI routes, the async queue and the per-principal cap are not yet
- * whole-server (docs/workers.md "Not (yet) across workers"), so several processes are asked for, never implied.
+ * The default is 'auto': every feature of the single process works across workers (docs/workers.md), and below 8
+ * cores it is one process, exactly as before.
  */
-export const workersSetting = z.union([z.literal('auto'), z.coerce.number().int().min(1).max(MAX_WORKERS)]).default(1);
+export const workersSetting = z.union([z.literal('auto'), z.coerce.number().int().min(1).max(MAX_WORKERS)]).default('auto');
 
 /** 'auto' on a machine of `cores` cores: 1 below 8 cores, else min(8, floor(cores / 2)). */
 export function workersForCores(cores: number): number {

@@ -66,6 +66,19 @@ export interface ChatMessage {
   readonly content: string;
 }
 
+/**
+ * What a front end (the OpenAI-compatible routes) asks of generation: the GenerateService where it runs in the
+ * process, or its calls forwarded to the engine owner from a front-end worker (cluster/remote-generate.ts).
+ */
+export interface GenerationApi {
+  /** Whether the model's config has a `generate` section (false for unknown models: no throw). */
+  isGenerative(model: string, version?: string): boolean;
+  /** The prompt of chat `messages` in the model's chat template (MODEL_NOT_FOUND, UNSUPPORTED for an ordinary model). */
+  chatPrompt(model: string, messages: readonly ChatMessage[]): string | Promise<string>;
+  /** Validates, tokenizes and queues a request (GenerateService.start). */
+  start(req: GenerateRequest): Generation | Promise<Generation>;
+}
+
 interface BatcherEntry {
   readonly session: EngineSession;
   readonly batcher: ContinuousBatcher;
@@ -89,7 +102,7 @@ export function renderChat(template: ChatTemplate, messages: readonly ChatMessag
   return out + template.generationPrompt;
 }
 
-export class GenerateService {
+export class GenerateService implements GenerationApi {
   private readonly batchers = new Map<string, BatcherEntry>();
   private readonly generations = new Map<string, Generation>();
   private readonly limits: BatcherLimits;
@@ -113,6 +126,10 @@ export class GenerateService {
   /** The decoder description of a generative model (throws UNSUPPORTED for an ordinary one). */
   spec(model: string, version?: string): DecoderSpec {
     return this.entry(model, version).batcher.spec;
+  }
+
+  chatPrompt(model: string, messages: readonly ChatMessage[]): string {
+    return renderChat(this.spec(model).chatTemplate, messages);
   }
 
   /** The batcher serving a model version (created on first use); exposed for tests and benchmarks. */

@@ -1,5 +1,5 @@
 export { GenerateService, renderChat } from './generate-service.ts';
-export type { ChatMessage, Generation, GenerateServiceOptions, ResolvedDecoder } from './generate-service.ts';
+export type { ChatMessage, Generation, GenerationApi, GenerateServiceOptions, ResolvedDecoder } from './generate-service.ts';
 export { ContinuousBatcher, DEFAULT_BATCHER_LIMITS } from './continuous-batcher.ts';
 export type { BatcherLimits } from './continuous-batcher.ts';
 export { decoderSpecOf } from './decoder-spec.ts';

@@ -21,6 +21,8 @@ export type { Admission, SecurityOptions } from './security.ts';
 export { RateLimiter, rateLimited } from './rate-limiter.ts';
 export type { RateLimitOutcome } from './rate-limiter.ts';
 export { MemoryBucketStore } from './bucket-store.ts';
+export { MemoryConcurrencyStore } from './concurrency-store.ts';
+export type { ConcurrencyHold, ConcurrencyStore } from './concurrency-store.ts';
 export type { BucketSpec, BucketStore, TakeOutcome } from './bucket-store.ts';
 export { RedisBucketStore } from './redis-bucket-store.ts';
 export { WsTicketStore } from './ws-tickets.ts';

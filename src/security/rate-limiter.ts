@@ -2,6 +2,7 @@ import { type RtError, rtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { BucketConfig, RateLimitConfig } from '../config/security-schema.ts';
 import { MemoryBucketStore, type BucketSpec, type BucketStore } from './bucket-store.ts';
+import { MemoryConcurrencyStore, type ConcurrencyStore } from './concurrency-store.ts';
 import { modelMatches, type Principal } from './principal.ts';
 import { RedisBucketStore } from './redis-bucket-store.ts';
 
@@ -15,10 +16,10 @@ function part(s: string): string {
 /**
  * Rate limits and the per-principal concurrency cap (docs/security.md "Rate limits"). Token buckets per principal,
  * per client IP and per (principal, model) live in a BucketStore (memory, or Redis to share them across
- * replicas); the concurrency cap counts this replica's unfinished requests.
+ * replicas); the concurrency cap counts this replica's unfinished requests (in a ConcurrencyStore: this process's
+ * memory, or the engine owner's for the front-end workers of `--workers N`).
  */
 export class RateLimiter {
-  private readonly inFlight = new Map<string, number>();
   private readonly modelRules: readonly [string, BucketConfig][];
   private lastStoreErrorLogMs = -Infinity;
 
@@ -26,12 +27,14 @@ export class RateLimiter {
     private readonly config: RateLimitConfig,
     private readonly store: BucketStore,
     private readonly logger: Logger | undefined,
+    /** The concurrency cap's counts. */
+    readonly concurrency: ConcurrencyStore,
   ) {
     // Exact names win over patterns; then longer prefixes over shorter ones.
     this.modelRules = Object.entries(config.perModel).sort(([a], [b]) => rank(b) - rank(a));
   }
 
-  static async create(config: RateLimitConfig, logger?: Logger, store?: BucketStore): Promise<RateLimiter> {
+  static async create(config: RateLimitConfig, logger?: Logger, store?: BucketStore, concurrency?: ConcurrencyStore): Promise<RateLimiter> {
     let s = store;
     if (s === undefined) {
       if (config.store === 'redis') {
@@ -52,7 +55,7 @@ export class RateLimiter {
         s = new MemoryBucketStore();
       }
     }
-    return new RateLimiter(config, s, logger);
+    return new RateLimiter(config, s, logger, concurrency ?? new MemoryConcurrencyStore());
   }
 
   /** The buckets a request is subject to, in order: principal, IP, (principal, model). */
@@ -96,28 +99,26 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one unfinished request of `principal`; returns the function that ends it (idempotent), or throws
-   * RATE_LIMITED when the principal is at maxConcurrentPerPrincipal.
+   * Counts one unfinished request of `principal`; resolves to the function that ends it (idempotent), or rejects
+   * with RATE_LIMITED when the principal is at maxConcurrentPerPrincipal.
    */
-  acquire(principal: Principal): () => void {
+  async acquire(principal: Principal): Promise<() => void> {
     const max = this.config.maxConcurrentPerPrincipal;
     if (max === undefined) return noop;
     const id = principal.id;
-    const n = this.inFlight.get(id) ?? 0;
-    if (n >= max) throw rateLimited(`principal '${id}' already has ${n} unfinished requests (limit ${max})`, 100);
-    this.inFlight.set(id, n + 1);
+    const hold = await this.concurrency.acquire(id, max);
+    if (!hold.ok) throw rateLimited(`principal '${id}' already has ${hold.count} unfinished requests (limit ${max})`, 100);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const m = (this.inFlight.get(id) ?? 1) - 1;
-      if (m <= 0) this.inFlight.delete(id);
-      else this.inFlight.set(id, m);
+      hold.release();
     };
   }
 
+  /** Unfinished requests of `principalId` counted in this process (0 where the counts live elsewhere). */
   inFlightOf(principalId: string): number {
-    return this.inFlight.get(principalId) ?? 0;
+    return this.concurrency instanceof MemoryConcurrencyStore ? this.concurrency.count(principalId) : 0;
   }
 
   close(): Promise<void> {

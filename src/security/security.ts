@@ -5,6 +5,7 @@ import type { AuthConfig, Operation, RateLimitConfig } from '../config/security-
 import { ANONYMOUS, authorize, type Principal } from './principal.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import type { BucketStore } from './bucket-store.ts';
+import type { ConcurrencyStore } from './concurrency-store.ts';
 import { WsTicketStore, type TicketStore } from './ws-tickets.ts';
 
 export interface SecurityOptions {
@@ -13,6 +14,8 @@ export interface SecurityOptions {
   readonly logger?: Logger;
   /** Bucket store override (tests). */
   readonly bucketStore?: BucketStore;
+  /** Where the concurrency cap counts (a front-end worker's: the engine owner's); this process's memory when absent. */
+  readonly concurrencyStore?: ConcurrencyStore;
   /** Where WebSocket tickets live (shared state); this process's memory when absent. */
   readonly tickets?: TicketStore;
 }
@@ -59,7 +62,9 @@ export class Security {
     if (options.auth.enabled && options.auth.apiKeys.length === 0 && options.auth.jwt === undefined) {
       options.logger?.warn('auth is enabled but no API keys and no JWT keys are configured: every protected request will get 401');
     }
-    const rateLimiter = options.rateLimit.enabled ? await RateLimiter.create(options.rateLimit, options.logger, options.bucketStore) : undefined;
+    const rateLimiter = options.rateLimit.enabled
+      ? await RateLimiter.create(options.rateLimit, options.logger, options.bucketStore, options.concurrencyStore)
+      : undefined;
     return new Security(options.auth, authenticator, tickets, rateLimiter, options.logger);
   }
 
@@ -110,7 +115,7 @@ export class Security {
     if (rl === undefined || op === 'health') return { principal, release: noop };
     try {
       await rl.check(principal, ip, model);
-      return { principal, release: op === 'infer' ? rl.acquire(principal) : noop };
+      return { principal, release: op === 'infer' ? await rl.acquire(principal) : noop };
     } catch (err) {
       if (err instanceof RtError && err.code === 'RATE_LIMITED') this.onRateLimited?.(protocol);
       throw err;

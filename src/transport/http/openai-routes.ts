@@ -24,13 +24,14 @@ import { packageRoot } from '../../util/package-root.ts';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { renderChat, type ChatMessage, type GenerateService, type Generation } from '../../generate/generate-service.ts';
+import type { ChatMessage, Generation, GenerationApi } from '../../generate/generate-service.ts';
 import type { FinishReason, GenerateRequest, GenerationResult, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface OpenAiRoutesOptions {
-  readonly generate: GenerateService;
+  /** The GenerateService, or a front-end worker's calls to the engine owner's (docs/workers.md). */
+  readonly generate: GenerationApi;
   readonly api: InferenceApi;
   readonly logger: Logger;
   /** Chat completions without max_tokens generate at most this many tokens (and never past the context). */
@@ -275,7 +276,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
     [...new Set(api.repositoryIndex(true).map((e) => e.name))]
       .filter((name) => generate.isGenerative(name) && allowed(req, 'metadata', name) === undefined)
       .sort();
-  const start = (req: FastifyRequest, reply: FastifyReply, r: GenerateRequest): Generation => {
+  const start = async (req: FastifyRequest, reply: FastifyReply, r: GenerateRequest): Promise<Generation> => {
     const denied = allowed(req, 'infer', r.model);
     if (denied !== undefined) throw denied;
     if (!generate.isGenerative(r.model)) {
@@ -283,8 +284,16 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       api.modelMetadata(r.model);
       throw rtError('UNSUPPORTED', `model '${r.model}' is not a generative model (models: ${generativeModels(req).join(', ') || 'none'})`);
     }
-    const g = generate.start({ ...r, protocol: 'openai' });
-    cancelOnDisconnect(reply, g);
+    // A client that goes away while the generation is queued (a front-end worker asks the engine owner) cancels it.
+    let gone = false;
+    const onGone = (): void => {
+      gone = true;
+    };
+    reply.raw.once('close', onGone);
+    const g = await generate.start({ ...r, protocol: 'openai' });
+    reply.raw.off('close', onGone);
+    if (gone) g.cancel();
+    else cancelOnDisconnect(reply, g);
     return g;
   };
 
@@ -339,7 +348,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
             ? { promptTokens: prompt as number[] }
             : bad('prompt', 'a string, an array of token ids, or a one-element array of either', prompt);
       const echo = optBool(body, 'echo') ?? false;
-      const g = start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
+      const g = await start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
       const echoed = echo && typeof prompt === 'string' ? prompt : '';
       const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
       return await answerGeneration(
@@ -366,11 +375,10 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       const denied = allowed(req, 'infer', p.model);
       if (denied !== undefined) throw denied;
       // MODEL_NOT_FOUND for an unknown model, UNSUPPORTED for one that is not generative.
-      const spec = generate.spec(p.model);
-      const prompt = renderChat(spec.chatTemplate, messages);
+      const prompt = await generate.chatPrompt(p.model, messages);
       const sampling = { ...p.sampling };
       if (sampling.maxTokens === undefined) sampling.maxTokens = options.defaultChatMaxTokens ?? 256;
-      const g = start(req, reply, { model: p.model, ...sampling, prompt });
+      const g = await start(req, reply, { model: p.model, ...sampling, prompt });
       const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
       return await answerGeneration(
         reply,

@@ -6,7 +6,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, readlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { makeRepository, postJson, startTestServer } from '../../helpers/server.ts';
@@ -17,6 +16,7 @@ import { grpcTableClient, inferenceClient, type InferenceClient } from '../grpc/
 import { TestWs } from '../ws/ws-test-client.ts';
 import { wsTableClient } from '../ws/ws-table-client.ts';
 import { parseSamples, scrape, valueOf } from '../ops/helpers.ts';
+import { workerOfConnection } from './connections.ts';
 
 const SIMPLE = {
   inputs: [
@@ -24,32 +24,6 @@ const SIMPLE = {
     { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Array<number>(16).fill(1) },
   ],
 };
-
-/**
- * Which of `pids` holds the server end of the client connection from `localPort` (Linux: the socket's inode in
- * /proc/net/tcp, then the process whose file descriptors include it).
- */
-async function workerOfConnection(localPort: number, pids: readonly number[]): Promise<number> {
-  const hexPort = localPort.toString(16).toUpperCase().padStart(4, '0');
-  let inode: string | undefined;
-  await until(async () => {
-    for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-      for (const line of (await readFile(file, 'utf8')).split('\n').slice(1)) {
-        const f = line.trim().split(/\s+/);
-        // local address, remote address, …, inode: the server's end has the client's port as its remote port.
-        if (f[2]?.endsWith(`:${hexPort}`) === true && f[9] !== undefined && f[9] !== '0') inode = f[9];
-      }
-    }
-    return inode !== undefined;
-  }, `the server end of the connection from port ${localPort}`);
-  for (const pid of pids) {
-    for (const fd of await readdir(`/proc/${pid}/fd`)) {
-      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
-      if (target === `socket:[${inode}]`) return pid;
-    }
-  }
-  throw new Error(`no worker holds the connection from port ${localPort}`);
-}
 
 /** One REST request on a connection of its own: node:cluster hands each new connection to the next worker. */
 async function inferOnNewConnection(httpUrl: string): Promise<number> {

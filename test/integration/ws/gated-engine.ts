@@ -93,7 +93,7 @@ export function gatedEngine(inner: Engine, gate: Gate): Engine {
 /** A real server on port 0 whose model runs go through `gate`. */
 export async function startGatedServer(gate: Gate, overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
   const config = await loadServerConfig({
-    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', exitTimeoutSecs: 10, ...overrides },
+    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', exitTimeoutSecs: 10, workers: 1, ...overrides },
   });
   return startServer({ config, logger: silentLogger(), engine: gatedEngine(createOrtEngine(), gate) });
 }

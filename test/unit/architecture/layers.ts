@@ -43,7 +43,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'observability',
     'util',
   ],
-  cluster: ['api', 'codec', 'security', 'shm', 'config', 'tensor', 'errors', 'observability', 'util'],
+  cluster: ['api', 'codec', 'generate', 'security', 'shm', 'config', 'tensor', 'errors', 'observability', 'util'],
   client: ['api', 'codec', 'config', 'tensor', 'errors'],
   app: [
     'cluster',

@@ -1,4 +1,5 @@
 import { describe, test } from 'node:test';
+import { availableParallelism } from 'node:os';
 import assert from 'node:assert/strict';
 import { frontEndWorkers, workersForCores } from '../../../src/config/workers.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
@@ -7,9 +8,10 @@ describe('the workers setting (docs/workers.md)', () => {
   test("'auto' is one process below 8 cores, half the cores (at most 8) from 8 up", () => {
     assert.deepEqual([1, 2, 4, 7, 8, 12, 16, 32, 128].map(workersForCores), [1, 1, 1, 1, 4, 6, 8, 8, 8]);
   });
-  test('a number is taken as it is; the default is 1 (one process)', async () => {
+  test("a number is taken as it is; the default is 'auto' (one process below 8 cores)", async () => {
     assert.equal(frontEndWorkers(3), 3);
-    assert.equal((await loadServerConfig({ flags: {} })).workers, 1);
+    assert.equal((await loadServerConfig({ flags: {} })).workers, 'auto');
+    assert.equal(frontEndWorkers('auto'), workersForCores(availableParallelism()));
     assert.equal((await loadServerConfig({ flags: { workers: '4' } })).workers, 4);
     assert.equal((await loadServerConfig({ flags: {}, env: { RTSERVE_WORKERS: 'auto' } })).workers, 'auto');
   });

@@ -87,17 +87,14 @@ describe('RateLimiter', () => {
 
   test('concurrency cap per principal: refuses past the cap, release is idempotent', async () => {
     const rl = await RateLimiter.create(rateLimitConfigSchema.parse({ enabled: true, maxConcurrentPerPrincipal: 2 }));
-    const r1 = rl.acquire(alice);
-    const r2 = rl.acquire(alice);
-    assert.throws(
-      () => rl.acquire(alice),
-      (e: unknown) => e instanceof RtError && e.code === 'RATE_LIMITED' && /2 unfinished/.test(e.message),
-    );
-    rl.acquire(bob)();
+    const r1 = await rl.acquire(alice);
+    const r2 = await rl.acquire(alice);
+    await assert.rejects(rl.acquire(alice), (e: unknown) => e instanceof RtError && e.code === 'RATE_LIMITED' && /2 unfinished/.test(e.message));
+    (await rl.acquire(bob))();
     r1();
     r1();
     assert.equal(rl.inFlightOf('alice'), 1);
-    const r3 = rl.acquire(alice);
+    const r3 = await rl.acquire(alice);
     r2();
     r3();
     assert.equal(rl.inFlightOf('alice'), 0);
