@@ -6,6 +6,7 @@ import type { RtScheduler } from '../../../src/scheduler/index.ts';
 import type { InferResponse } from '../../../src/api/types.ts';
 import { advance, expectedOutput, FakeSession, flush, makeOptions, makeRequest, track, until, valuesOf } from './fake-session.ts';
 import type { RequestSpec } from './fake-session.ts';
+import { shareAbortSignal } from '../../../src/util/abort-watch.ts';
 
 const isCode = (code: string) => (e: unknown) => e instanceof RtError && e.code === code;
 
@@ -572,6 +573,9 @@ describe('DynamicBatcher: ordering, cancellation, errors', () => {
     const blocker = (await occupy(s, session))();
     const connA = new AbortController();
     const connB = new AbortController();
+    // As REST's connection signals: one listener each, every request a waiter on it (util/abort-watch.ts).
+    shareAbortSignal(connA.signal);
+    shareAbortSignal(connB.signal);
     const a1 = s.enqueue(makeRequest({ base: 1, signal: connA.signal }));
     const b1 = s.enqueue(makeRequest({ base: 2, signal: connB.signal }));
     const a2 = s.enqueue(makeRequest({ base: 3, signal: connA.signal }));
