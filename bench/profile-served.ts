@@ -56,6 +56,14 @@ const server = await startServerProcess({
 /** One decimal below 100 µs: per-request shares of a few µs matter here. */
 const fine = (us: number): string => (Number.isFinite(us) && Math.abs(us) < 100 ? `${us.toFixed(1)} µs` : formatUs(us));
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
+/** The server's read and write system calls so far, all threads (/proc/PID/io syscr, syscw): coalesced writes show here. */
+const syscalls = async (pid: number): Promise<{ reads: number; writes: number }> => {
+  const io = await readFile(`/proc/${pid}/io`, 'utf8').catch(() => '');
+  const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? Number.NaN);
+  return { reads: field('syscr'), writes: field('syscw') };
+};
+let io0 = { reads: 0, writes: 0 };
+let io1 = { reads: 0, writes: 0 };
 let fromUs = 0;
 let toUs = 0;
 let requests = 0;
@@ -92,6 +100,7 @@ try {
   );
   threads0 = threadCpuUs(server.pid, { byThread: true });
   switches0 = threadSwitches(server.pid);
+  io0 = await syscalls(server.pid);
   const client0 = ownCpuUs();
   fromUs = nowUs();
   const report = await runBench(
@@ -112,6 +121,7 @@ try {
   clientUs = ownCpuUs() - client0;
   threads1 = threadCpuUs(server.pid, { byThread: true });
   switches1 = threadSwitches(server.pid);
+  io1 = await syscalls(server.pid);
   requests = report.serverTotals?.requests ?? 0;
   const l = report.levels[0];
   if (l !== undefined) {
@@ -145,6 +155,9 @@ for (const [name, d] of deltas) {
 }
 console.log(`  ${fine(total / requests).padStart(9)}  total`);
 console.log(`  ${fine(clientUs / requests).padStart(9)}  load generator (this process, all threads)`);
+console.log(
+  `server system calls per request (/proc/PID/io, all threads): ${((io1.reads - io0.reads) / requests).toFixed(2)} reads, ${((io1.writes - io0.writes) / requests).toFixed(2)} writes`,
+);
 
 if (values.raw) {
   const batch = Math.max(1, Math.round(avgBatch));

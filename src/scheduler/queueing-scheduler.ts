@@ -10,6 +10,7 @@ import type { SchedulingPolicy } from './queue-policy.ts';
 import { RequestQueue } from './request-queue.ts';
 import type { QueueEntry } from './request-queue.ts';
 import type { Scheduler, SchedulerOptions, ValidatedRequest } from './scheduler.ts';
+import { type AbortWaiter, unwatchAbort, watchAbort } from '../util/abort-watch.ts';
 
 /** Why a scheduler stops: server shutdown answers SERVER_DRAINING, a model unload MODEL_NOT_READY. */
 export type CloseReason = 'SERVER_DRAINING' | 'MODEL_NOT_READY';
@@ -53,7 +54,7 @@ export interface QueuedRequest extends QueueEntry {
   /** preserve_ordering: the finished result waiting for earlier requests to be answered. */
   outcome: Outcome | undefined;
   orderNode: ListNode<QueuedRequest> | undefined;
-  onAbort: (() => void) | undefined;
+  onAbort: AbortWaiter | undefined;
   readonly resolve: (r: InferResponse) => void;
   readonly reject: (e: RtError) => void;
 }
@@ -196,8 +197,9 @@ export abstract class QueueingScheduler implements RtScheduler {
     this.queue.push(entry);
     const signal = v.request.signal;
     if (signal !== undefined) {
-      entry.onAbort = () => this.onAbort(entry);
-      signal.addEventListener('abort', entry.onAbort, { once: true });
+      // One listener per signal however many requests share it (a REST connection's signal): util/abort-watch.ts.
+      entry.onAbort = { onAbort: () => this.onAbort(entry) };
+      watchAbort(signal, entry.onAbort);
     }
     this.schedulePump();
     return promise;
@@ -459,7 +461,7 @@ export abstract class QueueingScheduler implements RtScheduler {
     e.outcome = undefined;
     e.batch = undefined;
     if (e.onAbort !== undefined) {
-      e.v.request.signal?.removeEventListener('abort', e.onAbort);
+      if (e.v.request.signal !== undefined) unwatchAbort(e.v.request.signal, e.onAbort);
       e.onAbort = undefined;
     }
     if (e.orderNode !== undefined) {

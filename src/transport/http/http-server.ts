@@ -27,6 +27,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
 import { registerSharedMemoryRoutes } from './shared-memory-routes.ts';
 import { loadRequestSchema, repositoryIndexRequestSchema, unloadRequestSchema, parseBodyWith } from './schemas.ts';
+import { shareAbortSignal } from '../../util/abort-watch.ts';
 
 export interface HttpServerOptions {
   readonly api: InferenceApi;
@@ -286,6 +287,8 @@ function connectionSignal(socket: Socket): AbortSignal {
   if (signal === undefined) {
     const controller = new AbortController();
     signal = controller.signal;
+    // Every request of the connection waits on it: one listener for all of them (util/abort-watch.ts).
+    shareAbortSignal(signal);
     connectionSignals.set(socket, signal);
     socket.once('close', () => controller.abort());
   }

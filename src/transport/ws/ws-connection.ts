@@ -37,6 +37,8 @@ export class WsConnection implements WsSessionSink {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private pendingBinary: PendingBinary | undefined;
   private closed = false;
+  /** Whether send() corked the socket for the current tick (corkTick). */
+  private corked = false;
   /** Client messages that arrived while a resume was looked up in the journal, handled after it. */
   private held: [Buffer, boolean][] | undefined;
   private readonly messageRate: MessageRateLimiter;
@@ -46,6 +48,8 @@ export class WsConnection implements WsSessionSink {
     private session: WsSession,
     private readonly ctx: WsSessionContext,
     private readonly onClosed: (conn: WsConnection) => void,
+    /** The connection's socket (the one handed to ws's handleUpgrade): corked while one tick's events are written. */
+    private readonly socket?: { cork(): void; uncork(): void },
   ) {
     this.messageRate = new MessageRateLimiter(ctx.maxMessagesPerSec ?? 0);
     session.attach(this);
@@ -365,7 +369,25 @@ export class WsConnection implements WsSessionSink {
     this.send(fromJournalChunk(chunk, this.nextEventId()));
   }
 
+  /**
+   * The events written in one tick (an event's JSON and binary frames; every result of a batch, which the scheduler
+   * answers together) leave in one write: the socket stays corked until the tick's work is done. ws corks each
+   * frame's header and payload the same way, and cork/uncork nest. One writev per tick instead of one per frame was
+   * the largest syscall cut on the WS path (bench/results/cpu-budget-after-2026-12-02.md).
+   */
+  private corkTick(): void {
+    const socket = this.socket;
+    if (socket === undefined || this.corked) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
+    });
+  }
+
   private send(encoded: EncodedWsEvent): void {
+    this.corkTick();
     this.ws.send(encoded.json, { binary: false });
     for (const chunk of encoded.binary) this.ws.send(chunk, { binary: true });
     if (this.ws.bufferedAmount > HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) {

@@ -118,13 +118,19 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
     handleProtocols: (protocols) => (protocols.has(WS_SUBPROTOCOL) ? WS_SUBPROTOCOL : false),
   });
 
-  const onConnection = (ws: WebSocket, principal: WsPrincipal, remoteAddress: string | undefined): void => {
+  const onConnection = (ws: WebSocket, socket: Duplex, principal: WsPrincipal, remoteAddress: string | undefined): void => {
     const session = new WsSession(ctx, principal, remoteAddress);
     store.add(session);
     options.metrics?.wsConnections.inc();
-    const conn = new WsConnection(ws, session, ctx, (c) => {
-      if (connections.delete(c)) options.metrics?.wsConnections.dec();
-    });
+    const conn = new WsConnection(
+      ws,
+      session,
+      ctx,
+      (c) => {
+        if (connections.delete(c)) options.metrics?.wsConnections.dec();
+      },
+      socket,
+    );
     connections.add(conn);
   };
 
@@ -147,7 +153,7 @@ export function attachWsFrontEnd(app: FastifyInstance, options: WsFrontEndOption
         (principal) => {
           if (socket.destroyed) return;
           wss.handleUpgrade(req, socket, head, (ws) =>
-            onConnection(ws, principal, clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'])),
+            onConnection(ws, socket, principal, clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'])),
           );
         },
         (err: unknown) => {

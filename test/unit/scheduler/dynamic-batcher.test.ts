@@ -6,6 +6,7 @@ import type { RtScheduler } from '../../../src/scheduler/index.ts';
 import type { InferResponse } from '../../../src/api/types.ts';
 import { advance, expectedOutput, FakeSession, flush, makeOptions, makeRequest, track, until, valuesOf } from './fake-session.ts';
 import type { RequestSpec } from './fake-session.ts';
+import { shareAbortSignal } from '../../../src/util/abort-watch.ts';
 
 const isCode = (code: string) => (e: unknown) => e instanceof RtError && e.code === code;
 
@@ -564,6 +565,41 @@ describe('DynamicBatcher: ordering, cancellation, errors', () => {
     session.call(1).release();
     await Promise.all([blocker, kept]);
     assert.equal(stats.snapshot().inference_stats.fail.count, 1);
+  });
+
+  test('a signal shared by several requests (one connection) cancels exactly those requests, answered ones not', async () => {
+    const session = new FakeSession();
+    const { s } = batcher({}, [session]);
+    const blocker = (await occupy(s, session))();
+    const connA = new AbortController();
+    const connB = new AbortController();
+    // As REST's connection signals: one listener each, every request a waiter on it (util/abort-watch.ts).
+    shareAbortSignal(connA.signal);
+    shareAbortSignal(connB.signal);
+    const a1 = s.enqueue(makeRequest({ base: 1, signal: connA.signal }));
+    const b1 = s.enqueue(makeRequest({ base: 2, signal: connB.signal }));
+    const a2 = s.enqueue(makeRequest({ base: 3, signal: connA.signal }));
+    const b2 = s.enqueue(makeRequest({ base: 4, signal: connB.signal }));
+    await flush();
+    connA.abort();
+    await assert.rejects(a1, isCode('CANCELLED'));
+    await assert.rejects(a2, isCode('CANCELLED'));
+    assert.equal(s.pendingCount, 2, "connection B's requests stay queued");
+    session.call(0).release();
+    await until(() => session.calls.length === 2, 'batch');
+    assert.deepEqual(session.call(1).values, [2, 3, 4, 5], "only connection B's requests run");
+    session.call(1).release();
+    await expectOwnAnswer(b1, { base: 2 });
+    await expectOwnAnswer(b2, { base: 4 });
+    await blocker;
+    // B's requests were answered: its signal aborting later cancels nothing and runs nothing.
+    const b3 = s.enqueue(makeRequest({ base: 5, signal: connB.signal }));
+    await until(() => session.calls.length === 3, 'third run');
+    session.call(2).release();
+    await expectOwnAnswer(b3, { base: 5 });
+    connB.abort();
+    assert.equal(s.inFlightCount, 0);
+    assert.equal(s.pendingCount, 0);
   });
 
   test('an already aborted signal is refused at enqueue', async () => {
