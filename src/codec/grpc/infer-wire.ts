@@ -19,7 +19,18 @@ import { formatShape, parseShape, tensorLabel } from '../tensor-data.ts';
 import { deserializeBytes } from '../binary-data.ts';
 import type { TensorRole } from '../tensor-data.ts';
 import { parametersSize, planParameters, readParameterEntry, writeParameters, type ParameterPlan } from './infer-parameters.ts';
-import { WIRE_FIXED32, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter, int64Size, lenFieldSize, utf8Length } from './proto-wire.ts';
+import {
+  WIRE_FIXED32,
+  WIRE_FIXED64,
+  WIRE_LEN,
+  WIRE_VARINT,
+  WireReader,
+  type WireWriter,
+  int64Size,
+  lenFieldSize,
+  utf8Length,
+  varintSize,
+} from './proto-wire.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Tensor messages (InferInputTensor / InferOutputTensor share field numbers 1..5)
@@ -284,8 +295,10 @@ function fillFromSegments(dt: DataType, count: number, segments: readonly Segmen
   if (dt === 'FP32' || dt === 'FP64') {
     const size = BYTE_SIZE[dt];
     const only = segments[0];
-    // The usual case: one packed run, viewed in place.
-    if (segments.length === 1 && only !== undefined && only.packed) return viewAs(dt, only.buf.subarray(only.start, only.end));
+    // The usual case: one packed run, viewed in place (moved over its own tag and length when unaligned).
+    if (segments.length === 1 && only !== undefined && only.packed) {
+      return alignedView(dt, only.buf.subarray(only.start, only.end), 1 + varintSize(only.end - only.start));
+    }
     const out = dt === 'FP32' ? new Float32Array(count) : new Float64Array(count);
     let i = 0;
     for (const s of segments) {

@@ -541,3 +541,31 @@ describe('raw_input_contents at any offset of the message buffer', () => {
     });
   }
 });
+
+describe('packed fp32_contents / fp64_contents at any offset of the message buffer', () => {
+  const fp32 = Float32Array.from({ length: 150_528 }, (_, i) => Math.cos(i) * 1e3);
+  const fp64 = Float64Array.from({ length: 40_000 }, (_, i) => Math.sqrt(i) * 1e-3);
+  const message = encodeWithPbjs({
+    model_name: 'm',
+    inputs: [
+      { name: 'a', datatype: 'FP32', shape: [150_528], contents: { fp32_contents: [...fp32] } },
+      { name: 'b', datatype: 'FP64', shape: [40_000], contents: { fp64_contents: [...fp64] } },
+    ],
+  });
+
+  for (let prefix = 0; prefix < 8; prefix++) {
+    test(`message at offset ${prefix}: values exact, owned or not`, () => {
+      for (const own of [true, false]) {
+        const buf = new Uint8Array(prefix + message.byteLength);
+        buf.set(message, prefix);
+        const bytes = buf.subarray(prefix);
+        if (own) assert.ok(markExclusive(bytes, prefix));
+        const req = ok(decodeModelInferRequest(bytes));
+        assert.deepEqual(req.inputs[0]?.data, fp32);
+        assert.deepEqual(req.inputs[1]?.data, fp64);
+        // FP32's packed run (3-byte length) always has room to move: in an owned buffer it stays a view.
+        if (own) assert.equal((req.inputs[0]?.data as Float32Array).buffer, buf.buffer);
+      }
+    });
+  }
+});
