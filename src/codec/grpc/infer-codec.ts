@@ -16,7 +16,7 @@ import type { InferResponse, Parameters, RequestedOutput, SharedMemoryInput } fr
 import type { Tensor } from '../../tensor/tensor.ts';
 import { sharedMemoryInput, sharedMemoryParameters, sharedMemoryRefOf } from '../shared-memory-params.ts';
 import { type RtError, rtError, toRtError } from '../../errors/registry.ts';
-import { utf8Length, lenFieldSize, WIRE_LEN, WireReader, WireWriter } from './proto-wire.ts';
+import { utf8Length, lenFieldSize, varintSize, WIRE_LEN, WireReader, WireWriter } from './proto-wire.ts';
 import {
   checkTensorHeader,
   contentsToTensorData,
@@ -141,7 +141,9 @@ function parseRequest(bytes: Uint8Array, ids: Ids): GrpcInferRequest {
           `input '${t.name}' has typed contents but the request also sends raw_input_contents; a request sends every input one way (all in contents or all in raw_input_contents)`,
         );
       }
-      data = rawToTensorData('input', t.name, datatype, shape, count, raw[rawIndex]!, `raw_input_contents[${rawIndex}]`);
+      const bytes = raw[rawIndex]!;
+      // Field 7's tag is one byte, its length at least varintSize bytes: what an unaligned entry may move over.
+      data = rawToTensorData('input', t.name, datatype, shape, count, bytes, `raw_input_contents[${rawIndex}]`, 1 + varintSize(bytes.byteLength));
       rawIndex++;
     } else if (t.contents.length > 0) {
       data = contentsToTensorData('input', t.name, datatype, shape, count, t.contents, WHAT);

@@ -11,6 +11,7 @@
  * cannot make the server allocate more than the message already holds.
  */
 import { BYTE_SIZE, DATA_TYPES, isDataType, viewAs } from '../../tensor/datatype.ts';
+import { isExclusive } from '../../tensor/exclusive-buffers.ts';
 import type { DataType, NumericArray, TensorData } from '../../tensor/datatype.ts';
 import type { Parameters } from '../../api/types.ts';
 import { rtError } from '../../errors/registry.ts';
@@ -18,7 +19,18 @@ import { formatShape, parseShape, tensorLabel } from '../tensor-data.ts';
 import { deserializeBytes } from '../binary-data.ts';
 import type { TensorRole } from '../tensor-data.ts';
 import { parametersSize, planParameters, readParameterEntry, writeParameters, type ParameterPlan } from './infer-parameters.ts';
-import { WIRE_FIXED32, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireReader, type WireWriter, int64Size, lenFieldSize, utf8Length } from './proto-wire.ts';
+import {
+  WIRE_FIXED32,
+  WIRE_FIXED64,
+  WIRE_LEN,
+  WIRE_VARINT,
+  WireReader,
+  type WireWriter,
+  int64Size,
+  lenFieldSize,
+  utf8Length,
+  varintSize,
+} from './proto-wire.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Tensor messages (InferInputTensor / InferOutputTensor share field numbers 1..5)
@@ -101,6 +113,7 @@ export function rawToTensorData(
   count: number,
   raw: Uint8Array,
   rawField: string,
+  headerBytes = 0,
 ): TensorData {
   if (datatype === 'BYTES') return deserializeBytes(role, name, shape, count, raw);
   const expected = count * BYTE_SIZE[datatype];
@@ -110,7 +123,24 @@ export function rawToTensorData(
       `${tensorLabel(role, name)}: shape ${formatShape(shape)} of ${datatype} needs ${expected} bytes, ${rawField} has ${raw.byteLength}`,
     );
   }
-  return viewAs(datatype, raw);
+  return alignedView(datatype, raw, headerBytes);
+}
+
+/**
+ * The bytes of one raw contents entry as a typed array, without a copy where possible. A gRPC message puts them
+ * wherever the fields before them end, so they are unaligned for their element size three times in four, and
+ * `viewAs` then copies them into fresh zeroed memory: for a 10 MB input, 10 MB allocated, cleared and copied on the
+ * event loop, and the message itself left behind for the collector instead of moving to the engine whole. When the
+ * message's buffer belongs to this request alone (tensor/exclusive-buffers.ts: the server marks what grpc-js
+ * assembled for it) the bytes move back instead, inside that buffer, over their own field's tag and length
+ * (`headerBytes` of them, already read; nothing else views them), and the tensor stays a view of the message.
+ */
+function alignedView(datatype: Exclude<DataType, 'BYTES'>, raw: Uint8Array, headerBytes: number): NumericArray {
+  const shift = raw.byteOffset % BYTE_SIZE[datatype];
+  if (shift === 0 || shift > headerBytes || !isExclusive(raw.buffer)) return viewAs(datatype, raw);
+  const span = new Uint8Array(raw.buffer, raw.byteOffset - shift, raw.byteLength + shift);
+  span.copyWithin(0, shift);
+  return viewAs(datatype, span.subarray(0, raw.byteLength));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -265,8 +295,10 @@ function fillFromSegments(dt: DataType, count: number, segments: readonly Segmen
   if (dt === 'FP32' || dt === 'FP64') {
     const size = BYTE_SIZE[dt];
     const only = segments[0];
-    // The usual case: one packed run, viewed in place.
-    if (segments.length === 1 && only !== undefined && only.packed) return viewAs(dt, only.buf.subarray(only.start, only.end));
+    // The usual case: one packed run, viewed in place (moved over its own tag and length when unaligned).
+    if (segments.length === 1 && only !== undefined && only.packed) {
+      return alignedView(dt, only.buf.subarray(only.start, only.end), 1 + varintSize(only.end - only.start));
+    }
     const out = dt === 'FP32' ? new Float32Array(count) : new Float64Array(count);
     let i = 0;
     for (const s of segments) {

@@ -18,6 +18,7 @@ import {
 } from '../../../../src/codec/grpc/infer-codec.ts';
 import { decodeModelInferResponse, decodeModelStreamInferResponse, encodeModelInferRequest } from '../../../../src/codec/grpc/infer-client-codec.ts';
 import { shmInferParameters as shm } from '../../../helpers/shm.ts';
+import { isExclusive, markExclusive } from '../../../../src/tensor/exclusive-buffers.ts';
 
 const root = new Root();
 root.resolvePath = (_origin, target) => join(protoDir(), basename(target));
@@ -487,4 +488,84 @@ describe('the client codec and the server codec agree', () => {
     assert.equal(s.error, 'boom');
     assert.equal(s.response.id, 'q');
   });
+});
+
+describe('raw_input_contents at any offset of the message buffer', () => {
+  // Three inputs whose raw entries are unaligned for their element size wherever the message starts: a large FP32
+  // (3-byte length), an FP64 of two elements (1-byte length: too little room to move up to 7 bytes) and an INT16.
+  const fp32 = Float32Array.from({ length: 150_528 }, (_, i) => Math.sin(i) * 1e3);
+  const fp64 = Float64Array.from([Math.PI, -1e300]);
+  const int16 = Int16Array.from({ length: 1001 }, (_, i) => i * 33 - 16_000);
+  const message = encodeWithPbjs({
+    model_name: 'm',
+    id: 'x',
+    inputs: [
+      { name: 'a', datatype: 'FP32', shape: [1, 3, 224, 224] },
+      { name: 'b', datatype: 'FP64', shape: [2] },
+      { name: 'c', datatype: 'INT16', shape: [1001] },
+    ],
+    raw_input_contents: [le(fp32), le(fp64), le(int16)],
+  });
+
+  /** The message behind `prefix` bytes of its own buffer, as grpc-js hands it over (a 5-byte frame prefix). */
+  function framed(prefix: number): Uint8Array {
+    const buf = new Uint8Array(prefix + message.byteLength);
+    buf.set(message, prefix);
+    return buf.subarray(prefix);
+  }
+
+  function checkValues(req: GrpcInferRequest): void {
+    const [a, b, c] = req.inputs;
+    assert.deepEqual(a?.data, fp32);
+    assert.deepEqual(b?.data, fp64);
+    assert.deepEqual(c?.data, int16);
+  }
+
+  for (let prefix = 0; prefix < 8; prefix++) {
+    test(`the request's own buffer, message at offset ${prefix}: values exact, the large input still a view of the message`, () => {
+      const bytes = framed(prefix);
+      assert.ok(markExclusive(bytes, prefix));
+      const req = ok(decodeModelInferRequest(bytes));
+      checkValues(req);
+      const a = req.inputs[0]?.data as Float32Array;
+      assert.equal(a.buffer, bytes.buffer, 'FP32 input is not a copy');
+      assert.ok(isExclusive(a.buffer));
+    });
+
+    test(`a buffer it does not own, message at offset ${prefix}: values exact, the message left as it was`, () => {
+      const bytes = framed(prefix);
+      const before = Buffer.from(bytes);
+      const req = ok(decodeModelInferRequest(bytes));
+      checkValues(req);
+      assert.ok(Buffer.from(bytes).equals(before), 'the message bytes are unchanged');
+    });
+  }
+});
+
+describe('packed fp32_contents / fp64_contents at any offset of the message buffer', () => {
+  const fp32 = Float32Array.from({ length: 150_528 }, (_, i) => Math.cos(i) * 1e3);
+  const fp64 = Float64Array.from({ length: 40_000 }, (_, i) => Math.sqrt(i) * 1e-3);
+  const message = encodeWithPbjs({
+    model_name: 'm',
+    inputs: [
+      { name: 'a', datatype: 'FP32', shape: [150_528], contents: { fp32_contents: [...fp32] } },
+      { name: 'b', datatype: 'FP64', shape: [40_000], contents: { fp64_contents: [...fp64] } },
+    ],
+  });
+
+  for (let prefix = 0; prefix < 8; prefix++) {
+    test(`message at offset ${prefix}: values exact, owned or not`, () => {
+      for (const own of [true, false]) {
+        const buf = new Uint8Array(prefix + message.byteLength);
+        buf.set(message, prefix);
+        const bytes = buf.subarray(prefix);
+        if (own) assert.ok(markExclusive(bytes, prefix));
+        const req = ok(decodeModelInferRequest(bytes));
+        assert.deepEqual(req.inputs[0]?.data, fp32);
+        assert.deepEqual(req.inputs[1]?.data, fp64);
+        // FP32's packed run (3-byte length) always has room to move: in an owned buffer it stays a view.
+        if (own) assert.equal((req.inputs[0]?.data as Float32Array).buffer, buf.buffer);
+      }
+    });
+  }
 });
