@@ -1,12 +1,29 @@
 import { BYTE_SIZE, viewAs } from '../tensor/datatype.ts';
 import type { BytesArray, DataType, TensorData } from '../tensor/datatype.ts';
 import { rtError } from '../errors/registry.ts';
+import { isExclusive } from '../tensor/exclusive-buffers.ts';
 import { type TensorRole, tensorLabel, formatShape, assertNumeric, dataKind } from './tensor-data.ts';
 
 /**
  * Triton's binary tensor data layout ↔ typed arrays (docs/protocol.md §2.3: little-endian, row-major, no padding;
  * BOOL one byte; BYTES elements a 4-byte little-endian length followed by the bytes). Views where aligned.
  */
+
+/**
+ * `bytes` moved back inside their own buffer to start on an `align`-byte boundary, over at most `room` bytes just
+ * before them that nothing reads any more (a field header or a JSON header already parsed); undefined when they
+ * are aligned already, the room is too small, or the buffer is not this request's alone
+ * (tensor/exclusive-buffers.ts). Tensor bytes arrive wherever the wire puts them, unaligned for their element size
+ * most of the time; `viewAs` would then allocate, clear and copy them on the event loop and leave the body to the
+ * collector, where this moves them a few bytes (one memmove) and keeps them a view of the body.
+ */
+export function alignInPlace(bytes: Uint8Array, room: number, align: number): Uint8Array | undefined {
+  const shift = bytes.byteOffset % align;
+  if (shift === 0 || shift > room || !isExclusive(bytes.buffer)) return undefined;
+  const span = new Uint8Array(bytes.buffer, bytes.byteOffset - shift, bytes.byteLength + shift);
+  span.copyWithin(0, shift);
+  return span.subarray(0, bytes.byteLength);
+}
 
 /** Total bytes of BYTES elements in the binary layout (4-byte length prefix each). */
 export function serializedBytesSize(elements: BytesArray): number {

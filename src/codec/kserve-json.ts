@@ -19,7 +19,7 @@ import type { RequestContext } from '../observability/request-context.ts';
 import { rtError } from '../errors/registry.ts';
 import { describeValue, formatShape, utf8Encode } from './tensor-data.ts';
 import { parseJsonBytes } from './json-body.ts';
-import { binaryToTensorData } from './binary-data.ts';
+import { alignInPlace, binaryToTensorData } from './binary-data.ts';
 import { sharedMemoryInput, sharedMemoryRefOf } from './shared-memory-params.ts';
 import {
   BinarySection,
@@ -170,11 +170,13 @@ export function parseBinaryBody(body: Uint8Array, headerLengthHeader: string | u
     throw rtError('BAD_BINARY_HEADER', `${HEADER_NAME} is ${text} but the body has only ${body.byteLength} bytes`);
   }
   if (headerLength === 0) return { kind: 'raw', raw: body };
-  return {
-    kind: 'json',
-    json: parseJsonBytes(body.subarray(0, headerLength), `the JSON header (first ${headerLength} bytes of the body)`),
-    binary: body.subarray(headerLength),
-  };
+  const json = parseJsonBytes(body.subarray(0, headerLength), `the JSON header (first ${headerLength} bytes of the body)`);
+  // Clients do not pad the JSON header (Triton's do not), so the tensors after it are unaligned three times in
+  // four: in a body that is this request's alone they move back over the header's parsed tail instead of being
+  // copied out one by one. 8 aligns every element size, and the tensors after the first keep their alignment
+  // whenever the ones before them have sizes that are multiples of it (the usual FP32/FP16 images and batches).
+  const binary = body.subarray(headerLength);
+  return { kind: 'json', json, binary: alignInPlace(binary, headerLength, 8) ?? binary };
 }
 
 /** What buildRawRequest needs to know about the model; repository/model-metadata.ts `ModelIoMetadata` satisfies it. */

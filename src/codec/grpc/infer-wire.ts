@@ -11,12 +11,11 @@
  * cannot make the server allocate more than the message already holds.
  */
 import { BYTE_SIZE, DATA_TYPES, isDataType, viewAs } from '../../tensor/datatype.ts';
-import { isExclusive } from '../../tensor/exclusive-buffers.ts';
 import type { DataType, NumericArray, TensorData } from '../../tensor/datatype.ts';
 import type { Parameters } from '../../api/types.ts';
 import { rtError } from '../../errors/registry.ts';
 import { formatShape, parseShape, tensorLabel } from '../tensor-data.ts';
-import { deserializeBytes } from '../binary-data.ts';
+import { alignInPlace, deserializeBytes } from '../binary-data.ts';
 import type { TensorRole } from '../tensor-data.ts';
 import { parametersSize, planParameters, readParameterEntry, writeParameters, type ParameterPlan } from './infer-parameters.ts';
 import {
@@ -136,11 +135,7 @@ export function rawToTensorData(
  * (`headerBytes` of them, already read; nothing else views them), and the tensor stays a view of the message.
  */
 function alignedView(datatype: Exclude<DataType, 'BYTES'>, raw: Uint8Array, headerBytes: number): NumericArray {
-  const shift = raw.byteOffset % BYTE_SIZE[datatype];
-  if (shift === 0 || shift > headerBytes || !isExclusive(raw.buffer)) return viewAs(datatype, raw);
-  const span = new Uint8Array(raw.buffer, raw.byteOffset - shift, raw.byteLength + shift);
-  span.copyWithin(0, shift);
-  return viewAs(datatype, span.subarray(0, raw.byteLength));
+  return viewAs(datatype, alignInPlace(raw, headerBytes, BYTE_SIZE[datatype]) ?? raw);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { buildRawRequest, decodeInferRequestJson, encodeInferResponse, parseBina
 import type { DecodedInferRequest } from '../../../src/codec/kserve-json.ts';
 import { decodeInferResponse, encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
 import { concatBytes } from '../../../src/codec/wire-tensor.ts';
+import { markExclusive } from '../../../src/tensor/exclusive-buffers.ts';
 import { assertRtError, assertTensorEqual, enc, sampleTensors } from './tensor-assert.ts';
 
 /** Server-side decode of a whole body, as the HTTP front end does it. */
@@ -575,6 +576,32 @@ describe('parseBinaryBody', () => {
     if (p.kind === 'json') {
       assert.deepEqual([...p.binary], [1, 2, 3]);
       assert.equal(p.binary.buffer, full.buffer);
+    }
+  });
+
+  test('unpadded JSON headers of every length: exact values; in a body of its own the tensors stay views of it', () => {
+    const a = Float32Array.from({ length: 1000 }, (_, i) => i * 0.5 - 7);
+    const b = Float64Array.from({ length: 9 }, (_, i) => i / 3);
+    for (let pad = 0; pad < 8; pad++) {
+      for (const exclusive of [true, false]) {
+        const head = enc(
+          `{"inputs":[{"name":"a","datatype":"FP32","shape":[1000],"parameters":{"binary_data_size":4000}},` +
+            `{"name":"b","datatype":"FP64","shape":[9],"parameters":{"binary_data_size":72}}]${' '.repeat(pad)}}`,
+        );
+        const full = concatBytes([head, new Uint8Array(a.buffer), new Uint8Array(b.buffer)]);
+        const before = full.slice();
+        if (exclusive) markExclusive(full);
+        const p = parseBinaryBody(full, String(head.byteLength));
+        assert.equal(p.kind, 'json');
+        if (p.kind !== 'json') continue;
+        const decoded = decodeInferRequestJson(p.json, { bytes: p.binary });
+        const [ta, tb] = decoded.inputs;
+        assert.deepEqual([...(ta?.data as Float32Array)], [...a], `pad ${pad}: FP32 values`);
+        assert.deepEqual([...(tb?.data as Float64Array)], [...b], `pad ${pad}: FP64 values`);
+        const views = (ta?.data as Float32Array).buffer === full.buffer && (tb?.data as Float64Array).buffer === full.buffer;
+        if (exclusive) assert.ok(views, `pad ${pad}: a body of its own keeps both tensors as views of it`);
+        else assert.deepEqual(full, before, `pad ${pad}: a shared buffer is never written`);
+      }
     }
   });
 
