@@ -5,13 +5,17 @@
  *
  *   node --import tsx bench/profile-served.ts [--model simple] [--protocol http-binary] [--concurrency 1]
  *                                             [--seconds 10] [--cpu-prof] [--top 25] [--raw] [--model-repository DIR]
- *                                             [--http-client net|node|fetch]
+ *                                             [--http-client net|node|fetch] [--workers N]
  *
  * Threads are listed one by one (name and id: the engine worker and onnxruntime's pool threads are all called
  * "node"), with the load generator's own CPU per request (it shares the cores with the server on one machine).
  * `--raw` then runs the model on onnxruntime in this process at the batch size the server's batcher formed, with the
  * server's session options, and reports its CPU per inference: the server's engine threads minus that is what the
  * worker hop, wire conversion and batching add.
+ *
+ * `--workers N` (N > 1) runs the server with N front-end workers (docs/workers.md): the /proc figures are then the
+ * engine owner's process alone, and with --cpu-prof the owner's main thread is profiled in full while each worker's
+ * profile is summed up in one line.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -37,6 +41,7 @@ const { values } = parseArgs({
     raw: { type: 'boolean', default: false },
     'model-repository': { type: 'string' },
     'http-client': { type: 'string', default: 'net' },
+    workers: { type: 'string', default: '1' },
   },
 });
 
@@ -49,10 +54,13 @@ const load = (): string =>
 console.log(`load average at start: ${load()}`);
 const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-prof-')) : undefined;
 const repository = values['model-repository'];
+const workers = Number(values.workers);
+if (!Number.isInteger(workers) || workers < 1) throw new Error(`--workers is a whole number ≥ 1, got '${values.workers}'`);
 const server = await startServerProcess({
   ...(profDir === undefined ? {} : { cpuProfDir: profDir }),
-  ...(repository === undefined ? {} : { args: ['--model-repository', repository] }),
+  args: [...(repository === undefined ? [] : ['--model-repository', repository]), '--workers', String(workers)],
 });
+if (workers > 1) console.log(`${workers} front-end workers: /proc figures below are the engine owner's process (pid ${server.pid}) alone`);
 /** One decimal below 100 µs: per-request shares of a few µs matter here. */
 const fine = (us: number): string => (Number.isFinite(us) && Math.abs(us) < 100 ? `${us.toFixed(1)} µs` : formatUs(us));
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -193,10 +201,16 @@ if (values.raw) {
 if (profDir !== undefined) {
   const files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
   const top = Number(values.top);
-  for (const f of files) {
+  // node names them CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: the owner is the process started here.
+  const isOwner = (f: string): boolean => f.split('.')[3] === String(server.pid);
+  for (const f of files.sort((a, b) => Number(isOwner(b)) - Number(isOwner(a)))) {
     const s = summarizeProfile(JSON.parse(await readFile(join(profDir, f), 'utf8')) as CpuProfile, fromUs, toUs);
     const busy = s.byArea.filter((a) => a.name !== '(idle)').reduce((t, a) => t + a.ms, 0);
     if (busy < 1) continue;
+    if (workers > 1 && !isOwner(f)) {
+      console.log(`\n${f} (a front-end worker): ${busy.toFixed(0)} ms busy in the measured span = ${fine((busy * 1000) / requests)} per request`);
+      continue;
+    }
     console.log(`\n${f}: ${busy.toFixed(0)} ms busy in the measured span = ${fine((busy * 1000) / requests)} per request`);
     console.log('  by area (µs per request):');
     for (const a of s.byArea.filter((x) => x.name !== '(idle)').slice(0, top))

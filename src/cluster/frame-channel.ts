@@ -18,11 +18,22 @@ export type FrameHead = Record<string, unknown>;
 
 const padOf = (n: number): number => (ALIGN - (n % ALIGN)) % ALIGN;
 const ZEROS = new Uint8Array(ALIGN);
+/** A frame with at most this many binary bytes is copied into one buffer on the way out (one write, not one per part). */
+const COPY_BYTES = 16 * 1024;
+/**
+ * A received frame with at most this many binary bytes gets its parts in a shared slab (as Buffer's pool does),
+ * not a fresh buffer of its own: an allocation per frame costs more than the bytes. Such a frame has no
+ * `frameBuffer`, so nothing takes its buffer whole (an engine copies the few bytes instead).
+ */
+const SLAB_PART_BYTES = 4 * 1024;
+const SLAB_BYTES = 256 * 1024;
 
 export class FrameChannel {
   private readonly chunks: Buffer[] = [];
   private buffered = 0;
   private corked = false;
+  private slab: Uint8Array | undefined;
+  private slabUsed = 0;
   private closedReason: Error | undefined;
   /** Called with each received frame, in order. */
   onFrame: (head: FrameHead, parts: Uint8Array[], frameBuffer: ArrayBuffer | undefined) => void = () => {};
@@ -49,15 +60,21 @@ export class FrameChannel {
   send(head: FrameHead, parts: readonly Uint8Array[] = []): boolean {
     if (this.closed) return false;
     let binary = 0;
-    const lengths: number[] = [];
-    for (const p of parts) {
-      lengths.push(p.byteLength);
-      binary += p.byteLength + padOf(p.byteLength);
+    let lengths: number[] | undefined;
+    if (parts.length > 0) {
+      lengths = [];
+      for (const p of parts) {
+        lengths.push(p.byteLength);
+        binary += p.byteLength + padOf(p.byteLength);
+      }
+      head['p'] = lengths;
     }
-    // Prefix and head in one buffer, one write.
-    const text = JSON.stringify(parts.length === 0 ? head : { ...head, p: lengths });
+    const text = JSON.stringify(head);
     const headBytes = Buffer.byteLength(text);
-    const prefix = Buffer.allocUnsafe(PREFIX_BYTES + headBytes);
+    // Small frames go whole in one buffer (one write; the copy costs less than a write per part), large ones as
+    // prefix and head in one buffer and each part as it is.
+    const whole = binary <= COPY_BYTES;
+    const prefix = Buffer.allocUnsafe(PREFIX_BYTES + headBytes + (whole ? binary : 0));
     prefix.writeUInt32LE(headBytes, 0);
     prefix.writeUInt32LE(binary, 4);
     prefix.write(text, PREFIX_BYTES);
@@ -69,6 +86,18 @@ export class FrameChannel {
         this.corked = false;
         s.uncork();
       });
+    }
+    if (whole) {
+      let at = PREFIX_BYTES + headBytes;
+      for (const p of parts) {
+        prefix.set(p, at);
+        at += p.byteLength;
+        const pad = padOf(p.byteLength);
+        if (pad > 0) prefix.fill(0, at, at + pad);
+        at += pad;
+      }
+      s.write(prefix);
+      return true;
     }
     s.write(prefix);
     for (const p of parts) {
@@ -99,9 +128,13 @@ export class FrameChannel {
       let frameBuffer: ArrayBuffer | undefined;
       const lengths = head['p'];
       if (Array.isArray(lengths) && binaryBytes > 0) {
-        // One fresh buffer per frame: aligned views, and a buffer that belongs to this frame's request alone.
-        frameBuffer = new ArrayBuffer(binaryBytes);
-        const bytes = new Uint8Array(frameBuffer);
+        let bytes: Uint8Array;
+        if (binaryBytes <= SLAB_PART_BYTES) bytes = this.fromSlab(binaryBytes);
+        else {
+          // One fresh buffer per frame: aligned views, and a buffer that belongs to this frame's request alone.
+          frameBuffer = new ArrayBuffer(binaryBytes);
+          bytes = new Uint8Array(frameBuffer);
+        }
         bytes.set(frame.subarray(PREFIX_BYTES + headBytes, total));
         let at = 0;
         parts = (lengths as number[]).map((n) => {
@@ -112,6 +145,17 @@ export class FrameChannel {
       }
       this.onFrame(head, parts, frameBuffer);
     }
+  }
+
+  /** `n` bytes (n ≤ SLAB_PART_BYTES, a multiple of 8) of the current slab, at an 8-byte aligned offset. */
+  private fromSlab(n: number): Uint8Array {
+    if (this.slab === undefined || this.slabUsed + n > SLAB_BYTES) {
+      this.slab = new Uint8Array(SLAB_BYTES);
+      this.slabUsed = 0;
+    }
+    const view = this.slab.subarray(this.slabUsed, this.slabUsed + n);
+    this.slabUsed += n;
+    return view;
   }
 
   /** The first `n` buffered bytes (n ≤ buffered), without consuming them. */

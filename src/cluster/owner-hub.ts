@@ -25,6 +25,8 @@ import type { GenerationApi } from '../generate/generate-service.ts';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
+const REUSED_SIGNALS: ReadonlySet<string> = new Set(['infer']);
+
 export interface OwnerHubOptions {
   readonly api: InferenceApi & {
     inferStream(request: import('../api/types.ts').InferRequest): AsyncIterable<import('../api/types.ts').InferResponse>;
@@ -111,6 +113,9 @@ export class OwnerHub {
         return this.serve(method, args, ctx, link?.slots);
       },
       () => rtError('CANCELLED', 'the front-end worker went away'),
+      // The core stops watching a request's signal when it answers (the scheduler's unwatchAbort), as it does for
+      // a REST connection's: an infer call reuses the signal of one that finished unaborted.
+      REUSED_SIGNALS,
     );
     peer.onNotify = (method, args) => {
       if (method !== 'limits.release' || link === undefined) return;

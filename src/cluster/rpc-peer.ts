@@ -6,6 +6,10 @@
  */
 import { type RtError, rtError, toRtError, type ErrorCode } from '../errors/registry.ts';
 import type { FrameChannel, FrameHead } from './frame-channel.ts';
+import { shareAbortSignal } from '../util/abort-watch.ts';
+
+/** Spare controllers kept for calls of `reusesSignals` methods (at most this many; more are left to the GC). */
+const SPARE_CONTROLLERS = 256;
 
 /** A value with the binary parts that travel beside its JSON. */
 export interface Payload {
@@ -56,6 +60,8 @@ export class RpcPeer {
   private readonly pending = new Map<number, Pending>();
   private readonly serving = new Map<number, AbortController>();
   private closedError: RtError | undefined;
+  /** Controllers of finished calls that were never aborted, for the next calls of `reusesSignals` methods. */
+  private readonly spare: AbortController[] = [];
   /** Notifications (`notify` on the other side). */
   onNotify: (method: string, args: Incoming) => void = () => {};
   /** Called once when the channel closes, after every pending call was rejected and every served call aborted. */
@@ -66,6 +72,13 @@ export class RpcPeer {
     private readonly handler: CallHandler,
     /** The error pending calls get when the channel closes. */
     closedError: () => RtError,
+    /**
+     * Methods whose handlers let go of `ctx.signal` when they answer (they watch it with util/abort-watch.ts and
+     * stop watching when done, as the core does for a REST connection's signal): a call of one of these gets the
+     * signal of an earlier call that finished without being aborted, instead of a new AbortController (node's
+     * costs a few µs to create, a large share of the owner's work per request).
+     */
+    private readonly reusesSignals: ReadonlySet<string> = new Set(),
   ) {
     channel.onFrame = (head, parts, frameBuffer) => this.frame(head, { value: head['a'] ?? head['v'], parts, frameBuffer });
     channel.onClose = () => {
@@ -148,13 +161,18 @@ export class RpcPeer {
   }
 
   private serve(id: number, method: string, incoming: Incoming): void {
-    const controller = new AbortController();
+    const reuse = this.reusesSignals.has(method);
+    const controller = (reuse ? this.spare.pop() : undefined) ?? newController(reuse);
     this.serving.set(id, controller);
     const ctx: CallContext = {
       signal: controller.signal,
       item: (p) => {
         this.channel.send({ s: id, v: p.value }, p.parts);
       },
+    };
+    const finished = (): void => {
+      this.serving.delete(id);
+      if (reuse && !controller.signal.aborted && this.closedError === undefined && this.spare.length < SPARE_CONTROLLERS) this.spare.push(controller);
     };
     let answer: Promise<Payload>;
     try {
@@ -164,13 +182,20 @@ export class RpcPeer {
     }
     answer.then(
       (p) => {
-        this.serving.delete(id);
+        finished();
         this.channel.send({ r: id, v: p.value }, p.parts);
       },
       (err: unknown) => {
-        this.serving.delete(id);
+        finished();
         this.channel.send({ r: id, e: errorToWire(err) });
       },
     );
   }
+}
+
+/** A controller whose signal is watched through util/abort-watch.ts's shared listener when it will be reused. */
+function newController(shared: boolean): AbortController {
+  const c = new AbortController();
+  if (shared) shareAbortSignal(c.signal);
+  return c;
 }
