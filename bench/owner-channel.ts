@@ -70,6 +70,8 @@ if (values.owner !== undefined) {
     peer.onClose = () => server.close();
   });
   server.listen(values.owner, () => process.send?.('ready'));
+  // Asked to stop: exit normally, so that a --cpu-prof profile of this side is written.
+  process.on('message', () => process.exit(0));
 } else {
   const dir = await mkdtemp(join(tmpdir(), 'rtserve-owner-channel-'));
   const path = join(dir, 's.sock');
@@ -142,6 +144,9 @@ if (values.owner !== undefined) {
       .join(' ')}`,
   );
   socket.destroy();
-  child.kill();
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.send('exit');
+  });
   await rm(dir, { recursive: true, force: true });
 }

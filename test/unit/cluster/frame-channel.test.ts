@@ -4,31 +4,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, connect, type Socket } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FrameChannel, type FrameHead } from '../../../src/cluster/frame-channel.ts';
-
-async function socketPair(): Promise<{ a: Socket; b: Socket; done: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'rtserve-frames-'));
-  const path = join(dir, 's.sock');
-  const server = createServer();
-  const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
-  await new Promise<void>((resolve) => server.listen(path, resolve));
-  const a = connect(path);
-  const b = await accepted;
-  return {
-    a,
-    b,
-    done: async () => {
-      a.destroy();
-      b.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
+import { markExclusive } from '../../../src/tensor/exclusive-buffers.ts';
+import { socketPair } from '../../helpers/socket-pair.ts';
 
 function bytes(n: number, seed: number): Uint8Array {
   return Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
@@ -109,6 +87,39 @@ describe('FrameChannel', () => {
       assert.deepEqual(partsOf[0]?.[0], bytes(100, 1));
       assert.deepEqual(partsOf[2]?.[0], bytes(13, 3));
       assert.equal(partsOf[2]?.[1]?.byteLength, 0);
+    } finally {
+      await done();
+    }
+  });
+
+  test('the parts of a small frame share a slab (no frame buffer of their own), those of a large frame get one', async () => {
+    const { a, b, done } = await socketPair();
+    try {
+      const sender = new FrameChannel(a);
+      const receiver = new FrameChannel(b);
+      const got: { parts: Uint8Array[]; frameBuffer: ArrayBuffer | undefined }[] = [];
+      const all = new Promise<void>((resolve) => {
+        receiver.onFrame = (_head, parts, frameBuffer) => {
+          got.push({ parts, frameBuffer });
+          if (got.length === 3) resolve();
+        };
+      });
+      sender.send({ n: 1 }, [bytes(64, 1), bytes(5, 2)]);
+      sender.send({ n: 2 }, [bytes(12, 3)]);
+      sender.send({ n: 3 }, [bytes(5000, 4), bytes(3, 5)]);
+      await all;
+      const [small1, small2, large] = got;
+      assert.equal(small1?.frameBuffer, undefined);
+      assert.equal(small2?.frameBuffer, undefined);
+      assert.deepEqual(small1?.parts, [bytes(64, 1), bytes(5, 2)]);
+      assert.deepEqual(small2?.parts, [bytes(12, 3)]);
+      for (const p of [...(small1?.parts ?? []), ...(small2?.parts ?? [])]) assert.equal(p.byteOffset % 8, 0);
+      // Views over a shared slab are never marked as one request's own (an engine copies them instead of taking them).
+      assert.equal(markExclusive(small2?.parts[0] as Uint8Array), false);
+      assert.ok(large?.frameBuffer !== undefined);
+      assert.equal(large?.frameBuffer.byteLength, 5000 + 8);
+      assert.equal(large?.parts[0]?.buffer, large?.frameBuffer);
+      assert.deepEqual(large?.parts, [bytes(5000, 4), bytes(3, 5)]);
     } finally {
       await done();
     }
