@@ -4,9 +4,10 @@
  *
  *   u32 LE head bytes │ u32 LE binary bytes │ head (UTF-8 JSON, with `p`: the parts' lengths) │ parts, each padded to 8
  *
- * A received frame's parts are views over one fresh buffer of that frame alone, each at an 8-byte aligned offset, so
- * typed arrays of any element size view them without a copy. Frames written in the same tick leave in one write
- * (the socket is corked until the next tick): under load many requests share a system call.
+ * A received frame's parts are views at 8-byte aligned offsets, so typed arrays of any element size view them
+ * without a copy: over one fresh buffer of that frame alone, or, for a frame of a few KiB, over a slab shared with
+ * other small frames. Frames written in the same tick leave in one write (the socket is corked until the next
+ * tick): under load many requests share a system call.
  */
 import type { Socket } from 'node:net';
 
