@@ -8,6 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mulberry32 } from '../../src/util/random.ts';
 
 export type Family = 'llama' | 'qwen2' | 'gpt2';
 export type Dtype = 'F32' | 'F16' | 'BF16';
@@ -18,17 +19,8 @@ export interface NamedTensor {
   readonly data: Float32Array;
 }
 
-/** mulberry32: a small seeded generator, so every fixture is the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/util/random.ts): a small seeded generator, so every fixture is the same on every run. */
+export const rng = mulberry32;
 
 // --- half-precision encoders, written here so the fixtures do not depend on the code under test
 function f16Bits(x: number): number {
