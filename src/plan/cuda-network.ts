@@ -138,8 +138,8 @@ export interface BinaryLayer extends LayerBase {
   readonly op: number;
   readonly act: ActSpec;
 }
-export interface PoolLayer extends LayerBase {
-  readonly kind: 'pool';
+/** A 4-D tensor (logical NCHW, stored NHWC) read as `x` and written as `y` at another spatial size: pooling, resizing. */
+export interface SpatialMapLayer extends LayerBase {
   readonly x: OperandRef;
   readonly y: OperandRef;
   readonly n: number;
@@ -148,6 +148,9 @@ export interface PoolLayer extends LayerBase {
   readonly w: number;
   readonly oh: number;
   readonly ow: number;
+}
+export interface PoolLayer extends SpatialMapLayer {
+  readonly kind: 'pool';
   readonly kernel: readonly number[];
   readonly strides: readonly number[];
   /** [top, left, bottom, right] */
@@ -283,16 +286,8 @@ export interface TopKLayer extends LayerBase {
 export const RESIZE_COORD = { half_pixel: 0, asymmetric: 1, align_corners: 2, pytorch_half_pixel: 3 } as const;
 export const RESIZE_NEAREST = { round_prefer_floor: 0, round_prefer_ceil: 1, floor: 2, ceil: 3 } as const;
 /** 2-D Resize of an NHWC tensor (ONNX Resize / Upsample): nearest or bilinear. */
-export interface ResizeLayer extends LayerBase {
+export interface ResizeLayer extends SpatialMapLayer {
   readonly kind: 'resize';
-  readonly x: OperandRef;
-  readonly y: OperandRef;
-  readonly n: number;
-  readonly c: number;
-  readonly h: number;
-  readonly w: number;
-  readonly oh: number;
-  readonly ow: number;
   /** Output / input scale per axis, as ONNX's coordinate transformations use it. */
   readonly scaleH: number;
   readonly scaleW: number;

@@ -9,6 +9,19 @@ export type Layout = 'nhwc' | 'plain';
 
 export const prod = (xs: readonly number[]): number => xs.reduce((a, b) => a * b, 1);
 
+/** The batch, channels and input and output spatial sizes of a pooling or resize layer, from its NCHW shapes. */
+export const spatialDims = (
+  xs: readonly number[],
+  ys: readonly number[],
+): { n: number; c: number; h: number; w: number; oh: number; ow: number } => ({
+  n: xs[0] ?? 1,
+  c: xs[1] ?? 1,
+  h: xs[2] ?? 1,
+  w: xs[3] ?? 1,
+  oh: ys[2] ?? 1,
+  ow: ys[3] ?? 1,
+});
+
 export const rowMajorStrides = (dims: readonly number[]): number[] => {
   const s = new Array<number>(dims.length).fill(1);
   for (let i = dims.length - 2; i >= 0; i--) s[i] = (s[i + 1] ?? 1) * (dims[i + 1] ?? 1);

@@ -1,7 +1,7 @@
 import { rtError } from '../../../errors/registry.ts';
 import { attrInt, attrInts, type Node } from '../../ir/graph.ts';
 import type { LoweringContext } from './context.ts';
-import { prod, windowPads } from './layout.ts';
+import { prod, spatialDims, windowPads } from './layout.ts';
 import type { LTensor } from './types.ts';
 
 /** MaxPool / AveragePool (2-D windows, NHWC) and the global poolings. */
@@ -31,30 +31,21 @@ export function addPoolStep(ctx: LoweringContext, n: Node, xT: LTensor, yT: LTen
       ops: [n.opType],
       reads: [xT],
       writes: [yT],
-      emit: (b, ref) => {
-        const xs = xT.shape(b);
-        const ys = yT.shape(b);
-        return [
-          {
-            kind: 'pool',
-            name,
-            x: ref(xT, b),
-            y: ref(yT, b),
-            n: xs[0] ?? 1,
-            c: xs[1] ?? 1,
-            h: xs[2] ?? 1,
-            w: xs[3] ?? 1,
-            oh: ys[2] ?? 1,
-            ow: ys[3] ?? 1,
-            kernel: [kernel[0] ?? 1, kernel[1] ?? 1],
-            strides: [strides[0] ?? 1, strides[1] ?? 1],
-            pads,
-            dil: [dil[0] ?? 1, dil[1] ?? 1],
-            mode: isMax ? 'max' : 'avg',
-            countIncludePad: cip,
-          },
-        ];
-      },
+      emit: (b, ref) => [
+        {
+          kind: 'pool',
+          name,
+          x: ref(xT, b),
+          y: ref(yT, b),
+          ...spatialDims(xT.shape(b), yT.shape(b)),
+          kernel: [kernel[0] ?? 1, kernel[1] ?? 1],
+          strides: [strides[0] ?? 1, strides[1] ?? 1],
+          pads,
+          dil: [dil[0] ?? 1, dil[1] ?? 1],
+          mode: isMax ? 'max' : 'avg',
+          countIncludePad: cip,
+        },
+      ],
     },
     name === n.name ? [n] : [],
   );

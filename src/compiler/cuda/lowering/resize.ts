@@ -3,6 +3,7 @@ import { attrInt, attrString, type Node } from '../../ir/graph.ts';
 import { toFloat32 } from '../../ir/tensor.ts';
 import { RESIZE_COORD, RESIZE_NEAREST } from '../../../plan/cuda-network.ts';
 import type { LoweringContext } from './context.ts';
+import { spatialDims } from './layout.ts';
 
 function attrFloats(n: Node, name: string): readonly number[] | undefined {
   const a = n.attrs.get(name);
@@ -38,22 +39,16 @@ export function lowerResize(ctx: LoweringContext, n: Node): void {
     const ys = yT.shape(b);
     if ((xs[0] ?? 1) !== (ys[0] ?? 1) || (xs[1] ?? 1) !== (ys[1] ?? 1))
       throw rtError('UNSUPPORTED', `${n.opType} '${n.name}': only the spatial axes may be resized`);
-    const [h = 1, w = 1] = xs.slice(2);
-    const [oh = 1, ow = 1] = ys.slice(2);
+    const dims = spatialDims(xs, ys);
     return [
       {
         kind: 'resize',
         name: n.name,
         x: ref(xT, b),
         y: ref(yT, b),
-        n: xs[0] ?? 1,
-        c: xs[1] ?? 1,
-        h,
-        w,
-        oh,
-        ow,
-        scaleH: scales !== undefined && scales.length === 4 ? (scales[2] ?? 1) : oh / h,
-        scaleW: scales !== undefined && scales.length === 4 ? (scales[3] ?? 1) : ow / w,
+        ...dims,
+        scaleH: scales !== undefined && scales.length === 4 ? (scales[2] ?? 1) : dims.oh / dims.h,
+        scaleW: scales !== undefined && scales.length === 4 ? (scales[3] ?? 1) : dims.ow / dims.w,
         linear: mode === 'nearest' ? 0 : 1,
         coord,
         nearest,
