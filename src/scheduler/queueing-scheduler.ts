@@ -1,5 +1,7 @@
 import type { InferResponse } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
+import type { EncodedFrame, FrameFailure } from '../tensor/frames.ts';
+import type { EngineSession } from '../engine/engine.ts';
 import { RtError, rtError } from '../errors/registry.ts';
 import { concatBatch, planBatch, splitBatch } from '../engine/batch-tensors.ts';
 import { WakeClock } from './wake-clock.ts';
@@ -329,17 +331,9 @@ export abstract class QueueingScheduler implements RtScheduler {
       const first = entries[0];
       if (first === undefined) return;
       const single = entries.length === 1;
-      // A request alone keeps its own tensors (no copy); a batch gets one copy per input, made by the engine
-      // where it offers runBatch (a worker session joins it on its thread), else here.
-      const requests = entries.map((e) => e.v.request.inputs);
-      const parts = single || session.runBatch === undefined ? undefined : planBatch(requests);
-      const feeds = single ? first.v.request.inputs : parts === undefined ? concatBatch(requests) : undefined;
       const names = single ? first.v.outputNames : unionOf(entries.map((e) => e.v.outputNames));
       const inputDoneNs = hrtimeNs();
-      const outputs =
-        feeds !== undefined
-          ? await session.run(feeds, names, batch.controller?.signal)
-          : await session.runBatch!(parts!, names, batch.controller?.signal);
+      const { outputs, failed } = await runOnSession(session, entries, names, batch.controller?.signal);
       const inferDoneNs = hrtimeNs();
       const wanted = new Set(names);
       const perRequest = single
@@ -373,7 +367,10 @@ export abstract class QueueingScheduler implements RtScheduler {
         session.device,
       );
       this.noteBatch(nsToNumber(doneNs - startNs) / 1e6, entries.length);
-      for (const [i, e] of entries.entries()) this.finish(e, { ok: true, response: responses[i] as InferResponse });
+      for (const [i, e] of entries.entries()) {
+        const failure = failed?.[i];
+        this.finish(e, failure === undefined ? { ok: true, response: responses[i] as InferResponse } : { ok: false, error: failure });
+      }
     } catch (err) {
       // The engine failed this batch: every request of it fails, the scheduler goes on with the next one.
       const error = this.engineError(err, entries.length);
@@ -479,6 +476,60 @@ export abstract class QueueingScheduler implements RtScheduler {
     }
     this.checkIdle();
   }
+}
+
+/**
+ * Runs a batch's requests on an instance. Tensors: a request alone keeps its own (no copy); a batch gets one copy
+ * per input, made by the engine where it offers runBatch (a worker session joins it on its thread), else here.
+ * Encoded frames (tensor/frames.ts): the engine decodes them on its device; a frame it could not take fails its
+ * own request only (`failed[i]` for entry i).
+ */
+async function runOnSession(
+  session: EngineSession,
+  entries: readonly QueuedRequest[],
+  names: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<{ outputs: Tensor[]; failed?: readonly (RtError | undefined)[] }> {
+  const first = entries[0] as QueuedRequest;
+  if (first.v.request.frames !== undefined) return runFrameBatch(session, entries, names, signal);
+  if (entries.length === 1) return { outputs: await session.run(first.v.request.inputs, names, signal) };
+  const requests = entries.map((e) => e.v.request.inputs);
+  if (session.runBatch === undefined) return { outputs: await session.run(concatBatch(requests), names, signal) };
+  return { outputs: await session.runBatch(planBatch(requests), names, signal) };
+}
+
+async function runFrameBatch(
+  session: EngineSession,
+  entries: readonly QueuedRequest[],
+  names: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<{ outputs: Tensor[]; failed: readonly (RtError | undefined)[] }> {
+  // The image layer decodes such frames on the CPU instead (the engine changed since it looked).
+  if (session.runFrames === undefined) throw rtError('UNSUPPORTED', 'the engine serving this model now takes decoded tensors only');
+  const frames: EncodedFrame[] = [];
+  for (const e of entries) {
+    const placed = e.v.request.frames ?? [];
+    const bytes = e.v.request.inputs[0]?.data as readonly Uint8Array[];
+    for (const [i, p] of placed.entries()) frames.push({ ...p, bytes: bytes[i] as Uint8Array });
+  }
+  const run = await session.runFrames(frames, names, signal);
+  let row = 0;
+  const failed = entries.map((e) => {
+    let error: RtError | undefined;
+    for (let i = 0; i < e.batchSize; i++, row++) {
+      const f = run.failures[row];
+      if (f !== undefined && error === undefined) error = frameError(f, i, e.batchSize);
+    }
+    return error;
+  });
+  return { outputs: run.outputs, failed };
+}
+
+/** A frame the device did not take: refused (BAD_DATA), or UNSUPPORTED when the CPU path can decode it instead. */
+function frameError(f: FrameFailure, index: number, frames: number): RtError {
+  const which = frames === 1 ? 'the frame' : `frame ${index}`;
+  if (f.code === 'unsupported') return rtError('UNSUPPORTED', `the device decoder cannot take ${which}: ${f.message}`);
+  return rtError('BAD_DATA', `${f.code === 'too-large' ? 'oversized' : 'corrupt'} JPEG (${which}): ${f.message}`);
 }
 
 function unionOf(lists: readonly (readonly string[])[]): string[] {
