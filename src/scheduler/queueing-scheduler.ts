@@ -1,9 +1,8 @@
 import type { InferResponse } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
-import type { EncodedFrame, FrameFailure } from '../tensor/frames.ts';
-import type { EngineSession } from '../engine/engine.ts';
 import { RtError, rtError } from '../errors/registry.ts';
-import { concatBatch, planBatch, splitBatch } from '../engine/batch-tensors.ts';
+import { splitBatch } from '../engine/batch-tensors.ts';
+import { runOnSession } from './batch-run.ts';
 import { WakeClock } from './wake-clock.ts';
 import { LinkedList } from './linked-list.ts';
 import type { ListNode } from './linked-list.ts';
@@ -333,7 +332,12 @@ export abstract class QueueingScheduler implements RtScheduler {
       const single = entries.length === 1;
       const names = single ? first.v.outputNames : unionOf(entries.map((e) => e.v.outputNames));
       const inputDoneNs = hrtimeNs();
-      const { outputs, failed } = await runOnSession(session, entries, names, batch.controller?.signal);
+      const { outputs, failed } = await runOnSession(
+        session,
+        entries.map((e) => e.v),
+        names,
+        batch.controller?.signal,
+      );
       const inferDoneNs = hrtimeNs();
       const wanted = new Set(names);
       const perRequest = single
@@ -476,60 +480,6 @@ export abstract class QueueingScheduler implements RtScheduler {
     }
     this.checkIdle();
   }
-}
-
-/**
- * Runs a batch's requests on an instance. Tensors: a request alone keeps its own (no copy); a batch gets one copy
- * per input, made by the engine where it offers runBatch (a worker session joins it on its thread), else here.
- * Encoded frames (tensor/frames.ts): the engine decodes them on its device; a frame it could not take fails its
- * own request only (`failed[i]` for entry i).
- */
-async function runOnSession(
-  session: EngineSession,
-  entries: readonly QueuedRequest[],
-  names: readonly string[],
-  signal: AbortSignal | undefined,
-): Promise<{ outputs: Tensor[]; failed?: readonly (RtError | undefined)[] }> {
-  const first = entries[0] as QueuedRequest;
-  if (first.v.request.frames !== undefined) return runFrameBatch(session, entries, names, signal);
-  if (entries.length === 1) return { outputs: await session.run(first.v.request.inputs, names, signal) };
-  const requests = entries.map((e) => e.v.request.inputs);
-  if (session.runBatch === undefined) return { outputs: await session.run(concatBatch(requests), names, signal) };
-  return { outputs: await session.runBatch(planBatch(requests), names, signal) };
-}
-
-async function runFrameBatch(
-  session: EngineSession,
-  entries: readonly QueuedRequest[],
-  names: readonly string[],
-  signal: AbortSignal | undefined,
-): Promise<{ outputs: Tensor[]; failed: readonly (RtError | undefined)[] }> {
-  // The image layer decodes such frames on the CPU instead (the engine changed since it looked).
-  if (session.runFrames === undefined) throw rtError('UNSUPPORTED', 'the engine serving this model now takes decoded tensors only');
-  const frames: EncodedFrame[] = [];
-  for (const e of entries) {
-    const placed = e.v.request.frames ?? [];
-    const bytes = e.v.request.inputs[0]?.data as readonly Uint8Array[];
-    for (const [i, p] of placed.entries()) frames.push({ ...p, bytes: bytes[i] as Uint8Array });
-  }
-  const run = await session.runFrames(frames, names, signal);
-  let row = 0;
-  const failed = entries.map((e) => {
-    let error: RtError | undefined;
-    for (let i = 0; i < e.batchSize; i++, row++) {
-      const f = run.failures[row];
-      if (f !== undefined && error === undefined) error = frameError(f, i, e.batchSize);
-    }
-    return error;
-  });
-  return { outputs: run.outputs, failed };
-}
-
-/** A frame the device did not take: refused (BAD_DATA), or UNSUPPORTED when the CPU path can decode it instead. */
-function frameError(f: FrameFailure, index: number, frames: number): RtError {
-  const which = frames === 1 ? 'the frame' : `frame ${index}`;
-  if (f.code === 'unsupported') return rtError('UNSUPPORTED', `the device decoder cannot take ${which}: ${f.message}`);
-  return rtError('BAD_DATA', `${f.code === 'too-large' ? 'oversized' : 'corrupt'} JPEG (${which}): ${f.message}`);
 }
 
 function unionOf(lists: readonly (readonly string[])[]): string[] {
