@@ -7,8 +7,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { startServer, type RunningServer } from '../../../src/app/rtserve-server.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';

@@ -75,16 +75,25 @@ export function unary<T = Record<string, unknown>>(
  * One grpc.reflection.v1 ServerReflectionInfo stream (a client generated from @grpc/reflection's own proto): sends
  * `requests`, half-closes, resolves with every answer, or rejects with the stream's status.
  */
-export async function reflect(address: string, requests: readonly Record<string, unknown>[], metadata = new grpc.Metadata()): Promise<Record<string, unknown>[]> {
+export async function reflect(
+  address: string,
+  requests: readonly Record<string, unknown>[],
+  metadata = new grpc.Metadata(),
+): Promise<Record<string, unknown>[]> {
   const require = createRequire(import.meta.url);
   const reflectionRoot = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto');
-  const def = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', { keepCase: true, defaults: true, oneofs: true, includeDirs: [reflectionRoot] });
+  const def = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', {
+    keepCase: true,
+    defaults: true,
+    oneofs: true,
+    includeDirs: [reflectionRoot],
+  });
   const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } } };
   const rc = new pkg.grpc.reflection.v1.ServerReflection(address, grpc.credentials.createInsecure());
   try {
-    const call = (rc as unknown as { ServerReflectionInfo(md: grpc.Metadata): grpc.ClientDuplexStream<unknown, Record<string, unknown>> }).ServerReflectionInfo(
-      metadata,
-    );
+    const call = (
+      rc as unknown as { ServerReflectionInfo(md: grpc.Metadata): grpc.ClientDuplexStream<unknown, Record<string, unknown>> }
+    ).ServerReflectionInfo(metadata);
     const answers: Record<string, unknown>[] = [];
     const done = new Promise<void>((resolve, reject) => {
       call.on('data', (r: Record<string, unknown>) => answers.push(r));
