@@ -1,0 +1,157 @@
+/**
+ * The abuse suite's auth-crossing class as one table over every front end (issue 37 "Also"): for each way of
+ * naming a model (REST, SSE, the OpenAI routes, gRPC unary and streamed, WebSocket), a principal reaches its own
+ * model, never another principal's, and nobody reaches anything without credentials. Every row asserts all four
+ * outcomes, so a row that no longer reaches the server (always refused, or always admitted) fails too.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
+import { request, startTestServer } from '../../helpers/server.ts';
+import type { RunningServer } from '../../../src/app/rtserve-server.ts';
+import { hashApiKey } from '../../../src/security/authenticator.ts';
+import type { Operation } from '../../../src/config/security-schema.ts';
+import { inferenceClient, streamAll, unary, type InferenceClient } from '../grpc/grpc-test-client.ts';
+import { TestWs } from '../ws/ws-test-client.ts';
+
+const SCOPES: Operation[] = ['infer', 'metadata', 'metrics'];
+const ALPHA = 'k-alpha';
+const BETA = 'k-beta';
+const apiKeys = [
+  { id: 'alpha', sha256: hashApiKey(ALPHA), scopes: SCOPES, models: ['simple', 'charlm'] },
+  { id: 'beta', sha256: hashApiKey(BETA), scopes: SCOPES, models: ['mlp'] },
+];
+/** beta's model: alpha may never reach it. */
+const FOREIGN = 'mlp';
+
+type Outcome = 'ok' | 'unauthenticated' | 'denied' | `other: ${string}`;
+
+/** The tensors of a valid request to each model (denial comes before validation, so the foreign model's shape is moot). */
+const TENSORS: Record<string, { name: string; datatype: string; shape: number[]; data: number[] }[]> = {
+  simple: [
+    { name: 'INPUT0', datatype: 'INT32', shape: [1, 16], data: new Array<number>(16).fill(1) },
+    { name: 'INPUT1', datatype: 'INT32', shape: [1, 16], data: new Array<number>(16).fill(2) },
+  ],
+  mlp: [{ name: 'input', datatype: 'FP32', shape: [1, 64], data: new Array<number>(64).fill(0.5) }],
+};
+const tensorsOf = (model: string) => TENSORS[model] ?? TENSORS['simple'] ?? [];
+
+function fromHttp(status: number, text: string): Outcome {
+  if (status >= 200 && status < 300) return 'ok';
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'denied';
+  return `other: ${status} ${text.slice(0, 200)}`;
+}
+function fromGrpc(err: unknown): Outcome {
+  const e = err as grpc.ServiceError;
+  if (e.code === grpc.status.UNAUTHENTICATED) return 'unauthenticated';
+  if (e.code === grpc.status.PERMISSION_DENIED) return 'denied';
+  return `other: ${grpc.status[e.code]} ${e.details}`;
+}
+/** Stream and WebSocket refusals are per request, in the answer: told apart by the registry's words. */
+function fromMessage(message: string): Outcome {
+  if (/credentials are required/.test(message)) return 'unauthenticated';
+  if (/may not use model|lacks the '\w+' scope/.test(message)) return 'denied';
+  return `other: ${message}`;
+}
+function metadata(token: string | undefined): grpc.Metadata {
+  const md = new grpc.Metadata();
+  if (token !== undefined) md.set('authorization', `Bearer ${token}`);
+  return md;
+}
+
+interface Row {
+  readonly front: string;
+  /** alpha's model this row uses. */
+  readonly own: string;
+  /** Whether the route serves beta's model at all (the OpenAI routes serve generative models only). */
+  readonly foreignServed?: false;
+  readonly call: (token: string | undefined, model: string) => Promise<Outcome>;
+}
+
+describe('auth crossing: one principal never reaches another principal\'s model, on any front end', () => {
+  let server: RunningServer;
+  let client: InferenceClient;
+  const http = async (method: string, path: string, token: string | undefined, body?: unknown): Promise<Outcome> => {
+    const r = await request(`${server.httpUrl}${path}`, {
+      method,
+      headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return fromHttp(r.status, new TextDecoder().decode(r.body));
+  };
+  const grpcUnary = (method: string, req: unknown, token: string | undefined): Promise<Outcome> =>
+    unary(client, method, req, {}, metadata(token)).then(() => 'ok' as const, fromGrpc);
+  const grpcInfer = (model: string) => ({
+    model_name: model,
+    inputs: tensorsOf(model).map((t) => ({
+      name: t.name,
+      datatype: t.datatype,
+      shape: t.shape,
+      contents: t.datatype === 'FP32' ? { fp32_contents: t.data } : { int_contents: t.data },
+    })),
+  });
+  const ws = async (token: string | undefined, model: string): Promise<Outcome> => {
+    let c: TestWs;
+    try {
+      c = await TestWs.open(server.httpUrl, { protocols: ['rtserve.v1', ...(token === undefined ? [] : [`rtserve.bearer.${token}`])] });
+    } catch (err) {
+      return /HTTP 401/.test((err as Error).message) ? 'unauthenticated' : `other: ${(err as Error).message}`;
+    }
+    try {
+      c.send({ type: 'infer', id: 'x', model, inputs: tensorsOf(model) });
+      const r = (await c.terminal('x')) as unknown as { type: string; error?: { message: string } };
+      return r.type === 'result' ? 'ok' : fromMessage(r.error?.message ?? JSON.stringify(r));
+    } finally {
+      c.close();
+    }
+  };
+
+  const ROWS: readonly Row[] = [
+    { front: 'REST infer', own: 'simple', call: (t, m) => http('POST', `/v2/models/${m}/infer`, t, { inputs: tensorsOf(m) }) },
+    { front: 'REST versioned infer', own: 'simple', call: (t, m) => http('POST', `/v2/models/${m}/versions/1/infer`, t, { inputs: tensorsOf(m) }) },
+    { front: 'REST metadata', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}`, t) },
+    { front: 'REST config', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/config`, t) },
+    { front: 'REST ready', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/ready`, t) },
+    { front: 'REST statistics', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/stats`, t) },
+    {
+      front: 'SSE generate_stream',
+      own: 'simple',
+      call: (t, m) => http('POST', `/v2/models/${m}/generate_stream`, t, { inputs: tensorsOf(m) }),
+    },
+    { front: 'OpenAI completions', own: 'charlm', foreignServed: false, call: (t, m) => http('POST', '/v1/completions', t, { model: m, prompt: 'de', max_tokens: 2 }) },
+    { front: 'gRPC ModelInfer', own: 'simple', call: (t, m) => grpcUnary('ModelInfer', grpcInfer(m), t) },
+    { front: 'gRPC ModelMetadata', own: 'simple', call: (t, m) => grpcUnary('ModelMetadata', { name: m }, t) },
+    { front: 'gRPC ModelConfig', own: 'simple', call: (t, m) => grpcUnary('ModelConfig', { name: m }, t) },
+    { front: 'gRPC ModelReady', own: 'simple', call: (t, m) => grpcUnary('ModelReady', { name: m }, t) },
+    { front: 'gRPC ModelStatistics', own: 'simple', call: (t, m) => grpcUnary('ModelStatistics', { name: m }, t) },
+    {
+      front: 'gRPC ModelStreamInfer',
+      own: 'simple',
+      call: async (t, m) => {
+        const [answer] = await streamAll(client, [grpcInfer(m)], metadata(t));
+        return answer === undefined ? 'other: no answer' : answer.error_message === '' ? 'ok' : fromMessage(answer.error_message);
+      },
+    },
+    { front: 'WebSocket infer', own: 'simple', call: ws },
+  ];
+
+  before(async () => {
+    server = await startTestServer({ auth: { enabled: true, apiKeys }, modelControlMode: 'explicit', loadModel: ['simple', 'mlp', 'charlm'] });
+    client = inferenceClient(server.grpcAddress ?? '');
+  });
+  after(async () => {
+    client?.close();
+    await server?.close();
+  });
+
+  for (const row of ROWS) {
+    test(`${row.front}: own model reached; the other principal's refused both ways; no credentials refused`, async () => {
+      assert.equal(await row.call(ALPHA, row.own), 'ok', 'alpha on its own model');
+      assert.equal(await row.call(ALPHA, FOREIGN), 'denied', "alpha on beta's model");
+      assert.equal(await row.call(BETA, row.own), 'denied', "beta on alpha's model");
+      if (row.foreignServed !== false) assert.equal(await row.call(BETA, FOREIGN), 'ok', 'beta on its own model');
+      assert.equal(await row.call(undefined, row.own), 'unauthenticated', 'no credentials');
+    });
+  }
+});
