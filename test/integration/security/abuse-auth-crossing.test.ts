@@ -2,7 +2,9 @@
  * The abuse suite's auth-crossing class as one table over every front end (issue 37 "Also"): for each way of
  * naming a model (REST, SSE, the OpenAI routes, gRPC unary and streamed, WebSocket), a principal reaches its own
  * model, never another principal's, and nobody reaches anything without credentials. Every row asserts all four
- * outcomes, so a row that no longer reaches the server (always refused, or always admitted) fails too.
+ * outcomes, so a row that no longer reaches the server (always refused, or always admitted) fails too. A second
+ * table covers what a principal may list (statistics of every model, the models a 404 suggests, /v1/models):
+ * never another principal's model (holes #4 and #5 of issue 37 were of that class).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,8 +20,14 @@ const SCOPES: Operation[] = ['infer', 'metadata', 'metrics'];
 const ALPHA = 'k-alpha';
 const BETA = 'k-beta';
 const apiKeys = [
-  { id: 'alpha', sha256: hashApiKey(ALPHA), scopes: SCOPES, models: ['simple', 'charlm'] },
-  { id: 'beta', sha256: hashApiKey(BETA), scopes: SCOPES, models: ['mlp'] },
+  // Prefix patterns, so that each may ask for a missing model of its own (and get a 404 with suggestions).
+  { id: 'alpha', sha256: hashApiKey(ALPHA), scopes: SCOPES, models: ['simple*', 'charlm*'] },
+  { id: 'beta', sha256: hashApiKey(BETA), scopes: SCOPES, models: ['mlp*'] },
+];
+/** What each may list, and the missing model of its own it asks for. */
+const VIEWS = [
+  { token: ALPHA, who: 'alpha', probe: 'simple_missing', own: ['simple', 'charlm'], others: ['mlp'] },
+  { token: BETA, who: 'beta', probe: 'mlp_missing', own: ['mlp'], others: ['simple', 'charlm'] },
 ];
 /** beta's model: alpha may never reach it. */
 const FOREIGN = 'mlp';
@@ -58,6 +66,14 @@ function metadata(token: string | undefined): grpc.Metadata {
   const md = new grpc.Metadata();
   if (token !== undefined) md.set('authorization', `Bearer ${token}`);
   return md;
+}
+
+interface ListingRow {
+  readonly front: string;
+  /** The text of the answer (body, status details, error message) to `token` asking about `probe`. */
+  readonly list: (token: string, probe: string) => Promise<string>;
+  /** Whether the answer names the caller's own models (false: /v1/models lists only generative ones). */
+  readonly namesOwn?: false;
 }
 
 interface Row {
@@ -136,6 +152,30 @@ describe('auth crossing: one principal never reaches another principal\'s model,
     { front: 'WebSocket infer', own: 'simple', call: ws },
   ];
 
+  const text = async (method: string, path: string, token: string, body?: unknown): Promise<string> => {
+    const r = await request(`${server.httpUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return `${r.status} ${new TextDecoder().decode(r.body)}`;
+  };
+  const grpcText = (method: string, req: unknown, token: string): Promise<string> =>
+    unary(client, method, req, {}, metadata(token)).then(
+      (res) => JSON.stringify(res),
+      (err: grpc.ServiceError) => `${grpc.status[err.code]} ${err.details}`,
+    );
+  const LISTINGS: readonly ListingRow[] = [
+    { front: 'REST statistics of every model', list: (t) => text('GET', '/v2/models/stats', t) },
+    { front: 'gRPC ModelStatistics(name="")', list: (t) => grpcText('ModelStatistics', { name: '' }, t) },
+    { front: 'REST metadata 404', list: (t, probe) => text('GET', `/v2/models/${probe}`, t) },
+    { front: 'REST infer 404', list: (t, probe) => text('POST', `/v2/models/${probe}/infer`, t, { inputs: tensorsOf('simple') }) },
+    { front: 'gRPC ModelMetadata NOT_FOUND', list: (t, probe) => grpcText('ModelMetadata', { name: probe }, t) },
+    { front: 'gRPC ModelInfer NOT_FOUND', list: (t, probe) => grpcText('ModelInfer', grpcInfer(probe), t) },
+    { front: 'OpenAI completions 404', list: (t, probe) => text('POST', '/v1/completions', t, { model: probe, prompt: 'de' }) },
+    { front: 'OpenAI /v1/models', list: (t) => text('GET', '/v1/models', t), namesOwn: false },
+  ];
+
   before(async () => {
     server = await startTestServer({ auth: { enabled: true, apiKeys }, modelControlMode: 'explicit', loadModel: ['simple', 'mlp', 'charlm'] });
     client = inferenceClient(server.grpcAddress ?? '');
@@ -144,6 +184,16 @@ describe('auth crossing: one principal never reaches another principal\'s model,
     client?.close();
     await server?.close();
   });
+
+  for (const row of LISTINGS) {
+    test(`${row.front}: names the caller's models, never another principal's`, async () => {
+      for (const v of VIEWS) {
+        const answer = await row.list(v.token, v.probe);
+        for (const other of v.others) assert.ok(!answer.includes(other), `${v.who} is told of '${other}': ${answer}`);
+        if (row.namesOwn !== false) assert.ok(v.own.some((m) => answer.includes(m)), `${v.who} is told none of its models: ${answer}`);
+      }
+    });
+  }
 
   for (const row of ROWS) {
     test(`${row.front}: own model reached; the other principal's refused both ways; no credentials refused`, async () => {
