@@ -4,7 +4,8 @@
  * model, never another principal's, and nobody reaches anything without credentials. Every row asserts all four
  * outcomes, so a row that no longer reaches the server (always refused, or always admitted) fails too. A second
  * table covers what a principal may list (statistics of every model, the models a 404 suggests, /v1/models):
- * never another principal's model (holes #4 and #5 of issue 37 were of that class).
+ * never another principal's model (holes #4 and #5 of issue 37 were of that class). Server reflection, which
+ * names no model but describes the API, follows the route table like the metadata methods (hole #7).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,16 +14,22 @@ import { request, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
 import type { Operation } from '../../../src/config/security-schema.ts';
-import { inferenceClient, streamAll, unary, type InferenceClient } from '../grpc/grpc-test-client.ts';
+import { inferenceClient, reflect, streamAll, unary, type InferenceClient } from '../grpc/grpc-test-client.ts';
 import { TestWs } from '../ws/ws-test-client.ts';
 
 const SCOPES: Operation[] = ['infer', 'metadata', 'metrics'];
 const ALPHA = 'k-alpha';
 const BETA = 'k-beta';
+/** gamma may infer on every model but not read metadata; admin may do everything. */
+const GAMMA = 'k-gamma';
+const ADMIN = 'k-admin';
+const LOADED = ['charlm', 'mlp', 'simple'];
 const apiKeys = [
   // Prefix patterns, so that each may ask for a missing model of its own (and get a 404 with suggestions).
   { id: 'alpha', sha256: hashApiKey(ALPHA), scopes: SCOPES, models: ['simple*', 'charlm*'] },
   { id: 'beta', sha256: hashApiKey(BETA), scopes: SCOPES, models: ['mlp*'] },
+  { id: 'gamma', sha256: hashApiKey(GAMMA), scopes: ['infer'] as Operation[], models: ['*'] },
+  { id: 'admin', sha256: hashApiKey(ADMIN), scopes: ['admin'] as Operation[] },
 ];
 /** What each may list, and the missing model of its own it asks for. */
 const VIEWS = [
@@ -85,13 +92,16 @@ interface Row {
   readonly call: (token: string | undefined, model: string) => Promise<Outcome>;
 }
 
-describe('auth crossing: one principal never reaches another principal\'s model, on any front end', () => {
+describe("auth crossing: one principal never reaches another principal's model, on any front end", () => {
   let server: RunningServer;
   let client: InferenceClient;
   const http = async (method: string, path: string, token: string | undefined, body?: unknown): Promise<Outcome> => {
     const r = await request(`${server.httpUrl}${path}`, {
       method,
-      headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return fromHttp(r.status, new TextDecoder().decode(r.body));
@@ -135,7 +145,12 @@ describe('auth crossing: one principal never reaches another principal\'s model,
       own: 'simple',
       call: (t, m) => http('POST', `/v2/models/${m}/generate_stream`, t, { inputs: tensorsOf(m) }),
     },
-    { front: 'OpenAI completions', own: 'charlm', foreignServed: false, call: (t, m) => http('POST', '/v1/completions', t, { model: m, prompt: 'de', max_tokens: 2 }) },
+    {
+      front: 'OpenAI completions',
+      own: 'charlm',
+      foreignServed: false,
+      call: (t, m) => http('POST', '/v1/completions', t, { model: m, prompt: 'de', max_tokens: 2 }),
+    },
     { front: 'gRPC ModelInfer', own: 'simple', call: (t, m) => grpcUnary('ModelInfer', grpcInfer(m), t) },
     { front: 'gRPC ModelMetadata', own: 'simple', call: (t, m) => grpcUnary('ModelMetadata', { name: m }, t) },
     { front: 'gRPC ModelConfig', own: 'simple', call: (t, m) => grpcUnary('ModelConfig', { name: m }, t) },
@@ -177,7 +192,7 @@ describe('auth crossing: one principal never reaches another principal\'s model,
   ];
 
   before(async () => {
-    server = await startTestServer({ auth: { enabled: true, apiKeys }, modelControlMode: 'explicit', loadModel: ['simple', 'mlp', 'charlm'] });
+    server = await startTestServer({ auth: { enabled: true, apiKeys }, modelControlMode: 'explicit', loadModel: LOADED });
     client = inferenceClient(server.grpcAddress ?? '');
   });
   after(async () => {
@@ -190,7 +205,11 @@ describe('auth crossing: one principal never reaches another principal\'s model,
       for (const v of VIEWS) {
         const answer = await row.list(v.token, v.probe);
         for (const other of v.others) assert.ok(!answer.includes(other), `${v.who} is told of '${other}': ${answer}`);
-        if (row.namesOwn !== false) assert.ok(v.own.some((m) => answer.includes(m)), `${v.who} is told none of its models: ${answer}`);
+        if (row.namesOwn !== false)
+          assert.ok(
+            v.own.some((m) => answer.includes(m)),
+            `${v.who} is told none of its models: ${answer}`,
+          );
       }
     });
   }
@@ -204,4 +223,24 @@ describe('auth crossing: one principal never reaches another principal\'s model,
       assert.equal(await row.call(undefined, row.own), 'unauthenticated', 'no credentials');
     });
   }
+
+  test('whoever may use every model still lists every model, and 404s suggest them all', async () => {
+    const names = JSON.parse((await text('GET', '/v2/models/stats', ADMIN)).slice(4)) as { model_stats: { name: string }[] };
+    assert.deepEqual(names.model_stats.map((m) => m.name).sort(), LOADED);
+    const stats = JSON.parse(await grpcText('ModelStatistics', { name: '' }, ADMIN)) as { model_stats: { name: string }[] };
+    assert.deepEqual(stats.model_stats.map((m) => m.name).sort(), LOADED);
+    assert.match(await text('GET', '/v2/models/nope', ADMIN), /^404 .*unknown model 'nope' \(models: charlm, mlp, simple\)/);
+  });
+
+  test('server reflection needs credentials and the metadata scope, as ModelMetadata does', async () => {
+    const address = server.grpcAddress ?? '';
+    const outcome = (token: string | undefined): Promise<Outcome> =>
+      reflect(address, [{ list_services: '' }], metadata(token)).then((answers): Outcome => {
+        const list = answers[0]?.['list_services_response'] as { service: { name: string }[] } | undefined;
+        return list?.service.some((x) => x.name === 'inference.GRPCInferenceService') === true ? 'ok' : `other: ${JSON.stringify(answers)}`;
+      }, fromGrpc);
+    assert.equal(await outcome(undefined), 'unauthenticated');
+    assert.equal(await outcome(GAMMA), 'denied', 'the infer scope alone does not describe the API');
+    assert.equal(await outcome(ALPHA), 'ok');
+  });
 });
