@@ -92,155 +92,158 @@ interface Row {
   readonly call: (token: string | undefined, model: string) => Promise<Outcome>;
 }
 
-describe("auth crossing: one principal never reaches another principal's model, on any front end", () => {
-  let server: RunningServer;
-  let client: InferenceClient;
-  const http = async (method: string, path: string, token: string | undefined, body?: unknown): Promise<Outcome> => {
-    const r = await request(`${server.httpUrl}${path}`, {
-      method,
-      headers: {
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+// In one process, and with two front-end workers (docs/workers.md), whose answers come from the engine owner.
+for (const workers of [1, 2]) {
+  describe(`auth crossing: one principal never reaches another principal's model, on any front end (workers: ${workers})`, () => {
+    let server: RunningServer;
+    let client: InferenceClient;
+    const http = async (method: string, path: string, token: string | undefined, body?: unknown): Promise<Outcome> => {
+      const r = await request(`${server.httpUrl}${path}`, {
+        method,
+        headers: {
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return fromHttp(r.status, new TextDecoder().decode(r.body));
+    };
+    const grpcUnary = (method: string, req: unknown, token: string | undefined): Promise<Outcome> =>
+      unary(client, method, req, {}, metadata(token)).then(() => 'ok' as const, fromGrpc);
+    const grpcInfer = (model: string) => ({
+      model_name: model,
+      inputs: tensorsOf(model).map((t) => ({
+        name: t.name,
+        datatype: t.datatype,
+        shape: t.shape,
+        contents: t.datatype === 'FP32' ? { fp32_contents: t.data } : { int_contents: t.data },
+      })),
     });
-    return fromHttp(r.status, new TextDecoder().decode(r.body));
-  };
-  const grpcUnary = (method: string, req: unknown, token: string | undefined): Promise<Outcome> =>
-    unary(client, method, req, {}, metadata(token)).then(() => 'ok' as const, fromGrpc);
-  const grpcInfer = (model: string) => ({
-    model_name: model,
-    inputs: tensorsOf(model).map((t) => ({
-      name: t.name,
-      datatype: t.datatype,
-      shape: t.shape,
-      contents: t.datatype === 'FP32' ? { fp32_contents: t.data } : { int_contents: t.data },
-    })),
-  });
-  const ws = async (token: string | undefined, model: string): Promise<Outcome> => {
-    let c: TestWs;
-    try {
-      c = await TestWs.open(server.httpUrl, { protocols: ['rtserve.v1', ...(token === undefined ? [] : [`rtserve.bearer.${token}`])] });
-    } catch (err) {
-      return /HTTP 401/.test((err as Error).message) ? 'unauthenticated' : `other: ${(err as Error).message}`;
-    }
-    try {
-      c.send({ type: 'infer', id: 'x', model, inputs: tensorsOf(model) });
-      const r = (await c.terminal('x')) as unknown as { type: string; error?: { message: string } };
-      return r.type === 'result' ? 'ok' : fromMessage(r.error?.message ?? JSON.stringify(r));
-    } finally {
-      c.close();
-    }
-  };
-
-  const ROWS: readonly Row[] = [
-    { front: 'REST infer', own: 'simple', call: (t, m) => http('POST', `/v2/models/${m}/infer`, t, { inputs: tensorsOf(m) }) },
-    { front: 'REST versioned infer', own: 'simple', call: (t, m) => http('POST', `/v2/models/${m}/versions/1/infer`, t, { inputs: tensorsOf(m) }) },
-    { front: 'REST metadata', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}`, t) },
-    { front: 'REST config', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/config`, t) },
-    { front: 'REST ready', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/ready`, t) },
-    { front: 'REST statistics', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/stats`, t) },
-    {
-      front: 'SSE generate_stream',
-      own: 'simple',
-      call: (t, m) => http('POST', `/v2/models/${m}/generate_stream`, t, { inputs: tensorsOf(m) }),
-    },
-    {
-      front: 'OpenAI completions',
-      own: 'charlm',
-      foreignServed: false,
-      call: (t, m) => http('POST', '/v1/completions', t, { model: m, prompt: 'de', max_tokens: 2 }),
-    },
-    { front: 'gRPC ModelInfer', own: 'simple', call: (t, m) => grpcUnary('ModelInfer', grpcInfer(m), t) },
-    { front: 'gRPC ModelMetadata', own: 'simple', call: (t, m) => grpcUnary('ModelMetadata', { name: m }, t) },
-    { front: 'gRPC ModelConfig', own: 'simple', call: (t, m) => grpcUnary('ModelConfig', { name: m }, t) },
-    { front: 'gRPC ModelReady', own: 'simple', call: (t, m) => grpcUnary('ModelReady', { name: m }, t) },
-    { front: 'gRPC ModelStatistics', own: 'simple', call: (t, m) => grpcUnary('ModelStatistics', { name: m }, t) },
-    {
-      front: 'gRPC ModelStreamInfer',
-      own: 'simple',
-      call: async (t, m) => {
-        const [answer] = await streamAll(client, [grpcInfer(m)], metadata(t));
-        return answer === undefined ? 'other: no answer' : answer.error_message === '' ? 'ok' : fromMessage(answer.error_message);
-      },
-    },
-    { front: 'WebSocket infer', own: 'simple', call: ws },
-  ];
-
-  const text = async (method: string, path: string, token: string, body?: unknown): Promise<string> => {
-    const r = await request(`${server.httpUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return `${r.status} ${new TextDecoder().decode(r.body)}`;
-  };
-  const grpcText = (method: string, req: unknown, token: string): Promise<string> =>
-    unary(client, method, req, {}, metadata(token)).then(
-      (res) => JSON.stringify(res),
-      (err: grpc.ServiceError) => `${grpc.status[err.code]} ${err.details}`,
-    );
-  const LISTINGS: readonly ListingRow[] = [
-    { front: 'REST statistics of every model', list: (t) => text('GET', '/v2/models/stats', t) },
-    { front: 'gRPC ModelStatistics(name="")', list: (t) => grpcText('ModelStatistics', { name: '' }, t) },
-    { front: 'REST metadata 404', list: (t, probe) => text('GET', `/v2/models/${probe}`, t) },
-    { front: 'REST infer 404', list: (t, probe) => text('POST', `/v2/models/${probe}/infer`, t, { inputs: tensorsOf('simple') }) },
-    { front: 'gRPC ModelMetadata NOT_FOUND', list: (t, probe) => grpcText('ModelMetadata', { name: probe }, t) },
-    { front: 'gRPC ModelInfer NOT_FOUND', list: (t, probe) => grpcText('ModelInfer', grpcInfer(probe), t) },
-    { front: 'OpenAI completions 404', list: (t, probe) => text('POST', '/v1/completions', t, { model: probe, prompt: 'de' }) },
-    { front: 'OpenAI /v1/models', list: (t) => text('GET', '/v1/models', t), namesOwn: false },
-  ];
-
-  before(async () => {
-    server = await startTestServer({ auth: { enabled: true, apiKeys }, modelControlMode: 'explicit', loadModel: LOADED });
-    client = inferenceClient(server.grpcAddress ?? '');
-  });
-  after(async () => {
-    client?.close();
-    await server?.close();
-  });
-
-  for (const row of LISTINGS) {
-    test(`${row.front}: names the caller's models, never another principal's`, async () => {
-      for (const v of VIEWS) {
-        const answer = await row.list(v.token, v.probe);
-        for (const other of v.others) assert.ok(!answer.includes(other), `${v.who} is told of '${other}': ${answer}`);
-        if (row.namesOwn !== false)
-          assert.ok(
-            v.own.some((m) => answer.includes(m)),
-            `${v.who} is told none of its models: ${answer}`,
-          );
+    const ws = async (token: string | undefined, model: string): Promise<Outcome> => {
+      let c: TestWs;
+      try {
+        c = await TestWs.open(server.httpUrl, { protocols: ['rtserve.v1', ...(token === undefined ? [] : [`rtserve.bearer.${token}`])] });
+      } catch (err) {
+        return /HTTP 401/.test((err as Error).message) ? 'unauthenticated' : `other: ${(err as Error).message}`;
       }
+      try {
+        c.send({ type: 'infer', id: 'x', model, inputs: tensorsOf(model) });
+        const r = (await c.terminal('x')) as unknown as { type: string; error?: { message: string } };
+        return r.type === 'result' ? 'ok' : fromMessage(r.error?.message ?? JSON.stringify(r));
+      } finally {
+        c.close();
+      }
+    };
+
+    const ROWS: readonly Row[] = [
+      { front: 'REST infer', own: 'simple', call: (t, m) => http('POST', `/v2/models/${m}/infer`, t, { inputs: tensorsOf(m) }) },
+      { front: 'REST versioned infer', own: 'simple', call: (t, m) => http('POST', `/v2/models/${m}/versions/1/infer`, t, { inputs: tensorsOf(m) }) },
+      { front: 'REST metadata', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}`, t) },
+      { front: 'REST config', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/config`, t) },
+      { front: 'REST ready', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/ready`, t) },
+      { front: 'REST statistics', own: 'simple', call: (t, m) => http('GET', `/v2/models/${m}/stats`, t) },
+      {
+        front: 'SSE generate_stream',
+        own: 'simple',
+        call: (t, m) => http('POST', `/v2/models/${m}/generate_stream`, t, { inputs: tensorsOf(m) }),
+      },
+      {
+        front: 'OpenAI completions',
+        own: 'charlm',
+        foreignServed: false,
+        call: (t, m) => http('POST', '/v1/completions', t, { model: m, prompt: 'de', max_tokens: 2 }),
+      },
+      { front: 'gRPC ModelInfer', own: 'simple', call: (t, m) => grpcUnary('ModelInfer', grpcInfer(m), t) },
+      { front: 'gRPC ModelMetadata', own: 'simple', call: (t, m) => grpcUnary('ModelMetadata', { name: m }, t) },
+      { front: 'gRPC ModelConfig', own: 'simple', call: (t, m) => grpcUnary('ModelConfig', { name: m }, t) },
+      { front: 'gRPC ModelReady', own: 'simple', call: (t, m) => grpcUnary('ModelReady', { name: m }, t) },
+      { front: 'gRPC ModelStatistics', own: 'simple', call: (t, m) => grpcUnary('ModelStatistics', { name: m }, t) },
+      {
+        front: 'gRPC ModelStreamInfer',
+        own: 'simple',
+        call: async (t, m) => {
+          const [answer] = await streamAll(client, [grpcInfer(m)], metadata(t));
+          return answer === undefined ? 'other: no answer' : answer.error_message === '' ? 'ok' : fromMessage(answer.error_message);
+        },
+      },
+      { front: 'WebSocket infer', own: 'simple', call: ws },
+    ];
+
+    const text = async (method: string, path: string, token: string, body?: unknown): Promise<string> => {
+      const r = await request(`${server.httpUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return `${r.status} ${new TextDecoder().decode(r.body)}`;
+    };
+    const grpcText = (method: string, req: unknown, token: string): Promise<string> =>
+      unary(client, method, req, {}, metadata(token)).then(
+        (res) => JSON.stringify(res),
+        (err: grpc.ServiceError) => `${grpc.status[err.code]} ${err.details}`,
+      );
+    const LISTINGS: readonly ListingRow[] = [
+      { front: 'REST statistics of every model', list: (t) => text('GET', '/v2/models/stats', t) },
+      { front: 'gRPC ModelStatistics(name="")', list: (t) => grpcText('ModelStatistics', { name: '' }, t) },
+      { front: 'REST metadata 404', list: (t, probe) => text('GET', `/v2/models/${probe}`, t) },
+      { front: 'REST infer 404', list: (t, probe) => text('POST', `/v2/models/${probe}/infer`, t, { inputs: tensorsOf('simple') }) },
+      { front: 'gRPC ModelMetadata NOT_FOUND', list: (t, probe) => grpcText('ModelMetadata', { name: probe }, t) },
+      { front: 'gRPC ModelInfer NOT_FOUND', list: (t, probe) => grpcText('ModelInfer', grpcInfer(probe), t) },
+      { front: 'OpenAI completions 404', list: (t, probe) => text('POST', '/v1/completions', t, { model: probe, prompt: 'de' }) },
+      { front: 'OpenAI /v1/models', list: (t) => text('GET', '/v1/models', t), namesOwn: false },
+    ];
+
+    before(async () => {
+      server = await startTestServer({ auth: { enabled: true, apiKeys }, modelControlMode: 'explicit', loadModel: LOADED, workers });
+      client = inferenceClient(server.grpcAddress ?? '');
     });
-  }
-
-  for (const row of ROWS) {
-    test(`${row.front}: own model reached; the other principal's refused both ways; no credentials refused`, async () => {
-      assert.equal(await row.call(ALPHA, row.own), 'ok', 'alpha on its own model');
-      assert.equal(await row.call(ALPHA, FOREIGN), 'denied', "alpha on beta's model");
-      assert.equal(await row.call(BETA, row.own), 'denied', "beta on alpha's model");
-      if (row.foreignServed !== false) assert.equal(await row.call(BETA, FOREIGN), 'ok', 'beta on its own model');
-      assert.equal(await row.call(undefined, row.own), 'unauthenticated', 'no credentials');
+    after(async () => {
+      client?.close();
+      await server?.close();
     });
-  }
 
-  test('whoever may use every model still lists every model, and 404s suggest them all', async () => {
-    const names = JSON.parse((await text('GET', '/v2/models/stats', ADMIN)).slice(4)) as { model_stats: { name: string }[] };
-    assert.deepEqual(names.model_stats.map((m) => m.name).sort(), LOADED);
-    const stats = JSON.parse(await grpcText('ModelStatistics', { name: '' }, ADMIN)) as { model_stats: { name: string }[] };
-    assert.deepEqual(stats.model_stats.map((m) => m.name).sort(), LOADED);
-    assert.match(await text('GET', '/v2/models/nope', ADMIN), /^404 .*unknown model 'nope' \(models: charlm, mlp, simple\)/);
-  });
+    for (const row of LISTINGS) {
+      test(`${row.front}: names the caller's models, never another principal's`, async () => {
+        for (const v of VIEWS) {
+          const answer = await row.list(v.token, v.probe);
+          for (const other of v.others) assert.ok(!answer.includes(other), `${v.who} is told of '${other}': ${answer}`);
+          if (row.namesOwn !== false)
+            assert.ok(
+              v.own.some((m) => answer.includes(m)),
+              `${v.who} is told none of its models: ${answer}`,
+            );
+        }
+      });
+    }
 
-  test('server reflection needs credentials and the metadata scope, as ModelMetadata does', async () => {
-    const address = server.grpcAddress ?? '';
-    const outcome = (token: string | undefined): Promise<Outcome> =>
-      reflect(address, [{ list_services: '' }], metadata(token)).then((answers): Outcome => {
-        const list = answers[0]?.['list_services_response'] as { service: { name: string }[] } | undefined;
-        return list?.service.some((x) => x.name === 'inference.GRPCInferenceService') === true ? 'ok' : `other: ${JSON.stringify(answers)}`;
-      }, fromGrpc);
-    assert.equal(await outcome(undefined), 'unauthenticated');
-    assert.equal(await outcome(GAMMA), 'denied', 'the infer scope alone does not describe the API');
-    assert.equal(await outcome(ALPHA), 'ok');
+    for (const row of ROWS) {
+      test(`${row.front}: own model reached; the other principal's refused both ways; no credentials refused`, async () => {
+        assert.equal(await row.call(ALPHA, row.own), 'ok', 'alpha on its own model');
+        assert.equal(await row.call(ALPHA, FOREIGN), 'denied', "alpha on beta's model");
+        assert.equal(await row.call(BETA, row.own), 'denied', "beta on alpha's model");
+        if (row.foreignServed !== false) assert.equal(await row.call(BETA, FOREIGN), 'ok', 'beta on its own model');
+        assert.equal(await row.call(undefined, row.own), 'unauthenticated', 'no credentials');
+      });
+    }
+
+    test('whoever may use every model still lists every model, and 404s suggest them all', async () => {
+      const names = JSON.parse((await text('GET', '/v2/models/stats', ADMIN)).slice(4)) as { model_stats: { name: string }[] };
+      assert.deepEqual(names.model_stats.map((m) => m.name).sort(), LOADED);
+      const stats = JSON.parse(await grpcText('ModelStatistics', { name: '' }, ADMIN)) as { model_stats: { name: string }[] };
+      assert.deepEqual(stats.model_stats.map((m) => m.name).sort(), LOADED);
+      assert.match(await text('GET', '/v2/models/nope', ADMIN), /^404 .*unknown model 'nope' \(models: charlm, mlp, simple\)/);
+    });
+
+    test('server reflection needs credentials and the metadata scope, as ModelMetadata does', async () => {
+      const address = server.grpcAddress ?? '';
+      const outcome = (token: string | undefined): Promise<Outcome> =>
+        reflect(address, [{ list_services: '' }], metadata(token)).then((answers): Outcome => {
+          const list = answers[0]?.['list_services_response'] as { service: { name: string }[] } | undefined;
+          return list?.service.some((x) => x.name === 'inference.GRPCInferenceService') === true ? 'ok' : `other: ${JSON.stringify(answers)}`;
+        }, fromGrpc);
+      assert.equal(await outcome(undefined), 'unauthenticated');
+      assert.equal(await outcome(GAMMA), 'denied', 'the infer scope alone does not describe the API');
+      assert.equal(await outcome(ALPHA), 'ok');
+    });
   });
-});
+}
