@@ -1,7 +1,8 @@
 /**
- * What one caller may see of the model list, the same on every front end (docs/security.md "Low-severity holes"):
- * the statistics of every model, and the models a 404 suggests, are only the models its patterns cover, as
- * GET /v1/models lists them. Without a principal (auth off, or an open operation) the caller sees every model.
+ * What one caller may see of the model list, on the front ends that list models (REST, gRPC, the OpenAI routes;
+ * docs/security.md "Low-severity holes"): the statistics of every model, and the models a 404 suggests, are only
+ * the models its patterns cover, as GET /v1/models lists them. Without a principal (auth off, or an open
+ * operation) the caller sees every model.
  */
 import type { InferenceApi } from '../../api/inference-api.ts';
 import { RtError, rtError } from '../../errors/registry.ts';
