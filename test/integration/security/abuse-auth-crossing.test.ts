@@ -119,10 +119,11 @@ for (const workers of [1, 2]) {
         contents: t.datatype === 'FP32' ? { fp32_contents: t.data } : { int_contents: t.data },
       })),
     });
-    const ws = async (token: string | undefined, model: string): Promise<Outcome> => {
+    /** One infer event on a socket opened with `credential` (a subprotocol entry), or without one. */
+    const ws = async (credential: string | undefined, model: string): Promise<Outcome> => {
       let c: TestWs;
       try {
-        c = await TestWs.open(server.httpUrl, { protocols: ['rtserve.v1', ...(token === undefined ? [] : [`rtserve.bearer.${token}`])] });
+        c = await TestWs.open(server.httpUrl, { protocols: ['rtserve.v1', ...(credential === undefined ? [] : [credential])] });
       } catch (err) {
         return /HTTP 401/.test((err as Error).message) ? 'unauthenticated' : `other: ${(err as Error).message}`;
       }
@@ -166,7 +167,20 @@ for (const workers of [1, 2]) {
           return answer === undefined ? 'other: no answer' : answer.error_message === '' ? 'ok' : fromMessage(answer.error_message);
         },
       },
-      { front: 'WebSocket infer', own: 'simple', call: ws },
+      { front: 'WebSocket infer', own: 'simple', call: (t, m) => ws(t === undefined ? undefined : `rtserve.bearer.${t}`, m) },
+      {
+        // A ticket carries the scopes of the credential it was issued for, no more.
+        front: 'WebSocket infer with a ticket',
+        own: 'simple',
+        call: async (t, m) => {
+          const r = await request(`${server.httpUrl}/v2/auth/ws-ticket`, {
+            method: 'POST',
+            headers: t === undefined ? {} : { authorization: `Bearer ${t}` },
+          });
+          if (r.status !== 200) return fromHttp(r.status, new TextDecoder().decode(r.body));
+          return ws(`rtserve.ticket.${(r.json() as { ticket: string }).ticket}`, m);
+        },
+      },
     ];
 
     const text = async (method: string, path: string, token: string, body?: unknown): Promise<string> => {
