@@ -85,10 +85,8 @@ export class ModelMirror {
 
   private answers(name: string, version: string | undefined): VersionAnswers {
     const model = this.snapshot.models[name];
-    if (model === undefined) {
-      const names = Object.keys(this.snapshot.models).sort();
-      throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${names.length === 0 ? '' : ` (models: ${names.join(', ')})`}`);
-    }
+    // No list of the other models: the front end adds those the caller may see (transport/streaming/caller-view.ts).
+    if (model === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'`);
     const v = model[version ?? ''];
     if (v === undefined) {
       const known = Object.keys(model).filter((k) => k !== '');

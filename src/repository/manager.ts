@@ -171,7 +171,7 @@ export class RepositoryManager {
   /** The version a request addresses. Throws NOT_FOUND for unknown names/versions, UNAVAILABLE while not ready. */
   get(name: string, version?: string): LoadedVersion {
     const rec = this.models.get(name);
-    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest()}`);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'`);
     const v = version === undefined || version === '' ? rec.latest : version;
     if (v === undefined) {
       throw rtError('MODEL_NOT_READY', `model '${name}' is not ready (${rec.state.toLowerCase()}${rec.reason === '' ? '' : `: ${rec.reason}`})`);
@@ -187,7 +187,7 @@ export class RepositoryManager {
   /** Whether the model (or version) is ready; throws MODEL_NOT_FOUND for names never seen. */
   isReady(name: string, version?: string): boolean {
     const rec = this.models.get(name);
-    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest()}`);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'`);
     if (version === undefined || version === '') return rec.state === 'READY' && rec.latest !== undefined;
     return rec.versions.has(version);
   }
@@ -268,11 +268,6 @@ export class RepositoryManager {
   }
 
   // ---------------------------------------------------------------------------------------------------------
-
-  private suggest(): string {
-    const names = [...this.models.keys()];
-    return names.length === 0 ? '' : ` (models: ${names.sort().join(', ')})`;
-  }
 
   private async findEntry(name: string): Promise<ModelEntry> {
     let lastError: unknown;
