@@ -224,7 +224,9 @@ EOC
   lscpu | grep -E 'Model name|^CPU\(s\)'
   local workers c k pid ok
   for workers in ${FRAMES_WORKERS:-1 auto}; do
-    taskset -c 0-11 node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 \
+    local prof=()
+    if [ -n "${FRAMES_PROF:-}" ]; then rm -rf "$W/prof-$workers"; mkdir -p "$W/prof-$workers"; prof=(--cpu-prof --cpu-prof-dir="$W/prof-$workers"); fi
+    taskset -c 0-11 node "${prof[@]}" src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 \
       --log-level info --image-decode auto --workers "$workers" > "$W/frames-server-$workers.log" 2>&1 &
     pid=$! ok=0
     for _ in $(seq 1 120); do
@@ -238,18 +240,36 @@ EOC
           taskset -c $((11 + k)) node bench/cuda/jpeg-served.ts --url "http://127.0.0.1:$port" --model resnet50 --input input --frames "$W/jpeg/bench-224" \
             --concurrency "$c" --seconds ${FRAMES_S:-6} --out "$W/frames-w$workers-c$c-p$k.json" > /dev/null &
         done
+        local cpu0; cpu0=$(frames_cpu $pid)
         wait $(jobs -p | grep -v "^$pid\$") 2>/dev/null
-        python3 bench/cuda/frames-sum.py "$W/frames-w$workers-c$c" "workers=$workers c=$c x ${FRAMES_CLIENTS:-4} processes"
+        echo "server CPU seconds during the load (owner, then each worker): $(frames_cpu_delta "$cpu0" "$(frames_cpu $pid)")" | tee -a "$OUT/frames-summary.jsonl"
+        python3 bench/cuda/frames-sum.py "$W/frames-w$workers-c$c" "workers=$workers c=$c x ${FRAMES_CLIENTS:-4} processes" "$OUT/frames-summary.jsonl"
       done
-      python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/stats').read().decode()[:1500])" > "$W/frames-stats-$workers.json"
-      head -c 900 "$W/frames-stats-$workers.json"; echo
+      python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/stats').read().decode())" > "$W/frames-stats-$workers.json"
+      python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['model_stats'][0]; i=s['inference_stats']; n=max(1,i['success']['count']); e=max(1,s['execution_count']); print(json.dumps({'workers':sys.argv[2],'inferences':s['inference_count'],'executions':s['execution_count'],'meanBatch':round(s['inference_count']/e,1),'fail':i['fail']['count'],'queueUsPerReq':round(i['queue']['ns']/n/1e3,1),'computeInferUsPerReq':round(i['compute_infer']['ns']/n/1e3,1)}))" "$W/frames-stats-$workers.json" "$workers" | tee -a "$OUT/frames-summary.jsonl"
     else
       echo "server not ready (workers=$workers)"; tail -n 20 "$W/frames-server-$workers.log"
     fi
     grep -E 'workers|decoded on|GPU image|error' "$W/frames-server-$workers.log" | head -5 | cut -c1-300
     kill $pid 2>/dev/null; wait $pid 2>/dev/null
+    if [ -n "${FRAMES_PROF:-}" ]; then
+      local f
+      # The owner's profile (its pid in the name), then the largest worker's.
+      for f in $(ls "$W/prof-$workers"/*".$pid."*.cpuprofile 2>/dev/null) $(ls -S "$W/prof-$workers"/*.cpuprofile 2>/dev/null | grep -v "\.$pid\." | head -1); do
+        echo "== profile $(basename "$f") ($(stat -c %s "$f") bytes)" >> "$OUT/frames-profile.txt"
+        node bench/cpu-profile-summary.ts "$f" --top ${FRAMES_PROF_TOP:-30} >> "$OUT/frames-profile.txt" 2>&1
+      done
+    fi
   done
   cat "$W/frames-torch.json" 2>/dev/null
+}
+# CPU seconds (utime + stime) of a process and of each of its children, one "pid:seconds" each.
+frames_cpu() {
+  local p
+  for p in $1 $(pgrep -P "$1"); do awk -v p="$p" '{ printf "%s:%.2f ", p, ($14 + $15) / 100 }' "/proc/$p/stat" 2>/dev/null; done
+}
+frames_cpu_delta() {
+  python3 -c "import sys; a=dict(x.split(':') for x in sys.argv[1].split()); b=dict(x.split(':') for x in sys.argv[2].split()); print(' '.join('%.2f' % (float(b[k]) - float(a.get(k, 0))) for k in b))" "$1" "$2"
 }
 
 export W OUT T0 HPLAN
@@ -266,7 +286,7 @@ do_foundation() {
   if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
 }
 
-export -f do_jpeg do_jpegserved do_frames
+export -f do_jpeg do_jpegserved do_frames frames_cpu frames_cpu_delta
 export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do

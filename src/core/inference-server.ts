@@ -205,7 +205,8 @@ export class InferenceServer implements InferenceApi {
     try {
       try {
         validated = validateRequest(request, loaded.validation, arrivalNs);
-        checkInputsInProfiles(loaded.profiles, request.inputs);
+        // Encoded frames are decoded by the engine into the profile's shape (its programs take the batch).
+        if (request.frames === undefined) checkInputsInProfiles(loaded.profiles, request.inputs);
       } catch (err) {
         // Triton counts a request refused by validation as a failure of the model it addressed.
         loaded.stats.recordFailure(Number(process.hrtime.bigint() - arrivalNs));
