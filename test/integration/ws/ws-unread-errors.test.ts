@@ -64,6 +64,7 @@ describe('a WebSocket client that never reads while sending bad events', () => {
     assert.equal((last?.error as { code?: string } | undefined)?.code, 'SLOW_CONSUMER', 'the last event says why');
     const answered = c.events.filter((e) => e.type === 'error').length - 1;
     process.stdout.write(`# bad events sent ${sent}, error events received before the close ${answered}\n`);
-    assert.ok(answered < sent - ROUND, `only what was queued before the close arrived: ${answered} of ${sent}`);
+    // At most one error event per bad event sent before the close; none for those sent after it.
+    assert.ok(answered <= sent - ROUND, `only what was queued before the close arrived: ${answered} of ${sent}`);
   });
 });
