@@ -178,6 +178,15 @@ export class InferenceServer implements InferenceApi {
     return this.options.repository.get(name, version).labels.get(output);
   }
 
+  frameInputOf(name: string, version?: string): string | undefined {
+    try {
+      return this.options.repository.get(name, version).frameInputNow();
+    } catch {
+      // Not loaded (or unknown): infer reports it.
+      return undefined;
+    }
+  }
+
   async infer(request: InferRequest): Promise<InferResponse> {
     const arrivalNs = process.hrtime.bigint();
     if (this.draining) throw rtError('SERVER_DRAINING', 'server is shutting down and accepts no new requests', { retryAfterMs: 1000 });
