@@ -161,8 +161,8 @@ export const serverConfigSchema = z.strictObject({
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
   exitTimeoutSecs: z.coerce.number().min(0).default(30),
   /**
-   * On SIGTERM the REST port closes only once no request or connection arrived for this long after the in-flight
-   * work drained (capped by exitTimeoutSecs), so a client's request in the accept queue is answered, not reset.
+   * On SIGTERM the REST port closes this long after the last admitted request finished: arrivals meanwhile are
+   * answered (503 SERVER_DRAINING, Connection: close), and clients that keep connecting do not extend it.
    */
   drainQuietMs: z.coerce.number().int().min(0).default(1000),
   /** Ready only when every model is ready (Triton's --strict-readiness). */

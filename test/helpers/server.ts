@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/observability/logger.ts';
 
 /**
  * A real rtserve on port 0 (HTTP, gRPC and metrics), serving the bundled models unless told otherwise. Its close
- * does not wait for arrivals to stop (drainQuietMs 0); the drain tests run the real CLI with the default.
+ * does not wait after the admitted work (drainQuietMs 0); the drain tests run the real CLI with the default.
  */
 export async function startTestServer(overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
   const config = await loadServerConfig({
