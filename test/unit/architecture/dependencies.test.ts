@@ -41,7 +41,7 @@ test("the lowest Node engines.node allows, and CI's Node versions, satisfy every
   const min = semver.minVersion(pkg.engines.node);
   assert.ok(min !== null, `engines.node ${pkg.engines.node} has a lowest version`);
   // semver.subset() is conservative with unions ('^22.12.0 || >=23'), so the check is on concrete versions: the
-  // lowest allowed (a dependency's lower bound above it would be missed) and the two CI runs on.
+  // lowest allowed (where a dependency that needs more shows) and the two CI runs on.
   const versions = [min.version, ciPin('NODE_OLDEST'), ciPin('NODE_LTS')];
   const unmet: string[] = [];
   for (const [path, entry] of Object.entries(lock.packages)) {
