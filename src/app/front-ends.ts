@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config/server-config.ts';
+import { otlpTracesEndpointInEnv } from '../config/otel-env.ts';
 import type { InferenceApi } from '../api/inference-api.ts';
 import { ServerMetrics } from '../observability/metrics.ts';
 import { logControlOf, type Logger } from '../observability/logger.ts';
@@ -102,9 +103,15 @@ export async function createFrontEndServices(
   return { tls, shared, security, metrics };
 }
 
-/** OpenTelemetry traces when an OTLP endpoint is configured (traceOtlpEndpoint). */
-export function createTracing(config: Readonly<ServerConfig>): OtelTracing | undefined {
-  return config.traceOtlpEndpoint === undefined
+/**
+ * OpenTelemetry traces when an OTLP endpoint is configured: traceOtlpEndpoint, else the OTEL_EXPORTER_OTLP_*
+ * endpoint variables (src/config/otel-env.ts), which the exporter then reads itself.
+ */
+export function createTracing(
+  config: Readonly<ServerConfig>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): OtelTracing | undefined {
+  return config.traceOtlpEndpoint === undefined && !otlpTracesEndpointInEnv(env)
     ? undefined
     : new OtelTracing({
         endpoint: config.traceOtlpEndpoint,

@@ -215,7 +215,8 @@ export const serverConfigSchema = z.strictObject({
   asyncQueue: asyncQueueConfigSchema.prefault({}),
   /**
    * Front-end processes sharing the HTTP, gRPC and WebSocket ports (docs/workers.md): 1 is the single process; N > 1
-   * runs N workers doing the protocol work in front of one engine owner. 'auto' (the default) is `workersForCores` (workers.ts): 1 below 8 cores.
+   * runs N workers doing the protocol work in front of one engine owner. 'auto' (the default) is `workersForCores` (workers.ts): 1 below 8 cores,
+   * counting the container's CPU quota (cgroup v2 cpu.max) where one is set.
    */
   workers: workersSetting,
   // ---- generation: continuous batching of generative models (docs/generate.md)
