@@ -98,12 +98,12 @@ export const serverConfigSchema = z.strictObject({
    */
   allowClientShm: bool.default(false),
   /**
-   * Where image requests are decoded and preprocessed (docs/image.md "On the GPU"): `auto` on the GPU (nvJPEG and the
-   * preprocess kernel of the CUDA addon) for models served by the CUDA engine, `gpu` for every 3-channel image model
-   * while the addon loads, `cpu` always with sharp. Without the addon every mode is the CPU path. The default stays
-   * `cpu` until the served GPU path has run on a GPU machine (its last fix has not: docs/image.md).
+   * Where image requests are decoded and preprocessed (docs/image.md "On the GPU"): `auto` on the GPU for models
+   * served by the CUDA engine (their JPEGs travel undecoded to the engine, which decodes them with nvJPEG straight into
+   * its input, under --workers N too), `gpu` also for every other 3-channel image model while the addon loads (decoded
+   * on the GPU, rows back to the host), `cpu` always with sharp. Without the addon every mode is the CPU path.
    */
-  imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('cpu'),
+  imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('auto'),
   /**
    * API groups answered UNSUPPORTED (the demo pages 404, gRPC server reflection is not served) on every front end;
    * Triton's restricted APIs, but off.
