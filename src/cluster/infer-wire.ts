@@ -201,7 +201,8 @@ export function imageRequestToWire(r: ImageRequest): Payload {
 
 export function imageRequestFromWire(value: unknown, parts: readonly Uint8Array[], signal: AbortSignal): ImageRequest {
   const bytes = parts[0];
-  if (bytes === undefined || parts.length !== 1) throw rtError('INTERNAL', `worker channel: an image request carries 1 binary part, got ${parts.length}`);
+  if (bytes === undefined || parts.length !== 1)
+    throw rtError('INTERNAL', `worker channel: an image request carries 1 binary part, got ${parts.length}`);
   return { ...(value as WireImageRequest), bytes, signal };
 }
 

@@ -49,13 +49,7 @@ export class RequestPipeline implements InferenceApi {
     this.generation = new GenerationLayer(options.generate);
     const images = new ImageLayer(core, options.imageDecoding);
     const calls = compose(
-      [
-        new RequestLimitsLayer(options.limits),
-        new SharedMemoryLayer(options.sharedMemory),
-        new ClassificationLayer(core),
-        images,
-        this.generation,
-      ],
+      [new RequestLimitsLayer(options.limits), new SharedMemoryLayer(options.sharedMemory), new ClassificationLayer(core), images, this.generation],
       core,
     );
     this.infer = calls.infer;

@@ -19,7 +19,10 @@ after(() => server.close());
 const decoder = new TextDecoder();
 
 /** The image layer alone, folded around the core. */
-function withImages(core: InferenceApi, decoding?: ImageDecoding): { infer: InferenceApi['infer']; inferStream: NonNullable<InferenceApi['inferStream']> } {
+function withImages(
+  core: InferenceApi,
+  decoding?: ImageDecoding,
+): { infer: InferenceApi['infer']; inferStream: NonNullable<InferenceApi['inferStream']> } {
   const calls = compose([new ImageLayer(core, decoding)], core);
   return { infer: calls.infer, inferStream: calls.stream };
 }
@@ -78,7 +81,11 @@ describe('ImageLayer', () => {
     const api = withImages(server.core, decoding);
     const { images, labels } = heldOutDigits();
     const png = await digitPng(images[5] ?? '');
-    const res = await api.infer({ model: 'digits', inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [png] }], parameters: { top_k: 1 } });
+    const res = await api.infer({
+      model: 'digits',
+      inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [png] }],
+      parameters: { top_k: 1 },
+    });
     assert.equal((res.outputs.find((o) => o.name === 'classes')?.data as Int32Array)[0], labels[5]);
     const layer = new ImageLayer(server.core, decoding);
     const result = await layer.image((r) => server.core.infer(r))({ model: 'digits', bytes: png, id: 'img-1', topK: 2 });
