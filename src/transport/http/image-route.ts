@@ -10,6 +10,7 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import type { Tensor } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { requestContextOf } from '../../observability/http-observability.ts';
 import type { ImageRequest, ImageResult } from '../../api/image-types.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 
@@ -195,6 +196,7 @@ export function registerImageRoutes(app: FastifyInstance, options: ImageRouteOpt
       ...(typeof requestId === 'string' && requestId !== '' ? { id: requestId.slice(0, 256) } : {}),
       signal: controller.signal,
       protocol: 'http',
+      context: requestContextOf(req.raw),
       ...(o.top_k === undefined ? {} : { topK: o.top_k }),
       ...(o.score_threshold === undefined ? {} : { scoreThreshold: o.score_threshold }),
       ...(o.iou_threshold === undefined ? {} : { iouThreshold: o.iou_threshold }),
