@@ -10,7 +10,8 @@ import type { ImageRequest, ImageResult, ImageTimings } from '../api/image-types
 import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
-import { requireImageSpec, type ImageSpec } from '../config/image-spec.ts';
+import { requireImageSpec } from '../config/image-spec.ts';
+import type { PostprocessSection } from '../config/model-config.ts';
 import { classify, type ClassScore } from '../postprocess/classification.ts';
 import { postprocessDetections, type Detection } from '../postprocess/detection.ts';
 import type { ImageTransform } from '../postprocess/geometry.ts';
@@ -22,6 +23,9 @@ import type { InferFn, PipelineLayer, StreamFn } from './layer.ts';
 
 /** What the image layer reads of the models: configs (their preprocess and postprocess sections) and labels. */
 export type ImageModels = Pick<InferenceApi, 'modelConfig' | 'outputLabels'>;
+
+type ClassificationSection = Extract<PostprocessSection, { readonly type: 'classification' }>;
+type DetectionSection = Extract<PostprocessSection, { readonly type: 'detection' }>;
 
 /** The image form of an inference (InferenceApi.inferImage). */
 export type ImageFn = (request: ImageRequest) => Promise<ImageResult>;
@@ -125,10 +129,10 @@ export class ImageLayer implements PipelineLayer {
     const post = spec.postprocess;
     if (post === undefined) return { ...base, type: 'tensors', outputs: response.outputs, timing: timing() };
     if (post.type === 'classification') {
-      const classes = this.classes(request, spec, response);
+      const classes = this.classes(request, spec.outputs[0] as string, post, response);
       return { ...base, type: 'classification', classes, timing: timing() };
     }
-    const detections = this.detections(request, spec, response, transform);
+    const detections = this.detections(request, post, response, transform);
     return {
       ...base,
       type: 'detection',
@@ -137,10 +141,8 @@ export class ImageLayer implements PipelineLayer {
     };
   }
 
-  private classes(request: ImageRequest, spec: ImageSpec, response: InferResponse): ClassScore[] {
-    const post = spec.postprocess;
-    if (post?.type !== 'classification') throw rtError('INTERNAL', `model '${request.model}' has no classification postprocess`);
-    const name = spec.outputs[0] as string;
+  /** `name`: the scores output. */
+  private classes(request: ImageRequest, name: string, post: ClassificationSection, response: InferResponse): ClassScore[] {
     const scores = numericValues(outputOf(request.model, response, name), `model '${request.model}' classification`);
     return classify(scores, {
       activation: post.activation,
@@ -149,10 +151,8 @@ export class ImageLayer implements PipelineLayer {
     });
   }
 
-  private detections(request: ImageRequest, spec: ImageSpec, response: InferResponse, transform: ImageTransform): Detection[] {
-    const post = spec.postprocess;
+  private detections(request: ImageRequest, post: DetectionSection, response: InferResponse, transform: ImageTransform): Detection[] {
     const model = request.model;
-    if (post?.type !== 'detection') throw rtError('INTERNAL', `model '${model}' has no detection postprocess`);
     const boxes = numericValues(outputOf(model, response, post.boxes_output), `model '${model}' detection boxes`);
     const scores = numericValues(outputOf(model, response, post.scores_output), `model '${model}' detection scores`);
     const classes = numericValues(outputOf(model, response, post.classes_output), `model '${model}' detection classes`);
