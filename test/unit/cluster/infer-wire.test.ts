@@ -61,9 +61,7 @@ const response = {
 } satisfies Required<InferResponse>;
 
 /** An owner that answers each method with `serve`, and a worker that calls it, over a real socket. */
-async function channel(
-  serve: (method: string, value: unknown, parts: readonly Uint8Array[], signal: AbortSignal) => Promise<Payload>,
-) {
+async function channel(serve: (method: string, value: unknown, parts: readonly Uint8Array[], signal: AbortSignal) => Promise<Payload>) {
   const { a, b, done } = await socketPair();
   new RpcPeer(
     new FrameChannel(b),
