@@ -104,8 +104,11 @@ export const serverConfigSchema = z.strictObject({
    * `cpu` until the served GPU path has run on a GPU machine (its last fix has not: docs/image.md).
    */
   imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('cpu'),
-  /** API groups answered UNSUPPORTED (the demo pages 404) on every front end; Triton's restricted APIs, but off. */
-  disabledApis: commaList(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
+  /**
+   * API groups answered UNSUPPORTED (the demo pages 404, gRPC server reflection is not served) on every front end;
+   * Triton's restricted APIs, but off.
+   */
+  disabledApis: commaList(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo', 'reflection'])),
   /**
    * The only directory POST /v2/logging may point log_file into (relative names resolve inside it; escapes are
    * refused). Unset: log_file cannot be changed over the network, as in Triton.

@@ -9,20 +9,23 @@ import type { InferenceApi } from '../api/inference-api.ts';
 import type { ImageRequest, ImageResult, ImageTimings } from '../api/image-types.ts';
 import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
-import { rtError } from '../errors/registry.ts';
-import { requireImageSpec } from '../config/image-spec.ts';
+import { RtError, rtError } from '../errors/registry.ts';
+import { requireImageSpec, type ImageSpec } from '../config/image-spec.ts';
 import type { PostprocessSection } from '../config/model-config.ts';
 import { classify, type ClassScore } from '../postprocess/classification.ts';
 import { postprocessDetections, type Detection } from '../postprocess/detection.ts';
 import type { ImageTransform } from '../postprocess/geometry.ts';
 import { numericValues } from '../postprocess/numeric.ts';
 import type { ImageDecoding } from '../preprocess/frame-batcher.ts';
-import { imageTensorOf } from '../preprocess/image-pipeline.ts';
+import { cpuTensorOf, imageTensorOf, type ImageTensor } from '../preprocess/image-pipeline.ts';
 import { imageRequestKind, imageRequestOf, imageResponseOf } from './image-tensors.ts';
 import type { InferFn, PipelineLayer, StreamFn } from './layer.ts';
 
-/** What the image layer reads of the models: configs (their preprocess and postprocess sections) and labels. */
-export type ImageModels = Pick<InferenceApi, 'modelConfig' | 'outputLabels'>;
+/**
+ * What the image layer reads of the models: configs (their preprocess and postprocess sections), labels, and the input
+ * an engine fills from encoded frames on its own device.
+ */
+export type ImageModels = Pick<InferenceApi, 'modelConfig' | 'outputLabels' | 'frameInputOf'>;
 
 type ClassificationSection = Extract<PostprocessSection, { readonly type: 'classification' }>;
 type DetectionSection = Extract<PostprocessSection, { readonly type: 'detection' }>;
@@ -100,21 +103,17 @@ export class ImageLayer implements PipelineLayer {
     const spec = requireImageSpec(this.models.modelConfig(model, version));
 
     const t0 = process.hrtime.bigint();
-    const { tensor, image, transform } = await imageTensorOf(request.bytes, spec, { model, version, rawFrame: request.rawFrame }, this.decoding);
+    const target = { model, version, rawFrame: request.rawFrame, frameInput: this.models.frameInputOf?.(model, version) };
+    const input = await imageTensorOf(request.bytes, spec, target, this.decoding);
+    const { image, transform } = input;
     const decodeUs = microsSince(t0);
     request.signal?.throwIfAborted();
 
     const t1 = process.hrtime.bigint();
-    const response = await next({
-      model,
-      ...(version === undefined ? {} : { version }),
-      ...(request.id === undefined ? {} : { id: request.id }),
-      // [1, C, H, W] (or NHWC): the batch of one, or the leading 1 that a non-batching image model's dims carry.
-      inputs: [tensor],
-      outputs: spec.outputs.map((name) => ({ name })),
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-      protocol: request.protocol ?? 'image',
-      ...(request.context === undefined ? {} : { context: request.context }),
+    const response = await this.modelCall(next, request, spec, input).catch(async (e: unknown) => {
+      // A frame the engine's device decoder turned down as unsupported (not as corrupt) is decoded on the CPU instead.
+      if (input.frames === undefined || !(e instanceof RtError) || e.code !== 'UNSUPPORTED') throw e;
+      return this.modelCall(next, request, spec, await cpuTensorOf(request.bytes, spec, request.rawFrame));
     });
     const inferUs = microsSince(t1);
 
@@ -142,6 +141,23 @@ export class ImageLayer implements PipelineLayer {
   }
 
   /** `name`: the scores output. */
+  /** The model's inference of one image's input tensor (or of the encoded frame, which its engine decodes), through `next`. */
+  private modelCall(next: InferFn, request: ImageRequest, spec: ImageSpec, input: ImageTensor): Promise<InferResponse> {
+    const { model, version } = request;
+    return next({
+      model,
+      ...(version === undefined ? {} : { version }),
+      ...(request.id === undefined ? {} : { id: request.id }),
+      // [1, C, H, W] (or NHWC): the batch of one, or the leading 1 that a non-batching image model's dims carry.
+      inputs: [input.tensor],
+      ...(input.frames === undefined ? {} : { frames: input.frames }),
+      outputs: spec.outputs.map((name) => ({ name })),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      protocol: request.protocol ?? 'image',
+      ...(request.context === undefined ? {} : { context: request.context }),
+    });
+  }
+
   private classes(request: ImageRequest, name: string, post: ClassificationSection, response: InferResponse): ClassScore[] {
     const scores = numericValues(outputOf(request.model, response, name), `model '${request.model}' classification`);
     return classify(scores, {

@@ -92,4 +92,7 @@ export class RequestPipeline implements InferenceApi {
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined {
     return this.core.outputLabels(name, version, output);
   }
+  frameInputOf(name: string, version?: string): string | undefined {
+    return this.core.frameInputOf?.(name, version);
+  }
 }

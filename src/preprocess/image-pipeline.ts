@@ -10,6 +10,8 @@ import type { ImageSpec } from '../config/image-spec.ts';
 import { convertPixels } from './pixel-pool.ts';
 import { conversionOf } from './to-tensor.ts';
 import type { ImageDecoding } from './frame-batcher.ts';
+import type { FramePlacement } from '../tensor/frames.ts';
+import { engineFrame } from './engine-frame.ts';
 
 /** What the decoder found: the image's size (after EXIF orientation) and format. */
 export interface ImageInfo {
@@ -23,6 +25,8 @@ export interface ImageTensor {
   readonly tensor: Tensor;
   readonly image: ImageInfo;
   readonly transform: ImageTransform;
+  /** Set when `tensor` holds the encoded frame itself, for an engine that decodes on its device (engine-frame.ts). */
+  readonly frames?: readonly FramePlacement[];
 }
 
 /** Builds the model input tensor from encoded image bytes (on the CPU: sharp, then the pixel conversion). */
@@ -50,15 +54,27 @@ export interface ImageTarget {
   readonly model: string;
   readonly version: string | undefined;
   readonly rawFrame?: { readonly width: number; readonly height: number } | undefined;
+  /** The model's engine decodes JPEGs into this input on its own device (InferenceApi.frameInputOf). */
+  readonly frameInput?: string | undefined;
+}
+
+/** The model input tensor of one image on the CPU (sharp, then the pixel conversion). */
+export function cpuTensorOf(bytes: Uint8Array, spec: ImageSpec, rawFrame: ImageTarget['rawFrame']): Promise<ImageTensor> {
+  return rawFrame === undefined ? imageToTensor(bytes, spec) : rawFrameToTensor(bytes, rawFrame.width, rawFrame.height, spec);
 }
 
 /**
- * The model input tensor of one image: on a device (`decoding`, the GPU frame batcher) when it takes this model's
- * images, else on the CPU. Throws RtError BAD_DATA for corrupt or unsupported images.
+ * The model input tensor of one image: the encoded JPEG itself when the model's engine decodes on its device
+ * (engine-frame.ts), else decoded on a device (`decoding`, the GPU frame batcher) when it takes this model's images,
+ * else on the CPU. Throws RtError BAD_DATA for corrupt or unsupported images.
  */
 export function imageTensorOf(bytes: Uint8Array, spec: ImageSpec, target: ImageTarget, decoding: ImageDecoding | undefined): Promise<ImageTensor> {
   const { model, version, rawFrame: raw } = target;
+  const onEngine = raw === undefined && target.frameInput === spec.inputName ? engineFrame(bytes, spec) : undefined;
   const onDevice =
-    raw === undefined ? decoding?.toTensor(bytes, spec, model, version) : decoding?.rawToTensor?.(bytes, raw.width, raw.height, spec, model, version);
-  return onDevice ?? (raw === undefined ? imageToTensor(bytes, spec) : rawFrameToTensor(bytes, raw.width, raw.height, spec));
+    onEngine ??
+    (raw === undefined
+      ? decoding?.toTensor(bytes, spec, model, version)
+      : decoding?.rawToTensor?.(bytes, raw.width, raw.height, spec, model, version));
+  return onDevice ?? cpuTensorOf(bytes, spec, raw);
 }

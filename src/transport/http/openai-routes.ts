@@ -27,6 +27,7 @@ import type { Logger } from '../../observability/logger.ts';
 import type { ChatMessage, Generation, GenerationApi } from '../../generate/generate-service.ts';
 import type { FinishReason, GenerateRequest, GenerationResult, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
+import { withVisibleModels } from '../streaming/caller-view.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface OpenAiRoutesOptions {
@@ -267,6 +268,9 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
     return body;
   };
   const modelEntry = (id: string): Json => ({ id, object: 'model', created: startedS, owned_by: 'rtserve' });
+  /** An error answer; a 404 for a model suggests only the models the caller may use (streaming/caller-view.ts). */
+  const fail = (reply: FastifyReply, err: unknown): FastifyReply =>
+    sendOpenAiError(reply, withVisibleModels(err, api, principalOf(reply.request)), logger);
   /** The route guard checked the `infer` scope; the model is named in the body, so its check is here (docs/security.md). */
   const allowed = (req: FastifyRequest, op: 'infer' | 'metadata', model: string): RtError | undefined => {
     const principal = principalOf(req);
@@ -319,7 +323,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
     try {
       return reply.type('application/json').send(JSON.stringify({ object: 'list', data: generativeModels(req).map(modelEntry) }));
     } catch (err) {
-      return sendOpenAiError(reply, err, logger);
+      return fail(reply, err);
     }
   });
 
@@ -330,7 +334,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
       }
       return reply.type('application/json').send(JSON.stringify(modelEntry(req.params.model)));
     } catch (err) {
-      return sendOpenAiError(reply, err, logger);
+      return fail(reply, err);
     }
   });
 
@@ -363,7 +367,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
         (r) => ({ choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }] }),
       );
     } catch (err) {
-      return sendOpenAiError(reply, err, logger);
+      return fail(reply, err);
     }
   });
 
@@ -398,7 +402,7 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
         }),
       );
     } catch (err) {
-      return sendOpenAiError(reply, err, logger);
+      return fail(reply, err);
     }
   });
 }

@@ -49,6 +49,7 @@ const every = {
   protocol: 'grpc',
   context,
   principal: 'alice',
+  frames: [{ width: 640, height: 480, resizeWidth: 224, resizeHeight: 168, offsetX: 0, offsetY: 28 }],
 } satisfies Required<InferRequest>;
 
 const response = {
