@@ -7,7 +7,7 @@
 export { InferenceServer } from './core/inference-server.ts';
 export { SharedMemoryManager, openFileRegion, shmPathOfKey } from './shm/system-shared-memory.ts';
 export type { RegionBacking, RegionOpener, SharedMemoryRegionStatus, SystemSharedMemoryApi } from './shm/system-shared-memory.ts';
-export { withSharedMemory } from './pipeline/shared-memory.ts';
+export { SharedMemoryLayer } from './pipeline/shared-memory.ts';
 export { sharedMemoryParameters } from './codec/shared-memory-params.ts';
 export { encodeInferRequest, decodeInferResponse } from './codec/kserve-client-codec.ts';
 export type { WsAuthenticate, WsCredentials, WsPrincipal } from './transport/ws/ws-auth.ts';
@@ -27,13 +27,14 @@ export type { TraceContext } from './observability/trace-context.ts';
 export { RepositoryPoller } from './repository/poller.ts';
 export type { PollResult, RepositoryPollerOptions } from './repository/poller.ts';
 export { ResponseCache } from './core/response-cache.ts';
-export { runImagePipeline, inferImageRequest, imageSpecOf } from './preprocess/index.ts';
-export { withImageRequests } from './pipeline/images.ts';
-export type { ImageResult, ClassificationResult, DetectionResult, TensorsResult, ImagePipelineOptions, ImageSpec } from './preprocess/index.ts';
+export { imageToTensor, imageSpecOf } from './preprocess/index.ts';
+export type { ImageSpec, ImageTensor } from './preprocess/index.ts';
+export { ImageLayer } from './pipeline/images.ts';
+export type { ImageResult, ClassificationResult, DetectionResult, TensorsResult, ImageRequest, ImageRequestOptions } from './api/image-types.ts';
 export { classify, postprocessDetections, nonMaxSuppression, meanAveragePrecision } from './postprocess/index.ts';
 export type { Detection, ClassScore, ImageTransform } from './postprocess/index.ts';
 export { GenerateService, registerGenerateMetrics, renderChat } from './generate/index.ts';
-export { withGeneration } from './pipeline/generation.ts';
+export { GenerationLayer } from './pipeline/generation.ts';
 export type {
   Generation,
   GenerateRequest,
@@ -50,7 +51,9 @@ export { runBench, defaultFactories } from './bench/runner.ts';
 export { renderHtmlReport } from './bench/report-html.ts';
 export type { BenchOptions, EngineBenchOptions, InputSource } from './bench/runner.ts';
 export type { BenchReport, LevelResult, LatencySummary, MeasureOptions, ServerBreakdown, WindowResult } from './bench/types.ts';
-export { requestPipeline } from './pipeline/request-pipeline.ts';
+export { RequestPipeline } from './pipeline/request-pipeline.ts';
+export { compose } from './pipeline/layer.ts';
+export type { InferFn, PipelineLayer, StreamFn } from './pipeline/layer.ts';
 export type { RequestPipelineOptions } from './pipeline/request-pipeline.ts';
-export { withClassification } from './pipeline/classification.ts';
-export { withRequestLimits } from './pipeline/limits.ts';
+export { ClassificationLayer } from './pipeline/classification.ts';
+export { RequestLimitsLayer } from './pipeline/limits.ts';

@@ -1,4 +1,5 @@
 import type { InferRequest, InferResponse } from './types.ts';
+import type { ImageRequest, ImageResult } from './image-types.ts';
 import type { TensorMetadata } from '../tensor/tensor.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
@@ -70,6 +71,12 @@ export interface InferenceApi {
    * Cancellation goes through `request.signal`; errors are RtError, thrown from the iterator.
    */
   inferStream?(request: InferRequest): AsyncIterable<InferResponse>;
+  /**
+   * Optional: one image through the model's image pipeline, answered as classes, boxes or tensors (POST
+   * /v2/models/{m}/image, docs/image.md). The request pipeline has it (pipeline/images.ts); without it the route
+   * answers UNSUPPORTED. Throws RtError.
+   */
+  inferImage?(request: ImageRequest): Promise<ImageResult>;
   /** Labels of an output (from its config `label_filename`), for the classification extension. */
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined;
   /**

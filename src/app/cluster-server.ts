@@ -45,9 +45,9 @@ export async function startClusterServer(options: StartOptions, workers: number)
     await security.close();
     throw err;
   });
-  const { core } = engines;
+  const { core, api } = engines;
   const hub = await OwnerHub.listen({
-    api: core,
+    api,
     registry: serverMetrics.registry,
     logger,
     // Rate limits, WebSocket tickets kept in memory and the concurrency cap are the whole server's: the workers keep
@@ -134,13 +134,13 @@ export async function startClusterServer(options: StartOptions, workers: number)
   };
 
   // The async inference queue consumes the broker, not the ports: its worker runs here, against the owner's core.
-  const queueWorker = await startAsyncQueue(config, core, randomUUID(), logger).catch(async (err: unknown) => {
+  const queueWorker = await startAsyncQueue(config, api, randomUUID(), logger).catch(async (err: unknown) => {
     await abandon();
     throw err;
   });
 
   // In-process routes over the owner's core (tests inject requests); the ports are the workers'.
-  const http = await createHttpServer({ api: core, logger, maxBodyBytes: config.maxBodyBytes });
+  const http = await createHttpServer({ api, logger, maxBodyBytes: config.maxBodyBytes });
   await http.ready();
 
   let stopping: Promise<void> | undefined;
@@ -170,6 +170,7 @@ export async function startClusterServer(options: StartOptions, workers: number)
 
   return {
     core,
+    api,
     http,
     httpUrl: ready.httpUrl,
     grpcAddress: ready.grpcAddress,

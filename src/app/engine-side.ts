@@ -23,13 +23,15 @@ import { createScheduler } from '../scheduler/index.ts';
 import { GenerateService, registerGenerateMetrics } from '../generate/index.ts';
 import { rtError } from '../errors/registry.ts';
 import { SharedMemoryManager } from '../shm/system-shared-memory.ts';
-import { requestPipeline } from '../pipeline/request-pipeline.ts';
+import { RequestPipeline } from '../pipeline/request-pipeline.ts';
 import { serverImageDecoding } from './image-decoding.ts';
-import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { StartOptions } from './rtserve-server.ts';
 
 export interface EngineSide {
-  readonly core: InferenceServer & { inferStream(request: InferRequest): AsyncIterable<InferResponse> };
+  /** Validation, scheduling, engines: what drains and counts requests in flight. */
+  readonly core: InferenceServer;
+  /** The request pipeline around the core (src/pipeline/request-pipeline.ts): what every front end calls. */
+  readonly api: RequestPipeline;
   readonly repository: RepositoryManager;
   readonly generate: GenerateService;
   readonly poller: RepositoryPoller | undefined;
@@ -64,7 +66,7 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
     engineChainEvents: serverMetrics.engineChainEvents(),
   });
   // Generative models (a `generate` config section) are served by continuous batching over their engine session;
-  // withGeneration puts them behind the same InferenceApi every front end uses (docs/generate.md).
+  // the pipeline's generation layer puts them behind the same InferenceApi every front end uses (docs/generate.md).
   const generate = new GenerateService({
     resolve: (model, version) => {
       const v = repository.get(model, version);
@@ -86,29 +88,33 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
   const sharedMemory = config.allowClientShm
     ? new SharedMemoryManager({ logger, opener: options.sharedMemoryOpener ?? defaultRegionOpener })
     : undefined;
-  const core = requestPipeline(
-    new InferenceServer({ config, repository, logger, observer: serverMetrics, ...(responseCache === undefined ? {} : { responseCache }) }),
-    {
-      generate,
-      sharedMemory,
-      limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor },
-      // Images of CUDA-engine models decoded on the GPU (nvJPEG), where the addon loads (docs/image.md).
-      imageDecoding: serverImageDecoding({
-        mode: config.imageDecode,
-        // A CUDA plan runs on the native engine (an engine chain names its link by the configured provider instead).
-        providerOf: (model, version) => {
-          try {
-            const v = repository.get(model, version);
-            return v.planTarget === 'cuda' ? 'cuda' : v.provider;
-          } catch {
-            return undefined;
-          }
-        },
-        logger,
-        ...(options.frameDecoder === undefined ? {} : { decoder: options.frameDecoder }),
-      }),
-    },
-  );
+  const core = new InferenceServer({
+    config,
+    repository,
+    logger,
+    observer: serverMetrics,
+    ...(responseCache === undefined ? {} : { responseCache }),
+  });
+  const api = new RequestPipeline(core, {
+    generate,
+    sharedMemory,
+    limits: { maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor },
+    // Images of CUDA-engine models decoded on the GPU (nvJPEG), where the addon loads (docs/image.md).
+    imageDecoding: serverImageDecoding({
+      mode: config.imageDecode,
+      // A CUDA plan runs on the native engine (an engine chain names its link by the configured provider instead).
+      providerOf: (model, version) => {
+        try {
+          const v = repository.get(model, version);
+          return v.planTarget === 'cuda' ? 'cuda' : v.provider;
+        } catch {
+          return undefined;
+        }
+      },
+      logger,
+      ...(options.frameDecoder === undefined ? {} : { decoder: options.frameDecoder }),
+    }),
+  });
   await core.start();
   // --exit-on-error: a model that failed to load at startup stops the start (the caller exits non-zero).
   const failed =
@@ -127,6 +133,7 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
 
   return {
     core,
+    api,
     repository,
     generate,
     poller,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config/server-config.ts';
 import type { InferenceServer } from '../core/inference-server.ts';
+import type { InferenceApi } from '../api/inference-api.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ServerMetrics } from '../observability/metrics.ts';
@@ -36,7 +37,10 @@ export interface StartOptions {
 }
 
 export interface RunningServer {
+  /** The core: validation, scheduling, engines (requests in flight, drain). */
   readonly core: InferenceServer;
+  /** The request pipeline around the core (src/pipeline/request-pipeline.ts): the InferenceApi every front end calls. */
+  readonly api: InferenceApi;
   readonly http: FastifyInstance;
   /** '' when the HTTP port is off (allowHttp false). */
   readonly httpUrl: string;
@@ -78,12 +82,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await security.close();
     throw err;
   }
-  const { core, repository, generate } = engines;
+  const { core, api, repository, generate } = engines;
   const tracing = createTracing(config);
   const front = await startFrontEnds({
     config,
     logger,
-    api: core,
+    api,
     security,
     metrics: serverMetrics,
     metricsText: async () => ({ contentType: serverMetrics.contentType, body: await serverMetrics.text() }),
@@ -94,7 +98,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
 
   // The async inference queue: this replica consumes the broker's work queue through the same API as the front ends.
-  const queueWorker = await startAsyncQueue(config, core, shared.replicaId, logger);
+  const queueWorker = await startAsyncQueue(config, api, shared.replicaId, logger);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -119,6 +123,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   return {
     core,
+    api,
     http: front.http,
     httpUrl: front.httpUrl,
     grpcAddress: front.grpcAddress,

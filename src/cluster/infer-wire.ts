@@ -1,9 +1,10 @@
 /**
- * Inference requests and responses on the worker ↔ owner channel (docs/workers.md): the JSON head carries names,
- * datatypes, shapes, parameters and the edge's request context; each tensor's bytes are one binary part (the KServe
+ * Inference requests and responses on the worker ↔ owner channel (docs/workers.md): the JSON head carries every
+ * field of the request or response as it is (names, datatypes, shapes, parameters...) and the edge's request context; each tensor's bytes are one binary part (the KServe
  * binary layout, codec/binary-data.ts), decoded on the other side as views, never as JSON numbers.
  */
-import type { InferRequest, InferResponse, Parameters, RequestedOutput, SharedMemoryInput, SharedMemoryRef } from '../api/types.ts';
+import type { ImageRequest, ImageResult, TensorsResult } from '../api/image-types.ts';
+import type { InferRequest, InferResponse, SharedMemoryRef } from '../api/types.ts';
 import { binaryToTensorData, tensorDataToBinary } from '../codec/binary-data.ts';
 import type { TensorRole } from '../codec/tensor-data.ts';
 import type { RequestContext } from '../observability/request-context.ts';
@@ -42,30 +43,35 @@ const CONTEXT_VALUES = [
   'batchRequests',
 ] as const satisfies readonly (keyof RequestContext)[];
 
-interface WireRequest {
-  readonly model: string;
-  readonly version?: string;
-  readonly id?: string;
-  readonly inputs: readonly WireTensor[];
-  readonly sharedMemoryInputs?: readonly SharedMemoryInput[];
-  readonly outputs?: readonly RequestedOutput[];
-  readonly parameters?: Parameters;
-  readonly protocol?: string;
-  readonly principal?: string;
-  readonly frames?: InferRequest['frames'];
-  readonly context?: { readonly requestId: string; readonly trace: TraceContext; readonly protocol: string; readonly receivedNs: string };
+/** The edge's context as it crosses: hrtime as a decimal string; the fields the core fills in come back in the answer. */
+interface WireContext {
+  readonly requestId: string;
+  readonly trace: TraceContext;
+  readonly protocol: string;
+  readonly receivedNs: string;
 }
 
-interface WireResponse {
-  readonly model_name: string;
-  readonly model_version: string;
-  readonly id?: string;
-  readonly parameters?: Parameters;
+/**
+ * The fields of an InferRequest that do not cross as they are: the signal (the owner makes its own, aborted when the
+ * worker cancels), and the inputs and context, which have wire forms of their own. Every other field crosses as it is
+ * (JSON), so a field added to InferRequest reaches the owner's pipeline without a line here.
+ */
+type RequestOwnForms = 'signal' | 'inputs' | 'context';
+
+type WireRequest = Omit<InferRequest, RequestOwnForms> & {
+  readonly inputs: readonly WireTensor[];
+  readonly context?: WireContext;
+};
+
+/** The same for an InferResponse: its outputs are binary parts, the shared-memory map is a list of entries. */
+type ResponseOwnForms = 'outputs' | 'sharedMemoryOutputs';
+
+type WireResponse = Omit<InferResponse, ResponseOwnForms> & {
   readonly outputs: readonly WireTensor[];
   readonly sharedMemoryOutputs?: readonly (readonly [string, SharedMemoryRef])[];
   /** What the core filled into the request's context. */
   readonly context?: Record<string, string | number>;
-}
+};
 
 function tensorsToWire(role: TensorRole, tensors: readonly Tensor[]): { heads: WireTensor[]; parts: Uint8Array[] } {
   const heads: WireTensor[] = [];
@@ -94,25 +100,17 @@ export function inputBinaries(r: InferRequest): Uint8Array[] {
 
 /** `binaries` from inputBinaries; an input with a slot in `slots` travels as that slot's place instead of bytes. */
 export function requestToWire(r: InferRequest, binaries?: readonly Uint8Array[], slots?: readonly (SlotRef | undefined)[]): Payload {
+  const { signal: _own, inputs, context: c, ...fields } = r;
   const heads: WireTensor[] = [];
   const parts: Uint8Array[] = [];
-  r.inputs.forEach((t, i) => {
+  inputs.forEach((t, i) => {
     const slot = slots?.[i];
     heads.push({ name: t.name, datatype: t.datatype, shape: t.shape, ...(slot === undefined ? {} : { slot }) });
     if (slot === undefined) parts.push(binaries?.[i] ?? tensorDataToBinary('input', t.name, t.datatype, t.data));
   });
-  const c = r.context;
   const value: WireRequest = {
-    model: r.model,
+    ...fields,
     inputs: heads,
-    ...(r.version === undefined ? {} : { version: r.version }),
-    ...(r.id === undefined ? {} : { id: r.id }),
-    ...(r.sharedMemoryInputs === undefined ? {} : { sharedMemoryInputs: r.sharedMemoryInputs }),
-    ...(r.outputs === undefined ? {} : { outputs: r.outputs }),
-    ...(r.parameters === undefined ? {} : { parameters: r.parameters }),
-    ...(r.protocol === undefined ? {} : { protocol: r.protocol }),
-    ...(r.principal === undefined ? {} : { principal: r.principal }),
-    ...(r.frames === undefined ? {} : { frames: r.frames }),
     ...(c === undefined ? {} : { context: { requestId: c.requestId, trace: c.trace, protocol: c.protocol, receivedNs: String(c.receivedNs) } }),
   };
   return { value, parts };
@@ -128,27 +126,18 @@ export async function requestFromWire(
   signal: AbortSignal,
   readSlot?: (ref: SlotRef) => Promise<Uint8Array>,
 ): Promise<InferRequest> {
-  const w = value as WireRequest;
-  const c = w.context;
+  const { inputs: heads, context: c, ...fields } = value as WireRequest;
   let inputs: Tensor[];
-  if (readSlot === undefined || !w.inputs.some((t) => t.slot !== undefined)) inputs = tensorsFromWire('input', w.inputs, parts);
+  if (readSlot === undefined || !heads.some((t) => t.slot !== undefined)) inputs = tensorsFromWire('input', heads, parts);
   else {
     let k = 0;
-    const all = await Promise.all(w.inputs.map((t) => (t.slot === undefined ? (parts[k++] as Uint8Array) : readSlot(t.slot))));
-    inputs = tensorsFromWire('input', w.inputs, all);
+    const all = await Promise.all(heads.map((t) => (t.slot === undefined ? (parts[k++] as Uint8Array) : readSlot(t.slot))));
+    inputs = tensorsFromWire('input', heads, all);
   }
   return {
-    model: w.model,
+    ...fields,
     inputs,
     signal,
-    ...(w.version === undefined ? {} : { version: w.version }),
-    ...(w.id === undefined ? {} : { id: w.id }),
-    ...(w.sharedMemoryInputs === undefined ? {} : { sharedMemoryInputs: w.sharedMemoryInputs }),
-    ...(w.outputs === undefined ? {} : { outputs: w.outputs }),
-    ...(w.parameters === undefined ? {} : { parameters: w.parameters }),
-    ...(w.protocol === undefined ? {} : { protocol: w.protocol }),
-    ...(w.principal === undefined ? {} : { principal: w.principal }),
-    ...(w.frames === undefined ? {} : { frames: w.frames }),
     ...(c === undefined ? {} : { context: { requestId: c.requestId, trace: c.trace, protocol: c.protocol, receivedNs: BigInt(c.receivedNs) } }),
   };
 }
@@ -167,13 +156,11 @@ export function responseToWire(r: InferResponse, context: RequestContext | undef
       if (v !== undefined) ctx[k] = v;
     }
   }
+  const { outputs: _own, sharedMemoryOutputs: shm, ...fields } = r;
   const value: WireResponse = {
-    model_name: r.model_name,
-    model_version: r.model_version,
+    ...fields,
     outputs: heads,
-    ...(r.id === undefined ? {} : { id: r.id }),
-    ...(r.parameters === undefined ? {} : { parameters: r.parameters }),
-    ...(r.sharedMemoryOutputs === undefined ? {} : { sharedMemoryOutputs: [...r.sharedMemoryOutputs] }),
+    ...(shm === undefined ? {} : { sharedMemoryOutputs: [...shm] }),
     ...(ctx === undefined ? {} : { context: ctx }),
   };
   return { value, parts };
@@ -181,24 +168,54 @@ export function responseToWire(r: InferResponse, context: RequestContext | undef
 
 /** The owner's response; what its core filled into the context is copied into the worker's `context`. */
 export function responseFromWire(value: unknown, parts: readonly Uint8Array[], context: RequestContext | undefined): InferResponse {
-  const w = value as WireResponse;
-  if (context !== undefined && w.context !== undefined) {
+  const { outputs, sharedMemoryOutputs: shm, context: filled, ...fields } = value as WireResponse;
+  if (context !== undefined && filled !== undefined) {
     const target = context as unknown as Record<string, unknown>;
     for (const k of CONTEXT_TIMES) {
-      const v = w.context[k];
+      const v = filled[k];
       if (v !== undefined) target[k] = BigInt(v);
     }
     for (const k of CONTEXT_VALUES) {
-      const v = w.context[k];
+      const v = filled[k];
       if (v !== undefined) target[k] = v;
     }
   }
   return {
-    model_name: w.model_name,
-    model_version: w.model_version,
-    outputs: tensorsFromWire('output', w.outputs, parts),
-    ...(w.id === undefined ? {} : { id: w.id }),
-    ...(w.parameters === undefined ? {} : { parameters: w.parameters }),
-    ...(w.sharedMemoryOutputs === undefined ? {} : { sharedMemoryOutputs: new Map(w.sharedMemoryOutputs) }),
+    ...fields,
+    outputs: tensorsFromWire('output', outputs, parts),
+    ...(shm === undefined ? {} : { sharedMemoryOutputs: new Map(shm) }),
   };
+}
+
+/**
+ * The image form (POST /v2/models/{m}/image, api/image-types.ts): the image's bytes are the one binary part, every
+ * other field crosses as it is but the signal (the owner's own) and the context (the route sends none).
+ */
+type WireImageRequest = Omit<ImageRequest, 'bytes' | 'signal' | 'context'>;
+
+export function imageRequestToWire(r: ImageRequest): Payload {
+  const { bytes, signal: _signal, context: _context, ...fields } = r;
+  const value: WireImageRequest = fields;
+  return { value, parts: [bytes] };
+}
+
+export function imageRequestFromWire(value: unknown, parts: readonly Uint8Array[], signal: AbortSignal): ImageRequest {
+  const bytes = parts[0];
+  if (bytes === undefined || parts.length !== 1)
+    throw rtError('INTERNAL', `worker channel: an image request carries 1 binary part, got ${parts.length}`);
+  return { ...(value as WireImageRequest), bytes, signal };
+}
+
+/** A result of a model without postprocess carries its tensors as binary parts. */
+type WireImageResult = Exclude<ImageResult, TensorsResult> | (Omit<TensorsResult, 'outputs'> & { readonly outputs: readonly WireTensor[] });
+
+export function imageResultToWire(r: ImageResult): Payload {
+  if (r.type !== 'tensors') return { value: r satisfies WireImageResult, parts: [] };
+  const { heads, parts } = tensorsToWire('output', r.outputs);
+  return { value: { ...r, outputs: heads } satisfies WireImageResult, parts };
+}
+
+export function imageResultFromWire(value: unknown, parts: readonly Uint8Array[]): ImageResult {
+  const w = value as WireImageResult;
+  return w.type === 'tensors' ? { ...w, outputs: tensorsFromWire('output', w.outputs, parts) } : w;
 }

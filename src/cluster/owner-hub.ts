@@ -17,7 +17,7 @@ import type { ConcurrencyStore } from '../security/concurrency-store.ts';
 import type { TicketStore } from '../security/ws-tickets.ts';
 import { FrameChannel } from './frame-channel.ts';
 import { principalFromWire, principalToWire, type WireHold, type WirePrincipal } from './shared-limits.ts';
-import { requestFromWire, responseToWire } from './infer-wire.ts';
+import { imageRequestFromWire, imageResultToWire, requestFromWire, responseToWire } from './infer-wire.ts';
 import { takeSnapshot } from './model-mirror.ts';
 import { RpcPeer, type CallContext, type Incoming, type Payload } from './rpc-peer.ts';
 import { serveGeneration } from './remote-generate.ts';
@@ -158,6 +158,10 @@ export class OwnerHub {
         const request = await requestFromWire(args.value, args.parts, ctx.signal);
         for await (const r of api.inferStream(request)) ctx.item(responseToWire(r, request.context));
         return { value: null };
+      }
+      case 'image': {
+        if (api.inferImage === undefined) throw rtError('UNSUPPORTED', 'this server has no image pipeline (InferenceApi.inferImage)');
+        return imageResultToWire(await api.inferImage(imageRequestFromWire(args.value, args.parts, ctx.signal)));
       }
       case 'stats':
         return { value: await api.modelStatistics(a['name'], a['version']) };

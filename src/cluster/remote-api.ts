@@ -6,11 +6,12 @@
  */
 import type { InferenceApi, LoadModelOptions, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../api/types.ts';
+import type { ImageRequest, ImageResult } from '../api/image-types.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
 import type { SharedMemoryRegionStatus, SystemSharedMemoryApi } from '../shm/system-shared-memory.ts';
 import { ModelMirror, type MirrorSnapshot } from './model-mirror.ts';
-import { inputBinaries, requestToWire, responseFromWire } from './infer-wire.ts';
+import { imageRequestToWire, imageResultFromWire, inputBinaries, requestToWire, responseFromWire } from './infer-wire.ts';
 import { SLOT_THRESHOLD_BYTES, type TensorSlots } from './tensor-slots.ts';
 import type { Incoming, RpcPeer } from './rpc-peer.ts';
 
@@ -107,6 +108,13 @@ export class RemoteInferenceApi implements InferenceApi {
       // The owner answered (or the channel closed): it reads the slots no more.
       if (placed !== undefined) for (const p of placed) p?.release();
     }
+  }
+
+  /** The owner's request pipeline decodes the image (on its device, where it has one) and runs the model. */
+  async inferImage(request: ImageRequest): Promise<ImageResult> {
+    const signal = request.signal;
+    const answer = await this.peer.call('image', imageRequestToWire(request), signal === undefined ? {} : { signal });
+    return imageResultFromWire(answer.value, answer.parts);
   }
 
   async *inferStream(request: InferRequest): AsyncIterable<InferResponse> {

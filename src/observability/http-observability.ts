@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { rtError } from '../errors/registry.ts';
 import type { LogControl, Logger } from './logger.ts';
 import type { ServerMetrics } from './metrics.ts';
-import { requestIdFrom, stageTimingsUs, type RequestContext } from './request-context.ts';
-import { formatTraceparent, traceFromHeaders } from './trace-context.ts';
+import { edgeContext, stageTimingsUs, type RequestContext } from './request-context.ts';
+import { formatTraceparent } from './trace-context.ts';
 import type { OtelTracing } from './otel-tracing.ts';
 
 export interface HttpObservabilityOptions {
@@ -27,12 +27,22 @@ function header(raw: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** The edge context of an HTTP request from its headers (x-request-id, traceparent, tracestate). */
+function httpEdgeContext(raw: IncomingMessage): RequestContext {
+  return edgeContext(
+    'http',
+    { requestId: header(raw, 'x-request-id') },
+    { traceparent: header(raw, 'traceparent'), tracestate: header(raw, 'tracestate') },
+  );
+}
+
 /**
  * The context of an HTTP request, for the handler to pass to the core on its request (`InferRequest.context`), so
- * the core's logs and timings join the request; undefined when observability is not registered.
+ * the core's logs and timings join the request: the one the observability hooks made (and log and trace), or a
+ * new one from the request's headers where they are not registered.
  */
-export function requestContextOf(raw: IncomingMessage): RequestContext | undefined {
-  return contexts.get(raw);
+export function requestContextOf(raw: IncomingMessage): RequestContext {
+  return contexts.get(raw) ?? httpEdgeContext(raw);
 }
 
 /**
@@ -45,13 +55,8 @@ export function registerHttpObservability(app: FastifyInstance, options: HttpObs
   const { logger, metrics } = options;
 
   app.addHook('onRequest', (req, reply, done) => {
-    const trace = traceFromHeaders(header(req.raw, 'traceparent'), header(req.raw, 'tracestate'));
-    const ctx: RequestContext = {
-      requestId: requestIdFrom(header(req.raw, 'x-request-id')),
-      trace,
-      protocol: 'http',
-      receivedNs: process.hrtime.bigint(),
-    };
+    const ctx = httpEdgeContext(req.raw);
+    const trace = ctx.trace;
     contexts.set(req.raw, ctx);
     reply.header('x-request-id', ctx.requestId);
     reply.header('traceparent', formatTraceparent(trace));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TraceContext } from './trace-context.ts';
+import { traceFromHeaders, type TraceContext } from './trace-context.ts';
 
 /**
  * What one request carries through the server for logs and traces: its id, its W3C trace context, and the
@@ -41,6 +41,27 @@ const SAFE_ID = /^[\w.:@/+=-]{1,128}$/;
 /** A client-supplied request id (X-Request-Id) when it is short and plain, otherwise a fresh UUID. */
 export function requestIdFrom(header: string | undefined): string {
   return header !== undefined && SAFE_ID.test(header) ? header : randomUUID();
+}
+
+/** What a front end read of the client's request ids: X-Request-Id (REST, gRPC metadata) or the message's own id. */
+export interface EdgeIds {
+  readonly requestId?: string | undefined;
+}
+
+/** The client's W3C trace context: HTTP headers, gRPC metadata, or fields of a WebSocket event of the same names. */
+export interface TraceHeaders {
+  readonly traceparent?: string | undefined;
+  readonly tracestate?: string | undefined;
+}
+
+/**
+ * The context of one request as a front end receives it, made the same way by every front end (REST, gRPC unary
+ * and streams, WebSocket, SSE, the image route) whether tracing is on or not: the client's id when it is plain (else a
+ * new UUID), the caller's trace joined (else a new one), the protocol, and `receivedNs` (now, unless the edge
+ * noted it earlier).
+ */
+export function edgeContext(protocol: string, ids: EdgeIds, trace: TraceHeaders, receivedNs: bigint = process.hrtime.bigint()): RequestContext {
+  return { requestId: requestIdFrom(ids.requestId), trace: traceFromHeaders(trace.traceparent, trace.tracestate), protocol, receivedNs };
 }
 
 /** Stage timings of a finished request in microseconds, for its log line. */

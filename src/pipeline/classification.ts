@@ -8,10 +8,8 @@ import type { InferenceApi } from '../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../api/types.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 import type { Tensor } from '../tensor/tensor.ts';
-import { withOverrides } from '../util/with-overrides.ts';
 import { classifyOutput } from './classify-output.ts';
-
-type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
+import type { InferFn, PipelineLayer, StreamFn } from './layer.ts';
 
 /** Output name → N, or undefined when the request asks for no classification. */
 export function classificationCounts(request: Pick<InferRequest, 'outputs'>): ReadonlyMap<string, number> | undefined {
@@ -23,22 +21,49 @@ export function classificationCounts(request: Pick<InferRequest, 'outputs'>): Re
   return counts;
 }
 
-export function withClassification<T extends InferenceApi>(api: T): T {
+/** What classification reads of the models: their configs and output labels. */
+export type ModelLabels = Pick<InferenceApi, 'modelConfig' | 'outputLabels'>;
+
+export class ClassificationLayer implements PipelineLayer {
+  constructor(private readonly models: ModelLabels) {}
+
+  infer(next: InferFn): InferFn {
+    return (request) => {
+      const counts = classificationCounts(request);
+      if (counts === undefined) return next(request);
+      const before = this.configBefore(request);
+      return next(request).then((resp) => this.classify(counts, before, resp));
+    };
+  }
+
+  stream(next: StreamFn): StreamFn {
+    return (request) => {
+      const counts = classificationCounts(request);
+      if (counts === undefined) return next(request);
+      const before = this.configBefore(request);
+      const classify = (resp: InferResponse): InferResponse => this.classify(counts, before, resp);
+      return (async function* classified() {
+        for await (const resp of next(request)) yield classify(resp);
+      })();
+    };
+  }
+
   /**
    * A reload may swap the answering version out before the answer is classified (poll mode, explicit load):
    * the config is read before the call too, and used when the answering version is gone; its labels then are.
    */
-  const configBefore = (request: InferRequest): ModelConfig | undefined => {
+  private configBefore(request: InferRequest): ModelConfig | undefined {
     try {
-      return api.modelConfig(request.model, request.version);
+      return this.models.modelConfig(request.model, request.version);
     } catch {
       return undefined;
     }
-  };
-  const classify = (counts: ReadonlyMap<string, number>, before: ModelConfig | undefined, resp: InferResponse): InferResponse => {
+  }
+
+  private classify(counts: ReadonlyMap<string, number>, before: ModelConfig | undefined, resp: InferResponse): InferResponse {
     let config = before;
     try {
-      config = api.modelConfig(resp.model_name, resp.model_version);
+      config = this.models.modelConfig(resp.model_name, resp.model_version);
     } catch {
       // the answering version is gone: keep the config read before the call
     }
@@ -48,32 +73,12 @@ export function withClassification<T extends InferenceApi>(api: T): T {
       if (n === undefined) return o;
       let labels: readonly string[] | undefined;
       try {
-        labels = api.outputLabels(resp.model_name, resp.model_version, o.name);
+        labels = this.models.outputLabels(resp.model_name, resp.model_version, o.name);
       } catch {
         labels = undefined;
       }
       return classifyOutput(o, { count: n, batched, ...(labels !== undefined && { labels }) });
     });
     return { ...resp, outputs };
-  };
-  const overrides: Record<string, unknown> = {
-    infer(request: InferRequest): Promise<InferResponse> {
-      const counts = classificationCounts(request);
-      if (counts === undefined) return api.infer(request);
-      const before = configBefore(request);
-      return api.infer(request).then((resp) => classify(counts, before, resp));
-    },
-  };
-  const inner = (api as { inferStream?: StreamFn }).inferStream;
-  if (inner !== undefined) {
-    overrides['inferStream'] = (request: InferRequest): AsyncIterable<InferResponse> => {
-      const counts = classificationCounts(request);
-      if (counts === undefined) return inner.call(api, request);
-      const before = configBefore(request);
-      return (async function* classified() {
-        for await (const resp of inner.call(api, request)) yield classify(counts, before, resp);
-      })();
-    };
   }
-  return withOverrides(api, overrides);
 }

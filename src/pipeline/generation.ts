@@ -15,14 +15,14 @@
  * - A request to a generative model without `text_input` (its raw `input_ids` / cache tensors) goes to the model
  *   itself: one step, as any ONNX model.
  */
-import type { InferenceApi, ModelMetadata } from '../api/inference-api.ts';
+import type { ModelMetadata } from '../api/inference-api.ts';
 import type { DataType } from '../tensor/datatype.ts';
 import type { InferRequest, InferResponse, Parameters } from '../api/types.ts';
 import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
 import type { Generation, GenerateService } from '../generate/generate-service.ts';
 import type { GenerateRequest } from '../generate/types.ts';
-import { withOverrides } from '../util/with-overrides.ts';
+import type { InferFn, PipelineLayer, StreamFn } from './layer.ts';
 
 export const TEXT_INPUT = 'text_input';
 export const TEXT_OUTPUT = 'text_output';
@@ -163,21 +163,34 @@ async function* streamGeneration(service: GenerateService, request: InferRequest
   }
 }
 
-/** The InferenceApi with its optional streaming method (declared here too, so this module does not depend on it). */
-export type StreamingInferenceApi = InferenceApi & { inferStream?(request: InferRequest): AsyncIterable<InferResponse> };
-
 /**
- * `core` with generative models served through `service`. Every other property and method is the core's own
- * (bound to it), so the result can stand in for the core everywhere, its type included.
+ * Generative models served through `service`: a request with `text_input` to one of them is generated (whole, or
+ * streamed piece by piece); every other request goes on to the layers below.
  */
-export function withGeneration<T extends StreamingInferenceApi>(
-  core: T,
-  service: GenerateService,
-): T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> } {
-  const isGenerateRequest = (r: InferRequest): boolean => r.inputs.some((t) => t.name === TEXT_INPUT) && service.isGenerative(r.model, r.version);
-  const generate = async (request: InferRequest): Promise<InferResponse> => {
+export class GenerationLayer implements PipelineLayer {
+  constructor(private readonly service: GenerateService) {}
+
+  /** The metadata a front end shows of a model: the text interface for generative ones (`base`: the core's). */
+  metadata(base: ModelMetadata, name: string, version?: string): ModelMetadata {
+    return this.service.isGenerative(name, version) ? generativeMetadata(base) : base;
+  }
+
+  infer(next: InferFn): InferFn {
+    // Every other request goes straight on, without a promise of its own on the way.
+    return (request) => (this.isGenerateRequest(request) ? this.generate(request) : next(request));
+  }
+
+  stream(next: StreamFn): StreamFn {
+    return (request) => (this.isGenerateRequest(request) ? streamGeneration(this.service, request) : next(request));
+  }
+
+  private isGenerateRequest(r: InferRequest): boolean {
+    return r.inputs.some((t) => t.name === TEXT_INPUT) && this.service.isGenerative(r.model, r.version);
+  }
+
+  private async generate(request: InferRequest): Promise<InferResponse> {
     const { req, shape } = generateRequestOf(request);
-    const g = service.start(req);
+    const g = this.service.start(req);
     const r = await g.result;
     return textResponse(g, request.id, shape, r.text, {
       triton_final_response: true,
@@ -185,24 +198,5 @@ export function withGeneration<T extends StreamingInferenceApi>(
       prompt_tokens: r.usage.promptTokens,
       completion_tokens: r.usage.completionTokens,
     });
-  };
-  const overrides: Partial<StreamingInferenceApi> = {
-    modelMetadata(name: string, version?: string): ModelMetadata {
-      const base = core.modelMetadata(name, version);
-      return service.isGenerative(name, version) ? generativeMetadata(base) : base;
-    },
-    infer(request: InferRequest): Promise<InferResponse> {
-      // Every other request goes straight to the core, without a promise of its own on the way.
-      if (!isGenerateRequest(request)) return core.infer(request);
-      return generate(request);
-    },
-    inferStream(request: InferRequest): AsyncIterable<InferResponse> {
-      if (isGenerateRequest(request)) return streamGeneration(service, request);
-      if (core.inferStream !== undefined) return core.inferStream(request);
-      return (async function* one() {
-        yield await core.infer(request);
-      })();
-    },
-  };
-  return withOverrides(core as T & { inferStream(request: InferRequest): AsyncIterable<InferResponse> }, overrides);
+  }
 }

@@ -1,50 +1,39 @@
+/**
+ * Inputs per request and elements per tensor, checked before every infer and stream, before anything else is done,
+ * for every front end (REST, gRPC, WebSocket, SSE, the OpenAI routes).
+ */
 import { checkTensorLimits, type RequestLimits, type ShapedTensor } from '../security/limits.ts';
-import { withOverrides } from '../util/with-overrides.ts';
+import type { InferRequest } from '../api/types.ts';
+import { failedStream, type InferFn, type PipelineLayer, type StreamFn } from './layer.ts';
 
-interface LimitableRequest {
-  readonly inputs: readonly ShapedTensor[];
-  /** Inputs whose bytes are in shared memory regions count like the others. */
-  readonly sharedMemoryInputs?: readonly ShapedTensor[];
-}
+export type TensorLimits = Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>;
 
-interface LimitableApi {
-  infer(request: LimitableRequest): Promise<unknown>;
-  inferStream?(request: LimitableRequest): AsyncIterable<unknown>;
-}
-
-function requestInputs(request: LimitableRequest): readonly ShapedTensor[] {
+function requestInputs(request: InferRequest): readonly ShapedTensor[] {
   return request.sharedMemoryInputs === undefined ? request.inputs : [...request.inputs, ...request.sharedMemoryInputs];
 }
 
-/**
- * The same InferenceApi with inputs per request and elements per tensor checked before every infer / inferStream,
- * for the front ends that decode requests themselves (gRPC, WebSocket, SSE). Other methods pass through.
- */
-export function withRequestLimits<T extends LimitableApi>(api: T, limits: Pick<RequestLimits, 'maxInputsPerRequest' | 'maxElementsPerTensor'>): T {
-  const overrides: Record<string, unknown> = {
-    infer(request: LimitableRequest): Promise<unknown> {
+export class RequestLimitsLayer implements PipelineLayer {
+  constructor(private readonly limits: TensorLimits) {}
+
+  infer(next: InferFn): InferFn {
+    return (request) => {
       try {
-        checkTensorLimits(requestInputs(request), limits);
+        checkTensorLimits(requestInputs(request), this.limits);
       } catch (err) {
         return Promise.reject(err);
       }
-      return api.infer(request);
-    },
-  };
-  if (typeof api.inferStream === 'function') {
-    const inner = api.inferStream;
-    overrides['inferStream'] = (request: LimitableRequest): AsyncIterable<unknown> => {
-      try {
-        checkTensorLimits(requestInputs(request), limits);
-      } catch (err) {
-        // Errors of a stream surface from its iterator (the InferenceApi contract), never from the call itself.
-        // biome-ignore lint/correctness/useYield: a stream that fails on its first pull yields nothing.
-        return (async function* refused(): AsyncGenerator<never> {
-          throw err;
-        })();
-      }
-      return inner.call(api, request);
+      return next(request);
     };
   }
-  return withOverrides(api, overrides);
+
+  stream(next: StreamFn): StreamFn {
+    return (request) => {
+      try {
+        checkTensorLimits(requestInputs(request), this.limits);
+      } catch (err) {
+        return failedStream(err);
+      }
+      return next(request);
+    };
+  }
 }

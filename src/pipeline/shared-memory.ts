@@ -1,6 +1,6 @@
 /**
  * Inference through system shared memory regions (Triton's shared-memory extension, docs/protocol.md §2.2), for every
- * front end at once: `withSharedMemory` wraps the InferenceApi the front ends receive, so REST (JSON and binary),
+ * front end at once: one layer of the request pipeline every front end receives, so REST (JSON and binary),
  * gRPC ModelInfer and ModelStreamInfer, WebSocket and SSE share one implementation.
  *
  * For a request that references regions it
@@ -13,7 +13,6 @@
  *   4. releases the leases, whatever happened.
  * Requests without shared-memory parameters pass straight through.
  */
-import type { InferenceApi } from '../api/inference-api.ts';
 import { elementCount } from '../tensor/datatype.ts';
 import type { RegionLease, SharedMemoryManager } from '../shm/system-shared-memory.ts';
 import type { InferRequest, InferResponse, RequestedOutput, SharedMemoryRef } from '../api/types.ts';
@@ -22,9 +21,7 @@ import { RtError, rtError } from '../errors/registry.ts';
 import { hasSharedMemoryParameters, SHM_BYTE_SIZE, SHM_OFFSET, SHM_REGION, sharedMemoryRefOf } from '../codec/shared-memory-params.ts';
 import { formatShape, tensorLabel } from '../codec/tensor-data.ts';
 import { binaryToTensorData, tensorDataToBinary } from '../codec/binary-data.ts';
-import { withOverrides } from '../util/with-overrides.ts';
-
-type StreamFn = (request: InferRequest) => AsyncIterable<InferResponse>;
+import type { InferFn, PipelineLayer, StreamFn } from './layer.ts';
 
 /** True when the request reads or writes any region. */
 export function usesSharedMemory(request: InferRequest): boolean {
@@ -159,39 +156,41 @@ async function resolve(manager: SharedMemoryManager | undefined, request: InferR
 }
 
 /**
- * `api` with shared-memory requests resolved (see the file comment) and `systemSharedMemory` set to `manager`.
- * With `manager` undefined (the extension turned off) requests that name regions are refused with UNSUPPORTED.
+ * Shared-memory requests resolved (see the file comment). With `manager` undefined (the extension turned off)
+ * requests that name regions are refused with UNSUPPORTED.
  */
-export function withSharedMemory<T extends InferenceApi>(api: T, manager: SharedMemoryManager | undefined): T {
-  const overrides: Record<string, unknown> = {
-    systemSharedMemory: manager,
-    infer(request: InferRequest): Promise<InferResponse> {
-      // Not async itself: a request without regions goes straight to the core, with no extra promise on its path.
-      if (!usesSharedMemory(request)) return api.infer(request);
+export class SharedMemoryLayer implements PipelineLayer {
+  constructor(private readonly manager: SharedMemoryManager | undefined) {}
+
+  infer(next: InferFn): InferFn {
+    const manager = this.manager;
+    return (request) => {
+      // Not async itself: a request without regions goes straight on, with no extra promise on its path.
+      if (!usesSharedMemory(request)) return next(request);
       return (async (): Promise<InferResponse> => {
         const r = await resolve(manager, request);
         try {
-          return await r.writeOutputs(await api.infer(r.request));
-        } finally {
-          r.release();
-        }
-      })();
-    },
-  };
-  const inner = (api as { inferStream?: StreamFn }).inferStream;
-  if (typeof inner === 'function') {
-    overrides['inferStream'] = (request: InferRequest): AsyncIterable<InferResponse> => {
-      if (!usesSharedMemory(request)) return inner.call(api, request);
-      // Errors of a stream surface from its iterator (the InferenceApi contract).
-      return (async function* shared(): AsyncGenerator<InferResponse> {
-        const r = await resolve(manager, request);
-        try {
-          for await (const response of inner.call(api, r.request)) yield await r.writeOutputs(response);
+          return await r.writeOutputs(await next(r.request));
         } finally {
           r.release();
         }
       })();
     };
   }
-  return withOverrides(api, overrides);
+
+  stream(next: StreamFn): StreamFn {
+    const manager = this.manager;
+    return (request) => {
+      if (!usesSharedMemory(request)) return next(request);
+      // Errors of a stream surface from its iterator (the InferenceApi contract).
+      return (async function* shared(): AsyncGenerator<InferResponse> {
+        const r = await resolve(manager, request);
+        try {
+          for await (const response of next(r.request)) yield await r.writeOutputs(response);
+        } finally {
+          r.release();
+        }
+      })();
+    };
+  }
 }

@@ -28,11 +28,6 @@ export interface ImageDecoding {
 /** A raw RGB frame for a model: its pixels and size, the model's image spec, the model and version. */
 export type RawFrameArgs = [pixels: Uint8Array, width: number, height: number, spec: ImageSpec, model: string, version: string | undefined];
 
-/** What an API object carries when its image requests may decode on a device (set by pipeline/images.ts). */
-export interface WithImageDecoding {
-  readonly imageDecoding?: ImageDecoding;
-}
-
 export interface FrameBatcherOptions {
   /** Whether `model`'s images go to the device (by default: every 3-channel model). */
   readonly useFor?: (model: string, version: string | undefined) => boolean;

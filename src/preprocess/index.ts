@@ -1,14 +1,4 @@
-export { runImagePipeline, imageToTensor } from './image-pipeline.ts';
-export type {
-  ClassificationResult,
-  DetectionResult,
-  ImageInfo,
-  ImagePipelineOptions,
-  ImageResult,
-  ImageTimings,
-  TensorsResult,
-} from './image-pipeline.ts';
-export { inferImageRequest, isImageRequest, imageResultTensors } from './image-infer.ts';
+export { imageToTensor, imageTensorOf, rawFrameToTensor, type ImageInfo, type ImageTarget, type ImageTensor } from './image-pipeline.ts';
 export { imageSpecOf, requireImageSpec, type ImageSpec } from '../config/image-spec.ts';
 export { decodeImage, planResize, type DecodedImage } from './decode.ts';
 export { pixelsToTensor, type PixelConversion } from './to-tensor.ts';

@@ -41,8 +41,7 @@ import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
 import { decodeModelInferRequest, encodeModelInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
-import { requestIdFrom, type RequestContext } from '../../observability/request-context.ts';
-import { traceFromHeaders } from '../../observability/trace-context.ts';
+import { edgeContext, type RequestContext } from '../../observability/request-context.ts';
 import { GRPC_METHODS } from '../../security/route-table.ts';
 import { Deadline, deadlineError, deadlineMsOf } from './deadline.ts';
 import { InferStream } from './infer-stream.ts';
@@ -385,23 +384,15 @@ export class GrpcFront {
     }
     const onCancel = (): void => controller.abort();
     call.once('cancelled', onCancel);
-    // With tracing on, the call joins the caller's trace (traceparent metadata) and its stages become spans.
+    // The call joins the caller's trace (traceparent metadata); with tracing on its stages become spans.
     const tracing = this.options.tracing?.enabled === true ? this.options.tracing : undefined;
-    const ctx: RequestContext | undefined =
-      tracing === undefined
-        ? undefined
-        : {
-            requestId: requestIdFrom(metadataValue(call.metadata, 'x-request-id')),
-            trace: traceFromHeaders(metadataValue(call.metadata, 'traceparent'), metadataValue(call.metadata, 'tracestate')),
-            protocol: 'grpc',
-            receivedNs: process.hrtime.bigint(),
-          };
+    const ctx = this.edgeContextOf(call.metadata);
     const done = (err: unknown, out?: Buffer): void => {
-      if (ctx !== undefined) tracing?.finish(ctx, process.hrtime.bigint(), err === null ? undefined : this.status(err).details);
+      tracing?.finish(ctx, process.hrtime.bigint(), err === null ? undefined : this.status(err).details);
       if (err === null) callback(null, out);
       else callback(this.status(err, principal));
     };
-    this.api.infer({ ...this.inferRequest(req, controller.signal, principal?.id), ...(ctx === undefined ? {} : { context: ctx }) }).then(
+    this.api.infer(this.inferRequest(req, controller.signal, ctx, principal?.id)).then(
       (resp) => {
         deadline.dispose();
         call.removeListener('cancelled', onCancel);
@@ -422,22 +413,31 @@ export class GrpcFront {
     );
   }
 
-  inferRequest(req: GrpcInferRequest, signal: AbortSignal, principal?: string): InferRequest {
-    return { ...req, signal, protocol: 'grpc', ...(principal === undefined ? {} : { principal }) };
+  /**
+   * The edge context of a request of a call (edgeContext): x-request-id, traceparent and tracestate from the call's
+   * metadata; `id` (a stream message's own id) names the request when the metadata does not.
+   */
+  edgeContextOf(metadata: Metadata, id?: string): RequestContext {
+    return edgeContext(
+      'grpc',
+      { requestId: metadataValue(metadata, 'x-request-id') ?? (id === '' ? undefined : id) },
+      { traceparent: metadataValue(metadata, 'traceparent'), tracestate: metadataValue(metadata, 'tracestate') },
+    );
   }
 
-  infer(req: GrpcInferRequest, signal: AbortSignal, principal?: string): Promise<InferResponse> {
-    return this.api.infer(this.inferRequest(req, signal, principal));
+  inferRequest(req: GrpcInferRequest, signal: AbortSignal, context: RequestContext, principal?: string): InferRequest {
+    return { ...req, signal, protocol: 'grpc', context, ...(principal === undefined ? {} : { principal }) };
   }
 
   /**
    * The responses of one streamed request: several for decoupled (generative) models, each carrying
    * `triton_final_response` as Triton's decoupled protocol does, one for every other model.
    */
-  inferResponses(req: GrpcInferRequest, signal: AbortSignal, principal?: string): AsyncIterable<InferResponse> {
+  inferResponses(req: GrpcInferRequest, signal: AbortSignal, context: RequestContext, principal?: string): AsyncIterable<InferResponse> {
     const api = this.api;
-    if (api.inferStream !== undefined) return api.inferStream(this.inferRequest(req, signal, principal));
-    const one = this.infer(req, signal, principal);
+    const request = this.inferRequest(req, signal, context, principal);
+    if (api.inferStream !== undefined) return api.inferStream(request);
+    const one = api.infer(request);
     return (async function* single() {
       yield await one;
     })();

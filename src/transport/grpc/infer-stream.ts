@@ -54,8 +54,9 @@ export class InferStream {
       }
       this.maybeFinish();
     };
+    const context = this.front.edgeContextOf(this.call.metadata, req.id);
     const answer = async (principal: string | undefined): Promise<void> => {
-      for await (const resp of this.front.inferResponses(req, controller.signal, principal)) {
+      for await (const resp of this.front.inferResponses(req, controller.signal, context, principal)) {
         this.write(this.front.checkSize(encodeModelStreamInferResponse(resp), req.model));
       }
     };

@@ -19,11 +19,10 @@ import { parseJsonBytes } from '../../codec/json-body.ts';
 import { refuseModelFiles } from '../../codec/load-parameters.ts';
 import { concatBytes } from '../../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
-import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
 import { registerImageRoutes } from './image-route.ts';
 import { principalOf, type HttpSecurityHooks } from '../../security/http-guard.ts';
 import { apiSwitchHook, trackRoutes, type ApiGroup } from '../../security/route-table.ts';
-import { checkJsonLimits, checkTensorLimits, type RequestLimits } from '../../security/limits.ts';
+import { checkJsonLimits, type RequestLimits } from '../../security/limits.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { registerDocsRoutes } from './docs-ui.ts';
 import { registerSharedMemoryRoutes } from './shared-memory-routes.ts';
@@ -49,7 +48,10 @@ export interface HttpServerOptions {
   readonly https?: HttpsServerOptions;
   /** Auth and rate-limit hooks (src/security/http-guard.ts); undefined installs no hook at all. */
   readonly security?: HttpSecurityHooks;
-  /** JSON nesting / element counts, inputs per request, elements per tensor (docs/security.md "Limits"). */
+  /**
+   * JSON nesting / element counts before a body is parsed (docs/security.md "Limits"); inputs per request and elements
+   * per tensor are the request pipeline's (pipeline/limits.ts).
+   */
   readonly limits?: RequestLimits;
   /** Node http server guards against slow or oversized request heads (docs/security.md). */
   readonly maxHeaderBytes?: number;
@@ -227,9 +229,6 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     } else {
       decoded = decodeInferRequestJson(parseJsonBytes(body, 'the request body'));
     }
-    if (limits !== undefined)
-      checkTensorLimits(decoded.sharedMemoryInputs === undefined ? decoded.inputs : [...decoded.inputs, ...decoded.sharedMemoryInputs], limits);
-
     // A client that goes away cancels its request: queued requests leave the queue (Triton does not notice an
     // HTTP disconnect until it writes; docs/protocol.md §5, item 9).
     const signal = connectionSignal(req.raw.socket);
@@ -242,11 +241,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       context: requestContextOf(req.raw),
       principal: principalOf(req)?.id,
     });
-    // A BYTES input holding an encoded image, for a model with a preprocess section, runs the image pipeline
-    // (src/preprocess/image-infer.ts, docs/image.md); every other request goes to the model as it is.
-    const response = isImageRequest(api, request)
-      ? ((await inferImageRequest(api, request)) ?? (await api.infer(request)))
-      : await api.infer(request);
+    // Tensor limits, shared memory, classification and image requests are the request pipeline's (src/pipeline).
+    const response = await api.infer(request);
 
     const opts = responseOptionsFor(decoded);
     const encoded = encodeInferResponse(response, raw ? { ...opts, binaryOutputs: 'all' } : opts);

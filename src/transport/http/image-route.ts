@@ -10,7 +10,8 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import type { Tensor } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
-import { runImagePipeline, type ImagePipelineOptions, type ImageResult } from '../../preprocess/image-pipeline.ts';
+import { requestContextOf } from '../../observability/http-observability.ts';
+import type { ImageRequest, ImageResult } from '../../api/image-types.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface ImageRouteOptions {
@@ -175,6 +176,10 @@ export function imageResultJson(result: ImageResult): unknown {
 
 export function registerImageRoutes(app: FastifyInstance, options: ImageRouteOptions): void {
   const { api } = options;
+  // The request pipeline's image layer answers (pipeline/images.ts); an API without it has no image route.
+  const inferImage =
+    api.inferImage?.bind(api) ??
+    ((): Promise<ImageResult> => Promise.reject(rtError('UNSUPPORTED', 'this server has no image pipeline (InferenceApi.inferImage)')));
   const handler = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
     const { model, version } = req.params;
     const { bytes, fields } = readBody(req);
@@ -184,17 +189,20 @@ export function registerImageRoutes(app: FastifyInstance, options: ImageRouteOpt
       if (!reply.raw.writableFinished) controller.abort();
     });
     const requestId = req.headers['x-request-id'];
-    const pipelineOptions: ImagePipelineOptions = {
+    const request: ImageRequest = {
+      model,
+      bytes,
       ...(version === undefined ? {} : { version }),
       ...(typeof requestId === 'string' && requestId !== '' ? { id: requestId.slice(0, 256) } : {}),
       signal: controller.signal,
       protocol: 'http',
+      context: requestContextOf(req.raw),
       ...(o.top_k === undefined ? {} : { topK: o.top_k }),
       ...(o.score_threshold === undefined ? {} : { scoreThreshold: o.score_threshold }),
       ...(o.iou_threshold === undefined ? {} : { iouThreshold: o.iou_threshold }),
       ...(o.max_detections === undefined ? {} : { maxDetections: o.max_detections }),
     };
-    const result = await runImagePipeline(api, model, bytes, pipelineOptions);
+    const result = await inferImage(request);
     return reply
       .code(200)
       .type('application/json')

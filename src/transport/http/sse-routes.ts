@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { requestContextOf } from '../../observability/http-observability.ts';
 import { toInferRequest } from '../../codec/kserve-json.ts';
 import { ANONYMOUS, principalOf } from '../../security/index.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
@@ -229,7 +230,13 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       void runIntoStream(
         stream,
         api,
-        toInferRequest(generateBody.decoded, { model, version: meta.version, signal: stream.controller.signal, protocol: 'sse' }),
+        toInferRequest(generateBody.decoded, {
+          model,
+          version: meta.version,
+          signal: stream.controller.signal,
+          protocol: 'sse',
+          context: requestContextOf(raw.req),
+        }),
       );
     };
 
@@ -242,7 +249,9 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) controller.abort();
     });
-    const response = await api.infer(toInferRequest(generateBody.decoded, { model, version, signal: controller.signal, protocol: 'sse' }));
+    const response = await api.infer(
+      toInferRequest(generateBody.decoded, { model, version, signal: controller.signal, protocol: 'sse', context: requestContextOf(req.raw) }),
+    );
     return reply
       .code(200)
       .type('application/json')
@@ -320,7 +329,12 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
       if (!reply.raw.headersSent) registry.delete(streamId, stream);
     };
     reply.raw.once('close', onEarlyClose);
-    void runIntoStream(stream, api, toInferRequest(generateBody.decoded, { model, version, signal: stream.controller.signal, protocol: 'sse' }));
+    const context = requestContextOf(req.raw);
+    void runIntoStream(
+      stream,
+      api,
+      toInferRequest(generateBody.decoded, { model, version, signal: stream.controller.signal, protocol: 'sse', context }),
+    );
 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const first = await Promise.race([

@@ -14,8 +14,7 @@ import type { InferRequest } from '../../api/types.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
-import type { RequestContext } from '../../observability/request-context.ts';
-import { traceFromHeaders } from '../../observability/trace-context.ts';
+import { edgeContext, type RequestContext } from '../../observability/request-context.ts';
 import { decodeInferRequestJson, toInferRequest } from '../../codec/kserve-json.ts';
 import { describeValue } from '../../codec/tensor-data.ts';
 import type { ResponseEncodingContext } from '../streaming/response-encoding.ts';
@@ -301,11 +300,10 @@ export class WsSession {
         protocol: 'ws',
         principal: this.principal.subject,
       });
-      if (this.ctx.tracing?.enabled === true) {
-        const field = (k: string): string | undefined => (typeof event[k] === 'string' ? (event[k] as string) : undefined);
-        entry.trace = { requestId: id, trace: traceFromHeaders(field('traceparent'), field('tracestate')), protocol: 'ws', receivedNs };
-        entry.request = { ...entry.request, context: entry.trace };
-      }
+      // The event's `traceparent` / `tracestate` fields join the caller's trace; with tracing on it becomes spans.
+      const field = (k: string): string | undefined => (typeof event[k] === 'string' ? (event[k] as string) : undefined);
+      entry.trace = edgeContext('ws', { requestId: id }, { traceparent: field('traceparent'), tracestate: field('tracestate') }, receivedNs);
+      entry.request = { ...entry.request, context: entry.trace };
       entry.encoding = {
         parameters: decoded.parameters,
         outputs: decoded.outputs,

@@ -44,7 +44,7 @@ describe('client SDK', () => {
   let client: RtserveClient;
   before(async () => {
     server = await startGatedServer(gate, { wsResumeWindowMs: 60000 });
-    streaming = await startFrontEnd(withStream(server.core, ticker), { wsResumeWindowMs: 60000 });
+    streaming = await startFrontEnd(withStream(server.api, ticker), { wsResumeWindowMs: 60000 });
     client = createNodeClient({ url: server.httpUrl, grpcAddress: server.grpcAddress!, reconnect: { initialDelayMs: 20 } });
   });
   after(async () => {

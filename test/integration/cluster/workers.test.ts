@@ -17,6 +17,7 @@ import { TestWs } from '../ws/ws-test-client.ts';
 import { wsTableClient } from '../ws/ws-table-client.ts';
 import { parseSamples, scrape, valueOf } from '../ops/helpers.ts';
 import { workerOfConnection } from './connections.ts';
+import { digitPng, heldOutDigits } from '../image/image-helpers.ts';
 
 const SIMPLE = {
   inputs: [
@@ -88,6 +89,25 @@ describe('two front-end workers in front of one engine owner', () => {
       await Promise.all(INFER_CASES.map((c) => runTableCase(client, c)));
     } finally {
       ws.ws.close();
+    }
+  });
+
+  test('POST /v2/models/{m}/image through either worker: the owner’s pipeline decodes and classifies', async () => {
+    const { images, labels } = heldOutDigits();
+    for (const i of [0, 1, 2, 3]) {
+      const png = await digitPng(images[i] ?? '');
+      const r = await fetch(`${server.httpUrl}/v2/models/digits/image?top_k=2`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png', connection: 'close', 'x-request-id': `img-${i}` },
+        body: png,
+      });
+      assert.equal(r.status, 200);
+      const body = (await r.json()) as { type: string; id: string; image: { format: string }; classes: { index: number }[] };
+      assert.equal(body.type, 'classification');
+      assert.equal(body.id, `img-${i}`);
+      assert.equal(body.image.format, 'png');
+      assert.equal(body.classes.length, 2);
+      assert.equal(body.classes[0]?.index, labels[i]);
     }
   });
 

@@ -44,7 +44,7 @@ describe('gRPC admission hook', () => {
     repo = await makeRepository({ simple: { from: 'simple' } });
     server = await startTestServer({ modelRepository: [repo.dir] });
     front = await startGrpcServer({
-      api: server.core,
+      api: server.api,
       logger: silentLogger(),
       host: '127.0.0.1',
       port: 0,

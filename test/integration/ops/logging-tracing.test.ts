@@ -9,6 +9,10 @@ import { loadServerConfig } from '../../../src/config/load-server-config.ts';
 import { createLogger, type Logger } from '../../../src/observability/logger.ts';
 import { postJson, request, startTestServer } from '../../helpers/server.ts';
 import { parseSamples, scrape, valueOf } from './helpers.ts';
+import * as grpc from '@grpc/grpc-js';
+import { inferenceClient, streamAll, unary } from '../grpc/grpc-test-client.ts';
+import { simpleInfer, TestWs } from '../ws/ws-test-client.ts';
+import { digitPng, heldOutDigits } from '../image/image-helpers.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
@@ -129,6 +133,62 @@ describe('request ids, W3C trace context, access log and /v2/logging', () => {
       (await logLines()).some((l) => l['requestId'] === 'quiet-1'),
       false,
     );
+  });
+
+  test('gRPC (unary and streams), WebSocket and the image route hand the core the same edge context, tracing off', async () => {
+    await postJson(`${server.httpUrl}/v2/logging`, { log_file: logFile, log_verbose_level: 1 });
+    assert.ok(server.grpcAddress !== undefined);
+    const grpcClient = inferenceClient(server.grpcAddress);
+    const ws = await TestWs.open(server.httpUrl);
+    try {
+      const traceparent = `00-${TRACE}-${PARENT}-01`;
+      const mlp = (id: string) => ({
+        model_name: 'mlp',
+        id,
+        inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 64], contents: { fp32_contents: new Array<number>(64).fill(1) } }],
+      });
+      const metadata = (requestId?: string): grpc.Metadata => {
+        const m = new grpc.Metadata();
+        m.set('traceparent', traceparent);
+        if (requestId !== undefined) m.set('x-request-id', requestId);
+        return m;
+      };
+      await unary(grpcClient, 'ModelInfer', mlp('u'), {}, metadata('grpc-unary-1'));
+      // A stream's messages are requests of their own: each is named by its id.
+      const answers = await streamAll(grpcClient, [mlp('grpc-stream-1'), mlp('grpc-stream-2')], metadata());
+      assert.deepEqual(
+        answers.map((a) => a.error_message),
+        ['', ''],
+      );
+      ws.send(simpleInfer('ws-1', 0, { traceparent }));
+      assert.equal((await ws.terminal('ws-1')).type, 'result');
+      const png = await digitPng(heldOutDigits().images[0] ?? '');
+      const image = await fetch(`${server.httpUrl}/v2/models/digits/image`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png', 'x-request-id': 'image-1', traceparent },
+        body: png,
+      });
+      assert.equal(image.status, 200);
+      await image.arrayBuffer();
+
+      const lines = (await logLines()).filter((l) => l.msg === 'inference');
+      for (const [requestId, protocol] of [
+        ['grpc-unary-1', 'grpc'],
+        ['grpc-stream-1', 'grpc'],
+        ['grpc-stream-2', 'grpc'],
+        ['ws-1', 'ws'],
+        ['image-1', 'http'],
+      ] as const) {
+        const line = lines.find((l) => l['requestId'] === requestId);
+        assert.ok(line !== undefined, `core inference line of ${requestId}`);
+        assert.equal(line['traceId'], TRACE, requestId);
+        assert.equal(line['protocol'], protocol, requestId);
+      }
+    } finally {
+      ws.close();
+      grpcClient.close();
+      await postJson(`${server.httpUrl}/v2/logging`, { log_verbose_level: 0 });
+    }
   });
 
   test('requests the security hooks refuse (401) still carry the ids and are counted', async () => {

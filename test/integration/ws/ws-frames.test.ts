@@ -25,7 +25,7 @@ describe('WebSocket frame streams', () => {
   let fe: TestFrontEnd;
   before(async () => {
     server = await startGatedServer(gate);
-    fe = await startFrontEnd(server.core, { wsResumeWindowMs: 60000 });
+    fe = await startFrontEnd(server.api, { wsResumeWindowMs: 60000 });
   });
   after(async () => {
     gate.release('mlp');

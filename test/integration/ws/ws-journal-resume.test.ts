@@ -98,8 +98,8 @@ describe('WebSocket resume across replicas (shared journal)', () => {
   const start = async (shared = new MemoryStreamJournal({ leaseMs: 60_000, windowMs: 60_000 })): Promise<void> => {
     journal = shared;
     tokens = new Tokens();
-    const ra = replicaApi(server.core, tokens);
-    const rb = replicaApi(server.core, tokens);
+    const ra = replicaApi(server.api, tokens);
+    const rb = replicaApi(server.api, tokens);
     aRuns = ra.runs;
     bRuns = rb.runs;
     const authenticate = (req: { headers: Record<string, string | string[] | undefined> }) => ({
@@ -272,8 +272,8 @@ describe('WebSocket resume across replicas (shared journal)', () => {
 
   test('without a journal (the memory store) a session lives on its replica: another answers RESUME_EXPIRED', async () => {
     const tokensLocal = new Tokens();
-    const one = await startFrontEnd(replicaApi(server.core, tokensLocal).api, { wsResumeWindowMs: 60_000 });
-    const two = await startFrontEnd(replicaApi(server.core, tokensLocal).api, { wsResumeWindowMs: 60_000 });
+    const one = await startFrontEnd(replicaApi(server.api, tokensLocal).api, { wsResumeWindowMs: 60_000 });
+    const two = await startFrontEnd(replicaApi(server.api, tokensLocal).api, { wsResumeWindowMs: 60_000 });
     try {
       const c = await TestWs.open(one.url);
       c.send(streamInfer('r1'));

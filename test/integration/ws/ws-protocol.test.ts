@@ -517,7 +517,7 @@ describe('WebSocket authentication hook', () => {
   test('the hook sees header and subprotocol tokens; a refusal is an HTTP error before the upgrade', async () => {
     const seen: { token?: string; source: string }[] = [];
     const fe = await startFrontEnd(
-      server.core,
+      server.api,
       {},
       {
         authenticate: (_req, creds) => {
@@ -552,7 +552,7 @@ describe('WebSocket authentication hook', () => {
     let admitted = 0;
     let released = 0;
     const fe = await startFrontEnd(
-      server.core,
+      server.api,
       {},
       {
         authenticate: () => ({ subject: 'bob', principal: { scopes: ['simple'] } }),
@@ -595,7 +595,7 @@ describe('WebSocket outgoing-buffer bound', () => {
   before(async () => {
     server = await startGatedServer(gate);
     fe = await startFrontEnd(
-      server.core,
+      server.api,
       { wsMaxMessageBytes: 32 * 1024 * 1024, wsMaxBufferedBytes: 8 * 1024 * 1024, wsResumeWindowMs: 60000 },
       { metrics },
     );

@@ -31,7 +31,7 @@ describe('WebSocket resume', () => {
   let shortWindow: TestFrontEnd;
   before(async () => {
     server = await startGatedServer(gate);
-    const api = withStream(server.core, ticker);
+    const api = withStream(server.api, ticker);
     fe = await startFrontEnd(
       api,
       { wsResumeWindowMs: 60000 },
@@ -229,7 +229,7 @@ describe('WebSocket resume', () => {
   });
 
   test('without resume (window 0) a dropped socket ends its session at once', async () => {
-    const noResume = await startFrontEnd(server.core, { wsResumeWindowMs: 0 });
+    const noResume = await startFrontEnd(server.api, { wsResumeWindowMs: 0 });
     try {
       const a = await TestWs.open(noResume.url);
       const runs = gate.runs('mlp');

@@ -6,7 +6,8 @@ import { decodeInferResponse } from '../../../src/codec/kserve-client-codec.ts';
 import { encodeInferResponse, responseOptionsFor } from '../../../src/codec/kserve-json.ts';
 import { concatBytes } from '../../../src/codec/wire-tensor.ts';
 import { modelConfigSchema } from '../../../src/config/model-config.ts';
-import { withClassification } from '../../../src/pipeline/classification.ts';
+import { ClassificationLayer } from '../../../src/pipeline/classification.ts';
+import { compose, type ComposedCalls } from '../../../src/pipeline/layer.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
 
 // The classification layer over a model that answers `probs` ([2, 4] per call, or one response per item when
@@ -38,7 +39,10 @@ const ask = (n: number): InferRequest => ({
 });
 const strings = (t: Tensor | undefined): string[] => (t?.data as Uint8Array[]).map((b) => new TextDecoder().decode(b));
 
-describe('withClassification (Triton classification extension, once for every front end)', () => {
+/** The classification layer folded around `api`. */
+const withClassification = (api: InferenceApi): ComposedCalls => compose([new ClassificationLayer(api)], api);
+
+describe('ClassificationLayer (Triton classification extension, once for every front end)', () => {
   test('top-N per batch item as "value:index[:label]" BYTES; other outputs untouched', async () => {
     const r = await withClassification(model(8, ['cat', 'dog', 'bird'])).infer(ask(2));
     const [c, o] = r.outputs;
@@ -58,7 +62,7 @@ describe('withClassification (Triton classification extension, once for every fr
   test('every response of a stream is classified', async () => {
     const api = withClassification(model(8));
     const seen: string[][] = [];
-    for await (const r of api.inferStream?.(ask(1)) ?? []) seen.push(strings(r.outputs[0]));
+    for await (const r of api.stream(ask(1))) seen.push(strings(r.outputs[0]));
     assert.deepEqual(seen, [
       ['0.600000:1', '0.700000:0'],
       ['0.600000:1', '0.700000:0'],

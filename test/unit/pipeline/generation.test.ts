@@ -6,7 +6,8 @@ import type { InferRequest, InferResponse } from '../../../src/api/types.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 import { GenerateService } from '../../../src/generate/generate-service.ts';
-import { generateRequestOf, withGeneration } from '../../../src/pipeline/generation.ts';
+import { GenerationLayer, generateRequestOf } from '../../../src/pipeline/generation.ts';
+import { compose } from '../../../src/pipeline/layer.ts';
 import { registerGenerateMetrics } from '../../../src/generate/metrics.ts';
 import { FakeDecoderSession, fakeConfig, fakeReference } from '../generate/fake-decoder.ts';
 
@@ -43,7 +44,7 @@ test('a KServe request with text_input maps to a GenerateRequest; inputs win ove
   bad({ inputs: [bytesT('text_input', ['a'])], parameters: { temperature: 'hot' } }, 'BAD_PARAMETER');
 });
 
-test('withGeneration: text metadata, whole-text infer, streamed responses with triton_final_response; other models untouched', async () => {
+test('GenerationLayer: text metadata, whole-text infer, streamed responses with triton_final_response; other models untouched', async () => {
   const session = new FakeDecoderSession();
   const config = fakeConfig();
   const service = new GenerateService({
@@ -60,13 +61,13 @@ test('withGeneration: text metadata, whole-text infer, streamed responses with t
       calls.push(r.model);
       return { model_name: r.model, model_version: '1', outputs: [] };
     },
-    isLive: () => true,
-    marker: 42,
-  } as unknown as InferenceApi & { marker: number };
-  const api = withGeneration(core, service);
-  assert.equal(api.marker, 42, "other properties are the core's");
-  assert.deepEqual(api.modelMetadata('other').inputs, []);
-  const meta = api.modelMetadata('fake');
+  } as unknown as InferenceApi;
+  const layer = new GenerationLayer(service);
+  const layered = compose([layer], core);
+  const api = { infer: layered.infer, inferStream: layered.stream };
+  const metadata = (name: string): ModelMetadata => layer.metadata(core.modelMetadata(name), name);
+  assert.deepEqual(metadata('other').inputs, []);
+  const meta = metadata('fake');
   assert.deepEqual(
     meta.inputs.map((i) => i.name),
     ['text_input', 'max_tokens', 'temperature', 'top_k', 'top_p', 'repetition_penalty', 'seed', 'stop'],
@@ -101,15 +102,13 @@ test('stopping a stream early cancels the generation', async () => {
   const session = new FakeDecoderSession();
   const config = fakeConfig();
   const service = new GenerateService({ resolve: () => ({ name: 'fake', version: '1', config, session }) });
-  const api = withGeneration(
-    {
-      infer: async () => {
-        throw new Error('unused');
-      },
-    } as unknown as InferenceApi,
-    service,
-  );
-  for await (const r of api.inferStream({
+  const base = {
+    infer: async (): Promise<InferResponse> => {
+      throw new Error('unused');
+    },
+  };
+  const api = compose([new GenerationLayer(service)], base);
+  for await (const r of api.stream({
     model: 'fake',
     inputs: [bytesT('text_input', ['abcdef'])],
     parameters: { max_tokens: 50, temperature: 0 },

@@ -2,7 +2,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import type { InferResponse } from '../../../src/api/types.ts';
-import { withImageRequests } from '../../../src/pipeline/images.ts';
+import type { InferenceApi } from '../../../src/api/inference-api.ts';
+import { ImageLayer } from '../../../src/pipeline/images.ts';
+import { compose } from '../../../src/pipeline/layer.ts';
+import type { ImageDecoding } from '../../../src/preprocess/frame-batcher.ts';
+import { imageToTensor } from '../../../src/preprocess/image-pipeline.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import { digitPng, heldOutDigits } from '../../integration/image/image-helpers.ts';
 
@@ -14,9 +18,18 @@ after(() => server.close());
 
 const decoder = new TextDecoder();
 
-describe('withImageRequests', () => {
+/** The image layer alone, folded around the core. */
+function withImages(
+  core: InferenceApi,
+  decoding?: ImageDecoding,
+): { infer: InferenceApi['infer']; inferStream: NonNullable<InferenceApi['inferStream']> } {
+  const calls = compose([new ImageLayer(core, decoding)], core);
+  return { infer: calls.infer, inferStream: calls.stream };
+}
+
+describe('ImageLayer', () => {
   test('infer runs an encoded image in a BYTES input through the pipeline', async () => {
-    const api = withImageRequests(server.core);
+    const api = withImages(server.core);
     const { images, labels } = heldOutDigits();
     const png = await digitPng(images[3] ?? '');
     const res = await api.infer({
@@ -33,9 +46,9 @@ describe('withImageRequests', () => {
   });
 
   test('inferStream answers an image request once; tensor requests pass through unchanged', async () => {
-    const api = withImageRequests(server.core);
+    const api = withImages(server.core);
     const png = await digitPng(heldOutDigits().images[0] ?? '');
-    const stream = (api as unknown as { inferStream: (r: unknown) => AsyncIterable<InferResponse> }).inferStream({
+    const stream = api.inferStream({
       model: 'digits',
       inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [png] }],
     });
@@ -57,10 +70,48 @@ describe('withImageRequests', () => {
     assert.deepEqual([...(plain.outputs.find((o) => o.name === 'OUTPUT0')?.data as Int32Array)], new Array(16).fill(3));
   });
 
-  test('every other method is the wrapped API’s', () => {
-    const api = withImageRequests(server.core);
+  test('images become tensors through the ImageDecoding it was given (the device path), for both forms of a request', async () => {
+    const seen: string[] = [];
+    const decoding: ImageDecoding = {
+      toTensor: (bytes, spec, model) => {
+        seen.push(model);
+        return imageToTensor(bytes, spec);
+      },
+    };
+    const api = withImages(server.core, decoding);
+    const { images, labels } = heldOutDigits();
+    const png = await digitPng(images[5] ?? '');
+    const res = await api.infer({
+      model: 'digits',
+      inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [png] }],
+      parameters: { top_k: 1 },
+    });
+    assert.equal((res.outputs.find((o) => o.name === 'classes')?.data as Int32Array)[0], labels[5]);
+    const layer = new ImageLayer(server.core, decoding);
+    const result = await layer.image((r) => server.core.infer(r))({ model: 'digits', bytes: png, id: 'img-1', topK: 2 });
+    assert.equal(result.type, 'classification');
+    assert.equal(result.id, 'img-1');
+    assert.equal(result.type === 'classification' ? result.classes[0]?.index : undefined, labels[5]);
+    assert.equal(result.type === 'classification' ? result.classes.length : undefined, 2);
+    assert.deepEqual(seen, ['digits', 'digits']);
+  });
+});
+
+describe('RequestPipeline', () => {
+  test('metadata calls are the core’s; infer, inferStream and inferImage run the layers', async () => {
+    const api = server.api;
     assert.equal(api.isReady(), server.core.isReady());
+    assert.equal(api.isLive(), server.core.isLive());
     assert.deepEqual(api.modelMetadata('digits'), server.core.modelMetadata('digits'));
     assert.equal(api.modelConfig('shapes'), server.core.modelConfig('shapes'));
+    assert.deepEqual(api.repositoryIndex(true), server.core.repositoryIndex(true));
+    const png = await digitPng(heldOutDigits().images[1] ?? '');
+    const viaInfer = await api.infer({ model: 'digits', inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], data: [png] }] });
+    const viaImage = await api.inferImage?.({ model: 'digits', bytes: png });
+    assert.ok(viaImage?.type === 'classification');
+    assert.deepEqual(
+      [...(viaInfer.outputs.find((o) => o.name === 'classes')?.data as Int32Array)],
+      viaImage.classes.map((c) => c.index),
+    );
   });
 });

@@ -1,7 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkJsonLimits, checkTensorLimits, MessageRateLimiter } from '../../../src/security/limits.ts';
-import { withRequestLimits } from '../../../src/pipeline/limits.ts';
+import { RequestLimitsLayer } from '../../../src/pipeline/limits.ts';
+import { compose } from '../../../src/pipeline/layer.ts';
+import type { InferRequest, InferResponse } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { RtError } from '../../../src/errors/registry.ts';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -71,33 +74,25 @@ test('MessageRateLimiter: burst then rate; 0 = unlimited', () => {
   for (let i = 0; i < 1000; i++) assert.ok(free.take());
 });
 
-test('withRequestLimits checks infer and inferStream, and passes everything else through', async () => {
+test('RequestLimitsLayer checks infer and inferStream before the layers below see the request', async () => {
   const calls: string[] = [];
-  const api = {
-    name: 'core',
-    infer(req: { inputs: readonly { name: string; shape: number[] }[] }) {
+  const answer: InferResponse = { model_name: 'm', model_version: '1', outputs: [] };
+  const base = {
+    infer(req: InferRequest): Promise<InferResponse> {
       calls.push(`infer ${req.inputs.length}`);
-      return Promise.resolve('ok');
+      return Promise.resolve(answer);
     },
-    async *inferStream(req: { inputs: readonly { name: string; shape: number[] }[] }) {
+    async *inferStream(req: InferRequest): AsyncGenerator<InferResponse> {
       calls.push(`stream ${req.inputs.length}`);
-      yield 'one';
-    },
-    hello(this: { name: string }) {
-      return `hello from ${this.name}`;
+      yield answer;
     },
   };
-  const limited = withRequestLimits(api, { maxInputsPerRequest: 1, maxElementsPerTensor: 4 });
-  assert.equal(await limited.infer({ inputs: [{ name: 'a', shape: [2, 2] }] }), 'ok');
-  await assert.rejects(limited.infer({ inputs: [{ name: 'a', shape: [5] }] }), isLimit(/input 'a' has 5 elements/));
-  const refused = limited.inferStream({
-    inputs: [
-      { name: 'a', shape: [1] },
-      { name: 'b', shape: [1] },
-    ],
-  });
+  const t = (name: string, shape: number[]): Tensor => ({ name, datatype: 'INT32', shape, data: new Int32Array(shape.reduce((a, b) => a * b, 1)) });
+  const limited = compose([new RequestLimitsLayer({ maxInputsPerRequest: 1, maxElementsPerTensor: 4 })], base);
+  assert.equal(await limited.infer({ model: 'm', inputs: [t('a', [2, 2])] }), answer);
+  await assert.rejects(limited.infer({ model: 'm', inputs: [t('a', [5])] }), isLimit(/input 'a' has 5 elements/));
+  const refused = limited.stream({ model: 'm', inputs: [t('a', [1]), t('b', [1])] });
   await assert.rejects(refused[Symbol.asyncIterator]().next(), isLimit(/2 inputs/));
-  for await (const x of limited.inferStream({ inputs: [{ name: 'a', shape: [1] }] })) assert.equal(x, 'one');
-  assert.equal(limited.hello(), 'hello from core');
+  for await (const x of limited.stream({ model: 'm', inputs: [t('a', [1])] })) assert.equal(x, answer);
   assert.deepEqual(calls, ['infer 1', 'stream 1']);
 });

@@ -11,15 +11,19 @@
  *   no postprocess:  the model's outputs
  *
  * Request parameters `top_k`, `score_threshold`, `iou_threshold` and `max_detections` override the config.
- * A front end calls `inferImageRequest(api, request) ?? api.infer(request)` — in one place, before `api.infer`.
+ * The image layer (images.ts) recognizes these requests and answers them; this file is the mapping between the
+ * tensor form and the image form (api/image-types.ts).
  */
 import type { InferenceApi } from '../api/inference-api.ts';
+import type { ImageRequest, ImageResult } from '../api/image-types.ts';
 import type { InferRequest, InferResponse, Parameters } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { rtError } from '../errors/registry.ts';
 import { utf8Encode } from '../codec/tensor-data.ts';
 import { imageSpecOf } from '../config/image-spec.ts';
-import { runImagePipeline, type ImagePipelineOptions, type ImageResult } from './image-pipeline.ts';
+
+/** What recognizing an image request reads of the models: their configs. */
+export type ModelConfigs = Pick<InferenceApi, 'modelConfig'>;
 
 function numberParam(params: Parameters | undefined, name: string): number | undefined {
   const v = params?.[name];
@@ -40,16 +44,16 @@ function rawFrameSize(shape: readonly number[]): { width: number; height: number
  * Which kind of image request `request` is for its model (cheap; no decoding): an encoded image in a BYTES input, a
  * raw RGB frame in a UINT8 [H, W, 3] input (unless that already is the model's input as it stands), or none.
  */
-export function imageRequestKind(api: InferenceApi, request: InferRequest): 'encoded' | 'raw' | undefined {
+export function imageRequestKind(models: ModelConfigs, request: InferRequest): 'encoded' | 'raw' | undefined {
   // Encoded frames already placed by the image layer (tensor/frames.ts) go to the core as they are.
   if (request.inputs.length !== 1 || request.frames !== undefined) return undefined;
   const input = request.inputs[0] as Tensor;
   if (input.datatype !== 'BYTES' && input.datatype !== 'UINT8') return undefined;
   let spec;
   try {
-    spec = imageSpecOf(api.modelConfig(request.model, request.version));
+    spec = imageSpecOf(models.modelConfig(request.model, request.version));
   } catch {
-    // Unknown model, not ready, bad config: api.infer reports it.
+    // Unknown model, not ready, bad config: the core reports it.
     return undefined;
   }
   if (spec === undefined || input.name !== spec.inputName) return undefined;
@@ -58,11 +62,6 @@ export function imageRequestKind(api: InferenceApi, request: InferRequest): 'enc
   if (size === undefined || spec.channels !== 3) return undefined;
   const isModelInput = spec.dtype === 'UINT8' && spec.layout === 'NHWC' && size.width === spec.width && size.height === spec.height;
   return isModelInput ? undefined : 'raw';
-}
-
-/** Whether `request` is an image request for its model (cheap; no decoding). */
-export function isImageRequest(api: InferenceApi, request: InferRequest): boolean {
-  return imageRequestKind(api, request) !== undefined;
 }
 
 /** The result as KServe output tensors (see the file comment). */
@@ -85,13 +84,8 @@ export function imageResultTensors(result: ImageResult): Tensor[] {
   ];
 }
 
-/**
- * Runs `request` through the image pipeline when it is an image request (see the file comment) and answers
- * tensors; undefined when it is not, so the caller goes on with `api.infer(request)`.
- */
-export async function inferImageRequest(api: InferenceApi, request: InferRequest): Promise<InferResponse | undefined> {
-  const kind = imageRequestKind(api, request);
-  if (kind === undefined) return undefined;
+/** The image form of a tensor-form image request of `kind` (see the file comment). */
+export function imageRequestOf(request: InferRequest, kind: 'encoded' | 'raw'): ImageRequest {
   const input = request.inputs[0] as Tensor;
   let bytes: Uint8Array;
   let rawFrame: { width: number; height: number } | undefined;
@@ -113,7 +107,9 @@ export async function inferImageRequest(api: InferenceApi, request: InferRequest
   const scoreThreshold = numberParam(p, 'score_threshold');
   const iouThreshold = numberParam(p, 'iou_threshold');
   const maxDetections = numberParam(p, 'max_detections');
-  const options: ImagePipelineOptions = {
+  return {
+    model: request.model,
+    bytes,
     ...(request.version === undefined ? {} : { version: request.version }),
     ...(request.id === undefined ? {} : { id: request.id }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -125,7 +121,10 @@ export async function inferImageRequest(api: InferenceApi, request: InferRequest
     ...(maxDetections === undefined ? {} : { maxDetections }),
     ...(rawFrame === undefined ? {} : { rawFrame }),
   };
-  const result = await runImagePipeline(api, request.model, bytes, options);
+}
+
+/** The tensor-form answer of `request` from its image result: the result's tensors, only those it asked for. */
+export function imageResponseOf(request: InferRequest, result: ImageResult): InferResponse {
   let outputs = imageResultTensors(result);
   if (request.outputs !== undefined) {
     const wanted = request.outputs.map((o) => o.name);
