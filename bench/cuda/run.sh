@@ -199,8 +199,9 @@ EOC
 }
 
 # Issue #30: JPEG frames to the engine, served. The ResNet-50 plan with a preprocess section (as jpegserved), the server
-# on CPUs 0-11 with --image-decode auto and FRAMES_WORKERS front-end settings (default "1 auto"), FRAMES_CLIENTS
-# jpeg-served.ts processes on CPUs 12-15 at FRAMES_C concurrency each, summed (bench/cuda/frames-sum.py); then the
+# on CPUs 0-11 with --image-decode auto and FRAMES_WORKERS front-end settings (default "1 auto"), for each of
+# FRAMES_PROTOCOLS (http grpc ws; default http) FRAMES_CLIENTS jpeg-served.ts processes on CPUs 12-15 at FRAMES_C
+# concurrency each (c=1: one process, the batch-1 latency), summed (bench/cuda/frames-sum.py); before that the
 # PyTorch peer (decode_jpeg on the GPU + ResNet-50 FP16 with a CUDA graph, batch 256) in the same run.
 do_frames() {
   local repo=/tmp/rtcuda-jpeg-repo port=18200
@@ -235,15 +236,20 @@ EOC
       sleep 1
     done
     if [ $ok = 1 ]; then
-      for c in ${FRAMES_C:-16 64}; do
-        for k in $(seq 1 ${FRAMES_CLIENTS:-4}); do
-          taskset -c $((11 + k)) node bench/cuda/jpeg-served.ts --url "http://127.0.0.1:$port" --model resnet50 --input input --frames "$W/jpeg/bench-224" \
-            --concurrency "$c" --seconds ${FRAMES_S:-6} --out "$W/frames-w$workers-c$c-p$k.json" > /dev/null &
+      local proto clients
+      for proto in ${FRAMES_PROTOCOLS:-http}; do
+        for c in ${FRAMES_C:-16 64}; do
+          # Concurrency 1 is the batch-1 latency probe: one client process.
+          clients=${FRAMES_CLIENTS:-4}; [ "$c" = 1 ] && clients=1
+          for k in $(seq 1 $clients); do
+            taskset -c $((11 + k)) node bench/cuda/jpeg-served.ts --url "http://127.0.0.1:$port" --grpc "127.0.0.1:$((port + 1))" --protocol "$proto" --connections ${FRAMES_CONNECTIONS:-1} \
+              --model resnet50 --input input --frames "$W/jpeg/bench-224" --concurrency "$c" --seconds ${FRAMES_S:-6} --out "$W/frames-w$workers-$proto-c$c-p$k.json" > /dev/null &
+          done
+          local cpu0; cpu0=$(frames_cpu $pid)
+          wait $(jobs -p | grep -v "^$pid\$") 2>/dev/null
+          echo "server CPU seconds during the load (owner, then each worker): $(frames_cpu_delta "$cpu0" "$(frames_cpu $pid)")" | tee -a "$OUT/frames-summary.jsonl"
+          python3 bench/cuda/frames-sum.py "$W/frames-w$workers-$proto-c$c" "workers=$workers $proto c=$c x $clients processes" "$OUT/frames-summary.jsonl"
         done
-        local cpu0; cpu0=$(frames_cpu $pid)
-        wait $(jobs -p | grep -v "^$pid\$") 2>/dev/null
-        echo "server CPU seconds during the load (owner, then each worker): $(frames_cpu_delta "$cpu0" "$(frames_cpu $pid)")" | tee -a "$OUT/frames-summary.jsonl"
-        python3 bench/cuda/frames-sum.py "$W/frames-w$workers-c$c" "workers=$workers c=$c x ${FRAMES_CLIENTS:-4} processes" "$OUT/frames-summary.jsonl"
       done
       python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/stats').read().decode())" > "$W/frames-stats-$workers.json"
       python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['model_stats'][0]; i=s['inference_stats']; n=max(1,i['success']['count']); e=max(1,s['execution_count']); print(json.dumps({'workers':sys.argv[2],'inferences':s['inference_count'],'executions':s['execution_count'],'meanBatch':round(s['inference_count']/e,1),'fail':i['fail']['count'],'queueUsPerReq':round(i['queue']['ns']/n/1e3,1),'computeInferUsPerReq':round(i['compute_infer']['ns']/n/1e3,1)}))" "$W/frames-stats-$workers.json" "$workers" | tee -a "$OUT/frames-summary.jsonl"
