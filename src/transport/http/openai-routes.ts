@@ -5,7 +5,8 @@
  * finish_reason, an optional usage chunk with empty `choices` when `stream_options.include_usage` is set, then
  * `data: [DONE]`). Field names and shapes follow OpenAI's API reference (Completions; Chat Completions and its
  * streaming chunk object). Errors are OpenAI's `{"error": {"message", "type", "param", "code"}}` with the error
- * registry's HTTP status; once a stream has started, an error arrives as a `data: {"error": ...}` event followed by
+ * registry's HTTP status (the REST error handler writes them for every /v1/ answer, openai-errors.ts); a parameter
+ * rtserve does not support (`n` > 1, `logprobs`, ...) is a 400 naming it, which the SDKs never retry; once a stream has started, an error arrives as a `data: {"error": ...}` event followed by
  * `data: [DONE]` (the convention of OpenAI, vLLM and others; openai-python checks `data.get("error")`).
  *
  * The generation itself is the GenerateService's (continuous batching); these routes only translate. A client
@@ -24,6 +25,7 @@ import { packageRoot } from '../../util/package-root.ts';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { openAiErrorBody } from './openai-errors.ts';
 import type { ChatMessage, Generation, GenerationApi } from '../../generate/generate-service.ts';
 import type { FinishReason, GenerateRequest, GenerationResult, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
@@ -52,30 +54,6 @@ const CHAT_CSP =
 
 type Json = Record<string, unknown>;
 
-/** OpenAI error `type` for a registry category. */
-function errorType(e: RtError): string {
-  if (e.category === 'RESOURCE_EXHAUSTED') return 'rate_limit_error';
-  if (e.category === 'NOT_FOUND') return 'not_found_error';
-  if (e.category === 'UNAUTHENTICATED') return 'authentication_error';
-  if (e.category === 'PERMISSION_DENIED') return 'permission_error';
-  if (e.httpStatus >= 500) return 'server_error';
-  return 'invalid_request_error';
-}
-
-function errorBody(e: RtError, param?: string): Json {
-  return { error: { message: e.message, type: errorType(e), param: param ?? null, code: e.code.toLowerCase() } };
-}
-
-function sendOpenAiError(reply: FastifyReply, err: unknown, log: Logger): FastifyReply {
-  const e = toRtError(err);
-  if (e.category === 'INTERNAL') log.error({ err: e.cause ?? e, code: e.code }, 'internal error');
-  if (e.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))));
-  return reply
-    .code(e.httpStatus)
-    .type('application/json')
-    .send(JSON.stringify(errorBody(e)));
-}
-
 // ---- request checking: OpenAI clients send many optional fields, often as null; unknown ones are ignored.
 
 function isObject(v: unknown): v is Json {
@@ -83,7 +61,11 @@ function isObject(v: unknown): v is Json {
 }
 
 function bad(param: string, expected: string, got: unknown): never {
-  throw rtError('BAD_PARAMETER', `'${param}' must be ${expected}, got ${JSON.stringify(got)?.slice(0, 80) ?? String(got)}`);
+  throw rtError('BAD_PARAMETER', `'${param}' must be ${expected}, got ${JSON.stringify(got)?.slice(0, 80) ?? String(got)}`, { param });
+}
+
+function unsupported(param: string, message: string): never {
+  throw rtError('UNSUPPORTED_PARAMETER', message, { param });
 }
 
 function optNumber(body: Json, name: string): number | undefined {
@@ -117,15 +99,14 @@ function commonParams(body: Json, maxTokensFields: readonly string[]): CommonPar
   const model = body['model'];
   if (typeof model !== 'string' || model === '') bad('model', 'a model name', model);
   const n = optInt(body, 'n');
-  if (n !== undefined && n !== 1) throw rtError('UNSUPPORTED', `'n' = ${n}: rtserve returns one choice per request; send ${n} requests instead`);
+  if (n !== undefined && n !== 1) unsupported('n', `'n' = ${n} is not supported: rtserve returns one choice per request; send ${n} requests instead`);
   for (const name of ['presence_penalty', 'frequency_penalty']) {
     const v = optNumber(body, name);
-    if (v !== undefined && v !== 0)
-      throw rtError('UNSUPPORTED', `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
+    if (v !== undefined && v !== 0) unsupported(name, `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
   }
   for (const name of ['logprobs', 'top_logprobs', 'logit_bias', 'best_of', 'suffix', 'tools', 'functions', 'response_format']) {
     const v = body[name];
-    if (v !== undefined && v !== null && v !== false) throw rtError('UNSUPPORTED', `'${name}' is not supported by rtserve`);
+    if (v !== undefined && v !== null && v !== false) unsupported(name, `'${name}' is not supported by rtserve`);
   }
   let maxTokens: number | undefined;
   for (const f of maxTokensFields) maxTokens ??= optInt(body, f);
@@ -172,7 +153,7 @@ function chatMessagesOf(body: Json): ChatMessage[] {
       content = c
         .map((p, j) => {
           if (!isObject(p) || p['type'] !== 'text' || typeof p['text'] !== 'string') {
-            throw rtError('UNSUPPORTED', `messages[${i}].content[${j}]: only {"type": "text"} parts are supported`);
+            unsupported(`messages[${i}].content[${j}]`, `messages[${i}].content[${j}]: only {"type": "text"} parts are supported`);
           }
           return p['text'];
         })
@@ -228,11 +209,11 @@ async function streamGeneration(reply: FastifyReply, g: Generation, base: Json, 
         send(shape.finish(e.finishReason));
         if (includeUsage) writeData(raw, JSON.stringify({ ...base, choices: [], usage: usageJson(e.usage) }));
       } else if (e.type === 'error') {
-        writeData(raw, JSON.stringify(errorBody(e.error)));
+        writeData(raw, JSON.stringify(openAiErrorBody(e.error)));
       }
     }
   } catch (err) {
-    writeData(raw, JSON.stringify(errorBody(toRtError(err))));
+    writeData(raw, JSON.stringify(openAiErrorBody(toRtError(err))));
   }
   writeData(raw, '[DONE]');
   if (!raw.writableEnded) raw.end();
@@ -259,7 +240,7 @@ async function answerGeneration(
 }
 
 export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutesOptions): void {
-  const { generate, api, logger } = options;
+  const { generate, api } = options;
   const startedS = Math.floor(Date.now() / 1000);
   const bodyOf = (req: FastifyRequest): Json => {
     const body = parseJsonBytes(req.body instanceof Buffer ? req.body : Buffer.alloc(0), 'the request body');
@@ -276,14 +257,18 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
     [...new Set(api.repositoryIndex(true).map((e) => e.name))]
       .filter((name) => generate.isGenerative(name) && allowed(req, 'metadata', name) === undefined)
       .sort();
-  const start = async (req: FastifyRequest, reply: FastifyReply, r: GenerateRequest): Promise<Generation> => {
-    const denied = allowed(req, 'infer', r.model);
+  /** The `infer` scope on the model, and a generative model: MODEL_NOT_FOUND (the core's) when there is none at all. */
+  const requireGenerative = (req: FastifyRequest, model: string): void => {
+    const denied = allowed(req, 'infer', model);
     if (denied !== undefined) throw denied;
-    if (!generate.isGenerative(r.model)) {
-      // Distinguish "no such model" (the core's message) from "not a text model".
-      api.modelMetadata(r.model);
-      throw rtError('UNSUPPORTED', `model '${r.model}' is not a generative model (models: ${generativeModels(req).join(', ') || 'none'})`);
-    }
+    if (generate.isGenerative(model)) return;
+    api.modelMetadata(model);
+    throw rtError('BAD_PARAMETER', `model '${model}' is not a generative model (models: ${generativeModels(req).join(', ') || 'none'})`, {
+      param: 'model',
+    });
+  };
+  const start = async (req: FastifyRequest, reply: FastifyReply, r: GenerateRequest): Promise<Generation> => {
+    requireGenerative(req, r.model);
     // A client that goes away while the generation is queued (a front-end worker asks the engine owner) cancels it.
     let gone = false;
     const onGone = (): void => {
@@ -316,89 +301,71 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
   }
 
   app.get('/v1/models', async (req, reply) => {
-    try {
-      return reply.type('application/json').send(JSON.stringify({ object: 'list', data: generativeModels(req).map(modelEntry) }));
-    } catch (err) {
-      return sendOpenAiError(reply, err, logger);
-    }
+    return reply.type('application/json').send(JSON.stringify({ object: 'list', data: generativeModels(req).map(modelEntry) }));
   });
 
   app.get('/v1/models/:model', async (req: FastifyRequest<{ Params: { model: string } }>, reply) => {
-    try {
-      if (!generate.isGenerative(req.params.model) || allowed(req, 'metadata', req.params.model) !== undefined) {
-        throw rtError('MODEL_NOT_FOUND', `no generative model named '${req.params.model}'`);
-      }
-      return reply.type('application/json').send(JSON.stringify(modelEntry(req.params.model)));
-    } catch (err) {
-      return sendOpenAiError(reply, err, logger);
+    if (!generate.isGenerative(req.params.model) || allowed(req, 'metadata', req.params.model) !== undefined) {
+      throw rtError('MODEL_NOT_FOUND', `no generative model named '${req.params.model}'`);
     }
+    return reply.type('application/json').send(JSON.stringify(modelEntry(req.params.model)));
   });
 
   app.post('/v1/completions', async (req, reply) => {
-    try {
-      const body = bodyOf(req);
-      const p = commonParams(body, ['max_tokens']);
-      let prompt = body['prompt'];
-      // A one-element batch of prompts is the same request; more would need several choices.
-      if (Array.isArray(prompt) && prompt.length === 1 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]))) prompt = prompt[0];
-      const promptPart: Pick<GenerateRequest, 'prompt' | 'promptTokens'> =
-        typeof prompt === 'string'
-          ? { prompt }
-          : Array.isArray(prompt) && prompt.every((t) => typeof t === 'number')
-            ? { promptTokens: prompt as number[] }
-            : bad('prompt', 'a string, an array of token ids, or a one-element array of either', prompt);
-      const echo = optBool(body, 'echo') ?? false;
-      const g = await start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
-      const echoed = echo && typeof prompt === 'string' ? prompt : '';
-      const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
-      return await answerGeneration(
-        reply,
-        g,
-        base,
-        { on: p.stream, includeUsage: p.includeUsage },
-        {
-          piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
-          finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-        },
-        (r) => ({ choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }] }),
-      );
-    } catch (err) {
-      return sendOpenAiError(reply, err, logger);
-    }
+    const body = bodyOf(req);
+    const p = commonParams(body, ['max_tokens']);
+    let prompt = body['prompt'];
+    // A one-element batch of prompts is the same request; more would need several choices.
+    if (Array.isArray(prompt) && prompt.length === 1 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]))) prompt = prompt[0];
+    const promptPart: Pick<GenerateRequest, 'prompt' | 'promptTokens'> =
+      typeof prompt === 'string'
+        ? { prompt }
+        : Array.isArray(prompt) && prompt.every((t) => typeof t === 'number')
+          ? { promptTokens: prompt as number[] }
+          : bad('prompt', 'a string, an array of token ids, or a one-element array of either', prompt);
+    const echo = optBool(body, 'echo') ?? false;
+    const g = await start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
+    const echoed = echo && typeof prompt === 'string' ? prompt : '';
+    const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
+    return await answerGeneration(
+      reply,
+      g,
+      base,
+      { on: p.stream, includeUsage: p.includeUsage },
+      {
+        piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
+        finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+      },
+      (r) => ({ choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }] }),
+    );
   });
 
   app.post('/v1/chat/completions', async (req, reply) => {
-    try {
-      const body = bodyOf(req);
-      const p = commonParams(body, ['max_completion_tokens', 'max_tokens']);
-      const messages = chatMessagesOf(body);
-      const denied = allowed(req, 'infer', p.model);
-      if (denied !== undefined) throw denied;
-      // MODEL_NOT_FOUND for an unknown model, UNSUPPORTED for one that is not generative.
-      const prompt = await generate.chatPrompt(p.model, messages);
-      const sampling = { ...p.sampling };
-      if (sampling.maxTokens === undefined) sampling.maxTokens = options.defaultChatMaxTokens ?? 256;
-      const g = await start(req, reply, { model: p.model, ...sampling, prompt });
-      const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
-      return await answerGeneration(
-        reply,
-        g,
-        base,
-        { on: p.stream, includeUsage: p.includeUsage },
-        {
-          // The first chunk carries the role (OpenAI sends it with empty content).
-          piece: (text, first) => ({
-            choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }],
-          }),
-          finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-        },
-        (r) => ({
-          object: 'chat.completion',
-          choices: [{ index: 0, message: { role: 'assistant', content: r.text }, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
+    const body = bodyOf(req);
+    const p = commonParams(body, ['max_completion_tokens', 'max_tokens']);
+    const messages = chatMessagesOf(body);
+    requireGenerative(req, p.model);
+    const prompt = await generate.chatPrompt(p.model, messages);
+    const sampling = { ...p.sampling };
+    if (sampling.maxTokens === undefined) sampling.maxTokens = options.defaultChatMaxTokens ?? 256;
+    const g = await start(req, reply, { model: p.model, ...sampling, prompt });
+    const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
+    return await answerGeneration(
+      reply,
+      g,
+      base,
+      { on: p.stream, includeUsage: p.includeUsage },
+      {
+        // The first chunk carries the role (OpenAI sends it with empty content).
+        piece: (text, first) => ({
+          choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }],
         }),
-      );
-    } catch (err) {
-      return sendOpenAiError(reply, err, logger);
-    }
+        finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+      },
+      (r) => ({
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: r.text }, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
+      }),
+    );
   });
 }
