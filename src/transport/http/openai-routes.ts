@@ -26,6 +26,14 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { openAiErrorBody } from './openai-errors.ts';
+import {
+  chatCompletionRequestSchema,
+  completionRequestSchema,
+  parseOpenAiBody,
+  UNSUPPORTED_FIELDS,
+  type ChatCompletionRequest,
+  type CompletionRequest,
+} from './openai-schemas.ts';
 import type { ChatMessage, Generation, GenerationApi } from '../../generate/generate-service.ts';
 import type { FinishReason, GenerateRequest, GenerationResult, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
@@ -60,32 +68,8 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function bad(param: string, expected: string, got: unknown): never {
-  throw rtError('BAD_PARAMETER', `'${param}' must be ${expected}, got ${JSON.stringify(got)?.slice(0, 80) ?? String(got)}`, { param });
-}
-
 function unsupported(param: string, message: string): never {
   throw rtError('UNSUPPORTED_PARAMETER', message, { param });
-}
-
-function optNumber(body: Json, name: string): number | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) bad(name, 'a number', v);
-  return v;
-}
-
-function optInt(body: Json, name: string): number | undefined {
-  const v = optNumber(body, name);
-  if (v !== undefined && !Number.isInteger(v)) bad(name, 'an integer', v);
-  return v;
-}
-
-function optBool(body: Json, name: string): boolean | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') bad(name, 'a boolean', v);
-  return v;
 }
 
 interface CommonParams {
@@ -95,40 +79,36 @@ interface CommonParams {
   readonly sampling: Omit<GenerateRequest, 'model' | 'prompt' | 'promptTokens' | 'signal'>;
 }
 
-function commonParams(body: Json, maxTokensFields: readonly string[]): CommonParams {
-  const model = body['model'];
-  if (typeof model !== 'string' || model === '') bad('model', 'a model name', model);
-  const n = optInt(body, 'n');
-  if (n !== undefined && n !== 1) unsupported('n', `'n' = ${n} is not supported: rtserve returns one choice per request; send ${n} requests instead`);
-  for (const name of ['presence_penalty', 'frequency_penalty']) {
-    const v = optNumber(body, name);
-    if (v !== undefined && v !== 0) unsupported(name, `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
+/** What both routes share, from a body their schema accepted; the values rtserve does not support are refused here. */
+function commonParams(body: CompletionRequest | ChatCompletionRequest, maxTokens: number | null | undefined): CommonParams {
+  const n = body.n;
+  if (n !== undefined && n !== null && n !== 1)
+    unsupported('n', `'n' = ${n} is not supported: rtserve returns one choice per request; send ${n} requests instead`);
+  for (const name of ['presence_penalty', 'frequency_penalty'] as const) {
+    const v = body[name];
+    if (v !== undefined && v !== null && v !== 0)
+      unsupported(name, `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
   }
-  for (const name of ['logprobs', 'top_logprobs', 'logit_bias', 'best_of', 'suffix', 'tools', 'functions', 'response_format']) {
+  for (const name of UNSUPPORTED_FIELDS) {
     const v = body[name];
     if (v !== undefined && v !== null && v !== false) unsupported(name, `'${name}' is not supported by rtserve`);
   }
-  let maxTokens: number | undefined;
-  for (const f of maxTokensFields) maxTokens ??= optInt(body, f);
-  const stopRaw = body['stop'];
-  let stop: string[] | undefined;
-  if (typeof stopRaw === 'string') stop = [stopRaw];
-  else if (Array.isArray(stopRaw)) stop = stopRaw.map((s, i) => (typeof s === 'string' ? s : bad(`stop[${i}]`, 'a string', s)));
-  else if (stopRaw !== undefined && stopRaw !== null) bad('stop', 'a string or an array of strings', stopRaw);
-  const streamOptions = body['stream_options'];
-  if (streamOptions !== undefined && streamOptions !== null && !isObject(streamOptions)) bad('stream_options', 'an object', streamOptions);
-  const includeUsage = isObject(streamOptions) && streamOptions['include_usage'] === true;
   const sampling: Record<string, unknown> = {
     maxTokens,
-    temperature: optNumber(body, 'temperature'),
-    topP: optNumber(body, 'top_p'),
-    topK: optInt(body, 'top_k'),
-    repetitionPenalty: optNumber(body, 'repetition_penalty'),
-    seed: optInt(body, 'seed'),
-    stop,
+    temperature: body.temperature,
+    topP: body.top_p,
+    topK: body.top_k,
+    repetitionPenalty: body.repetition_penalty,
+    seed: body.seed,
+    stop: typeof body.stop === 'string' ? [body.stop] : body.stop,
   };
-  for (const k of Object.keys(sampling)) if (sampling[k] === undefined) delete sampling[k];
-  return { model, stream: optBool(body, 'stream') ?? false, includeUsage, sampling: sampling as CommonParams['sampling'] };
+  for (const k of Object.keys(sampling)) if (sampling[k] === undefined || sampling[k] === null) delete sampling[k];
+  return {
+    model: body.model,
+    stream: body.stream ?? false,
+    includeUsage: body.stream_options?.include_usage === true,
+    sampling: sampling as CommonParams['sampling'],
+  };
 }
 
 function usageJson(u: Usage): Json {
@@ -139,27 +119,21 @@ function finishReasonJson(r: FinishReason): string | null {
   return r === 'cancelled' ? null : r;
 }
 
-function chatMessagesOf(body: Json): ChatMessage[] {
-  const messages = body['messages'];
-  if (!Array.isArray(messages) || messages.length === 0) bad('messages', 'a non-empty array of messages', messages);
-  return messages.map((m, i) => {
-    if (!isObject(m) || typeof m['role'] !== 'string') bad(`messages[${i}]`, 'an object with a role', m);
-    const c = m['content'];
-    let content: string;
-    if (typeof c === 'string') content = c;
-    else if (c === null || c === undefined) content = '';
-    else if (Array.isArray(c)) {
-      // Content parts: only text parts can be fed to a text model.
-      content = c
-        .map((p, j) => {
-          if (!isObject(p) || p['type'] !== 'text' || typeof p['text'] !== 'string') {
-            unsupported(`messages[${i}].content[${j}]`, `messages[${i}].content[${j}]: only {"type": "text"} parts are supported`);
-          }
-          return p['text'];
-        })
-        .join('');
-    } else bad(`messages[${i}].content`, 'a string or an array of content parts', c);
-    return { role: m['role'], content };
+function chatMessagesOf(body: ChatCompletionRequest): ChatMessage[] {
+  return body.messages.map((m, i) => {
+    const c = m.content;
+    // Content parts: only text parts can be fed to a text model.
+    const content =
+      typeof c === 'string' || c === null || c === undefined
+        ? (c ?? '')
+        : c
+            .map((p, j) =>
+              p.type === 'text' && typeof p.text === 'string'
+                ? p.text
+                : unsupported(`messages[${i}].content[${j}]`, `messages[${i}].content[${j}]: only {"type": "text"} parts are supported`),
+            )
+            .join('');
+    return { role: m.role, content };
   });
 }
 
@@ -312,18 +286,13 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
   });
 
   app.post('/v1/completions', async (req, reply) => {
-    const body = bodyOf(req);
-    const p = commonParams(body, ['max_tokens']);
-    let prompt = body['prompt'];
+    const body = parseOpenAiBody(completionRequestSchema, bodyOf(req));
+    const p = commonParams(body, body.max_tokens);
     // A one-element batch of prompts is the same request; more would need several choices.
-    if (Array.isArray(prompt) && prompt.length === 1 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]))) prompt = prompt[0];
+    const prompt = Array.isArray(body.prompt) && body.prompt.length === 1 && typeof body.prompt[0] !== 'number' ? body.prompt[0] : body.prompt;
     const promptPart: Pick<GenerateRequest, 'prompt' | 'promptTokens'> =
-      typeof prompt === 'string'
-        ? { prompt }
-        : Array.isArray(prompt) && prompt.every((t) => typeof t === 'number')
-          ? { promptTokens: prompt as number[] }
-          : bad('prompt', 'a string, an array of token ids, or a one-element array of either', prompt);
-    const echo = optBool(body, 'echo') ?? false;
+      typeof prompt === 'string' ? { prompt } : { promptTokens: prompt as number[] };
+    const echo = body.echo ?? false;
     const g = await start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
     const echoed = echo && typeof prompt === 'string' ? prompt : '';
     const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
@@ -341,8 +310,8 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
   });
 
   app.post('/v1/chat/completions', async (req, reply) => {
-    const body = bodyOf(req);
-    const p = commonParams(body, ['max_completion_tokens', 'max_tokens']);
+    const body = parseOpenAiBody(chatCompletionRequestSchema, bodyOf(req));
+    const p = commonParams(body, body.max_completion_tokens ?? body.max_tokens);
     const messages = chatMessagesOf(body);
     requireGenerative(req, p.model);
     const prompt = await generate.chatPrompt(p.model, messages);
