@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { loadServerConfig } from '../config/load-server-config.ts';
 import { startServer } from '../app/rtserve-server.ts';
 import { createLogger } from '../observability/logger.ts';
-import { RtError } from '../errors/registry.ts';
+import { RtError, rtError } from '../errors/registry.ts';
 import { watchConfig } from '../security/reload.ts';
 import { registerTritonFlags, translateTritonFlags } from './triton-flags.ts';
 
@@ -31,6 +31,9 @@ interface ServeFlags {
   workers?: string;
   disableApi?: string;
   logDirectory?: string;
+  port?: string;
+  apiKey?: string;
+  servedModelName?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -62,7 +65,11 @@ export function registerServeCommand(program: Command): void {
     .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
     .option('--workers <n>', "front-end processes sharing the ports in front of one engine owner: a number or 'auto' (docs/workers.md)")
     .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo')
-    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)');
+    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)')
+    // vLLM's flags where they mean the same here (docs/configuration.md "Flags of other servers").
+    .option('--port <port>', "vLLM's --port: the HTTP port (= --http-port)")
+    .option('--api-key <key>', "vLLM's --api-key: require this key (Authorization: Bearer) for every call but health; or RTSERVE_API_KEY")
+    .option('--served-model-name <name>', "vLLM's flag: refused, since a model's name here is its folder's name in the repository");
   // tritonserver's own flags (--model-store, --allow-grpc=true, ...): docs/triton-compat.md.
   registerTritonFlags(serve);
   serve.action(async (flags: ServeFlags) => {
@@ -73,6 +80,7 @@ export function registerServeCommand(program: Command): void {
     // so it also covers the engine workers.
     setFlagsFromString('--no-allocation-site-pretenuring');
     const triton = translateTritonFlags(flags as Record<string, unknown>);
+    const httpPort = vllmPort(flags);
     const tritonRepositories = triton.config['modelRepository'] as string[] | undefined;
     // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
     const configWarnings: string[] = [];
@@ -83,7 +91,8 @@ export function registerServeCommand(program: Command): void {
       flags: {
         modelRepository: flags.modelRepository,
         host: flags.host,
-        httpPort: flags.httpPort,
+        httpPort,
+        apiKey: flags.apiKey,
         grpcPort: flags.grpcPort,
         metricsPort: flags.metricsPort,
         modelControlMode: flags.modelControlMode?.toLowerCase(),
@@ -166,6 +175,19 @@ export function registerServeCommand(program: Command): void {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** `--port` (vLLM) is `--http-port`; both at once is a mistake worth naming. `--served-model-name` is refused. */
+function vllmPort(flags: ServeFlags): string | undefined {
+  if (flags.servedModelName !== undefined) {
+    throw rtError(
+      'BAD_CONFIG',
+      `--served-model-name '${flags.servedModelName}': rtserve serves every model of the repository under its folder's name; name the folder (or a symlink to it) '${flags.servedModelName}'`,
+    );
+  }
+  if (flags.port !== undefined && flags.httpPort !== undefined)
+    throw rtError('BAD_CONFIG', 'give --port or --http-port, not both (they are the same port)');
+  return flags.httpPort ?? flags.port;
 }
 
 /** Prints a config or startup error without a stack trace and exits non-zero. */

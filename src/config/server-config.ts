@@ -64,6 +64,11 @@ export const serverConfigSchema = z.strictObject({
   /** PEM CA bundle: when set, clients must present a certificate it signed (mutual TLS). */
   tlsCa: z.string().min(1).optional(),
   auth: authConfigSchema.prefault({}),
+  /**
+   * One API key in plain text (vLLM's --api-key; RTSERVE_API_KEY): turns auth on with this key allowed every operation
+   * on every model, beside the keys of auth.apiKeys. Where the key would sit in a file, give its sha256 in auth.apiKeys.
+   */
+  apiKey: z.string().min(1).optional(),
   rateLimit: rateLimitConfigSchema.prefault({}),
   /** JSON bodies (and binary requests' JSON headers) nested deeper than this are refused before parsing. */
   maxJsonDepth: z.coerce.number().int().min(2).default(64),
