@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { setFlagsFromString } from 'node:v8';
 import { loadServerConfig } from '../config/load-server-config.ts';
-import { startServer } from '../app/rtserve-server.ts';
+import { startServer, type RunningServer } from '../app/rtserve-server.ts';
 import { createLogger } from '../observability/logger.ts';
 import { RtError, rtError } from '../errors/registry.ts';
 import { watchConfig } from '../security/reload.ts';
@@ -125,6 +125,7 @@ export function registerServeCommand(program: Command): void {
     const parts = server.httpUrl === '' ? [] : [`http=${server.httpUrl}`];
     if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
     if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);
+    parts.push(`models=${modelsReady(server)}`);
     process.stdout.write(`rtserve ready ${parts.join(' ')}\n`);
 
     // API keys and JWT settings are re-read on SIGHUP and when the config file changes (docs/security.md);
@@ -188,6 +189,16 @@ function vllmPort(flags: ServeFlags): string | undefined {
   if (flags.port !== undefined && flags.httpPort !== undefined)
     throw rtError('BAD_CONFIG', 'give --port or --http-port, not both (they are the same port)');
   return flags.httpPort ?? flags.port;
+}
+
+/**
+ * `<ready>/<loaded>` for the ready line: models with a ready version, of the models the server tried to load (explicit
+ * mode's models that nobody asked for are left out; with exitOnError false, failed ones count in the second number).
+ */
+function modelsReady(server: RunningServer): string {
+  const index = server.core.repositoryIndex(false).filter((e) => e.reason !== 'not loaded');
+  const ready = new Set(index.filter((e) => e.state === 'READY').map((e) => e.name));
+  return `${ready.size}/${new Set(index.map((e) => e.name)).size}`;
 }
 
 /** Prints a config or startup error without a stack trace and exits non-zero. */

@@ -229,7 +229,7 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
     'Model Repository',
     'bool',
     'mapped',
-    '`exitOnError`: a model that fails to load at startup stops the server (rtserve defaults to false, Triton to true)',
+    '`exitOnError`: a model that fails to load at startup stops the server (the default, as in Triton; `=false` starts anyway)',
     { apply: set('exitOnError') },
   ),
   F('disable-auto-complete-config', 'Model Repository', 'none', 'mapped', '`autoCompleteConfig: false`: configs must be complete', {

@@ -126,6 +126,10 @@ export const ERROR_CODES = Object.freeze({
   MODEL_LOAD_FAILED: { category: 'INTERNAL', doc: 'The model failed to load.' },
   BAD_CONFIG: { category: 'INVALID_ARGUMENT', doc: 'A server or model configuration value is invalid.' },
   UNSUPPORTED: { category: 'UNIMPLEMENTED', doc: 'The operation is not supported (yet) by this server or model.' },
+  UNSUPPORTED_MODEL_FORMAT: {
+    category: 'UNIMPLEMENTED',
+    doc: 'A model of the repository is in a format rtserve does not run (a TensorRT engine, a PyTorch, TensorFlow, Python or OpenVINO model, an ensemble); rtserve runs ONNX models, its own plans and Hugging Face checkpoints.',
+  },
   INTERNAL: { category: 'INTERNAL', doc: 'An unexpected server error.' },
   // security (docs/security.md)
   UNAUTHENTICATED: {

@@ -5,21 +5,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { CLI_FROM_SOURCES, startCli, type CliProcess } from '../../helpers/cli.ts';
+import { CLI_FROM_SOURCES, serveToExit, startCli, type CliProcess } from '../../helpers/cli.ts';
 import { makeRepository } from '../../helpers/server.ts';
-import { packageRoot } from '../../../src/util/package-root.ts';
 
-/** A serve command that fails before it listens: its exit code and stderr. */
-function failingServe(args: readonly string[]): Promise<{ status: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI_FROM_SOURCES, 'serve', ...args], { cwd: packageRoot(), stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, stderr }));
-  });
-}
+const failingServe = (args: readonly string[]) => serveToExit(CLI_FROM_SOURCES, args);
 
 async function stop(p: CliProcess | undefined): Promise<void> {
   if (p === undefined) return;
