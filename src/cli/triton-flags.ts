@@ -301,7 +301,7 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
     'Metrics',
     'bool',
     'mapped',
-    "accepted, no effect: the process's CPU and memory metrics (rtserve_process_*) are always exported",
+    "accepted, no effect: the process's CPU and memory metrics (rtserve_process_*, rtserve_nodejs_*) are always exported",
     { apply: () => undefined },
   ),
   F('metrics-address', 'Metrics', 'string', 'mapped', '`metricsAddress` (default the HTTP address)', { apply: set('metricsAddress') }),

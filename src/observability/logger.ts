@@ -213,6 +213,8 @@ export function createLogger(
       name,
       level,
       base: { pid: process.pid },
+      // "level":"warn", not pino's number (40): what log pipelines and people read without a table.
+      formatters: { level: (label) => ({ level: label }) },
       timestamp: () => (control?.isoTime === true ? `,"time":"${new Date().toISOString()}"` : `,"time":${Date.now()}`),
     },
     destination,
