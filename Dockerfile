@@ -9,7 +9,7 @@
 # The bundled example models (models/) are baked in and served when no repository is given; mount your own
 # repository (Triton layout) and point RTSERVE_MODEL_REPOSITORY or --model-repository at it. `--format docker`
 # keeps the HEALTHCHECK (the OCI image format has no health checks).
-ARG NODE_IMAGE=docker.io/library/node:20-bookworm-slim
+ARG NODE_IMAGE=docker.io/library/node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
@@ -32,6 +32,20 @@ RUN npm run build \
  && rm -rf dist/models
 
 FROM ${NODE_IMAGE}
+# OCI image annotations (github.com/opencontainers/image-spec, annotations.md). The version follows package.json
+# (test/integration/deploy/dockerfiles.test.ts checks it); a release build passes the commit and the time:
+#   --build-arg RTSERVE_REVISION="$(git rev-parse HEAD)" --build-arg RTSERVE_CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+ARG NODE_IMAGE
+ARG RTSERVE_VERSION=0.1.0
+ARG RTSERVE_REVISION=""
+ARG RTSERVE_CREATED=""
+LABEL org.opencontainers.image.title="rtserve (CPU)" \
+      org.opencontainers.image.description="Real-time inference server for ONNX models (KServe v2 REST and gRPC, WebSocket streaming, dynamic batching) on the CPU" \
+      org.opencontainers.image.version="${RTSERVE_VERSION}" \
+      org.opencontainers.image.revision="${RTSERVE_REVISION}" \
+      org.opencontainers.image.created="${RTSERVE_CREATED}" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}"
 ENV NODE_ENV=production \
     RTSERVE_HOST=0.0.0.0
 WORKDIR /opt/rtserve

@@ -7,6 +7,8 @@
 #   (jpeg: the GPU image path of issue #19 -- JPEG fixtures (jpeg_fixtures.py), its GPU tests, rtserve's nvJPEG decode +
 #    preprocess beside torchvision's (jpeg-bench.ts, jpeg_torch_bench.py); jpegserved: ResNet-50 served JPEG frames over
 #    REST binary (jpeg-served.ts); neither in the default list)
+#   (frames: issue #30's served JPEG path to the engine's device, --workers 1 and auto, several client processes, and the
+#    PyTorch peer decode_jpeg + ResNet-50 CUDA graph in the same run; not in the default list)
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 #   (history, sanitize: whether batch programs depend on what earlier runs left in device memory, and compute-sanitizer
@@ -196,6 +198,80 @@ EOC
   return $(( 1 - ok ))
 }
 
+# Issue #30: JPEG frames to the engine, served. The ResNet-50 plan with a preprocess section (as jpegserved), the server
+# on CPUs 0-11 with --image-decode auto and FRAMES_WORKERS front-end settings (default "1 auto"), FRAMES_CLIENTS
+# jpeg-served.ts processes on CPUs 12-15 at FRAMES_C concurrency each, summed (bench/cuda/frames-sum.py); then the
+# PyTorch peer (decode_jpeg on the GPU + ResNet-50 FP16 with a CUDA graph, batch 256) in the same run.
+do_frames() {
+  local repo=/tmp/rtcuda-jpeg-repo port=18200
+  [ -f "$W/jpeg/index.json" ] || python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || return 1
+  if [ ! -f /tmp/rtcuda-plans/resnet50.plan ]; then
+    [ -f "$W/models/resnet50.onnx" ] || python3 bench/cuda/make_resnets.py "$W/models" || return 1
+    node bench/cuda/engine-bench.ts --model resnet50 --models-dir "$W/models" --out-dir "$W" --plan-dir /tmp/rtcuda-plans \
+      --batches 1,32,64,128,256 --tune-budget-s ${JPEG_TUNE_S:-25} --budget-ms 300 || return 1
+  fi
+  rm -rf "$repo" && mkdir -p "$repo/resnet50/1" && cp /tmp/rtcuda-plans/resnet50.plan "$repo/resnet50/1/model.plan" || return 1
+  cat > "$repo/resnet50/config.json" <<'EOC'
+{"name": "resnet50", "max_batch_size": 256,
+ "input": [{"name": "input", "data_type": "TYPE_FP32", "dims": [3, 224, 224]}],
+ "output": [{"name": "logits", "data_type": "TYPE_FP32", "dims": [1000]}],
+ "dynamic_batching": {"preferred_batch_size": [64, 128, 256], "max_queue_delay_microseconds": 1000},
+ "instance_group": [{"count": 2, "kind": "KIND_GPU"}],
+ "preprocess": {"resize": {"mode": "fill"}, "mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225], "formats": ["jpeg"]},
+ "postprocess": {"type": "classification", "top_k": 5}}
+EOC
+  python3 bench/cuda/jpeg_model_torch.py "$W/jpeg/bench-224" "$W/frames-torch.json" || echo "torch peer failed"
+  lscpu | grep -E 'Model name|^CPU\(s\)'
+  local workers c k pid ok
+  for workers in ${FRAMES_WORKERS:-1 auto}; do
+    local prof=()
+    if [ -n "${FRAMES_PROF:-}" ]; then rm -rf "$W/prof-$workers"; mkdir -p "$W/prof-$workers"; prof=(--cpu-prof --cpu-prof-dir="$W/prof-$workers"); fi
+    taskset -c 0-11 node "${prof[@]}" src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 \
+      --log-level info --image-decode auto --workers "$workers" > "$W/frames-server-$workers.log" 2>&1 &
+    pid=$! ok=0
+    for _ in $(seq 1 120); do
+      if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/ready', timeout=2)" 2>/dev/null; then ok=1; break; fi
+      kill -0 $pid 2>/dev/null || break
+      sleep 1
+    done
+    if [ $ok = 1 ]; then
+      for c in ${FRAMES_C:-16 64}; do
+        for k in $(seq 1 ${FRAMES_CLIENTS:-4}); do
+          taskset -c $((11 + k)) node bench/cuda/jpeg-served.ts --url "http://127.0.0.1:$port" --model resnet50 --input input --frames "$W/jpeg/bench-224" \
+            --concurrency "$c" --seconds ${FRAMES_S:-6} --out "$W/frames-w$workers-c$c-p$k.json" > /dev/null &
+        done
+        local cpu0; cpu0=$(frames_cpu $pid)
+        wait $(jobs -p | grep -v "^$pid\$") 2>/dev/null
+        echo "server CPU seconds during the load (owner, then each worker): $(frames_cpu_delta "$cpu0" "$(frames_cpu $pid)")" | tee -a "$OUT/frames-summary.jsonl"
+        python3 bench/cuda/frames-sum.py "$W/frames-w$workers-c$c" "workers=$workers c=$c x ${FRAMES_CLIENTS:-4} processes" "$OUT/frames-summary.jsonl"
+      done
+      python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/stats').read().decode())" > "$W/frames-stats-$workers.json"
+      python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['model_stats'][0]; i=s['inference_stats']; n=max(1,i['success']['count']); e=max(1,s['execution_count']); print(json.dumps({'workers':sys.argv[2],'inferences':s['inference_count'],'executions':s['execution_count'],'meanBatch':round(s['inference_count']/e,1),'fail':i['fail']['count'],'queueUsPerReq':round(i['queue']['ns']/n/1e3,1),'computeInferUsPerReq':round(i['compute_infer']['ns']/n/1e3,1)}))" "$W/frames-stats-$workers.json" "$workers" | tee -a "$OUT/frames-summary.jsonl"
+    else
+      echo "server not ready (workers=$workers)"; tail -n 20 "$W/frames-server-$workers.log"
+    fi
+    grep -E 'workers|decoded on|GPU image|error' "$W/frames-server-$workers.log" | head -5 | cut -c1-300
+    kill $pid 2>/dev/null; wait $pid 2>/dev/null
+    if [ -n "${FRAMES_PROF:-}" ]; then
+      local f
+      # The owner's profile (its pid in the name), then the largest worker's.
+      for f in $(ls "$W/prof-$workers"/*".$pid."*.cpuprofile 2>/dev/null) $(ls -S "$W/prof-$workers"/*.cpuprofile 2>/dev/null | grep -v "\.$pid\." | head -1); do
+        echo "== profile $(basename "$f") ($(stat -c %s "$f") bytes)" >> "$OUT/frames-profile.txt"
+        node bench/cpu-profile-summary.ts "$f" --top ${FRAMES_PROF_TOP:-30} >> "$OUT/frames-profile.txt" 2>&1
+      done
+    fi
+  done
+  cat "$W/frames-torch.json" 2>/dev/null
+}
+# CPU seconds (utime + stime) of a process and of each of its children, one "pid:seconds" each.
+frames_cpu() {
+  local p
+  for p in $1 $(pgrep -P "$1"); do awk -v p="$p" '{ printf "%s:%.2f ", p, ($14 + $15) / 100 }' "/proc/$p/stat" 2>/dev/null; done
+}
+frames_cpu_delta() {
+  python3 -c "import sys; a=dict(x.split(':') for x in sys.argv[1].split()); b=dict(x.split(':') for x in sys.argv[2].split()); print(' '.join('%.2f' % (float(b[k]) - float(a.get(k, 0))) for k in b))" "$1" "$2"
+}
+
 export W OUT T0 HPLAN
 # The server's CPUs: the first logical CPU of each of the first two physical cores; the client's: of the next four.
 do_foundation() {
@@ -210,7 +286,7 @@ do_foundation() {
   if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
 }
 
-export -f do_jpeg do_jpegserved
+export -f do_jpeg do_jpegserved do_frames frames_cpu frames_cpu_delta
 export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do
@@ -236,6 +312,7 @@ for s in $STEPS; do
     summary) TAIL=80 step summary 30 node bench/cuda/summarize.ts $W $OUT/summary.txt ;;
     jpeg) TAIL=${TAIL:-40} step jpeg ${JPEG_LIMIT_S:-240} do_jpeg || FAILED="$FAILED jpeg" ;;
     jpegserved) TAIL=${TAIL:-40} step jpegserved ${JPEG_SERVED_LIMIT_S:-300} do_jpegserved || FAILED="$FAILED jpegserved" ;;
+    frames) TAIL=${TAIL:-60} step frames ${FRAMES_LIMIT_S:-420} do_frames || FAILED="$FAILED frames" ;;
     *) echo "unknown step $s" ;;
   esac
 done

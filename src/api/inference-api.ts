@@ -73,6 +73,11 @@ export interface InferenceApi {
   /** Labels of an output (from its config `label_filename`), for the classification extension. */
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined;
   /**
+   * Optional: the input that a model version's engine fills from encoded frames on its own device (tensor/frames.ts),
+   * or undefined when it takes tensors only; the image layer then sends such a model its JPEGs undecoded.
+   */
+  frameInputOf?(name: string, version?: string): string | undefined;
+  /**
    * Triton's system shared memory extension (register / unregister / status of regions; docs/shared-memory.md).
    * Undefined when the server has it turned off (server setting `allowClientShm`, off by default).
    */

@@ -1,6 +1,7 @@
 import type { DataType } from '../tensor/datatype.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import type { RequestContext } from '../observability/request-context.ts';
+import type { FramePlacement } from '../tensor/frames.ts';
 
 /** KServe v2 `$parameters`: values are strings, numbers or booleans. */
 export type Parameters = Readonly<Record<string, string | number | boolean>>;
@@ -57,6 +58,11 @@ export interface InferRequest {
    * regions are looked up among that principal's own (shm/system-shared-memory.ts).
    */
   readonly principal?: string;
+  /**
+   * Set by the image layer only, never by a client: the image input holds encoded frames (BYTES, one per row) that
+   * the model's engine decodes on its device, placed as these say, one per row (tensor/frames.ts).
+   */
+  readonly frames?: readonly FramePlacement[];
 }
 
 export interface InferResponse {

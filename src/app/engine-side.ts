@@ -59,6 +59,8 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
     modelLoadThreadCount: config.modelLoadThreadCount,
     maxQueueSizeDefault: config.maxQueueSizeDefault,
     defaultProviders: config.providers.map((name) => ({ name })),
+    // JPEGs of models whose engine decodes on its device travel to it undecoded (docs/image.md), unless --image-decode cpu.
+    engineFrames: config.imageDecode !== 'cpu',
     engineChainEvents: serverMetrics.engineChainEvents(),
   });
   // Generative models (a `generate` config section) are served by continuous batching over their engine session;

@@ -6,8 +6,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config/server-config.ts';
+import { otlpTracesEndpointInEnv } from '../config/otel-env.ts';
 import type { InferenceApi } from '../api/inference-api.ts';
 import { ServerMetrics } from '../observability/metrics.ts';
 import { logControlOf, type Logger } from '../observability/logger.ts';
@@ -55,8 +57,8 @@ export interface FrontEnds {
   readonly metricsUrl: string | undefined;
   /** The first step of a graceful stop, at once: REST answers close their connections, gRPC sends GOAWAY. */
   beginDrain(): void;
-  /** After the core drained: the listeners close once clients stopped sending (quiet period) or at the deadline. */
-  finishDrain(deadlineMs: number): Promise<void>;
+  /** After the core drained: the listeners close drainQuietMs after the admitted work finished. */
+  finishDrain(): Promise<void>;
 }
 
 export interface FrontEndServices {
@@ -101,9 +103,15 @@ export async function createFrontEndServices(
   return { tls, shared, security, metrics };
 }
 
-/** OpenTelemetry traces when an OTLP endpoint is configured (traceOtlpEndpoint). */
-export function createTracing(config: Readonly<ServerConfig>): OtelTracing | undefined {
-  return config.traceOtlpEndpoint === undefined
+/**
+ * OpenTelemetry traces when an OTLP endpoint is configured: traceOtlpEndpoint, else the OTEL_EXPORTER_OTLP_*
+ * endpoint variables (src/config/otel-env.ts), which the exporter then reads itself.
+ */
+export function createTracing(
+  config: Readonly<ServerConfig>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): OtelTracing | undefined {
+  return config.traceOtlpEndpoint === undefined && !otlpTracesEndpointInEnv(env)
     ? undefined
     : new OtelTracing({
         endpoint: config.traceOtlpEndpoint,
@@ -253,17 +261,24 @@ export async function startFrontEnds(options: FrontEndsOptions): Promise<FrontEn
     grpcAddress: grpc?.address,
     metricsUrl,
     beginDrain,
-    async finishDrain(deadlineMs) {
+    async finishDrain() {
       beginDrain();
       await grpcClosed;
-      // Clients are told SERVER_DRAINING until they stop sending (http-drain.ts); then WebSocket sockets close with
-      // 1001 (going away) behind their last answers, open SSE responses end, and the listener closes last, once
-      // nothing arrived for the quiet period again, so no request that reached the server is reset.
-      const quietDeadlineMs = Math.max(deadlineMs, Date.now() + config.drainQuietMs);
-      await httpDrain?.quiet(config.drainQuietMs, quietDeadlineMs);
+      // The admitted work is done (the caller awaited the core's drain, this the gRPC calls'). For drainQuietMs more,
+      // arrivals are answered (inference SERVER_DRAINING, every REST answer closing its connection), so clients that
+      // heed it leave before the port closes; clients that keep connecting do not extend it (http-drain.ts). Then
+      // WebSocket sockets close with 1001 (going away) behind their last answers, open SSE responses end, and the
+      // listener closes, resetting only what waits in its accept queue then: counted in the log.
+      const workDoneMs = Date.now();
+      await sleep(config.drainQuietMs);
       await streaming?.close();
-      await httpDrain?.quiet(config.drainQuietMs, quietDeadlineMs);
-      await http.close();
+      const resets = await httpDrain?.close();
+      if (resets === undefined) await http.close();
+      else
+        logger.info(
+          { ...resets, afterWorkDoneMs: Date.now() - workDoneMs },
+          `drain: REST port closed ${config.drainQuietMs} ms after the last admitted request finished; ${resets.acceptQueue ?? 'an unknown number of'} connections in its accept queue were reset, ${resets.open} open connections closed`,
+        );
       if (metricsServer !== undefined) {
         const s = metricsServer;
         await new Promise<void>((resolve) => s.close(() => resolve()));

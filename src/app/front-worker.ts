@@ -44,9 +44,9 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
       stopping = true;
       front?.beginDrain();
     },
-    finishDrain: async (deadlineMs) => {
+    finishDrain: async () => {
       stopping = true;
-      await front?.finishDrain(deadlineMs);
+      await front?.finishDrain();
       await services?.security.close();
       await services?.shared.close();
       await tracing?.close();

@@ -101,7 +101,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     closing ??= (async () => {
       // No new queued work; what this replica holds finishes within the drain below.
       const queueClosed = queueWorker?.close();
-      const deadlineMs = Date.now() + config.exitTimeoutSecs * 1000;
       // At once, before anything awaits: not ready, new inference answered SERVER_DRAINING (503, Retry-After), every
       // REST answer closes its connection, gRPC sends GOAWAY. The ports stay open: a request that reaches the
       // server gets an answer.
@@ -109,7 +108,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       front.beginDrain();
       await drained;
       await queueClosed;
-      await front.finishDrain(deadlineMs);
+      await front.finishDrain();
       await engines.stop();
       await security.close();
       if (options.sharedState === undefined) await shared.close();

@@ -64,7 +64,7 @@ export function registerServeCommand(program: Command): void {
     .option('--image-decode <mode>', 'where images are decoded: auto (GPU for CUDA-engine models), gpu, cpu (default auto)')
     .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
     .option('--workers <n>', "front-end processes sharing the ports in front of one engine owner: a number or 'auto' (docs/workers.md)")
-    .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo')
+    .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo,reflection')
     .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)')
     // vLLM's flags where they mean the same here (docs/configuration.md "Flags of other servers").
     .option('--port <port>', "vLLM's --port: the HTTP port (= --http-port)")

@@ -52,6 +52,7 @@ interface WireRequest {
   readonly parameters?: Parameters;
   readonly protocol?: string;
   readonly principal?: string;
+  readonly frames?: InferRequest['frames'];
   readonly context?: { readonly requestId: string; readonly trace: TraceContext; readonly protocol: string; readonly receivedNs: string };
 }
 
@@ -111,6 +112,7 @@ export function requestToWire(r: InferRequest, binaries?: readonly Uint8Array[],
     ...(r.parameters === undefined ? {} : { parameters: r.parameters }),
     ...(r.protocol === undefined ? {} : { protocol: r.protocol }),
     ...(r.principal === undefined ? {} : { principal: r.principal }),
+    ...(r.frames === undefined ? {} : { frames: r.frames }),
     ...(c === undefined ? {} : { context: { requestId: c.requestId, trace: c.trace, protocol: c.protocol, receivedNs: String(c.receivedNs) } }),
   };
   return { value, parts };
@@ -146,6 +148,7 @@ export async function requestFromWire(
     ...(w.parameters === undefined ? {} : { parameters: w.parameters }),
     ...(w.protocol === undefined ? {} : { protocol: w.protocol }),
     ...(w.principal === undefined ? {} : { principal: w.principal }),
+    ...(w.frames === undefined ? {} : { frames: w.frames }),
     ...(c === undefined ? {} : { context: { requestId: c.requestId, trace: c.trace, protocol: c.protocol, receivedNs: BigInt(c.receivedNs) } }),
   };
 }

@@ -18,6 +18,8 @@ interface VersionAnswers {
   readonly ready: Answer<boolean>;
   /** Output name → labels, of the version the answers are about. */
   readonly labels: Readonly<Record<string, readonly string[]>>;
+  /** InferenceApi.frameInputOf: the input its engine fills from encoded frames, if any. */
+  readonly frameInput?: string;
 }
 
 export interface MirrorSnapshot {
@@ -56,7 +58,14 @@ export function takeSnapshot(api: InferenceApi): MirrorSnapshot {
           if (l !== undefined) labels[o.name] = l;
         }
       }
-      byVersion[v] = { metadata, config: answer(() => api.modelConfig(name, version)), ready: answer(() => api.modelReady(name, version)), labels };
+      const frameInput = api.frameInputOf?.(name, version);
+      byVersion[v] = {
+        metadata,
+        config: answer(() => api.modelConfig(name, version)),
+        ready: answer(() => api.modelReady(name, version)),
+        labels,
+        ...(frameInput === undefined ? {} : { frameInput }),
+      };
     }
     models[name] = byVersion;
   }
@@ -76,10 +85,8 @@ export class ModelMirror {
 
   private answers(name: string, version: string | undefined): VersionAnswers {
     const model = this.snapshot.models[name];
-    if (model === undefined) {
-      const names = Object.keys(this.snapshot.models).sort();
-      throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${names.length === 0 ? '' : ` (models: ${names.join(', ')})`}`);
-    }
+    // No list of the other models: the front end adds those the caller may see (transport/streaming/caller-view.ts).
+    if (model === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'`);
     const v = model[version ?? ''];
     if (v === undefined) {
       const known = Object.keys(model).filter((k) => k !== '');
@@ -105,6 +112,13 @@ export class ModelMirror {
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined {
     try {
       return this.answers(name, version).labels[output];
+    } catch {
+      return undefined;
+    }
+  }
+  frameInputOf(name: string, version?: string): string | undefined {
+    try {
+      return this.answers(name, version).frameInput;
     } catch {
       return undefined;
     }

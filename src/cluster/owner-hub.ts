@@ -11,7 +11,7 @@ import type { InferenceApi } from '../api/inference-api.ts';
 import { rtError } from '../errors/registry.ts';
 import { markExclusive } from '../tensor/exclusive-buffers.ts';
 import type { Logger } from '../observability/logger.ts';
-import { openFileRegion, systemSharedMemoryOf, type RegionBacking, type RegionOpener } from '../shm/system-shared-memory.ts';
+import { openFileRegion, openRegion, systemSharedMemoryOf, type RegionBacking, type RegionOpener } from '../shm/system-shared-memory.ts';
 import type { BucketSpec, BucketStore } from '../security/bucket-store.ts';
 import type { ConcurrencyStore } from '../security/concurrency-store.ts';
 import type { TicketStore } from '../security/ws-tickets.ts';
@@ -103,8 +103,17 @@ export class OwnerHub {
       async (method, args, ctx) => {
         if (method === 'hello') {
           const hello = args.value as Hello;
+          // Opened and checked as client regions are (no links, a regular file large enough), then by the opener.
           const slots =
-            hello.slots === undefined ? undefined : await (this.options.opener ?? openFileRegion)(hello.slots.path, 0, hello.slots.byteSize);
+            hello.slots === undefined
+              ? undefined
+              : await openRegion(
+                  this.options.opener ?? openFileRegion,
+                  hello.slots.path,
+                  0,
+                  hello.slots.byteSize,
+                  `the worker's tensor slots (${hello.slots.path})`,
+                );
           link = { id: Number(hello.worker), peer, slots, holds: new Map() };
           this.links.add(link);
           return { value: { snapshot: takeSnapshot(this.options.api), sharedMemory: this.options.api.systemSharedMemory !== undefined } };

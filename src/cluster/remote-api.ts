@@ -71,6 +71,9 @@ export class RemoteInferenceApi implements InferenceApi {
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined {
     return this.mirror.outputLabels(name, version, output);
   }
+  frameInputOf(name: string, version?: string): string | undefined {
+    return this.mirror.frameInputOf(name, version);
+  }
   repositoryIndex(readyOnly?: boolean): RepositoryIndexEntry[] {
     return this.mirror.repositoryIndex(readyOnly);
   }

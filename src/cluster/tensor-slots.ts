@@ -37,13 +37,14 @@ export class TensorSlots {
   static async create(directory = DEFAULT_SHM_DIRECTORY): Promise<TensorSlots> {
     const path = join(directory, `rtserve-slots-${process.pid}-${randomBytes(4).toString('hex')}`);
     const byteSize = SLOT_BYTES * SLOT_COUNT;
-    const fh = await open(path, 'wx', 0o600);
+    const handle = await open(path, 'wx+', 0o600);
     try {
-      await fh.truncate(byteSize);
-    } finally {
-      await fh.close();
+      await handle.truncate(byteSize);
+    } catch (err) {
+      await handle.close();
+      throw err;
     }
-    return new TensorSlots(path, await openFileRegion(path, 0, byteSize), byteSize);
+    return new TensorSlots(path, await openFileRegion({ path, handle, size: byteSize }, 0, byteSize), byteSize);
   }
 
   /** The owner has the object open: its name can go. */

@@ -5,6 +5,7 @@ import { rtError } from '../errors/registry.ts';
 import type { z } from 'zod';
 import { describeZodError, didYouMean } from './hint.ts';
 import { foldApiKey } from './api-key.ts';
+import { otelEnvLayer } from './otel-env.ts';
 import { serverConfigSchema, type ServerConfig, type ServerConfigInput } from './server-config.ts';
 
 /**
@@ -148,11 +149,13 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * One server configuration from defaults < file < environment < flags, validated once by the one schema and
- * frozen. Unknown keys are rejected with a "did you mean" hint, naming the source they came from.
+ * One server configuration from defaults < OpenTelemetry's OTEL_* variables (otel-env.ts) < file < environment
+ * (RTSERVE_*) < flags, validated once by the one schema and frozen. Unknown keys are rejected with a "did you
+ * mean" hint, naming the source they came from.
  */
 export async function loadServerConfig(sources: ServerConfigSources = {}): Promise<Readonly<ServerConfig>> {
   const layers: [string, Record<string, unknown>][] = [];
+  if (sources.env !== undefined) layers.push(['environment (OTEL_*)', otelEnvLayer(sources.env, (m) => sources.warn?.(m))]);
   if (sources.file !== undefined) layers.push([`config file ${sources.file}`, await fromFile(sources.file)]);
   if (sources.env !== undefined) {
     const env = fromEnv(sources.env);

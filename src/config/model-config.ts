@@ -322,7 +322,16 @@ export const modelConfigSchema = z.strictObject({
   instance_group: z.array(instanceGroup).default([]),
   optimization: optimization.optional(),
   model_warmup: z.array(modelWarmup).default([]),
-  default_model_filename: z.string().optional(),
+  /**
+   * The model file of each version folder. A name inside the folder, never a path: configs arrive through the
+   * load API too (Triton's `config` parameter), so `../x`, `a/b` and absolute paths are refused (400 BAD_CONFIG).
+   */
+  default_model_filename: z
+    .string()
+    .refine((name) => name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name), {
+      message: 'must be the name of a file in the version folder (no "/", "\\" or "..")',
+    })
+    .optional(),
   parameters: z.record(z.string(), z.strictObject({ string_value: z.string() })).default({}),
   response_cache: z.strictObject({ enable: z.boolean() }).optional(),
   engine: engineSection.default(() => engineSection.parse({})),

@@ -49,7 +49,7 @@ const jwtSchema = z.strictObject({
   modelsClaim: z.string().min(1).default('models'),
   /** Model patterns for a token without the models claim. */
   defaultModels: z.array(modelPattern).default(['*']),
-  /** Leeway for exp / nbf / iat checks. */
+  /** Leeway for exp / nbf / iat checks, at verification and at every later expiry check (cache, requests, tickets). */
   clockToleranceSecs: z.number().min(0).max(600).default(30),
   /** Tokens without `exp` are refused unless this is false. */
   requireExp: z.boolean().default(true),

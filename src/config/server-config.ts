@@ -103,14 +103,17 @@ export const serverConfigSchema = z.strictObject({
    */
   allowClientShm: bool.default(false),
   /**
-   * Where image requests are decoded and preprocessed (docs/image.md "On the GPU"): `auto` on the GPU (nvJPEG and the
-   * preprocess kernel of the CUDA addon) for models served by the CUDA engine, `gpu` for every 3-channel image model
-   * while the addon loads, `cpu` always with sharp. Without the addon every mode is the CPU path. The default stays
-   * `cpu` until the served GPU path has run on a GPU machine (its last fix has not: docs/image.md).
+   * Where image requests are decoded and preprocessed (docs/image.md "On the GPU"): `auto` on the GPU for models
+   * served by the CUDA engine (their JPEGs travel undecoded to the engine, which decodes them with nvJPEG straight into
+   * its input, under --workers N too), `gpu` also for every other 3-channel image model while the addon loads (decoded
+   * on the GPU, rows back to the host), `cpu` always with sharp. Without the addon every mode is the CPU path.
    */
-  imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('cpu'),
-  /** API groups answered UNSUPPORTED (the demo pages 404) on every front end; Triton's restricted APIs, but off. */
-  disabledApis: commaList(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo'])),
+  imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('auto'),
+  /**
+   * API groups answered UNSUPPORTED (the demo pages 404, gRPC server reflection is not served) on every front end;
+   * Triton's restricted APIs, but off.
+   */
+  disabledApis: commaList(z.enum(['repository', 'logging', 'shared-memory', 'statistics', 'demo', 'reflection'])),
   /**
    * The only directory POST /v2/logging may point log_file into (relative names resolve inside it; escapes are
    * refused). Unset: log_file cannot be changed over the network, as in Triton.
@@ -163,8 +166,8 @@ export const serverConfigSchema = z.strictObject({
   /** Seconds to wait for in-flight requests on SIGINT/SIGTERM before exiting anyway. */
   exitTimeoutSecs: z.coerce.number().min(0).default(30),
   /**
-   * On SIGTERM the REST port closes only once no request or connection arrived for this long after the in-flight
-   * work drained (capped by exitTimeoutSecs), so a client's request in the accept queue is answered, not reset.
+   * On SIGTERM the REST port closes this long after the last admitted request finished: arrivals meanwhile are
+   * answered (503 SERVER_DRAINING, Connection: close), and clients that keep connecting do not extend it.
    */
   drainQuietMs: z.coerce.number().int().min(0).default(1000),
   /** Ready only when every model is ready (Triton's --strict-readiness). */
@@ -217,7 +220,8 @@ export const serverConfigSchema = z.strictObject({
   asyncQueue: asyncQueueConfigSchema.prefault({}),
   /**
    * Front-end processes sharing the HTTP, gRPC and WebSocket ports (docs/workers.md): 1 is the single process; N > 1
-   * runs N workers doing the protocol work in front of one engine owner. 'auto' (the default) is `workersForCores` (workers.ts): 1 below 8 cores.
+   * runs N workers doing the protocol work in front of one engine owner. 'auto' (the default) is `workersForCores` (workers.ts): 1 below 8 cores,
+   * counting the container's CPU quota (cgroup v2 cpu.max) where one is set.
    */
   workers: workersSetting,
   // ---- generation: continuous batching of generative models (docs/generate.md)

@@ -2,10 +2,11 @@
  * The `workers` setting (docs/workers.md): how many front-end processes share the server's ports in front of the
  * one engine owner (default 'auto'). A number, or 'auto': one process on small machines, where the protocol work and the engine
  * share few cores and IPC would only add work, and half the cores (at most 8) from 8 cores up, leaving the other
- * half to the engine owner, its engine threads and the kernel's network stack.
+ * half to the engine owner, its engine threads and the kernel's network stack. Cores are the CPUs the process may
+ * use: a container's CPU quota (cgroup v2 cpu.max) where one is set.
  */
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { usableCpus } from '../util/cpu-quota.ts';
 
 /** The most front-end processes a server runs. */
 export const MAX_WORKERS = 64;
@@ -21,7 +22,10 @@ export function workersForCores(cores: number): number {
   return cores < 8 ? 1 : Math.min(8, Math.floor(cores / 2));
 }
 
-/** The number of front-end processes a `workers` setting means on this machine. */
-export function frontEndWorkers(setting: number | 'auto'): number {
-  return setting === 'auto' ? workersForCores(availableParallelism()) : setting;
+/**
+ * The number of front-end processes a `workers` setting means here: 'auto' counts the CPUs this process may use
+ * (its container's CPU quota where one is set, src/util/cpu-quota.ts), not the node's cores.
+ */
+export function frontEndWorkers(setting: number | 'auto', cpus: () => number = usableCpus): number {
+  return setting === 'auto' ? workersForCores(cpus()) : setting;
 }

@@ -178,6 +178,15 @@ export class InferenceServer implements InferenceApi {
     return this.options.repository.get(name, version).labels.get(output);
   }
 
+  frameInputOf(name: string, version?: string): string | undefined {
+    try {
+      return this.options.repository.get(name, version).frameInputNow();
+    } catch {
+      // Not loaded (or unknown): infer reports it.
+      return undefined;
+    }
+  }
+
   async infer(request: InferRequest): Promise<InferResponse> {
     const arrivalNs = process.hrtime.bigint();
     if (this.draining) throw rtError('SERVER_DRAINING', 'server is shutting down and accepts no new requests', { retryAfterMs: 1000 });
@@ -196,7 +205,8 @@ export class InferenceServer implements InferenceApi {
     try {
       try {
         validated = validateRequest(request, loaded.validation, arrivalNs);
-        checkInputsInProfiles(loaded.profiles, request.inputs);
+        // Encoded frames are decoded by the engine into the profile's shape (its programs take the batch).
+        if (request.frames === undefined) checkInputsInProfiles(loaded.profiles, request.inputs);
       } catch (err) {
         // Triton counts a request refused by validation as a failure of the model it addressed.
         loaded.stats.recordFailure(Number(process.hrtime.bigint() - arrivalNs));

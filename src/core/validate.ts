@@ -102,6 +102,7 @@ export function validateRequest(req: InferRequest, meta: ModelIoMetadata, arriva
   }
 
   const batching = meta.maxBatchSize > 0;
+  if (req.frames !== undefined) return validateFrames(req, meta, arrivalNs, index);
   let batchSize = batching ? -1 : 1;
   let batchFrom = '';
   for (const input of req.inputs) {
@@ -174,6 +175,33 @@ export function validateRequest(req: InferRequest, meta: ModelIoMetadata, arriva
     }
   }
 
+  return { request: req, batchSize, outputNames: outputNamesOf(req, index, model), arrivalNs };
+}
+
+/**
+ * A request of encoded frames (tensor/frames.ts, made by the image layer): the model's instances decode them into
+ * its image input on their device; the only input is that one, as BYTES, one frame per row, each with its placement.
+ */
+function validateFrames(req: InferRequest, meta: ModelIoMetadata, arrivalNs: bigint, index: ModelIndex): ValidatedRequest {
+  const model = `model '${meta.name}'`;
+  const frames = req.frames ?? [];
+  const input = req.inputs[0];
+  if (meta.frameInput === undefined || req.inputs.length !== 1 || input?.name !== meta.frameInput) {
+    throw rtError('BAD_REQUEST', `${model} does not take encoded frames on its engine`);
+  }
+  const n = frames.length;
+  if (input.datatype !== 'BYTES' || input.shape.length !== 1 || input.shape[0] !== n || !Array.isArray(input.data) || input.data.length !== n) {
+    throw rtError('BAD_DATA', `input '${input.name}': ${n} encoded frames need a BYTES tensor of shape [${n}]`);
+  }
+  if (!input.data.every((b) => b instanceof Uint8Array)) throw rtError('BAD_DATA', `input '${input.name}': every frame must be a byte string`);
+  if (n < 1 || n > Math.max(1, meta.maxBatchSize)) {
+    throw rtError('BATCH_TOO_LARGE', `${model}: ${n} frames in one request, the model takes 1 to ${Math.max(1, meta.maxBatchSize)}`);
+  }
+  return { request: req, batchSize: n, outputNames: outputNamesOf(req, index, model), arrivalNs };
+}
+
+/** The outputs a request asks for (all the model's outputs when it names none), checked. */
+function outputNamesOf(req: InferRequest, index: ModelIndex, model: string): readonly string[] {
   let outputNames = index.outputNames;
   if (req.outputs !== undefined && req.outputs.length > 0) {
     const names: string[] = [];
@@ -190,6 +218,5 @@ export function validateRequest(req: InferRequest, meta: ModelIoMetadata, arriva
     }
     outputNames = names;
   }
-
-  return { request: req, batchSize, outputNames, arrivalNs };
+  return outputNames;
 }

@@ -1,9 +1,10 @@
-import { RtError } from '../errors/registry.ts';
+import { RtError, rtError } from '../errors/registry.ts';
+import type { EncodedFrame } from '../tensor/frames.ts';
 import { copyData } from '../tensor/datatype.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { concatBatch } from './batch-tensors.ts';
 import type { EngineChain, FailoverReason } from './engine-chain.ts';
-import type { BatchFeed, EngineSession, SessionDescription } from './engine.ts';
+import type { BatchFeed, EngineSession, FrameRun, SessionDescription } from './engine.ts';
 
 /** An engine or device failure (reason), or undefined for an error that is the request's or the caller's. */
 export function engineFailureOf(err: unknown, session: EngineSession): FailoverReason | undefined {
@@ -33,6 +34,27 @@ export class ChainSession implements EngineSession {
     return this.#chain.description;
   }
 
+  /** The serving link's frame input: frames go to the device while a link that decodes them serves. */
+  get frameInput(): string | undefined {
+    return this.#chain.ready(this.#instance)?.session.frameInput;
+  }
+
+  /**
+   * Frames on whichever link serves; a link that does not decode frames (the chain failed over to one) answers
+   * UNSUPPORTED, and the image layer decodes those frames on the CPU instead.
+   */
+  runFrames(frames: readonly EncodedFrame[], outputNames: readonly string[], signal?: AbortSignal): Promise<FrameRun> {
+    return this.#runOnChain(
+      frames,
+      (session, f) =>
+        session.runFrames === undefined
+          ? Promise.reject(rtError('UNSUPPORTED', 'the engine serving this model now takes decoded tensors only'))
+          : session.runFrames(f, outputNames, signal),
+      (f) => f,
+      signal,
+    );
+  }
+
   run(feeds: readonly Tensor[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]> {
     return this.#runOnChain(
       feeds,
@@ -56,12 +78,12 @@ export class ChainSession implements EngineSession {
     );
   }
 
-  async #runOnChain<F>(
+  async #runOnChain<F, R>(
     feeds: F,
-    runOn: (session: EngineSession, inputs: F) => Promise<Tensor[]>,
+    runOn: (session: EngineSession, inputs: F) => Promise<R>,
     copy: (inputs: F) => F,
     signal: AbortSignal | undefined,
-  ): Promise<Tensor[]> {
+  ): Promise<R> {
     let inputs = feeds;
     let retried = false;
     for (;;) {

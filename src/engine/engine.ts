@@ -1,5 +1,7 @@
 import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import type { PlanRuntime } from '../plan/compatibility.ts';
+import type { ImageSpec } from '../config/image-spec.ts';
+import type { EncodedFrame, FrameFailure } from '../tensor/frames.ts';
 
 /** Execution providers rtserve knows how to ask onnxruntime for, in the order a user lists them. */
 export type ExecutionProviderName = 'cpu' | 'webgpu' | 'cuda' | 'tensorrt';
@@ -27,6 +29,11 @@ export interface EngineLoadOptions {
    * CUDA_VISIBLE_DEVICES). Engines with devices (CUDA) place the instance there; the others ignore it.
    */
   readonly device?: number;
+  /**
+   * The model's image pipeline (its `preprocess` section), when it has one: an engine that decodes frames on its
+   * device (`EngineSession.runFrames`) preprocesses them into this input by it.
+   */
+  readonly image?: ImageSpec;
 }
 
 export interface SessionDescription {
@@ -57,7 +64,25 @@ export interface EngineSession {
    * Without it the scheduler joins the batch itself and calls `run`. The same rule about touching inputs applies.
    */
   runBatch?(feeds: readonly BatchFeed[], outputNames: readonly string[], signal?: AbortSignal): Promise<Tensor[]>;
+  /**
+   * The input this session fills from encoded frames on its own device (tensor/frames.ts), when it can: then a
+   * request may carry that input as BYTES, one encoded frame per row, with each frame's placement, and the
+   * scheduler runs such batches through `runFrames`. Undefined: every input comes as a tensor.
+   */
+  readonly frameInput?: string | undefined;
+  /**
+   * Decodes and preprocesses `frames` (rows in order) into `frameInput` on the device and runs the batch. A frame
+   * the device cannot take fails only its own row (`failures[row]`); the other rows' outputs are valid.
+   */
+  runFrames?(frames: readonly EncodedFrame[], outputNames: readonly string[], signal?: AbortSignal): Promise<FrameRun>;
   close(): Promise<void>;
+}
+
+/** A batch of frames run by an engine: outputs for every row, and the rows whose frame failed. */
+export interface FrameRun {
+  readonly outputs: Tensor[];
+  /** Sparse by row: undefined where the frame was decoded. */
+  readonly failures: readonly (FrameFailure | undefined)[];
 }
 
 /** One input of a batch before it is joined along dim 0: the joined shape, and each request's tensor in order. */

@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Context, type HrTime } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
   ParentBasedSampler,
@@ -35,11 +35,16 @@ export interface TraceSettings {
 }
 
 export interface OtelTracingOptions {
-  /** OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces. */
-  readonly endpoint: string;
+  /**
+   * OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces; undefined: the exporter's own from the
+   * environment (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT plus /v1/traces). Headers,
+   * timeout, compression and TLS files come from the OTEL_EXPORTER_OTLP_* variables either way (the SDK reads them).
+   */
+  readonly endpoint: string | undefined;
   readonly level: 'OFF' | 'TIMESTAMPS';
   /** One new trace in `rate` requests (Triton's trace_rate). */
   readonly rate: number;
+  /** service.name unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES say otherwise (the SDK's env detector). */
   readonly serviceName?: string;
   /** Span export batching delay (BatchSpanProcessor scheduledDelayMillis). */
   readonly exportDelayMs?: number;
@@ -82,9 +87,13 @@ export class OtelTracing {
     this.level = options.level;
     this.rate = options.rate;
     this.sampler = OtelTracing.samplerFor(options.rate);
-    const exporter = new OTLPTraceExporter({ url: options.endpoint });
+    const exporter = new OTLPTraceExporter(options.endpoint === undefined ? {} : { url: options.endpoint });
+    // The detected resource's attributes win in merge(): OTEL_SERVICE_NAME over OTEL_RESOURCE_ATTRIBUTES over ours.
+    const resource = resourceFromAttributes({ 'service.name': options.serviceName ?? 'rtserve' }).merge(
+      detectResources({ detectors: [envDetector] }),
+    );
     this.provider = new TracerProvider({
-      resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'rtserve' }),
+      resource,
       idGenerator: this.ids,
       // The sampler is read through this object, so /v2/trace/setting can change the rate at run time.
       sampler: { shouldSample: (...args) => this.sampler.shouldSample(...args), toString: () => `rtserve(${this.rate})` },

@@ -12,12 +12,10 @@
 import { rtError } from '../errors/registry.ts';
 import type { ImageSpec } from '../config/image-spec.ts';
 import type { Tensor } from '../tensor/tensor.ts';
-import { planResize } from './decode.ts';
 import type { DecodedFrames, FrameDecoder, FrameItem, FrameStatus } from './frame-decoder.ts';
 import { referenceFrameDecoder, rowElements } from './frame-decoder.ts';
 import type { ImageTensor } from './image-pipeline.ts';
-import { routeJpeg } from './jpeg-header.ts';
-import { sniffImageFormat } from './sniff.ts';
+import { deviceRoute, placeFrame } from './engine-frame.ts';
 
 /** How the image pipeline turns bytes into the model's input tensor (the CPU path when there is none). */
 export interface ImageDecoding {
@@ -82,16 +80,11 @@ export class FrameBatcher implements ImageDecoding {
 
   toTensor(bytes: Uint8Array, spec: ImageSpec, model: string, version: string | undefined): Promise<ImageTensor> | undefined {
     if (spec.channels !== 3 || this.options.useFor?.(model, version) === false) return undefined;
-    const format = sniffImageFormat(bytes);
     // Not a JPEG, or one the model does not accept: the CPU path decodes it or gives its error.
-    if (format !== 'jpeg' || !spec.formats.has('jpeg') || !this.decoder.decodesJpeg) return this.cpu(bytes, spec);
-    const route = routeJpeg(bytes);
-    if (route.to === 'error') return this.refuse(`corrupt jpeg image: ${route.message}`);
+    const route = this.decoder.decodesJpeg ? deviceRoute(bytes, spec) : ({ to: 'cpu' } as const);
+    if (route.to === 'refuse') return this.refuse(route.message);
     if (route.to === 'cpu') return this.cpu(bytes, spec);
-    const { width, height } = route.header;
-    if (width * height > spec.maxPixels) {
-      return this.refuse(`the image is ${width}x${height} = ${width * height} pixels, over the limit of ${spec.maxPixels} for model '${spec.model}'`);
-    }
+    const { width, height } = route;
     return this.enqueue({ bytes, encoded: true, width, height }, bytes, spec, 'jpeg');
   }
 
@@ -123,12 +116,8 @@ export class FrameBatcher implements ImageDecoding {
     spec: ImageSpec,
     format: string,
   ): Promise<ImageTensor> {
-    const plan = planResize(frame.width, frame.height, spec);
-    const t = plan.transform;
-    const item: FrameItem = {
-      ...frame,
-      place: { resizeWidth: plan.resizeWidth, resizeHeight: plan.resizeHeight, offsetX: t.offsetX, offsetY: t.offsetY },
-    };
+    const { placement: p, transform: t } = placeFrame(frame.width, frame.height, spec);
+    const item: FrameItem = { ...frame, place: { resizeWidth: p.resizeWidth, resizeHeight: p.resizeHeight, offsetX: p.offsetX, offsetY: p.offsetY } };
     return new Promise<ImageTensor>((resolve, reject) => {
       let list = this.pending.get(spec);
       if (list === undefined) {

@@ -41,7 +41,8 @@ function rawFrameSize(shape: readonly number[]): { width: number; height: number
  * raw RGB frame in a UINT8 [H, W, 3] input (unless that already is the model's input as it stands), or none.
  */
 export function imageRequestKind(api: InferenceApi, request: InferRequest): 'encoded' | 'raw' | undefined {
-  if (request.inputs.length !== 1) return undefined;
+  // Encoded frames already placed by the image layer (tensor/frames.ts) go to the core as they are.
+  if (request.inputs.length !== 1 || request.frames !== undefined) return undefined;
   const input = request.inputs[0] as Tensor;
   if (input.datatype !== 'BYTES' && input.datatype !== 'UINT8') return undefined;
   let spec;

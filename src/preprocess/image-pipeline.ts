@@ -7,7 +7,8 @@
  */
 import type { InferenceApi } from '../api/inference-api.ts';
 import type { Tensor } from '../tensor/tensor.ts';
-import { rtError } from '../errors/registry.ts';
+import { RtError, rtError } from '../errors/registry.ts';
+import type { InferResponse } from '../api/types.ts';
 import { classify, type ClassScore } from '../postprocess/classification.ts';
 import { postprocessDetections, type Detection } from '../postprocess/detection.ts';
 import type { BoxXyxy, ImageTransform } from '../postprocess/geometry.ts';
@@ -18,6 +19,8 @@ import type { RequestContext } from '../observability/request-context.ts';
 import { convertPixels } from './pixel-pool.ts';
 import { conversionOf } from './to-tensor.ts';
 import type { WithImageDecoding } from './frame-batcher.ts';
+import type { FramePlacement } from '../tensor/frames.ts';
+import { engineFrame } from './engine-frame.ts';
 
 export interface ImagePipelineOptions {
   readonly version?: string;
@@ -89,6 +92,8 @@ export interface ImageTensor {
   readonly tensor: Tensor;
   readonly image: ImageInfo;
   readonly transform: ImageTransform;
+  /** Set when `tensor` holds the encoded frame itself, for an engine that decodes on its device (engine-frame.ts). */
+  readonly frames?: readonly FramePlacement[];
 }
 
 /** Builds the model input tensor from encoded image bytes (on the CPU: sharp, then the pixel conversion). */
@@ -134,26 +139,39 @@ export async function runImagePipeline(
   // On a device (frame-batcher.ts) when the pipeline has one for this model, else on the CPU.
   const decoding = (api as WithImageDecoding).imageDecoding;
   const raw = options.rawFrame;
+  // The model's engine decodes JPEGs on its own device (engine-frame.ts): they travel undecoded, in its batches.
+  const onEngine = raw === undefined && api.frameInputOf?.(model, options.version) === spec.inputName ? engineFrame(imageBytes, spec) : undefined;
   const onDevice =
-    raw === undefined
+    onEngine ??
+    (raw === undefined
       ? decoding?.toTensor(imageBytes, spec, model, options.version)
-      : decoding?.rawToTensor?.(imageBytes, raw.width, raw.height, spec, model, options.version);
-  const { tensor, image, transform } = await (onDevice ??
-    (raw === undefined ? imageToTensor(imageBytes, spec) : rawFrameToTensor(imageBytes, raw.width, raw.height, spec)));
+      : decoding?.rawToTensor?.(imageBytes, raw.width, raw.height, spec, model, options.version));
+  const cpuPath = (): Promise<ImageTensor> =>
+    raw === undefined ? imageToTensor(imageBytes, spec) : rawFrameToTensor(imageBytes, raw.width, raw.height, spec);
+  const input = await (onDevice ?? cpuPath());
+  const { image, transform } = input;
   const decodeUs = microsSince(t0);
   options.signal?.throwIfAborted();
 
   const t1 = process.hrtime.bigint();
-  const response = await api.infer({
-    model,
-    ...(options.version === undefined ? {} : { version: options.version }),
-    ...(options.id === undefined ? {} : { id: options.id }),
-    // [1, C, H, W] (or NHWC): the batch of one, or the leading 1 that a non-batching image model's dims carry.
-    inputs: [tensor],
-    outputs: spec.outputs.map((name) => ({ name })),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    protocol: options.protocol ?? 'image',
-    ...(options.context === undefined ? {} : { context: options.context }),
+  const infer = (t: ImageTensor): Promise<InferResponse> =>
+    api.infer({
+      model,
+      ...(options.version === undefined ? {} : { version: options.version }),
+      ...(options.id === undefined ? {} : { id: options.id }),
+      // [1, C, H, W] (or NHWC): the batch of one, or the leading 1 that a non-batching image model's dims carry; or
+      // the encoded frame, which the engine decodes on its device.
+      inputs: [t.tensor],
+      ...(t.frames === undefined ? {} : { frames: t.frames }),
+      outputs: spec.outputs.map((name) => ({ name })),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      protocol: options.protocol ?? 'image',
+      ...(options.context === undefined ? {} : { context: options.context }),
+    });
+  // A frame the device decoder turned down as unsupported (not as corrupt) is decoded on the CPU instead.
+  const response = await infer(input).catch(async (e: unknown) => {
+    if (input.frames === undefined || !(e instanceof RtError) || e.code !== 'UNSUPPORTED') throw e;
+    return infer(await cpuPath());
   });
   const inferUs = microsSince(t1);
 

@@ -31,6 +31,8 @@ export interface LoadedVersion {
   readonly config: ModelConfig;
   readonly metadata: ModelMetadata;
   readonly validation: ModelIoMetadata;
+  /** The input its engine fills from encoded frames now (EngineSession.frameInput), if any. */
+  readonly frameInputNow: () => string | undefined;
   readonly scheduler: Scheduler;
   readonly stats: ModelStats;
   readonly sessions: readonly EngineSession[];
@@ -73,6 +75,11 @@ export interface RepositoryManagerOptions {
   readonly modelLoadThreadCount?: number;
   /** Server-wide default providers for models whose config leaves `engine.providers` at its default. */
   readonly defaultProviders: readonly ExecutionProviderSpec[];
+  /**
+   * Whether engines that decode images on their device get the model's image spec (EngineLoadOptions.image), so
+   * that its JPEGs reach them undecoded (server setting `imageDecode` other than `cpu`). Default false.
+   */
+  readonly engineFrames?: boolean;
   /** Told about engine failovers, recoveries and health probes (the metrics count them). */
   readonly engineChainEvents?: EngineChainEvents;
   /** Makes each loaded version's statistics (observability hooks histograms in here); default: plain ModelStats. */
@@ -165,7 +172,7 @@ export class RepositoryManager {
   /** The version a request addresses. Throws NOT_FOUND for unknown names/versions, UNAVAILABLE while not ready. */
   get(name: string, version?: string): LoadedVersion {
     const rec = this.models.get(name);
-    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest()}`);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'`);
     const v = version === undefined || version === '' ? rec.latest : version;
     if (v === undefined) {
       throw rtError('MODEL_NOT_READY', `model '${name}' is not ready (${rec.state.toLowerCase()}${rec.reason === '' ? '' : `: ${rec.reason}`})`);
@@ -181,7 +188,7 @@ export class RepositoryManager {
   /** Whether the model (or version) is ready; throws MODEL_NOT_FOUND for names never seen. */
   isReady(name: string, version?: string): boolean {
     const rec = this.models.get(name);
-    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'${this.suggest()}`);
+    if (rec === undefined) throw rtError('MODEL_NOT_FOUND', `unknown model '${name}'`);
     if (version === undefined || version === '') return rec.state === 'READY' && rec.latest !== undefined;
     return rec.versions.has(version);
   }
@@ -262,11 +269,6 @@ export class RepositoryManager {
   }
 
   // ---------------------------------------------------------------------------------------------------------
-
-  private suggest(): string {
-    const names = [...this.models.keys()];
-    return names.length === 0 ? '' : ` (models: ${names.sort().join(', ')})`;
-  }
 
   private async findEntry(name: string): Promise<ModelEntry> {
     let lastError: unknown;
@@ -415,7 +417,8 @@ export class RepositoryManager {
     plan?: PlanManifest,
     text?: HfText,
   ): Promise<LoadedVersion> {
-    const loadOptions = engineLoadOptions(config, this.options.defaultProviders);
+    const image = this.options.engineFrames === true ? imageSpecOf(config) : undefined;
+    const loadOptions = { ...engineLoadOptions(config, this.options.defaultProviders), ...(image === undefined ? {} : { image }) };
     let sessions: EngineSession[] = [];
     let chain: EngineChain | undefined;
     try {
@@ -448,7 +451,10 @@ export class RepositoryManager {
         version,
         config,
         metadata: metadataOf(entry.name, [version], config),
-        validation,
+        validation: image === undefined ? validation : { ...validation, frameInput: image.inputName },
+        // Encoded frames go to the engine while every instance decodes them into the image input itself (a failover
+        // chain may move to a link that does not).
+        frameInputNow: () => (image !== undefined && sessions.every((s) => s.frameInput === image.inputName) ? image.inputName : undefined),
         scheduler,
         stats,
         sessions,

@@ -21,6 +21,8 @@ export interface ModelIoMetadata {
   readonly outputs: readonly TensorMetadata[];
   /** Inputs the request may leave out (Triton's `optional: true`). */
   readonly optionalInputs: ReadonlySet<string>;
+  /** The image input that may come as encoded frames for an engine that decodes them (tensor/frames.ts), if any. */
+  readonly frameInput?: string | undefined;
 }
 
 function tensorMeta(t: TensorConfig, batchDim: boolean): TensorMetadata {

@@ -177,7 +177,8 @@ export async function scanModel(repoDir: string, name: string): Promise<ModelEnt
   } catch {
     isDir = false;
   }
-  if (!isDir || name.startsWith('.')) throw rtError('MODEL_NOT_FOUND', `no model named '${name}' in repository '${repoDir}'`);
+  // Clients see this message: it names no host path (the operator's log has the repositories).
+  if (!isDir || name.startsWith('.')) throw rtError('MODEL_NOT_FOUND', `no model named '${name}' in the model repository`);
   return scanModelDir(name, dir);
 }
 

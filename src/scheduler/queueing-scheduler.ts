@@ -1,7 +1,8 @@
 import type { InferResponse } from '../api/types.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { RtError, rtError } from '../errors/registry.ts';
-import { concatBatch, planBatch, splitBatch } from '../engine/batch-tensors.ts';
+import { splitBatch } from '../engine/batch-tensors.ts';
+import { runOnSession } from './batch-run.ts';
 import { WakeClock } from './wake-clock.ts';
 import { LinkedList } from './linked-list.ts';
 import type { ListNode } from './linked-list.ts';
@@ -329,17 +330,14 @@ export abstract class QueueingScheduler implements RtScheduler {
       const first = entries[0];
       if (first === undefined) return;
       const single = entries.length === 1;
-      // A request alone keeps its own tensors (no copy); a batch gets one copy per input, made by the engine
-      // where it offers runBatch (a worker session joins it on its thread), else here.
-      const requests = entries.map((e) => e.v.request.inputs);
-      const parts = single || session.runBatch === undefined ? undefined : planBatch(requests);
-      const feeds = single ? first.v.request.inputs : parts === undefined ? concatBatch(requests) : undefined;
       const names = single ? first.v.outputNames : unionOf(entries.map((e) => e.v.outputNames));
       const inputDoneNs = hrtimeNs();
-      const outputs =
-        feeds !== undefined
-          ? await session.run(feeds, names, batch.controller?.signal)
-          : await session.runBatch!(parts!, names, batch.controller?.signal);
+      const { outputs, failed } = await runOnSession(
+        session,
+        entries.map((e) => e.v),
+        names,
+        batch.controller?.signal,
+      );
       const inferDoneNs = hrtimeNs();
       const wanted = new Set(names);
       const perRequest = single
@@ -373,7 +371,10 @@ export abstract class QueueingScheduler implements RtScheduler {
         session.device,
       );
       this.noteBatch(nsToNumber(doneNs - startNs) / 1e6, entries.length);
-      for (const [i, e] of entries.entries()) this.finish(e, { ok: true, response: responses[i] as InferResponse });
+      for (const [i, e] of entries.entries()) {
+        const failure = failed?.[i];
+        this.finish(e, failure === undefined ? { ok: true, response: responses[i] as InferResponse } : { ok: false, error: failure });
+      }
     } catch (err) {
       // The engine failed this batch: every request of it fails, the scheduler goes on with the next one.
       const error = this.engineError(err, entries.length);

@@ -165,7 +165,9 @@ export async function createAuthenticator(config: AuthConfig, tickets?: TicketSt
       kind: 'jwt',
       operations: new Set(scopes.filter((s): s is Operation => OPERATION_SET.has(s))),
       models: Object.freeze([...models]),
-      ...(payload.exp === undefined ? {} : { expiresAtMs: payload.exp * 1000 }),
+      // The leeway jose just applied to `exp`: the cache and every later check (security.ts, tickets) use it too,
+      // so a token inside the leeway is not accepted here and refused a line later.
+      ...(payload.exp === undefined ? {} : { expiresAtMs: (payload.exp + jwtConfig.clockToleranceSecs) * 1000 }),
     });
     if (cache.size >= JWT_CACHE_ENTRIES) {
       const oldest = cache.keys().next().value;

@@ -1,7 +1,7 @@
 /** Security: TLS, authentication (API keys, JWT, WebSocket tickets), authorization, rate limits and limits. */
 export { OPERATIONS, authConfigSchema, rateLimitConfigSchema } from '../config/security-schema.ts';
 export type { AuthConfig, JwtConfig, ApiKeyConfig, RateLimitConfig, BucketConfig, Operation } from '../config/security-schema.ts';
-export { ANONYMOUS, authorize, modelMatches } from './principal.ts';
+export { ANONYMOUS, authorize, mayUseModel, modelMatches, visibleModels } from './principal.ts';
 export type { Principal } from './principal.ts';
 export { createAuthenticator, bearerToken, hashApiKey, WWW_AUTHENTICATE } from './authenticator.ts';
 export type { Authenticator, Credentials } from './authenticator.ts';

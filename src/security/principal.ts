@@ -10,7 +10,10 @@ export interface Principal {
   readonly operations: ReadonlySet<Operation>;
   /** Model patterns granted: exact names, `*`, or prefixes ending in `*`. */
   readonly models: readonly string[];
-  /** Epoch ms after which the credential is no longer valid (JWT `exp`); undefined = no expiry. */
+  /**
+   * Epoch ms from which the credential is no longer accepted: a JWT's `exp` plus `auth.jwt.clockToleranceSecs`
+   * (the leeway jose applies when it verifies the token, so every later check agrees with it); undefined = no expiry.
+   */
   readonly expiresAtMs?: number;
 }
 
@@ -27,6 +30,20 @@ export function modelMatches(pattern: string, model: string): boolean {
   return pattern.endsWith('*') && model.startsWith(pattern.slice(0, -1));
 }
 
+/** Does one of the principal's model patterns cover `model`? (Scopes aside: `authorize` checks both.) */
+export function mayUseModel(principal: Principal, model: string): boolean {
+  return principal.models.some((p) => modelMatches(p, model));
+}
+
+/**
+ * The names a principal may see, in order: what it may list (statistics of every model, the models a 404 suggests)
+ * is only what it could ask for by name (docs/security.md "Low-severity holes").
+ */
+export function visibleModels(principal: Principal | undefined, names: Iterable<string>): string[] {
+  const all = [...new Set(names)];
+  return principal === undefined ? all : all.filter((name) => mayUseModel(principal, name));
+}
+
 /**
  * May `principal` perform `op` (on `model`, when the operation concerns one)? Returns undefined when allowed,
  * otherwise the PERMISSION_DENIED error to send: the credentials were valid, so 403, never 401 (RFC 9110 §15.5.4).
@@ -38,7 +55,7 @@ export function authorize(principal: Principal, op: Operation, model?: string): 
   if (!ops.has('admin') && !ops.has(op)) {
     return rtError('PERMISSION_DENIED', `principal '${principal.id}' lacks the '${op}' scope`);
   }
-  if (model !== undefined && !principal.models.some((p) => modelMatches(p, model))) {
+  if (model !== undefined && !mayUseModel(principal, model)) {
     return rtError('PERMISSION_DENIED', `principal '${principal.id}' may not use model '${model}'`);
   }
   return undefined;

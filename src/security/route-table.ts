@@ -13,7 +13,7 @@ import type { Operation } from '../config/security-schema.ts';
 export type RouteAccess = Operation | 'any' | 'public';
 
 /** Groups of routes an operator may turn off (server setting `disabledApis`, flag `--disable-api`). */
-export const API_GROUPS = ['repository', 'logging', 'shared-memory', 'statistics', 'demo'] as const;
+export const API_GROUPS = ['repository', 'logging', 'shared-memory', 'statistics', 'demo', 'reflection'] as const;
 export type ApiGroup = (typeof API_GROUPS)[number];
 
 export interface RouteRule {
@@ -176,4 +176,6 @@ export const GRPC_METHODS: Readonly<Record<string, RouteRule>> = Object.freeze({
   Check: HEALTH,
   Watch: HEALTH,
   List: HEALTH,
+  // grpc.reflection.v1 and v1alpha ServerReflection: it describes the API, as the metadata routes do
+  ServerReflectionInfo: rule('metadata', 'reflection'),
 });

@@ -13,11 +13,18 @@
  * the caller's own namespace, so one principal can neither see, use nor unregister another's region, and two
  * principals may use the same name. Without a principal (auth off) every caller is `ANONYMOUS_OWNER`.
  *
- * The bytes are reached through a RegionBacking, opened once at registration by a RegionOpener: by default a file
- * handle whose reads and writes run on libuv's thread pool (off the event loop); an application can pass another
- * opener (e.g. an mmap one from a native addon) to the server (`sharedMemoryOpener`, src/app/rtserve-server.ts).
+ * A key is opened as shm_open(3) opens it, O_NOFOLLOW: a symbolic link in /dev/shm is refused (ELOOP), so a
+ * client cannot point a region at another file of the host. What the region may be is checked on the opened
+ * descriptor (fstat: a regular file, large enough for the range), never on the name, and the name is not resolved
+ * again afterwards: the opener gets the descriptor (`openShmFile`, docs/security.md).
+ *
+ * The bytes are reached through a RegionBacking, made once at registration by a RegionOpener from that open file:
+ * by default the file handle itself, whose reads and writes run on libuv's thread pool (off the event loop); an
+ * application can pass another opener (e.g. an mmap one from a native addon) to the server (`sharedMemoryOpener`,
+ * src/app/rtserve-server.ts).
  */
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { markExclusive } from '../tensor/exclusive-buffers.ts';
 import { RtError, rtError } from '../errors/registry.ts';
@@ -31,8 +38,21 @@ export interface RegionBacking {
   close(): Promise<void>;
 }
 
-/** Opens the part [offset, offset+byteSize) of the shm object at `path`. */
-export type RegionOpener = (path: string, offset: number, byteSize: number) => Promise<RegionBacking>;
+/**
+ * A shared memory object opened by `openShmFile`: a regular file of `size` bytes, reached through `handle` (never
+ * through `path` again, which is for messages). Whoever is given it owns the handle and closes it.
+ */
+export interface ShmFile {
+  readonly path: string;
+  readonly handle: FileHandle;
+  readonly size: number;
+}
+
+/**
+ * Makes the backing of the part [offset, offset+byteSize) of an opened shm object; it owns `file.handle` from then
+ * on (closes it in `close`, or at once when it keeps its own reference, as a mapping does).
+ */
+export type RegionOpener = (file: ShmFile, offset: number, byteSize: number) => Promise<RegionBacking>;
 
 /** A registered region as the status endpoints report it (Triton's JSON names). */
 export interface SharedMemoryRegionStatus {
@@ -130,11 +150,40 @@ function isSafeSize(n: number): boolean {
 }
 
 /**
- * The default RegionBacking: a file handle on the shm object, opened at registration; every read is one
- * `FileHandle.read` into a fresh buffer, every write one `FileHandle.write`, both on libuv's thread pool.
+ * Opens the shm object at `path` read-write as shm_open(O_RDWR) does, with O_NOFOLLOW: a symbolic link is refused
+ * with ELOOP (the error's `code`), so the object is this name's own file, never a link's target. The checks run on
+ * the opened descriptor (fstat): a regular file (SHM_BAD_KEY otherwise) of at least `end` bytes (SHM_OUT_OF_RANGE
+ * otherwise). `what` names the object in those messages.
  */
-export const openFileRegion: RegionOpener = async (path, offset, byteSize) => {
-  const fh = await open(path, 'r+');
+export async function openShmFile(path: string, end: number, what: string): Promise<ShmFile> {
+  const handle = await open(path, constants.O_RDWR | constants.O_NOFOLLOW);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw rtError('SHM_BAD_KEY', `${what} is not a shared memory object (not a regular file)`);
+    if (end > st.size) throw rtError('SHM_OUT_OF_RANGE', `${what} has ${st.size} bytes, fewer than the ${end} the region needs`);
+    return { path, handle, size: st.size };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** The backing `opener` makes of [offset, offset+byteSize) of the shm object at `path`, opened by `openShmFile`. */
+export async function openRegion(opener: RegionOpener, path: string, offset: number, byteSize: number, what: string): Promise<RegionBacking> {
+  const file = await openShmFile(path, offset + byteSize, what);
+  try {
+    return await opener(file, offset, byteSize);
+  } catch (err) {
+    await file.handle.close();
+    throw err;
+  }
+}
+
+/**
+ * The default RegionBacking: the opened shm object's file handle; every read is one `FileHandle.read` into a fresh
+ * buffer, every write one `FileHandle.write`, both on libuv's thread pool.
+ */
+export const openFileRegion: RegionOpener = async ({ path, handle: fh }, offset, byteSize) => {
   const at = (rel: number): number => offset + rel;
   return {
     async read(rel, size) {
@@ -215,24 +264,10 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
     const path = shmPathOfKey(key, this.directory);
     this.registering.add(pending);
     try {
-      let size: number;
-      try {
-        const st = await stat(path);
-        if (!st.isFile())
-          throw rtError('SHM_BAD_KEY', `shared memory region '${name}': key ${JSON.stringify(key)} (${path}) is not a shared memory object`);
-        size = st.size;
-      } catch (err) {
-        throw this.openError(err, name, key, path);
-      }
-      if (offset + byteSize > size) {
-        throw rtError(
-          'SHM_OUT_OF_RANGE',
-          `failed to register shared memory region '${name}': offset ${offset} + byte_size ${byteSize} = ${offset + byteSize} bytes, but shared memory object ${JSON.stringify(key)} (${path}) has ${size} bytes`,
-        );
-      }
+      const what = `failed to register shared memory region '${name}' (offset ${offset} + byte_size ${byteSize} = ${offset + byteSize} bytes): shared memory object ${JSON.stringify(key)} (${path})`;
       let backing: RegionBacking;
       try {
-        backing = await this.opener(path, offset, byteSize);
+        backing = await openRegion(this.opener, path, offset, byteSize, what);
       } catch (err) {
         throw this.openError(err, name, key, path);
       }
@@ -250,6 +285,12 @@ export class SharedMemoryManager implements SystemSharedMemoryApi {
       return rtError(
         'SHM_BAD_KEY',
         `failed to register shared memory region '${name}': no shared memory object ${k} (${path}); create it (shm_open) before registering`,
+        { cause: err },
+      );
+    if (code === 'ELOOP')
+      return rtError(
+        'SHM_BAD_KEY',
+        `failed to register shared memory region '${name}': shared memory object ${k} (${path}) is a symbolic link; shared memory objects are opened as shm_open opens them (O_NOFOLLOW), which refuses links (ELOOP)`,
         { cause: err },
       );
     if (code === 'EACCES' || code === 'EPERM')

@@ -43,7 +43,7 @@ export class RedisStreamJournal implements StreamJournal {
     await this.redis
       .multi()
       .del(k.meta, k.events)
-      .hset(k.meta, 'model', meta.model, 'version', meta.version ?? '', 'body', meta.body)
+      .hset(k.meta, 'model', meta.model, 'version', meta.version ?? '', 'body', meta.body, 'principal', meta.principal ?? '')
       .pexpire(k.meta, this.options.windowMs)
       .set(k.owner, owner, 'PX', this.options.leaseMs)
       .exec();
@@ -65,7 +65,12 @@ export class RedisStreamJournal implements StreamJournal {
     if (meta['model'] === undefined || meta['body'] === undefined) return undefined;
     const entries = raw.map(([, fields]) => toEntry(fields)).filter((e) => e.seq > afterSeq);
     return {
-      meta: { model: meta['model'], ...(meta['version'] ? { version: meta['version'] } : {}), body: meta['body'] },
+      meta: {
+        model: meta['model'],
+        ...(meta['version'] ? { version: meta['version'] } : {}),
+        body: meta['body'],
+        ...(meta['principal'] ? { principal: meta['principal'] } : {}),
+      },
       entries,
     };
   }

@@ -13,6 +13,8 @@ export interface JournalMeta {
   readonly version?: string;
   /** The request as the producer ran it (JSON), with everything pinned that a re-run needs (the sampling seed). */
   readonly body: string;
+  /** The principal that started the stream: only it may resume it (SSE; WebSocket requests keep theirs in `body`). */
+  readonly principal?: string;
 }
 
 export interface JournalEntry {

@@ -14,19 +14,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/util/package-root.ts';
-import { startCli, type CliProcess } from '../helpers/cli.ts';
+import { groupAlive, startCli, type CliProcess } from '../helpers/cli.ts';
 import { browserSkipReason, launchChromium } from './browser.ts';
 
 const root = packageRoot();
-/** Whether any process of the group led by `pid` is still running. */
-const groupAlive = (pid: number): boolean => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const npm = (args: string[], cwd: string): { status: number | null; out: string } => {
   const r = spawnSync('npm', args, {
     cwd,

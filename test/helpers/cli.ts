@@ -25,6 +25,16 @@ export interface CliProcess {
   readonly stderr: () => string;
 }
 
+/** Whether any process of the group led by `pid` is still running (a `detached` CLI and what it started). */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function startCli(
   entry: readonly string[],
   args: readonly string[],

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { rtError } from '../../errors/registry.ts';
 import type { PlanRuntime } from '../../plan/compatibility.ts';
+import type { ImageSpec } from '../../config/image-spec.ts';
 import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec } from '../engine.ts';
 import { loadCudaAddon } from './addon.ts';
 import { CudaSession } from './cuda-session.ts';
@@ -16,14 +17,14 @@ export interface CudaEngineOptions {
  * Loads a CUDA plan payload into a session on GPU `device` (an ordinal among the devices this process sees; the
  * addon must be available). The plan is checked against that device.
  */
-export async function loadCudaSession(bytes: Uint8Array, what = 'the plan', device = 0): Promise<CudaSession> {
+export async function loadCudaSession(bytes: Uint8Array, what = 'the plan', device = 0, image?: ImageSpec): Promise<CudaSession> {
   const payload = decodeCudaPayload(bytes, what);
   if (payload === undefined) throw rtError('BAD_CONFIG', `${what} is not a CUDA plan payload (build one with \`rtserve build --target cuda\`)`);
   const status = loadCudaAddon();
   if (!status.available) throw rtError('ENGINE_UNAVAILABLE', `${what} needs the native CUDA engine, which is unavailable here: ${status.reason}`);
   const info = status.devices[device];
   if (info === undefined) throw rtError('BAD_CONFIG', unknownGpu(what, device, status.devices.length));
-  return CudaSession.create(status.addon, info, payload, what, device);
+  return CudaSession.create(status.addon, info, payload, what, device, image);
 }
 
 /** The message for an instance placed on a GPU this process does not see. */
@@ -45,7 +46,7 @@ export function createCudaEngine(options: CudaEngineOptions = {}): Engine {
     async load(modelPath: string, loadOptions: EngineLoadOptions): Promise<EngineSession> {
       const bytes = new Uint8Array(await readFile(modelPath));
       if (looksLikeCudaPayload(bytes) && decodeCudaPayload(bytes, basename(modelPath)) !== undefined) {
-        return loadCudaSession(bytes, basename(modelPath), loadOptions.device ?? 0);
+        return loadCudaSession(bytes, basename(modelPath), loadOptions.device ?? 0, loadOptions.image);
       }
       if (fallback !== undefined) return fallback.load(modelPath, loadOptions);
       throw rtError(

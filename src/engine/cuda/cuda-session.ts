@@ -3,7 +3,10 @@ import type { Tensor, TensorMetadata } from '../../tensor/tensor.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { NumericArray } from '../../tensor/datatype.ts';
 import { BatchScratch } from '../batch-scratch.ts';
-import type { BatchFeed, EngineSession, SessionDescription } from '../engine.ts';
+import type { BatchFeed, EngineSession, FrameRun, SessionDescription } from '../engine.ts';
+import type { ImageSpec } from '../../config/image-spec.ts';
+import type { EncodedFrame } from '../../tensor/frames.ts';
+import { CudaFrameInput } from './frame-input.ts';
 import type { CudaAddon, NativeEngineHandle } from './addon.ts';
 import type { CudaPayload } from './payload.ts';
 
@@ -62,15 +65,26 @@ export class CudaSession implements EngineSession {
   /** The CUDA device ordinal this instance runs on (instance_group `gpus`). */
   readonly device: number;
 
-  private constructor(addon: CudaAddon, handle: NativeEngineHandle, payload: CudaPayload, device: number) {
+  /** Encoded frames decoded on the device straight into the plan's input (frame-input.ts), where the plan allows it. */
+  private readonly frames: CudaFrameInput | undefined;
+
+  private constructor(addon: CudaAddon, handle: NativeEngineHandle, payload: CudaPayload, device: number, image: ImageSpec | undefined) {
     this.addon = addon;
     this.handle = handle;
     this.payload = payload;
     this.device = device;
+    this.frames = CudaFrameInput.of(addon, payload.network, image);
   }
 
   /** An instance of the plan on device `ordinal` (`device` is that device's description: the plan is checked against it). */
-  static async create(addon: CudaAddon, device: CudaDeviceInfo, payload: CudaPayload, what = 'the plan', ordinal = 0): Promise<CudaSession> {
+  static async create(
+    addon: CudaAddon,
+    device: CudaDeviceInfo,
+    payload: CudaPayload,
+    what = 'the plan',
+    ordinal = 0,
+    image?: ImageSpec,
+  ): Promise<CudaSession> {
     const tuned = payload.network.device;
     if (tuned !== null) {
       if (tuned.cc.join('.') !== device.cc.join('.')) {
@@ -95,7 +109,7 @@ export class CudaSession implements EngineSession {
         `${what}: the CUDA engine could not load it on GPU ${ordinal}: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
-    return new CudaSession(addon, handle, payload, ordinal);
+    return new CudaSession(addon, handle, payload, ordinal, image);
   }
 
   describe(): SessionDescription {
@@ -146,6 +160,29 @@ export class CudaSession implements EngineSession {
     };
     const pieces = (i: number): readonly ArrayBufferView[] => (feeds[i] as BatchFeed).parts.map((p) => p.data as NumericArray);
     return this.submit(infos, join, outputNames, signal, pieces);
+  }
+
+  get frameInput(): string | undefined {
+    return this.frames?.name;
+  }
+
+  /** A batch of encoded frames, decoded by nvJPEG into the plan's input on the device; queued like every run. */
+  runFrames(frames: readonly EncodedFrame[], outputNames: readonly string[], signal?: AbortSignal): Promise<FrameRun> {
+    const input = this.frames;
+    if (this.closed) return Promise.reject(rtError('MODEL_NOT_READY', 'the CUDA session is closed'));
+    if (input === undefined) return Promise.reject(rtError('INTERNAL', 'this plan does not take encoded frames'));
+    const job = async (): Promise<FrameRun> => {
+      if (signal?.aborted === true) throw rtError('CANCELLED', 'request was cancelled before it ran');
+      this.inFlight++;
+      try {
+        return await input.run(this, frames, outputNames);
+      } finally {
+        this.inFlight--;
+      }
+    };
+    const result = this.queue.then(job, job);
+    this.queue = result.catch(() => undefined);
+    return result;
   }
 
   private submit(

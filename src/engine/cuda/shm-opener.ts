@@ -12,8 +12,15 @@ import { loadCudaAddon, type CudaAddon } from './addon.ts';
 
 /** A RegionOpener over the addon's mapShm. */
 export function mappedRegionOpener(addon: CudaAddon): RegionOpener {
-  return async (path, offset, byteSize): Promise<RegionBacking> => {
-    const buffer = addon.mapShm(path, offset, byteSize);
+  return async ({ path, handle }, offset, byteSize): Promise<RegionBacking> => {
+    // The object the manager opened and checked, mapped through its descriptor (never its name again: a link put
+    // there since would be followed); the mapping outlives the descriptor.
+    let buffer: ArrayBuffer;
+    try {
+      buffer = addon.mapShm(`/proc/self/fd/${handle.fd}`, offset, byteSize);
+    } finally {
+      await handle.close();
+    }
     // Other requests and the client share this memory: it is never transferred to a worker (that would detach it).
     markMapped(buffer);
     const bytes = new Uint8Array(buffer);
@@ -38,7 +45,7 @@ export function mappedRegionOpener(addon: CudaAddon): RegionOpener {
 }
 
 /** The server's default opener: mapped where the CUDA addon loads, file handles elsewhere. Decided at first use. */
-export const defaultRegionOpener: RegionOpener = async (path, offset, byteSize) => {
+export const defaultRegionOpener: RegionOpener = async (file, offset, byteSize) => {
   const status = loadCudaAddon();
-  return (status.available ? mappedRegionOpener(status.addon) : openFileRegion)(path, offset, byteSize);
+  return (status.available ? mappedRegionOpener(status.addon) : openFileRegion)(file, offset, byteSize);
 };

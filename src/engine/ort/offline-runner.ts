@@ -5,6 +5,7 @@ import * as ort from 'onnxruntime-node';
 import type { Feeds, HostTensor, OfflineRuntime, Outputs, RuntimeSession } from '../../plan/runtime.ts';
 import { rtError } from '../../errors/registry.ts';
 import { elemTypeOfOrt, ortTypeOfElemType } from './ort-types.ts';
+import { numericOrtTensor, type OrtNumericType } from './ort-tensor.ts';
 
 /**
  * An in-process onnxruntime for the offline compiler (`rtserve build`): calibration runs, onnxruntime's own
@@ -13,7 +14,7 @@ import { elemTypeOfOrt, ortTypeOfElemType } from './ort-types.ts';
  */
 
 /** Numeric element types only: the compiler feeds and compares numbers, never strings. */
-function ortType(elemType: number): ort.Tensor.Type | undefined {
+function ortType(elemType: number): OrtNumericType | undefined {
   const t = ortTypeOfElemType(elemType);
   return t === 'string' ? undefined : t;
 }
@@ -21,7 +22,7 @@ function ortType(elemType: number): ort.Tensor.Type | undefined {
 function toOrt(name: string, t: HostTensor): ort.Tensor {
   const type = ortType(t.elemType);
   if (type === undefined) throw rtError('UNSUPPORTED', `input '${name}': element type ${t.elemType} cannot be fed to onnxruntime`);
-  return new ort.Tensor(type, t.data as ort.Tensor.DataType, [...t.dims]);
+  return numericOrtTensor(type, t.data as ort.Tensor.DataType, t.dims);
 }
 
 function fromOrt(t: ort.Tensor): HostTensor {

@@ -15,6 +15,7 @@ import { LoadFailure, type LoadedModel } from '../worker/serve.ts';
 import type { WireTensor } from '../worker/wire-tensor.ts';
 import { PREFLIGHT_PROVIDERS, preflightProvider } from './provider-preflight.ts';
 import { dataTypeOfOrt, ORT_TYPE_OF } from './ort-types.ts';
+import { numericOrtTensor } from './ort-tensor.ts';
 import { elemTypeName } from '../../tensor/onnx-dtype.ts';
 
 type SessionOptions = ort.InferenceSession.SessionOptions;
@@ -147,7 +148,7 @@ function toOrtTensor(feed: WireTensor): ort.Tensor {
   if (feed.datatype === 'BYTES') return new ort.Tensor('string', decodeStrings(feed.bytes, feed.ends), dims);
   if (feed.datatype === 'BF16') throw rtError('UNSUPPORTED', `input '${feed.name}': BF16 tensors are not supported by onnxruntime-node`);
   // The typed array classes line up with onnxruntime's (ort-types.ts), so data passes through without a copy.
-  return new ort.Tensor(ORT_TYPE_OF[feed.datatype], feed.data as never, dims);
+  return numericOrtTensor(ORT_TYPE_OF[feed.datatype], feed.data as ort.Tensor.DataType, dims);
 }
 
 function fromOrtTensor(name: string, value: ort.OnnxValue, modelLabel: string): WireTensor {

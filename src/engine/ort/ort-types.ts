@@ -26,7 +26,7 @@ export type OrtTensorType =
   | 'float64'
   | 'string';
 
-export const ORT_TYPE_OF: Readonly<Record<Exclude<DataType, 'BF16'>, OrtTensorType>> = Object.freeze({
+export const ORT_TYPE_OF = Object.freeze({
   BOOL: 'bool',
   UINT8: 'uint8',
   UINT16: 'uint16',
@@ -40,7 +40,7 @@ export const ORT_TYPE_OF: Readonly<Record<Exclude<DataType, 'BF16'>, OrtTensorTy
   FP32: 'float32',
   FP64: 'float64',
   BYTES: 'string',
-});
+} as const satisfies Record<Exclude<DataType, 'BF16'>, OrtTensorType>);
 
 const DATATYPE_OF_ORT: ReadonlyMap<string, DataType> = new Map(
   (Object.entries(ORT_TYPE_OF) as [DataType, OrtTensorType][]).map(([dt, ort]) => [ort, dt]),

@@ -3,6 +3,7 @@ import type { Metadata, Server, ServerCredentials } from '@grpc/grpc-js';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
+import type { Principal } from '../../security/principal.ts';
 import type { ApiGroup } from '../../security/route-table.ts';
 
 export interface GrpcServerOptions {
@@ -49,7 +50,8 @@ export type GrpcOperation = 'infer' | 'metadata' | 'repository' | 'metrics' | 'h
 /** What `admit` resolves with: the release of the call's slot, and who was admitted. */
 export interface GrpcAdmission {
   readonly release: () => void;
-  readonly principal?: { readonly id: string };
+  /** Its id scopes shared-memory regions; its model patterns, what the call may list (statistics, 404 suggestions). */
+  readonly principal?: Principal;
 }
 
 export interface GrpcAdmitContext {

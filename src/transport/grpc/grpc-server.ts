@@ -47,6 +47,8 @@ import { GRPC_METHODS } from '../../security/route-table.ts';
 import { Deadline, deadlineError, deadlineMsOf } from './deadline.ts';
 import { InferStream } from './infer-stream.ts';
 import { checkRepositoryName, configMessage, loadConfigParameter, type ModelRef, type RepositoryModelRequest } from './repository-messages.ts';
+import type { Principal } from '../../security/principal.ts';
+import { statisticsFor, withVisibleModels } from '../streaming/caller-view.ts';
 
 /** The first value of a metadata key, as a string. */
 function metadataValue(metadata: Metadata, key: string): string | undefined {
@@ -129,8 +131,18 @@ export class GrpcFront {
     const inference = inferencePackageDefinition();
     const healthDef = healthPackageDefinition();
     this.server.addService(this.inferenceService(), this.inferenceImplementation());
-    this.server.addService(healthDef['grpc.health.v1.Health'] as unknown as ServiceDefinition, this.guardHealth(this.health.implementation()));
-    new ReflectionService({ ...inference, ...healthDef }).addToServer(this.server);
+    this.server.addService(
+      healthDef['grpc.health.v1.Health'] as unknown as ServiceDefinition,
+      this.guardService('health', this.health.implementation()),
+    );
+    // Server reflection describes the API, so it follows the route table like every other method: the metadata
+    // scope when auth is on, and not served at all when its API group is turned off.
+    if (!(options.disabledApis ?? []).includes('reflection')) {
+      const op = this.operationOf('ServerReflectionInfo');
+      new ReflectionService({ ...inference, ...healthDef }).addToServer({
+        addService: (service, impl) => this.server.addService(service, this.guardService(op, impl)),
+      });
+    }
   }
 
   /** The proto-loader service definition, with rtserve's own codec for the two inference RPCs. */
@@ -143,8 +155,9 @@ export class GrpcFront {
     return { ...base, ModelInfer: own(base['ModelInfer']), ModelStreamInfer: own(base['ModelStreamInfer']) };
   }
 
-  private status(err: unknown) {
-    return toStatus(err, this.log);
+  /** The call's status; a 404 for a model suggests only the models `principal` may use (streaming/caller-view.ts). */
+  private status(err: unknown, principal?: Principal) {
+    return toStatus(withVisibleModels(err, this.api, principal), this.log);
   }
 
   /** The method's operation from the one route table (src/security/route-table.ts); a method it lacks is refused. */
@@ -176,21 +189,21 @@ export class GrpcFront {
 
   /**
    * The one admission wrapper of every handler: `run` goes once the admission hook let the call in (at once
-   * without a hook) and gets the release to call when its work is done and the admitted principal's id (it scopes
-   * shared-memory regions); a refusal goes to `refuse` as a status.
+   * without a hook) and gets the release to call when its work is done and the admitted principal (its id scopes
+   * shared-memory regions, its models what the call may list); a refusal goes to `refuse` as a status.
    */
   admitted(
     op: GrpcOperation,
     model: string | undefined,
     call: { readonly metadata: Metadata; getPeer(): string },
-    run: (release: () => void, principal: string | undefined) => void,
+    run: (release: () => void, principal: Principal | undefined) => void,
     refuse: (status: ReturnType<typeof toStatus>) => void,
   ): void {
     const admission = this.admitCall(op, model, call);
     if (admission === undefined) run(noRelease, undefined);
     else
       admission.then(
-        (a) => run(a.release, a.principal?.id),
+        (a) => run(a.release, a.principal),
         (err: unknown) => refuse(this.status(err)),
       );
   }
@@ -205,28 +218,28 @@ export class GrpcFront {
 
   /**
    * A unary handler whose work may throw or reject; either becomes the registry's status. `op` and `modelOf` say
-   * what the admission hook checks; `fn` gets the admitted principal's id (undefined without an admission hook).
+   * what the admission hook checks; `fn` gets the admitted principal (undefined without an admission hook).
    */
   private unary<Req, Res>(
     method: string,
     modelOf: (request: Req) => string | undefined,
-    fn: (request: Req, principal: string | undefined) => Res | Promise<Res>,
+    fn: (request: Req, principal: Principal | undefined) => Res | Promise<Res>,
   ) {
     const op = this.operationOf(method);
     const off = this.switchedOff(method);
-    const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>, principal?: string): void => {
+    const run = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>, principal?: Principal): void => {
       let result: Res | Promise<Res>;
       try {
         if (off !== undefined) throw off;
         result = fn(call.request, principal);
       } catch (err) {
-        callback(this.status(err));
+        callback(this.status(err, principal));
         return;
       }
       if (result instanceof Promise)
         result.then(
           (v) => callback(null, v),
-          (err: unknown) => callback(this.status(err)),
+          (err: unknown) => callback(this.status(err, principal)),
         );
       else callback(null, result);
     };
@@ -240,17 +253,18 @@ export class GrpcFront {
       );
   }
 
-  /** grpc.health.v1 behind the admission hook as the `health` operation. */
-  private guardHealth(impl: UntypedServiceImplementation): UntypedServiceImplementation {
+  /** A service of another package (grpc.health.v1, server reflection) behind the admission hook as `op`. */
+  private guardService(op: GrpcOperation, impl: UntypedServiceImplementation): UntypedServiceImplementation {
     if (this.options.admit === undefined) return impl;
     const guarded: UntypedServiceImplementation = {};
     for (const [name, handler] of Object.entries(impl)) {
-      // A health check holds nothing while it runs: the admission is released before the handler. Watch streams
-      // its answers (a refusal is the stream's error); Check answers once (a refusal is its callback's status).
+      // A health check or a reflection query holds nothing while it runs: the admission is released before the
+      // handler. Streams (health Watch, ServerReflectionInfo) get a refusal as the stream's error; Check answers
+      // once (a refusal is its callback's status).
       const run = handler as (call: ServerUnaryCall<unknown, unknown> & ServerWritableStream<unknown, unknown>, cb?: sendUnaryData<unknown>) => void;
       guarded[name] = ((call: ServerUnaryCall<unknown, unknown> & ServerWritableStream<unknown, unknown>, cb?: sendUnaryData<unknown>) =>
         this.admitted(
-          'health',
+          op,
           undefined,
           call,
           (release) => {
@@ -279,8 +293,9 @@ export class GrpcFront {
         return { name: m.name, versions: m.versions, platform: m.platform, inputs: m.inputs, outputs: m.outputs };
       }),
       ModelConfig: this.unary('ModelConfig', named, (r: ModelRef) => ({ config: configMessage(api.modelConfig(r.name, version(r.version))) })),
-      ModelStatistics: this.unary('ModelStatistics', named, async (r: ModelRef) => ({
-        model_stats: await api.modelStatistics(r.name === '' ? undefined : r.name, version(r.version)),
+      // An empty name means every model the caller may use.
+      ModelStatistics: this.unary('ModelStatistics', named, async (r: ModelRef, principal) => ({
+        model_stats: await statisticsFor(api, principal, r.name === '' ? undefined : r.name, version(r.version)),
       })),
       RepositoryIndex: this.unary('RepositoryIndex', none, (r: { repository_name: string; ready: boolean }) => {
         checkRepositoryName(r.repository_name);
@@ -311,19 +326,19 @@ export class GrpcFront {
       // Each principal sees and changes only the regions it registered (shm/system-shared-memory.ts).
       SystemSharedMemoryStatus: this.unary('SystemSharedMemoryStatus', none, async (r: { name: string }, principal) => {
         const regions: Record<string, SharedMemoryRegionStatus> = {};
-        for (const s of await systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal)) regions[s.name] = s;
+        for (const s of await systemSharedMemoryOf(api).status(r.name === '' ? undefined : r.name, principal?.id)) regions[s.name] = s;
         return { regions };
       }),
       SystemSharedMemoryRegister: this.unary(
         'SystemSharedMemoryRegister',
         none,
         async (r: { name: string; key: string; offset: number; byte_size: number }, principal) => {
-          await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size, principal);
+          await systemSharedMemoryOf(api).register(r.name, r.key, r.offset, r.byte_size, principal?.id);
           return {};
         },
       ),
       SystemSharedMemoryUnregister: this.unary('SystemSharedMemoryUnregister', none, async (r: { name: string }, principal) => {
-        await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name, principal);
+        await systemSharedMemoryOf(api).unregister(r.name === '' ? undefined : r.name, principal?.id);
         return {};
       }),
       CudaSharedMemoryStatus: this.unary('CudaSharedMemoryStatus', none, cudaSharedMemoryUnsupported),
@@ -355,10 +370,10 @@ export class GrpcFront {
     );
   }
 
-  private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>, principal?: string): void {
+  private runInfer(call: ServerUnaryCall<DecodedInferMessage, Buffer>, callback: sendUnaryData<Buffer>, principal?: Principal): void {
     const msg = call.request;
     if (!msg.ok) {
-      callback(this.status(msg.error));
+      callback(this.status(msg.error, principal));
       return;
     }
     const req = msg.request;
@@ -384,9 +399,9 @@ export class GrpcFront {
     const done = (err: unknown, out?: Buffer): void => {
       if (ctx !== undefined) tracing?.finish(ctx, process.hrtime.bigint(), err === null ? undefined : this.status(err).details);
       if (err === null) callback(null, out);
-      else callback(this.status(err));
+      else callback(this.status(err, principal));
     };
-    this.api.infer({ ...this.inferRequest(req, controller.signal, principal), ...(ctx === undefined ? {} : { context: ctx }) }).then(
+    this.api.infer({ ...this.inferRequest(req, controller.signal, principal?.id), ...(ctx === undefined ? {} : { context: ctx }) }).then(
       (resp) => {
         deadline.dispose();
         call.removeListener('cancelled', onCancel);
@@ -428,8 +443,8 @@ export class GrpcFront {
     })();
   }
 
-  statusOf(err: unknown) {
-    return this.status(err);
+  statusOf(err: unknown, principal?: Principal) {
+    return this.status(err, principal);
   }
 
   get inflightLimit(): number {

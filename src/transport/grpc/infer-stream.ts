@@ -64,11 +64,11 @@ export class InferStream {
       req.model,
       this.call,
       (release, principal) => {
-        answer(principal)
+        answer(principal?.id)
           .finally(release)
           .catch((err: unknown) => {
             const e = this.deadline.expired ? deadlineError(req.model) : err;
-            this.write(encodeModelStreamInferError(this.front.statusOf(e).details, ids));
+            this.write(encodeModelStreamInferError(this.front.statusOf(e, principal).details, ids));
           })
           .then(settle);
       },

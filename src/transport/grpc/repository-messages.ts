@@ -1,5 +1,6 @@
 import type { ModelConfig } from '../../config/model-config.ts';
 import { rtError } from '../../errors/registry.ts';
+import { refuseModelFiles } from '../../codec/load-parameters.ts';
 
 /** The messages of the model metadata and repository RPCs as the proto-loader codec hands them over, and their checks. */
 
@@ -28,14 +29,9 @@ export function checkRepositoryName(name: string): void {
 
 /** The load request's `config` parameter (a JSON ModelConfig, docs/protocol.md §1.4 "Load params"). */
 export function loadConfigParameter(params: Record<string, RepositoryParameter>): string | undefined {
+  refuseModelFiles(Object.keys(params));
   let config: string | undefined;
   for (const [key, p] of Object.entries(params)) {
-    if (key.startsWith('file:')) {
-      throw rtError(
-        'UNSUPPORTED',
-        `load parameter '${key}': loading model files sent with the request is not supported; put the model in the repository`,
-      );
-    }
     if (key === 'config') {
       if (p.parameter_choice !== 'string_param' || typeof p.string_param !== 'string') {
         throw rtError('BAD_PARAMETER', "load parameter 'config' must be a string_param holding a JSON ModelConfig");

@@ -16,6 +16,7 @@ import {
 } from '../../codec/kserve-json.ts';
 import type { DecodedInferRequest, RawRequestModel } from '../../codec/kserve-json.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
+import { refuseModelFiles } from '../../codec/load-parameters.ts';
 import { concatBytes } from '../../codec/wire-tensor.ts';
 import { sendError } from './errors.ts';
 import { inferImageRequest, isImageRequest } from '../../preprocess/image-infer.ts';
@@ -28,6 +29,7 @@ import { registerDocsRoutes } from './docs-ui.ts';
 import { registerSharedMemoryRoutes } from './shared-memory-routes.ts';
 import { loadRequestSchema, repositoryIndexRequestSchema, unloadRequestSchema, parseBodyWith } from './schemas.ts';
 import { shareAbortSignal } from '../../util/abort-watch.ts';
+import { statisticsFor, withVisibleModels } from '../streaming/caller-view.ts';
 
 export interface HttpServerOptions {
   readonly api: InferenceApi;
@@ -115,7 +117,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     done(null, body);
   });
 
-  app.setErrorHandler((err, _req, reply) => sendError(reply, err, logger));
+  // A 404 for a model suggests only the models the caller may use (transport/streaming/caller-view.ts).
+  app.setErrorHandler((err, req, reply) => sendError(reply, withVisibleModels(err, api, principalOf(req)), logger));
   options.observe?.(app);
   if (options.security !== undefined) {
     app.addHook('onRequest', options.security.onRequest);
@@ -171,9 +174,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.get('/v2/models/:model/config', modelConfig);
   app.get('/v2/models/:model/versions/:version/config', modelConfig);
 
-  // ---- statistics extension
+  // ---- statistics extension: every model's statistics means every model the caller may use
   const stats = async (req: FastifyRequest<{ Params: Partial<ModelParams> }>) => ({
-    model_stats: await api.modelStatistics(req.params.model, req.params.version),
+    model_stats: await statisticsFor(api, principalOf(req), req.params.model, req.params.version),
   });
   app.get('/v2/models/stats', stats);
   app.get('/v2/models/:model/stats', stats);
@@ -186,6 +189,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   app.post('/v2/repository/models/:model/load', async (req: FastifyRequest<{ Params: { model: string } }>, reply) => {
     const body = parseBodyWith(loadRequestSchema, req.body, 'load request');
+    // Triton's `file:` parameters are refused as on gRPC, never silently ignored (codec/load-parameters.ts).
+    refuseModelFiles(Object.keys(body.parameters ?? {}));
     const config = body.parameters?.config;
     await api.loadModel(req.params.model, config === undefined ? {} : { config });
     return reply.code(200).send();

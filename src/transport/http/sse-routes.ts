@@ -6,6 +6,9 @@
  *
  * The HTTP status is decided by the first event (as in Triton): a request that fails before producing anything
  * gets an ordinary error status and body; after that, errors are in-band `event: error` events.
+ *
+ * A stream belongs to the principal that started it: a Last-Event-ID naming another principal's stream is refused
+ * as an unknown one (RESUME_EXPIRED, as WebSocket resume refuses), and that stream is not touched.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -14,6 +17,7 @@ import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { toInferRequest } from '../../codec/kserve-json.ts';
+import { ANONYMOUS, principalOf } from '../../security/index.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 import type { StreamJournal } from '../../state/stream-journal.ts';
 import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent, type StreamListener } from '../streaming/stream-registry.ts';
@@ -53,6 +57,8 @@ export interface SseFrontEnd {
 
 interface StreamContext {
   readonly model: string;
+  /** The id of the principal that started the stream: the only one that may resume it. */
+  readonly principal: string;
   readonly generate: DecodedGenerate;
   sink: SseSink | undefined;
 }
@@ -200,7 +206,7 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
   /** Continues a stream whose producer died, on this replica (sse-journal.ts). */
   const takeOver =
     (model: string, streamId: string) =>
-    (raw: ServerResponse, meta: { version?: string; body: string }, sentThrough: number, journaledThrough: number): void => {
+    (raw: ServerResponse, meta: { version?: string; body: string; principal?: string }, sentThrough: number, journaledThrough: number): void => {
       let generateBody: DecodedGenerate;
       try {
         generateBody = decodeGenerateBody(api, model, meta.version, JSON.parse(meta.body));
@@ -215,7 +221,7 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
         return;
       }
       const stream = registry.create(streamId, 'stream');
-      stream.context = { model, generate: generateBody, sink: undefined } satisfies StreamContext;
+      stream.context = { model, principal: meta.principal ?? '', generate: generateBody, sink: undefined } satisfies StreamContext;
       if (journal !== undefined) journalStream(stream, journal, format(stream), journaledThrough);
       const sink = attachSink(stream, 0) as SseSink;
       sink.skipThrough = sentThrough;
@@ -253,16 +259,19 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
 
   const generateStream = async (req: FastifyRequest<{ Params: ModelParams }>, reply: FastifyReply) => {
     const { model, version } = req.params;
+    const principal = (principalOf(req) ?? ANONYMOUS).id;
     const lastEventId = req.headers['last-event-id'];
     if (typeof lastEventId === 'string' && lastEventId.trim() !== '') {
       // Resume (WHATWG HTML §9.2.4: the client sends the last `id:` it saw); the body is ignored.
       const parsed = parseLastEventId(lastEventId);
       const stream = parsed === undefined ? undefined : registry.get(parsed.streamId);
-      const ctx = stream?.context as StreamContext | undefined;
+      // Another principal's stream is refused as if unknown, before anything touches it (its owner reads on).
+      const held = stream?.context as StreamContext | undefined;
+      const ctx = held?.principal === principal ? held : undefined;
       if (parsed !== undefined && stream === undefined && journal !== undefined) {
         // Not held here: another replica's stream (or one whose replica died), from the shared journal.
         const found = await journal.journal.read(parsed.streamId, 0);
-        if (found !== undefined) {
+        if (found !== undefined && found.meta.principal === principal) {
           if (found.meta.model !== model)
             throw rtError('BAD_REQUEST', `stream '${parsed.streamId}' belongs to model '${found.meta.model}', not '${model}'`);
           reply.hijack();
@@ -290,13 +299,13 @@ export function registerSseRoutes(app: FastifyInstance, options: SseOptions): Ss
     const generateBody = decodeGenerateBody(api, model, version, body);
     const streamId = randomUUID();
     const stream = registry.create(streamId, 'stream');
-    const ctx: StreamContext = { model, generate: generateBody, sink: undefined };
+    const ctx: StreamContext = { model, principal, generate: generateBody, sink: undefined };
     stream.context = ctx;
     if (journal !== undefined) {
       try {
         await journal.journal.create(
           streamId,
-          { model, ...(version === undefined ? {} : { version }), body: JSON.stringify(body) },
+          { model, ...(version === undefined ? {} : { version }), body: JSON.stringify(body), principal },
           journal.replicaId,
         );
         journalStream(stream, journal, format(stream));

@@ -348,6 +348,7 @@ export class WsConnection implements WsSessionSink {
     if (this.ws.readyState !== this.ws.OPEN) return;
     const { type, ...rest } = body;
     this.ws.send(JSON.stringify({ type, event_id: this.nextEventId(), ...rest }), { binary: false });
+    this.boundQueue();
   }
 
   refuse(err: RtError, param?: string, clientEventId?: string): void {
@@ -390,22 +391,31 @@ export class WsConnection implements WsSessionSink {
     this.corkTick();
     this.ws.send(encoded.json, { binary: false });
     for (const chunk of encoded.binary) this.ws.send(chunk, { binary: true });
-    if (this.ws.bufferedAmount > HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) {
-      this.ctx.onSlowClient?.('ws_closed');
-      this.fail(
-        rtError(
-          'SLOW_CONSUMER',
-          `the client reads too slowly: ${this.ws.bufferedAmount} bytes are queued on the socket (limit ${HARD_BUFFER_FACTOR} × max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); resume the session to get the rest`,
-        ),
-      );
-    }
+    this.boundQueue();
+  }
+
+  /**
+   * The bound on what waits unread, after every event written (results and errors alike: a client that never
+   * reads while it sends bad events must not queue their error events without end): past 4 × max_buffered_bytes
+   * a last error event and close 4429.
+   */
+  private boundQueue(): void {
+    if (this.closed || this.ws.bufferedAmount <= HARD_BUFFER_FACTOR * this.ctx.limits.max_buffered_bytes) return;
+    this.ctx.onSlowClient?.('ws_closed');
+    this.fail(
+      rtError(
+        'SLOW_CONSUMER',
+        `the client reads too slowly: ${this.ws.bufferedAmount} bytes are queued on the socket (limit ${HARD_BUFFER_FACTOR} × max_buffered_bytes ${this.ctx.limits.max_buffered_bytes}); resume the session to get the rest`,
+      ),
+    );
   }
 
   /** A fatal error: an error event, then the close code the registry gives its category. */
   fail(err: RtError, closeCode = err.wsCloseCode): void {
     if (this.closed) return;
-    this.refuse(err);
+    // Closed before the error event is written, so that write is not bounded again (boundQueue).
     this.closed = true;
+    this.refuse(err);
     this.stopTimers();
     this.ws.close(closeCode, WS_CLOSE_REASON_SEE_ERROR);
   }

@@ -22,7 +22,7 @@ const ULIMITS = ['--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024'];
 const RUN = `${process.pid}-${Date.now()}`;
 const IMAGE = `localhost/rtserve-test:cpu-${RUN}`;
 const NAME = `rtserve-test-${process.pid}`;
-const BASE = 'docker.io/library/node:20-bookworm-slim';
+const BASE = 'docker.io/library/node:24-bookworm-slim';
 /** On every image this run's build commits, the final one and each stage's intermediate ones (buildah applies it to all). */
 const BUILD_LABEL = `io.rtserve.test.build=${RUN}`;
 

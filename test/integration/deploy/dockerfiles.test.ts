@@ -3,7 +3,8 @@
  * pulled; the CPU one is built and run by container-image.test.ts): every COPY source from the build context
  * exists and is not excluded by .dockerignore, both run as a non-root user with a HEALTHCHECK on
  * /v2/health/ready, listen on all interfaces, expose the three ports, ship the same runtime files (the CUDA one
- * plus the addon), and the CUDA build stage runs native/build.sh.
+ * plus the addon), the CUDA build stage runs native/build.sh, Node comes from the LTS line CI runs the suite on
+ * (.ci/run's NODE_LTS), and the runtime image carries the OCI annotations with package.json's version and licence.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -38,6 +39,25 @@ function finalStage(ins: Instruction[]): Instruction[] {
   return ins.slice(last + 1);
 }
 
+/** `key="value"` pairs of the stage's LABEL instructions. */
+function labelsOf(stage: Instruction[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const i of stage.filter((x) => x.op === 'LABEL')) for (const m of i.args.matchAll(/([\w.-]+)="([^"]*)"/g)) out.set(m[1] ?? '', m[2] ?? '');
+  return out;
+}
+
+/** The default of `ARG name=value` in the stage, if it has one. */
+function argDefault(stage: Instruction[], name: string): string | undefined {
+  for (const i of stage.filter((x) => x.op === 'ARG')) {
+    const m = new RegExp(`^${name}=(.*)$`).exec(i.args.trim());
+    if (m !== null) return (m[1] ?? '').replace(/^"(.*)"$/, '$1');
+  }
+  return undefined;
+}
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; license: string };
+const ltsMajor = /^NODE_LTS=(\d+)\./m.exec(readFileSync(join(root, '.ci', 'run'), 'utf8'))?.[1];
+
 const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
   .split('\n')
   .map((l) => l.trim())
@@ -65,6 +85,29 @@ for (const file of ['Dockerfile', 'Dockerfile.cuda']) {
       assert.match(runtime.find((i) => i.op === 'HEALTHCHECK')?.args ?? '', /\/v2\/health\/ready/);
       assert.deepEqual(runtime.find((i) => i.op === 'EXPOSE')?.args.split(/\s+/), ['8000', '8001', '8002']);
       assert.match(runtime.find((i) => i.op === 'CMD')?.args ?? '', /"serve", "--host", "0\.0\.0\.0"/);
+    });
+
+    it("takes Node from the LTS line CI runs the suite on (.ci/run's NODE_LTS)", () => {
+      assert.ok(ltsMajor !== undefined, '.ci/run pins NODE_LTS');
+      assert.equal(argDefault(ins, 'NODE_IMAGE'), `docker.io/library/node:${ltsMajor}-bookworm-slim`);
+    });
+
+    it("carries the OCI annotations, with package.json's version and licence", () => {
+      const labels = labelsOf(runtime);
+      for (const key of ['title', 'description', 'version', 'revision', 'created', 'licenses', 'base.name'])
+        assert.ok(labels.has(`org.opencontainers.image.${key}`), `${file}: LABEL org.opencontainers.image.${key}`);
+      assert.equal(labels.get('org.opencontainers.image.version'), `\${RTSERVE_VERSION}`);
+      assert.equal(argDefault(runtime, 'RTSERVE_VERSION'), pkg.version, `${file}: RTSERVE_VERSION defaults to package.json's version`);
+      assert.equal(labels.get('org.opencontainers.image.licenses'), pkg.license);
+      // The base image's name: the stage's FROM with its build arguments, declared in the stage so they expand.
+      const base = labels.get('org.opencontainers.image.base.name') ?? '';
+      const from = ins.filter((i) => i.op === 'FROM').at(-1)?.args ?? '';
+      assert.equal(base, from);
+      for (const arg of base.matchAll(/\$\{(\w+)\}/g))
+        assert.ok(
+          runtime.some((i) => i.op === 'ARG' && i.args.split('=')[0] === arg[1]),
+          `${file}: ARG ${arg[1]} is declared in the runtime stage`,
+        );
     });
 
     it('ships the runtime files without dev dependencies', () => {

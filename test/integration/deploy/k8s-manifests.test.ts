@@ -5,6 +5,8 @@
  * containers as core/v1 Containers), and the objects agree with each other and with rtserve itself: selectors
  * match the pod labels, named ports exist, the probes answer 200 on a real rtserve, the mounted config file loads
  * with rtserve's own schema, the alert expressions pass promtool, and the HPA's metric is the adapter rule's.
+ * kustomize renders them without deprecation warnings; pods get an in-memory /dev/shm and a CPU limit (what
+ * `--workers auto` counts); the KServe runtime is chosen by name, never auto-selected over another runtime.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +16,17 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
-import { ConfigMap, Container, PersistentVolumeClaim, Service, type IConfigMap, type IContainer, type IService } from 'kubernetes-models/v1';
+import {
+  ConfigMap,
+  Container,
+  PersistentVolumeClaim,
+  Service,
+  Volume,
+  type IConfigMap,
+  type IContainer,
+  type IService,
+  type IVolume,
+} from 'kubernetes-models/v1';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
@@ -41,6 +53,7 @@ interface IClusterServingRuntime {
     supportedModelFormats: { name: string; version?: string; autoSelect?: boolean; priority?: number }[];
     protocolVersions: string[];
     containers: IContainer[];
+    volumes?: IVolume[];
     [k: string]: unknown;
   };
 }
@@ -66,7 +79,28 @@ function must<T>(v: T | null | undefined, what: string): T {
 function render(dir: string): Obj[] {
   const r = spawnSync('kubectl', ['kustomize', join(k8s, dir)], { encoding: 'utf8' });
   assert.equal(r.status, 0, `kubectl kustomize ${dir} failed: ${r.stderr}`);
+  // kustomize warns on stderr about deprecated fields (commonLabels, bases, patchesStrategicMerge, ...).
+  assert.doesNotMatch(r.stderr, /warning/i, `kubectl kustomize ${dir} warns`);
   return parseAllDocuments(r.stdout).map((d) => d.toJSON() as Obj);
+}
+
+/** The container mounts an in-memory emptyDir at /dev/shm (a container runtime's own /dev/shm is 64 MiB). */
+function assertMemoryShm(c: IContainer, volumes: readonly IVolume[], what: string): void {
+  const mount = must(
+    (c.volumeMounts ?? []).find((m) => m.mountPath === '/dev/shm'),
+    `${what}: a /dev/shm mount`,
+  );
+  const volume = must(
+    volumes.find((v) => v.name === mount.name),
+    `${what}: volume ${mount.name}`,
+  );
+  assert.equal(volume.emptyDir?.medium, 'Memory', `${what}: /dev/shm is an emptyDir in memory`);
+  assert.ok(volume.emptyDir?.sizeLimit !== undefined, `${what}: /dev/shm has a size limit (it counts against the memory limit)`);
+}
+
+/** A CPU limit, which `--workers auto` reads back as the cgroup's cpu.max (src/util/cpu-quota.ts). */
+function assertCpuLimit(c: IContainer, what: string): void {
+  assert.ok(c.resources?.limits?.['cpu'] !== undefined, `${what}: limits.cpu is set (without it --workers auto counts the node's cores)`);
 }
 
 /** Schema validation of one object; throws naming the object and what is wrong. */
@@ -133,6 +167,7 @@ function validateServingRuntime(o: Obj): void {
   }
   assert.ok(Array.isArray(spec.containers) && spec.containers.length > 0, 'containers is required');
   for (const c of spec.containers) new Container(c).validate();
+  for (const v of spec.volumes ?? []) new Volume(v).validate();
 }
 
 function byKind<K extends keyof Kinds>(objs: Obj[], kind: K): Kinds[K][] {
@@ -244,6 +279,12 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
         );
     });
 
+    it(`${overlay}: /dev/shm in memory, and a CPU limit for --workers auto`, () => {
+      const { spec, c } = podOf(rendered.get(overlay) ?? []);
+      assertMemoryShm(c, spec.volumes ?? [], overlay);
+      assertCpuLimit(c, overlay);
+    });
+
     it(`${overlay}: the probes hit endpoints a real rtserve answers with 200`, async () => {
       const { c } = podOf(rendered.get(overlay) ?? []);
       for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
@@ -316,9 +357,26 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
     assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 
+  it("the KServe runtime does not take other runtimes' models: InferenceServices get it by name only", () => {
+    const rt = one(rendered.get('kserve') ?? [], 'ClusterServingRuntime');
+    // KServe auto-selects, among the runtimes with autoSelect for a format, the one of highest priority: with
+    // autoSelect on, rtserve would compete with Triton's kserve-tritonserver (onnx, priority 1) for every onnx model.
+    assert.deepEqual(
+      rt.spec.supportedModelFormats.filter((f) => f.autoSelect === true || f.priority !== undefined),
+      [],
+    );
+  });
+
+  it('the KServe runtime has /dev/shm in memory and a CPU limit for --workers auto', () => {
+    const rt = one(rendered.get('kserve') ?? [], 'ClusterServingRuntime');
+    const c = must(rt.spec.containers[0], 'container');
+    assertMemoryShm(c, rt.spec.volumes ?? [], 'kserve');
+    assertCpuLimit(c, 'kserve');
+  });
+
   it('the KServe runtime serves onnx over protocol v2 REST and gRPC with valid rtserve arguments', () => {
     const rt = one(rendered.get('kserve') ?? [], 'ClusterServingRuntime');
-    assert.ok(rt.spec.supportedModelFormats.some((f) => f.name === 'onnx' && f.autoSelect === true));
+    assert.ok(rt.spec.supportedModelFormats.some((f) => f.name === 'onnx'));
     assert.deepEqual([...rt.spec.protocolVersions].sort(), ['grpc-v2', 'v2']);
     const c = must(rt.spec.containers[0], 'container');
     assert.equal(c.name, 'kserve-container');

@@ -1,8 +1,9 @@
 /**
  * The async inference queue on NATS JetStream (Debian's nats-server, started by the test on a free loopback port
  * with its own store): two rtserve replicas consume one work queue. A client publishes requests with idempotency
- * keys and a reply subject; one replica is SIGKILLed while it holds unacknowledged requests, which the broker
- * redelivers to the other after ack_wait. Every request is answered (its reply subject hears the one answer recorded
+ * keys and a reply subject; one replica is SIGKILLed while it certainly holds an unacknowledged request (it reaches
+ * the broker through a proxy that cuts it off at a delivery: nats-delivery-cut.ts), which the broker redelivers to
+ * the other after ack_wait. Every request is answered (its reply subject hears the one answer recorded
  * in the results stream; a second copy only as a marked replay of the same body), none is lost, a request published
  * twice is stored once, and a request whose answer is already recorded is not computed again: its recorded answer is
  * replayed. Counts: sent, answered, redelivered, replays, duplicates, lost.
@@ -21,6 +22,7 @@ import { connect, headers as natsHeaders, type JetStreamClient, type JetStreamMa
 import { QUEUE_HEADERS, queueNames } from '../../../src/queue/nats-transport.ts';
 import { makeRepository } from '../../helpers/server.ts';
 import { freePort, needTool, waitFor } from '../ops/helpers.ts';
+import { NatsDeliveryCut } from './nats-delivery-cut.ts';
 import { startProcess, stopProcess } from './processes.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -41,6 +43,8 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
   let tmp: string;
   let repo: { dir: string; cleanup: () => Promise<void> };
   let nats: ChildProcess | undefined;
+  /** The first replica (the one killed) reaches the broker through this proxy. */
+  let victimLink: NatsDeliveryCut | undefined;
   const replicas: ChildProcess[] = [];
   let nc: NatsConnection;
   let js: JetStreamClient;
@@ -62,6 +66,7 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
       /Server is ready/,
       'nats-server',
     );
+    victimLink = await NatsDeliveryCut.start(port);
     for (let i = 0; i < 2; i++) {
       const file = join(tmp, `replica-${i}.json`);
       await writeFile(
@@ -76,7 +81,7 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
           modelRepository: [repo.dir],
           asyncQueue: {
             transport: 'nats',
-            natsUrl: `nats://127.0.0.1:${port}`,
+            natsUrl: i === 0 ? victimLink.url : `nats://127.0.0.1:${port}`,
             subjectPrefix: PREFIX,
             maxInFlight: 4,
             ackWaitMs: 1500,
@@ -103,6 +108,7 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
   after(async () => {
     await nc?.close();
     await Promise.all(replicas.map((r) => stopProcess(r)));
+    await victimLink?.close();
     await stopProcess(nats);
     await repo?.cleanup();
     await rm(tmp, { recursive: true, force: true });
@@ -122,8 +128,12 @@ describe('async inference queue on NATS JetStream, two replicas', { skip: needTo
     for (const k of keys) assert.equal(await publish(k, generateBody(60)), false);
     // The same key again within the duplicate window: stored once.
     assert.equal(await publish('req-0', generateBody(60)), true, 'a request published twice is stored once');
-    // Both replicas hold 4 unacknowledged requests while the queue is long; kill one once answers flow.
+    // Once answers flow, the victim's next delivery cuts it off from the broker: the broker has delivered that
+    // request and never hears its ack. Killed then, it certainly leaves an unacknowledged request behind.
     await waitFor('the first answers', () => (replies.size >= 4 ? true : undefined), 120_000, 20);
+    const link = victimLink as NatsDeliveryCut;
+    link.arm();
+    await link.cut;
     const victim = replicas[0] as ChildProcess;
     victim.kill('SIGKILL');
     try {

@@ -7,8 +7,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { startServer, type RunningServer } from '../../../src/app/rtserve-server.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
@@ -21,6 +19,7 @@ import {
   inferenceClient,
   inferRequestObject,
   pendingCount,
+  reflect,
   rejectsWith,
   streamAll,
   unary,
@@ -182,38 +181,14 @@ describe('gRPC metadata, repository and status mapping', () => {
   });
 
   test('server reflection lists the inference and health services and serves their descriptors', async () => {
-    const require = createRequire(import.meta.url);
-    const reflectionRoot = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto');
-    const def = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', {
-      keepCase: true,
-      defaults: true,
-      oneofs: true,
-      includeDirs: [reflectionRoot],
-    });
-    const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } } };
-    const rc = new pkg.grpc.reflection.v1.ServerReflection(server.grpcAddress!, grpc.credentials.createInsecure());
-    try {
-      const call = (rc as unknown as { ServerReflectionInfo(): grpc.ClientDuplexStream<unknown, Record<string, unknown>> }).ServerReflectionInfo();
-      const answers: Record<string, unknown>[] = [];
-      const done = new Promise<void>((resolve, reject) => {
-        call.on('data', (r: Record<string, unknown>) => answers.push(r));
-        call.on('end', resolve);
-        call.on('error', reject);
-      });
-      call.write({ list_services: '' });
-      call.write({ file_containing_symbol: 'inference.ModelInferRequest' });
-      call.end();
-      await done;
-      const list = answers[0]?.['list_services_response'] as { service: { name: string }[] };
-      const names = list.service.map((s) => s.name);
-      assert.ok(names.includes('inference.GRPCInferenceService'), names.join(', '));
-      assert.ok(names.includes('grpc.health.v1.Health'), names.join(', '));
-      const files = (answers[1]?.['file_descriptor_response'] as { file_descriptor_proto: Buffer[] }).file_descriptor_proto;
-      // proto-loader serves the whole `inference` package as one file descriptor.
-      assert.ok(files.some((f) => f.includes('ModelInferRequest') && f.includes('GRPCInferenceService') && f.includes('raw_input_contents')));
-    } finally {
-      rc.close();
-    }
+    const answers = await reflect(server.grpcAddress!, [{ list_services: '' }, { file_containing_symbol: 'inference.ModelInferRequest' }]);
+    const list = answers[0]?.['list_services_response'] as { service: { name: string }[] };
+    const names = list.service.map((s) => s.name);
+    assert.ok(names.includes('inference.GRPCInferenceService'), names.join(', '));
+    assert.ok(names.includes('grpc.health.v1.Health'), names.join(', '));
+    const files = (answers[1]?.['file_descriptor_response'] as { file_descriptor_proto: Buffer[] }).file_descriptor_proto;
+    // proto-loader serves the whole `inference` package as one file descriptor.
+    assert.ok(files.some((f) => f.includes('ModelInferRequest') && f.includes('GRPCInferenceService') && f.includes('raw_input_contents')));
   });
 });
 

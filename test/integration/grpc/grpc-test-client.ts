@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { BYTE_SIZE } from '../../../src/tensor/datatype.ts';
 import type { DataType, TensorData } from '../../../src/tensor/datatype.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
@@ -67,6 +69,44 @@ export function unary<T = Record<string, unknown>>(
     if (fn === undefined) throw new Error(`no method ${method}`);
     fn.call(client, req, metadata, options, (err, res) => (err === null ? resolve(res as T) : reject(err)));
   });
+}
+
+/**
+ * One grpc.reflection.v1 ServerReflectionInfo stream (a client generated from @grpc/reflection's own proto): sends
+ * `requests`, half-closes, resolves with every answer, or rejects with the stream's status.
+ */
+export async function reflect(
+  address: string,
+  requests: readonly Record<string, unknown>[],
+  metadata = new grpc.Metadata(),
+): Promise<Record<string, unknown>[]> {
+  const require = createRequire(import.meta.url);
+  const reflectionRoot = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto');
+  const def = protoLoader.loadSync('grpc/reflection/v1/reflection.proto', {
+    keepCase: true,
+    defaults: true,
+    oneofs: true,
+    includeDirs: [reflectionRoot],
+  });
+  const pkg = grpc.loadPackageDefinition(def) as unknown as { grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } } };
+  const rc = new pkg.grpc.reflection.v1.ServerReflection(address, grpc.credentials.createInsecure());
+  try {
+    const call = (
+      rc as unknown as { ServerReflectionInfo(md: grpc.Metadata): grpc.ClientDuplexStream<unknown, Record<string, unknown>> }
+    ).ServerReflectionInfo(metadata);
+    const answers: Record<string, unknown>[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: Record<string, unknown>) => answers.push(r));
+      call.on('end', resolve);
+      call.on('error', reject);
+    });
+    for (const r of requests) call.write(r);
+    call.end();
+    await done;
+    return answers;
+  } finally {
+    rc.close();
+  }
 }
 
 /** Asserts that `p` rejects with the gRPC status `code` and details that mention every part. */

@@ -458,9 +458,10 @@ describe('an application-supplied RegionOpener (StartOptions.sharedMemoryOpener)
     const objects = new ShmObjects('opener');
     const calls: string[] = [];
     // The default file backing, observed: what an mmap opener from a native addon would be asked to do.
-    const sharedMemoryOpener: RegionOpener = async (path, offset, byteSize) => {
+    const sharedMemoryOpener: RegionOpener = async (file, offset, byteSize) => {
+      const { path } = file;
       calls.push(`open ${path} ${offset} ${byteSize}`);
-      const inner = await openFileRegion(path, offset, byteSize);
+      const inner = await openFileRegion(file, offset, byteSize);
       return {
         read: (o, n) => (calls.push(`read ${o} ${n}`), inner.read(o, n)),
         write: (o, d) => (calls.push(`write ${o} ${d.byteLength}`), inner.write(o, d)),

@@ -121,6 +121,28 @@ describe('REST authentication and authorization', () => {
     assert.match((r.json() as { error: string }).error, /expired/);
   });
 
+  test('JWT expiry: the clockToleranceSecs leeway (30 s by default) holds at every check, and ends where it ends', async () => {
+    const key = new TextEncoder().encode(SECRET);
+    const expiredAgo = (s: number) =>
+      new SignJWT({ scope: 'infer' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(`expired-${s}s-ago`)
+        .setExpirationTime(Math.floor(Date.now() / 1000) - s)
+        .sign(key);
+    const inside = await expiredAgo(25);
+    // The second request finds the verified token in the cache: the cache applies the same leeway.
+    for (const attempt of ['verified', 'cached']) {
+      const r = await post(`${base}/v2/models/simple/infer`, simpleRequest(), inside);
+      assert.equal(r.status, 200, `${attempt}: ${new TextDecoder().decode(r.body)}`);
+    }
+    const ticket = await post(`${base}/v2/auth/ws-ticket`, {}, inside);
+    assert.equal(ticket.status, 200, 'a ticket from a token inside the leeway');
+    assert.ok((ticket.json() as { expires_in_ms: number }).expires_in_ms > 0);
+    const outside = await post(`${base}/v2/models/simple/infer`, simpleRequest(), await expiredAgo(45));
+    assert.equal(outside.status, 401);
+    assert.match((outside.json() as { error: string }).error, /expired/);
+  });
+
   test('WebSocket tickets: issued to an authenticated caller, not cached, single use', async () => {
     const r = await post(`${base}/v2/auth/ws-ticket`, {}, KEYS.infer);
     assert.equal(r.status, 200);

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as grpc from '@grpc/grpc-js';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { postJson, startTestServer } from '../../helpers/server.ts';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { bundledModelRepository } from '../../../src/util/package-root.ts';
 import { simpleRequest } from './helpers.ts';
+import { inferenceClient, rejectsWith, unary } from '../grpc/grpc-test-client.ts';
 
 /**
  * Sends the path exactly as given: fetch (WHATWG URL) would normalise `%2e%2e` segments before they reach the
@@ -113,5 +115,62 @@ describe('path traversal through model names (REST load, unload, infer, metadata
     const text = new TextDecoder().decode(r.body);
     assert.doesNotMatch(text, /TOP-SECRET/, 'a file outside the model folder leaked through classification labels');
     assert.ok(load.status >= 400 && load.status < 500, `load with an escaping label_filename: ${load.status}`);
+  });
+
+  test('a config override whose default_model_filename leaves the version folder is 400 naming the field', async () => {
+    const config = {
+      name: 'simple',
+      platform: 'onnxruntime_onnx',
+      max_batch_size: 8,
+      input: [
+        { name: 'INPUT0', data_type: 'TYPE_INT32', dims: [16] },
+        { name: 'INPUT1', data_type: 'TYPE_INT32', dims: [16] },
+      ],
+      output: [
+        { name: 'OUTPUT0', data_type: 'TYPE_INT32', dims: [16] },
+        { name: 'OUTPUT1', data_type: 'TYPE_INT32', dims: [16] },
+      ],
+    };
+    for (const name of ['../../outside/1/model.onnx', '/tmp/model.onnx', '..', 'sub\\model.onnx']) {
+      const load = await postJson(`${server.httpUrl}/v2/repository/models/simple/load`, {
+        parameters: { config: JSON.stringify({ ...config, default_model_filename: name }) },
+      });
+      const body = load.json() as { error: string; code: string };
+      assert.equal(load.status, 400, `${name}: ${load.status} ${body.error}`);
+      assert.equal(body.code, 'BAD_CONFIG', name);
+      assert.match(body.error, /default_model_filename/, name);
+      assert.ok(!body.error.includes(root), `${name}: the message names no host path: ${body.error}`);
+    }
+    assert.equal((await postJson(`${server.httpUrl}/v2/models/simple/infer`, simpleRequest())).status, 200, 'the loaded version keeps serving');
+  });
+
+  test('a load of a model the repository lacks is 404 naming no host path', async () => {
+    const load = await postJson(`${server.httpUrl}/v2/repository/models/nosuch/load`, {});
+    const body = load.json() as { error: string; code: string };
+    assert.equal(load.status, 404, body.error);
+    assert.equal(body.code, 'MODEL_NOT_FOUND');
+    assert.match(body.error, /no model named 'nosuch'/);
+    for (const path of [root, tmpdir(), '/'])
+      assert.ok(!body.error.includes(path), `the message must not reveal where the repository is (${path}): ${body.error}`);
+  });
+
+  test("Triton's file: load parameters are refused (501 naming the parameter) on REST as on gRPC, never ignored", async () => {
+    const files = { 'file:1/model.onnx': Buffer.from('not an onnx model').toString('base64') };
+    const rest = await postJson(`${server.httpUrl}/v2/repository/models/simple/load`, { parameters: files });
+    assert.equal(rest.status, 501, `the files were ignored: ${rest.status} ${new TextDecoder().decode(rest.body)}`);
+    const body = rest.json() as { error: string; code: string };
+    assert.equal(body.code, 'UNSUPPORTED');
+    assert.match(body.error, /load parameter 'file:1\/model\.onnx'/);
+    const client = inferenceClient(server.grpcAddress ?? '');
+    try {
+      await rejectsWith(
+        unary(client, 'RepositoryModelLoad', { model_name: 'simple', parameters: { 'file:1/model.onnx': { bytes_param: Buffer.from('x') } } }),
+        grpc.status.UNIMPLEMENTED,
+        "load parameter 'file:1/model.onnx'",
+      );
+    } finally {
+      client.close();
+    }
+    assert.equal((await postJson(`${server.httpUrl}/v2/models/simple/infer`, simpleRequest())).status, 200, 'the loaded version keeps serving');
   });
 });

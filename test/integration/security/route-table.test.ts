@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { HTTP_ROUTES, registeredRoutes } from '../../../src/security/route-table.ts';
 import { postJson, request, startTestServer } from '../../helpers/server.ts';
-import { inferenceClient, rejectsWith, unary } from '../grpc/grpc-test-client.ts';
+import { inferenceClient, reflect, rejectsWith, unary } from '../grpc/grpc-test-client.ts';
 
 describe('the route table covers every route the real server registers', () => {
   let server: RunningServer;
@@ -32,7 +32,7 @@ describe('disabledApis turns API groups off on REST and gRPC', () => {
   let server: RunningServer;
   before(async () => {
     server = await startTestServer({
-      disabledApis: ['repository', 'logging', 'statistics', 'demo'],
+      disabledApis: ['repository', 'logging', 'statistics', 'demo', 'reflection'],
       allowClientShm: true,
       modelControlMode: 'explicit',
       loadModel: ['simple'],
@@ -65,12 +65,17 @@ describe('disabledApis turns API groups off on REST and gRPC', () => {
     assert.equal((await request(`${server.httpUrl}/v2/models/simple/ready`)).status, 200);
   });
 
-  test('gRPC: the same groups answer UNIMPLEMENTED naming the setting', async () => {
+  test('gRPC: the same groups answer UNIMPLEMENTED naming the setting; reflection is not served', async () => {
     const client = inferenceClient(server.grpcAddress ?? '');
     try {
       await rejectsWith(unary(client, 'RepositoryIndex', {}), grpc.status.UNIMPLEMENTED, 'disabledApis');
       await rejectsWith(unary(client, 'RepositoryModelUnload', { model_name: 'simple' }), grpc.status.UNIMPLEMENTED, 'disabledApis');
       await rejectsWith(unary(client, 'ModelStatistics', {}), grpc.status.UNIMPLEMENTED, 'disabledApis');
+      // Server reflection is not served at all: grpc-js itself answers that the method is unknown.
+      await assert.rejects(reflect(server.grpcAddress ?? '', [{ list_services: '' }]), (err: grpc.ServiceError) => {
+        assert.equal(err.code, grpc.status.UNIMPLEMENTED, err.details);
+        return true;
+      });
       const ready = await unary<{ ready: boolean }>(client, 'ModelReady', { name: 'simple' });
       assert.equal(ready.ready, true);
     } finally {

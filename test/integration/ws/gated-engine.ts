@@ -5,7 +5,7 @@
 import { basename, dirname } from 'node:path';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
 import type { ServerConfigInput } from '../../../src/config/server-config.ts';
-import { startServer, type RunningServer } from '../../../src/app/rtserve-server.ts';
+import { startServer, type RunningServer, type StartOptions } from '../../../src/app/rtserve-server.ts';
 import type { Engine, EngineSession } from '../../../src/engine/engine.ts';
 import { createOrtEngine } from '../../../src/engine/ort/index.ts';
 import { silentLogger } from '../../../src/observability/logger.ts';
@@ -90,10 +90,14 @@ export function gatedEngine(inner: Engine, gate: Gate): Engine {
   };
 }
 
-/** A real server on port 0 whose model runs go through `gate`. */
-export async function startGatedServer(gate: Gate, overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
+/** A real server on port 0 whose model runs go through `gate`; `options` adds state shared with other servers. */
+export async function startGatedServer(
+  gate: Gate,
+  overrides: Partial<ServerConfigInput> = {},
+  options: Pick<StartOptions, 'sharedState'> = {},
+): Promise<RunningServer> {
   const config = await loadServerConfig({
     flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, logLevel: 'silent', exitTimeoutSecs: 10, workers: 1, ...overrides },
   });
-  return startServer({ config, logger: silentLogger(), engine: gatedEngine(createOrtEngine(), gate) });
+  return startServer({ config, logger: silentLogger(), engine: gatedEngine(createOrtEngine(), gate), ...options });
 }

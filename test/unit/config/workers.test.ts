@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
-import { availableParallelism } from 'node:os';
 import assert from 'node:assert/strict';
 import { frontEndWorkers, workersForCores } from '../../../src/config/workers.ts';
 import { loadServerConfig } from '../../../src/config/load-server-config.ts';
+import { usableCpus } from '../../../src/util/cpu-quota.ts';
 
 describe('the workers setting (docs/workers.md)', () => {
   test("'auto' is one process below 8 cores, half the cores (at most 8) from 8 up", () => {
@@ -11,7 +11,7 @@ describe('the workers setting (docs/workers.md)', () => {
   test("a number is taken as it is; the default is 'auto' (one process below 8 cores)", async () => {
     assert.equal(frontEndWorkers(3), 3);
     assert.equal((await loadServerConfig({ flags: {} })).workers, 'auto');
-    assert.equal(frontEndWorkers('auto'), workersForCores(availableParallelism()));
+    assert.equal(frontEndWorkers('auto'), workersForCores(usableCpus()));
     assert.equal((await loadServerConfig({ flags: { workers: '4' } })).workers, 4);
     assert.equal((await loadServerConfig({ flags: {}, env: { RTSERVE_WORKERS: 'auto' } })).workers, 'auto');
   });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classify, sigmoid, softmax } from '../../../src/postprocess/classification.ts';
+import fc from 'fast-check';
+import { classify, sigmoid, softmax, topIndices } from '../../../src/postprocess/classification.ts';
 
 describe('classification postprocess', () => {
   test('softmax sums to 1, keeps the order and does not overflow on large logits', () => {
@@ -31,5 +32,17 @@ describe('classification postprocess', () => {
     assert.equal(classify([1, 2], { activation: 'softmax', topK: 10 }).length, 2);
     const s = classify([0, 2], { activation: 'sigmoid', topK: 1 });
     assert.deepEqual(s, [{ index: 1, score: sigmoid(2) }]);
+  });
+
+  test('topIndices equals a full sort (best first, lower index first on ties, NaN last) for every k, both strategies', () => {
+    const value = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double({ noNaN: false }), fc.constantFrom(Number.NaN, Infinity, -Infinity));
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 120 }), fc.integer({ min: 0, max: 130 }), (values, k) => {
+        const key = (i: number): number => (Number.isNaN(values[i]) ? -Infinity : (values[i] as number));
+        const sorted = values.map((_, i) => i).sort((a, b) => key(b) - key(a) || a - b);
+        assert.deepEqual(topIndices(values, k), sorted.slice(0, k));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

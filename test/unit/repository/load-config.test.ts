@@ -247,6 +247,18 @@ describe('loadModelConfig: auto-complete (Triton ORT backend rules)', () => {
     assert.match(r.filled.join('\n'), /input from 2\/net\.onnx/);
   });
 
+  test('default_model_filename is a name inside the version folder, in a config file as in a load request', async () => {
+    for (const name of ['../other/1/model.onnx', '/etc/model.onnx', 'a/model.onnx', 'a\\model.onnx', '..', '.']) {
+      const message = await loadError({ 'config.pbtxt': `default_model_filename: ${JSON.stringify(name)}`, '1/model.onnx': addModel([3]) });
+      assert.match(message, /default_model_filename.*must be the name of a file in the version folder/, name);
+      const override = await loadError({ '1/model.onnx': addModel([3]) }, { configOverride: JSON.stringify({ default_model_filename: name }) });
+      assert.match(override, /the load request: .*default_model_filename/, name);
+    }
+    // A directory holding model.onnx (Triton's layout for large ONNX models) is still a name.
+    const dir = await load({ 'config.pbtxt': 'default_model_filename: "net.onnx"', '1/net.onnx/model.onnx': addModel([4]) });
+    assert.deepEqual(dir.config.input[0]?.dims, [4]);
+  });
+
   test('onnxBytes or graph given by the caller are used instead of reading a file', async () => {
     const fromBytes = await load({ '1/model.plan': 'plan' }, { onnxBytes: addModel(['batch', 5]) });
     assert.deepEqual(fromBytes.config.input[0]?.dims, [5]);

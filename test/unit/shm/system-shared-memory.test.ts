@@ -28,9 +28,9 @@ function rejectsCode(p: Promise<unknown> | (() => unknown), code: string, ...par
 function countingOpener(): { opener: RegionOpener; opened: { path: string; offset: number; byteSize: number }[]; closed: () => number } {
   const opened: { path: string; offset: number; byteSize: number }[] = [];
   let closed = 0;
-  const opener: RegionOpener = async (path, offset, byteSize) => {
-    opened.push({ path, offset, byteSize });
-    const inner = await openFileRegion(path, offset, byteSize);
+  const opener: RegionOpener = async (file, offset, byteSize) => {
+    opened.push({ path: file.path, offset, byteSize });
+    const inner = await openFileRegion(file, offset, byteSize);
     return {
       read: (o, n) => inner.read(o, n),
       write: (o, d) => inner.write(o, d),

@@ -20,6 +20,7 @@ import { mappedRegionOpener } from '../../../../src/engine/cuda/shm-opener.ts';
 import { isMapped } from '../../../../src/tensor/exclusive-buffers.ts';
 import type { Engine, EngineSession } from '../../../../src/engine/engine.ts';
 import { RtError } from '../../../../src/errors/registry.ts';
+import { openShmFile } from '../../../../src/shm/system-shared-memory.ts';
 import { readPlan } from '../../../../src/plan/format.ts';
 import { makeRepository, startTestServer } from '../../../helpers/server.ts';
 import { randn, rng, runBytes } from '../../compiler/helpers.ts';
@@ -241,7 +242,8 @@ describe('CUDA engine on the GPU', { skip }, () => {
     try {
       const addon = loadCudaAddon();
       assert.ok(addon.available);
-      const region = await mappedRegionOpener(addon.addon)(path, 2, 6);
+      // Mapped through the descriptor the manager opened and checked (O_NOFOLLOW, fstat), not the name.
+      const region = await mappedRegionOpener(addon.addon)(await openShmFile(path, 8, 'the test object'), 2, 6);
       const view = await region.read(1, 3);
       assert.deepEqual([...view], [3, 4, 5]);
       assert.ok(isMapped(view.buffer));

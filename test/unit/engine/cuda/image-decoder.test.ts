@@ -17,6 +17,7 @@ import type { CudaSession } from '../../../../src/engine/cuda/cuda-session.ts';
 import { CudaFrameDecoder, type GpuFrame } from '../../../../src/engine/cuda/image-decoder.ts';
 import { runFramesOnSession } from '../../../../src/engine/cuda/image-run.ts';
 import { createCudaTuner } from '../../../../src/engine/cuda/tuner.ts';
+import type { CudaTuner } from '../../../../src/plan/cuda-tuning.ts';
 import { readPlan } from '../../../../src/plan/format.ts';
 import { planResize } from '../../../../src/preprocess/decode.ts';
 import { referenceFrameDecoder } from '../../../../src/preprocess/frame-decoder.ts';
@@ -264,6 +265,42 @@ describe('GPU image path on the GPU', { skip }, () => {
       for (const v of viaHost?.data as Float32Array) mag = Math.max(mag, Math.abs(v));
       console.log(`runImages vs run(reference rows): max ${d.max.toExponential(3)} of ${mag.toExponential(3)}`);
       assert.ok(d.max <= 1e-2 * Math.max(mag, 1e-3));
+    });
+
+    test('a session loaded with its image spec takes encoded frames (frameInput, runFrames): rows as runImages gives, a corrupt frame fails only its row', async (t) => {
+      if (fixtures === undefined) return t.skip('RTSERVE_JPEG_FIXTURES is not set');
+      const spec = specFor({ input: 'x', resize: { mode: 'letterbox', pad_value: [114] }, mean: [0.5], std: [0.25] }, [3, 8, 8]);
+      const built = await buildCudaPlan({ model: tinyConvNet(), precision: 'fp16' }, () => {}, {
+        tuner: createCudaTuner().tuner as CudaTuner,
+        batches: [1, 2, 4, 8],
+      });
+      const withSpec = await loadCudaSession(readPlan(built.plan).payload, 'tiny conv net', 0, spec);
+      try {
+        assert.equal(withSpec.frameInput, 'x');
+        const list = (
+          JSON.parse(readFileSync(join(fixtures, 'index.json'), 'utf8')) as {
+            frames: { name: string; kind: string; width: number; height: number }[];
+          }
+        ).frames
+          .filter((f) => f.kind === 'baseline')
+          .slice(0, 3);
+        assert.ok(list.length >= 2, 'baseline fixtures');
+        const jpegs = list.map((f) => new Uint8Array(readFileSync(join(fixtures, `${f.name}.jpg`))));
+        const gpu = list.map((f, i) => frame(jpegs[i] as Uint8Array, true, f.width, f.height, spec));
+        const corrupt = frame(new Uint8Array(readFileSync(join(fixtures, 'corrupt.jpg'))), true, 1, 1, spec);
+        const encoded = [...gpu, corrupt].map((f) => ({ ...f.place, width: f.width, height: f.height, bytes: f.bytes }));
+        const run = await withSpec.runFrames(encoded, ['logits']);
+        assert.deepEqual(
+          run.failures.map((f) => f?.code ?? 'ok'),
+          [...gpu.map(() => 'ok'), 'corrupt'],
+        );
+        const direct = await runFramesOnSession(withSpec, decoder, gpu, spec);
+        const got = run.outputs.find((o) => o.name === 'logits')?.data as Float32Array;
+        const want = direct.outputs.find((o) => o.name === 'logits')?.data as Float32Array;
+        assert.equal(maxDiff(got.subarray(0, want.length), want).max, 0);
+      } finally {
+        await withSpec.close();
+      }
     });
   });
 });

@@ -60,3 +60,18 @@ test('ort-cpu sessions of a webgpu runner stay on the CPU provider', async () =>
   await s.release();
   want.forEach((v, i) => assert.ok(Math.abs(v - (y[i] ?? 0)) < 1e-6));
 });
+
+// On Node 24+ (Float16Array) onnxruntime-node 1.30/1.31 read a float16 input as empty ("not enough space: expected
+// 4, got 0") unless the binding gets the Uint16Array back (src/engine/ort/ort-tensor.ts); CI runs this on Node 24.
+test('float16 inputs and outputs run as raw half bits, on runtimes with and without Float16Array', async () => {
+  const b = new GraphBuilder({ opset: 17 });
+  b.input('h', DT.FLOAT16, [4]);
+  b.node('Neg', ['h'], ['y']);
+  b.output('y', DT.FLOAT16, [4]);
+  const s = await createOfflineRunner().createSession(b.bytes(), { target: 'ort-cpu' });
+  // IEEE half bits: 1.0, -2.0, 0.5, +inf
+  const y = (await s.run({ h: { elemType: DT.FLOAT16, dims: [4], data: Uint16Array.of(0x3c00, 0xc000, 0x3800, 0x7c00) } })).y?.data;
+  await s.release();
+  assert.ok(y instanceof Uint16Array);
+  assert.deepEqual([...y], [0xbc00, 0x4000, 0xb800, 0xfc00]);
+});
