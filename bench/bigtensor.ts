@@ -137,13 +137,13 @@ try {
       '-u',
       server.httpUrl,
       ...(server.grpcAddress === undefined ? [] : ['--grpc-url', server.grpcAddress]),
-      '-p',
+      '--protocol',
       protocol,
       '-b',
       String(batch),
-      '-c',
+      '--concurrency',
       values.concurrency,
-      '-d',
+      '--duration',
       values.duration,
       '--warmup',
       '2',
@@ -160,7 +160,7 @@ try {
     const r = await run(process.execPath, [...clientProf, '--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), ...benchArgs]);
     const toUs = nowUs();
     const threads1 = threadCpuUs(server.pid);
-    if (r.code !== 0) throw new Error(`rtserve bench -p ${protocol} exited ${r.code}: ${r.stderr}`);
+    if (r.code !== 0) throw new Error(`rtserve bench --protocol ${protocol} exited ${r.code}: ${r.stderr}`);
     const report = JSON.parse(await readFile(outFile, 'utf8')) as BenchReport;
     const level = report.levels[0];
     if (level === undefined) throw new Error(`no level in ${outFile}`);

@@ -32,7 +32,7 @@ for n in $WORKERS; do
     start_cpu=$(cpu_s $pid)
     pids=()
     for i in $(seq 1 "$CLIENTS"); do
-      taskset -c "$CLIENT_CPUS" node src/cli/main.ts bench -m "$m" -u "http://127.0.0.1:$port" -p http-binary -c "$C" -d "$DUR" --warmup 1 \
+      taskset -c "$CLIENT_CPUS" node src/cli/main.ts bench -m "$m" -u "http://127.0.0.1:$port" --protocol http-binary --concurrency "$C" --duration "$DUR" --warmup 1 \
         --max-trials "$TRIALS" --stability-percentage 50 --no-progress -o "$OUT/w$n-$m-$i.json" > "$OUT/w$n-$m-$i.log" 2>&1 &
       pids+=($!)
     done

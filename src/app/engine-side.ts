@@ -197,7 +197,8 @@ function observeEngineSide(
     // nv_gpu_* from NVML (skipped with one log line where the reader or the driver is absent), and what the CUDA
     // engine's instances hold on the device.
     const nvml = loadNvmlSampler();
-    if ('reason' in nvml) logger.info({ reason: nvml.reason }, 'no GPU metrics');
+    // Expected on every CPU host: worth a line only when debugging.
+    if ('reason' in nvml) logger.debug({ reason: nvml.reason }, 'no GPU metrics');
     const described = new WeakMap<object, CudaEngineDescription>();
     const engineMemory = (): EngineDeviceMemory[] =>
       repository.loadedVersions().flatMap((v) =>

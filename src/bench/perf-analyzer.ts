@@ -1,7 +1,10 @@
 /**
  * perf_analyzer's command line on `rtserve bench` (docs/bench.md "perf_analyzer flags"): its flags are translated
  * into rtserve bench's own (the native form), and `-f` writes perf_analyzer's CSV, so scripts and Model
- * Analyzer-style tooling written for perf_analyzer run unchanged.
+ * Analyzer-style tooling written for perf_analyzer run unchanged. Every perf_analyzer flag `rtserve bench` accepts
+ * means what it means to perf_analyzer (its docs/cli.md: `-p` the measurement interval in ms, `-r` the maximum
+ * trials, `-t` the concurrency, `-z` zero input), or is refused with a message that says what to give instead
+ * (`-c` / `-d`, the deprecated concurrency search; `-l`, a latency threshold; `-H`; `--binary-search`).
  */
 import { Option, type Command } from 'commander';
 import { BenchError } from './errors.ts';
@@ -26,7 +29,42 @@ export interface PerfAnalyzerFlags {
   measurementRequestCount?: string;
   streaming?: boolean;
   controlUrl?: string;
+  /** -t: perf_analyzer's (deprecated) number of concurrent requests */
+  t?: string;
+  /** -z: perf_analyzer's (deprecated) zero input data */
+  z?: boolean;
+  serviceKind?: string;
+  /** The perf_analyzer flags refused (REFUSED_FLAGS), by attribute. */
+  c?: string;
+  d?: boolean;
+  latencyThreshold?: string;
+  H?: string[];
+  binarySearch?: boolean;
 }
+
+/** perf_analyzer flags rtserve bench does not implement: declared so that they are refused with what to do instead. */
+const REFUSED_FLAGS: readonly { readonly flags: string; readonly attr: keyof PerfAnalyzerFlags; readonly message: string }[] = [
+  {
+    flags: '-c <n>',
+    attr: 'c',
+    message:
+      "-c is perf_analyzer's deprecated maximum concurrency of the -d search, which rtserve bench does not do: give --concurrency 1,8,64 or --concurrency-range start:end:step",
+  },
+  {
+    flags: '-d',
+    attr: 'd',
+    message:
+      "-d is perf_analyzer's deprecated dynamic concurrency search, which rtserve bench does not do: give --concurrency-range start:end:step (the window length is -p MS or --duration S)",
+  },
+  {
+    flags: '-l, --latency-threshold <ms>',
+    attr: 'latencyThreshold',
+    message:
+      '-l / --latency-threshold (stop the search at a latency) is not implemented: give the levels to measure with --concurrency-range start:end:step',
+  },
+  { flags: '-H <header>', attr: 'H', message: '-H (extra HTTP headers) is not implemented by rtserve bench' },
+  { flags: '--binary-search', attr: 'binarySearch', message: '--binary-search is not implemented: rtserve bench measures every level of the range' },
+];
 
 const HELP_GROUP = 'perf_analyzer flags (docs/bench.md):';
 
@@ -40,13 +78,17 @@ export function registerPerfAnalyzerFlags(command: Command): void {
     new Option('--concurrency-range <start:end:step>', 'concurrency levels start..end by step (end defaults to start, step to 1)'),
     new Option('--request-rate-range <start:end:step>', 'request rates start..end by step, per second'),
     new Option('--input-data <src>', 'random | zero | FILE (perf_analyzer {"data": [...]} JSON or a KServe request) (= --input)'),
-    new Option('--measurement-interval <ms>', 'time window in milliseconds (= --duration in seconds)'),
+    new Option('-p, --measurement-interval <ms>', 'time window in milliseconds (= --duration in seconds)'),
     new Option('--measurement-mode <mode>', 'time_windows | count_windows'),
     new Option('--measurement-request-count <n>', 'count_windows: requests per window (default 50) (= --requests)'),
     new Option('--streaming', 'with -i grpc: one ModelStreamInfer stream (= -p grpc-stream)'),
     new Option('-a, --async', 'accepted: rtserve bench keeps the concurrency (or rate) outstanding asynchronously either way'),
     new Option('--sync', 'accepted: as --async (one event loop keeps every request of the level outstanding)'),
     new Option('--control-url <url>', "with -i grpc: the REST address for metadata and statistics (default: -u's host, port 8000)"),
+    new Option('-t <n>', 'number of concurrent requests (deprecated in perf_analyzer) (= --concurrency n)'),
+    new Option('-z', 'zero input data (deprecated in perf_analyzer) (= --input zero)'),
+    new Option('--service-kind <kind>', 'triton only (the KServe v2 / Triton protocol)'),
+    ...REFUSED_FLAGS.map((r) => new Option(r.flags, 'not implemented: refused, with what to give instead')),
   ];
   for (const o of options) command.addOption(o.helpGroup(HELP_GROUP));
 }
@@ -87,6 +129,16 @@ function setOnce(flags: BenchFlags, key: keyof BenchFlags, value: string, pa: st
 export function nativeBenchFlags(flags: BenchFlags & PerfAnalyzerFlags): BenchFlags {
   const out: BenchFlags = { ...flags };
   const given = (k: string): unknown => (flags as unknown as Record<string, unknown>)[k];
+  for (const r of REFUSED_FLAGS) if (flags[r.attr] !== undefined) throw new BenchError(r.message);
+  if (flags.serviceKind !== undefined && flags.serviceKind !== 'triton')
+    throw new BenchError(
+      `--service-kind ${flags.serviceKind} is not supported: rtserve bench speaks the KServe v2 / Triton protocol (--service-kind triton)`,
+    );
+  if (flags.t !== undefined) setOnce(out, 'concurrency', flags.t, '-t', '--concurrency', given('concurrency') ?? flags.concurrencyRange);
+  if (flags.z === true) {
+    if (flags.inputData !== undefined || flags.input !== 'random') throw new BenchError('give -z or --input-data / --input, not both');
+    out.input = 'zero';
+  }
   if (flags.x !== undefined) setOnce(out, 'modelVersion', flags.x, '-x', '--model-version', given('modelVersion'));
   if (flags.s !== undefined) out.stabilityPercentage = flags.s;
   if (flags.concurrencyRange !== undefined)

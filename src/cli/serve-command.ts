@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { setFlagsFromString } from 'node:v8';
 import { loadServerConfig } from '../config/load-server-config.ts';
-import { startServer } from '../app/rtserve-server.ts';
+import { startServer, type RunningServer } from '../app/rtserve-server.ts';
 import { createLogger } from '../observability/logger.ts';
-import { RtError } from '../errors/registry.ts';
+import { RtError, rtError } from '../errors/registry.ts';
 import { watchConfig } from '../security/reload.ts';
 import { registerTritonFlags, translateTritonFlags } from './triton-flags.ts';
 
@@ -31,6 +31,9 @@ interface ServeFlags {
   workers?: string;
   disableApi?: string;
   logDirectory?: string;
+  port?: string;
+  apiKey?: string;
+  servedModelName?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -62,7 +65,11 @@ export function registerServeCommand(program: Command): void {
     .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
     .option('--workers <n>', "front-end processes sharing the ports in front of one engine owner: a number or 'auto' (docs/workers.md)")
     .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo,reflection')
-    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)');
+    .option('--log-directory <dir>', 'the only directory POST /v2/logging may move log_file into (default: log_file cannot be changed)')
+    // vLLM's flags where they mean the same here (docs/configuration.md "Flags of other servers").
+    .option('--port <port>', "vLLM's --port: the HTTP port (= --http-port)")
+    .option('--api-key <key>', "vLLM's --api-key: require this key (Authorization: Bearer) for every call but health; or RTSERVE_API_KEY")
+    .option('--served-model-name <name>', "vLLM's flag: refused, since a model's name here is its folder's name in the repository");
   // tritonserver's own flags (--model-store, --allow-grpc=true, ...): docs/triton-compat.md.
   registerTritonFlags(serve);
   serve.action(async (flags: ServeFlags) => {
@@ -73,6 +80,7 @@ export function registerServeCommand(program: Command): void {
     // so it also covers the engine workers.
     setFlagsFromString('--no-allocation-site-pretenuring');
     const triton = translateTritonFlags(flags as Record<string, unknown>);
+    const httpPort = vllmPort(flags);
     const tritonRepositories = triton.config['modelRepository'] as string[] | undefined;
     // Warnings found while reading the config (unknown RTSERVE_* variables) are logged once the logger exists.
     const configWarnings: string[] = [];
@@ -83,7 +91,8 @@ export function registerServeCommand(program: Command): void {
       flags: {
         modelRepository: flags.modelRepository,
         host: flags.host,
-        httpPort: flags.httpPort,
+        httpPort,
+        apiKey: flags.apiKey,
         grpcPort: flags.grpcPort,
         metricsPort: flags.metricsPort,
         modelControlMode: flags.modelControlMode?.toLowerCase(),
@@ -116,6 +125,7 @@ export function registerServeCommand(program: Command): void {
     const parts = server.httpUrl === '' ? [] : [`http=${server.httpUrl}`];
     if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
     if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);
+    parts.push(`models=${modelsReady(server)}`);
     process.stdout.write(`rtserve ready ${parts.join(' ')}\n`);
 
     // API keys and JWT settings are re-read on SIGHUP and when the config file changes (docs/security.md);
@@ -166,6 +176,29 @@ export function registerServeCommand(program: Command): void {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   });
+}
+
+/** `--port` (vLLM) is `--http-port`; both at once is a mistake worth naming. `--served-model-name` is refused. */
+function vllmPort(flags: ServeFlags): string | undefined {
+  if (flags.servedModelName !== undefined) {
+    throw rtError(
+      'BAD_CONFIG',
+      `--served-model-name '${flags.servedModelName}': rtserve serves every model of the repository under its folder's name; name the folder (or a symlink to it) '${flags.servedModelName}'`,
+    );
+  }
+  if (flags.port !== undefined && flags.httpPort !== undefined)
+    throw rtError('BAD_CONFIG', 'give --port or --http-port, not both (they are the same port)');
+  return flags.httpPort ?? flags.port;
+}
+
+/**
+ * `<ready>/<loaded>` for the ready line: models with a ready version, of the models the server tried to load (explicit
+ * mode's models that nobody asked for are left out; with exitOnError false, failed ones count in the second number).
+ */
+function modelsReady(server: RunningServer): string {
+  const index = server.core.repositoryIndex(false).filter((e) => e.reason !== 'not loaded');
+  const ready = new Set(index.filter((e) => e.state === 'READY').map((e) => e.name));
+  return `${ready.size}/${new Set(index.map((e) => e.name)).size}`;
 }
 
 /** Prints a config or startup error without a stack trace and exits non-zero. */

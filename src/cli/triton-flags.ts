@@ -229,7 +229,7 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
     'Model Repository',
     'bool',
     'mapped',
-    '`exitOnError`: a model that fails to load at startup stops the server (rtserve defaults to false, Triton to true)',
+    '`exitOnError`: a model that fails to load at startup stops the server (the default, as in Triton; `=false` starts anyway)',
     { apply: set('exitOnError') },
   ),
   F('disable-auto-complete-config', 'Model Repository', 'none', 'mapped', '`autoCompleteConfig: false`: configs must be complete', {
@@ -301,7 +301,7 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
     'Metrics',
     'bool',
     'mapped',
-    "accepted, no effect: the process's CPU and memory metrics (rtserve_process_*) are always exported",
+    "accepted, no effect: the process's CPU and memory metrics (rtserve_process_*, rtserve_nodejs_*) are always exported",
     { apply: () => undefined },
   ),
   F('metrics-address', 'Metrics', 'string', 'mapped', '`metricsAddress` (default the HTTP address)', { apply: set('metricsAddress') }),

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { rtError } from '../errors/registry.ts';
 import type { z } from 'zod';
 import { describeZodError, didYouMean } from './hint.ts';
+import { foldApiKey } from './api-key.ts';
 import { otelEnvLayer } from './otel-env.ts';
 import { serverConfigSchema, type ServerConfig, type ServerConfigInput } from './server-config.ts';
 
@@ -175,5 +176,5 @@ export async function loadServerConfig(sources: ServerConfigSources = {}): Promi
   const merged: ServerConfigInput = Object.assign({}, ...layers.map(([, l]) => l)) as ServerConfigInput;
   const r = serverConfigSchema.safeParse(merged);
   if (!r.success) throw rtError('BAD_CONFIG', describeZodError(r.error, serverConfigSchema, merged).join('; '));
-  return deepFreeze(r.data);
+  return deepFreeze(foldApiKey(r.data));
 }

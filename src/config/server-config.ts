@@ -64,6 +64,11 @@ export const serverConfigSchema = z.strictObject({
   /** PEM CA bundle: when set, clients must present a certificate it signed (mutual TLS). */
   tlsCa: z.string().min(1).optional(),
   auth: authConfigSchema.prefault({}),
+  /**
+   * One API key in plain text (vLLM's --api-key; RTSERVE_API_KEY): turns auth on with this key allowed every operation
+   * on every model, beside the keys of auth.apiKeys. Where the key would sit in a file, give its sha256 in auth.apiKeys.
+   */
+  apiKey: z.string().min(1).optional(),
   rateLimit: rateLimitConfigSchema.prefault({}),
   /** JSON bodies (and binary requests' JSON headers) nested deeper than this are refused before parsing. */
   maxJsonDepth: z.coerce.number().int().min(2).default(64),
@@ -252,8 +257,11 @@ export const serverConfigSchema = z.strictObject({
   metricsAddress: z.string().min(1).optional(),
   /** The server name in server metadata (GET /v2, ServerMetadata); default "rtserve" (Triton's --id). */
   serverId: z.string().min(1).optional(),
-  /** Exit (non-zero) when a model fails to load at startup (Triton's --exit-on-error; Triton defaults to true). */
-  exitOnError: bool.default(false),
+  /**
+   * Exit (non-zero) when a model fails to load at startup, as Triton does by default (--exit-on-error=true); false
+   * starts anyway and reports the failed models in the repository index (and, with strictReadiness, not ready).
+   */
+  exitOnError: bool.default(true),
   /** Complete partial model configs from the ONNX graph; false requires complete configs (--disable-auto-complete-config). */
   autoCompleteConfig: bool.default(true),
   /** Models loaded at the same time at startup and by loadAll; 0 = all at once (Triton's --model-load-thread-count). */

@@ -64,6 +64,10 @@ export const ERROR_CODES = Object.freeze({
   UNKNOWN_OUTPUT: { category: 'INVALID_ARGUMENT', doc: 'The request asks for an output the model does not have.' },
   BATCH_TOO_LARGE: { category: 'INVALID_ARGUMENT', doc: 'The request batch exceeds max_batch_size.' },
   BAD_PARAMETER: { category: 'INVALID_ARGUMENT', doc: 'A request parameter (priority, timeout, ...) has an invalid value.' },
+  UNSUPPORTED_PARAMETER: {
+    category: 'INVALID_ARGUMENT',
+    doc: "The request sets a parameter this server does not support (on the OpenAI routes: `n` > 1, `logprobs`, `tools`, ...); the error's `param` names it. A client's fault, so never retried (OpenAI's 400 invalid_request_error).",
+  },
   PAYLOAD_TOO_LARGE: { category: 'PAYLOAD_TOO_LARGE', doc: 'The body exceeds the configured size limit.' },
   // lookup
   MODEL_NOT_FOUND: { category: 'NOT_FOUND', doc: 'No model with that name is in the repository.' },
@@ -122,6 +126,10 @@ export const ERROR_CODES = Object.freeze({
   MODEL_LOAD_FAILED: { category: 'INTERNAL', doc: 'The model failed to load.' },
   BAD_CONFIG: { category: 'INVALID_ARGUMENT', doc: 'A server or model configuration value is invalid.' },
   UNSUPPORTED: { category: 'UNIMPLEMENTED', doc: 'The operation is not supported (yet) by this server or model.' },
+  UNSUPPORTED_MODEL_FORMAT: {
+    category: 'UNIMPLEMENTED',
+    doc: 'A model of the repository is in a format rtserve does not run (a TensorRT engine, a PyTorch, TensorFlow, Python or OpenVINO model, an ensemble); rtserve runs ONNX models, its own plans and Hugging Face checkpoints.',
+  },
   INTERNAL: { category: 'INTERNAL', doc: 'An unexpected server error.' },
   // security (docs/security.md)
   UNAUTHENTICATED: {
@@ -145,6 +153,8 @@ export interface RtErrorOptions {
   /** Hint for clients, in milliseconds, when retrying makes sense (429, 503). */
   readonly retryAfterMs?: number;
   readonly cause?: unknown;
+  /** The request field at fault (`n`, `messages[0].content`), for protocols whose errors name it (OpenAI's `param`). */
+  readonly param?: string;
 }
 
 /** The only error type transports translate; anything else becomes INTERNAL without leaking details. */
@@ -152,6 +162,7 @@ export class RtError extends Error {
   readonly code: ErrorCode;
   readonly category: ErrorCategory;
   readonly retryAfterMs: number | undefined;
+  readonly param: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: RtErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -159,6 +170,7 @@ export class RtError extends Error {
     this.code = code;
     this.category = ERROR_CODES[code].category;
     this.retryAfterMs = options.retryAfterMs;
+    this.param = options.param;
   }
 
   get httpStatus(): number {

@@ -1,7 +1,7 @@
 /**
  * Generation metrics on the server's Prometheus registry (ServerMetrics.registry, src/observability/metrics.ts):
- * time to first token, inter-token latency, tokens (a counter, and a gauge of the last 10 s rate), sequences
- * running and queued, decode-step batch sizes and finished generations by reason. `registerGenerateMetrics` is the
+ * time to first token, inter-token latency, tokens (counters: tokens/s is PromQL's `rate()` over them, over the
+ * window the dashboard picks, not a rate the server fixes), sequences running and queued, decode-step batch sizes and finished generations by reason. `registerGenerateMetrics` is the
  * hook: the server composition calls it once with its registry and hands the sink to the GenerateService.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -20,7 +20,6 @@ export interface GenerateMetricsSink {
 /** Latency buckets from 1 ms to 10 s: token latencies on a CPU are milliseconds, first tokens under load seconds. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128];
-const RATE_WINDOW_S = 10;
 
 export function registerGenerateMetrics(registry: Registry): GenerateMetricsSink {
   const registers = [registry];
@@ -67,42 +66,10 @@ export function registerGenerateMetrics(registry: Registry): GenerateMetricsSink
     labelNames: ['model', 'finish_reason'],
     registers,
   });
-  // Tokens per second over the last 10 s, per model: one bucket per second.
-  const buckets = new Map<string, { second: number; counts: number[] }>();
-  const bump = (model: string, n: number): void => {
-    const now = Math.floor(Date.now() / 1000);
-    let b = buckets.get(model);
-    if (b === undefined) {
-      b = { second: now, counts: new Array<number>(RATE_WINDOW_S).fill(0) };
-      buckets.set(model, b);
-    }
-    advance(b, now);
-    b.counts[now % RATE_WINDOW_S] = (b.counts[now % RATE_WINDOW_S] as number) + n;
-  };
-  const advance = (b: { second: number; counts: number[] }, now: number): void => {
-    for (let s = Math.max(b.second + 1, now - RATE_WINDOW_S + 1); s <= now; s++) b.counts[s % RATE_WINDOW_S] = 0;
-    b.second = Math.max(b.second, now);
-  };
-  new Gauge({
-    name: 'rtserve_generate_tokens_per_second',
-    help: `Generated tokens per second over the last ${RATE_WINDOW_S} s`,
-    labelNames: ['model'],
-    registers,
-    collect() {
-      const now = Math.floor(Date.now() / 1000);
-      for (const [model, b] of buckets) {
-        advance(b, now);
-        this.set({ model }, b.counts.reduce((a, c) => a + c, 0) / RATE_WINDOW_S);
-      }
-    },
-  });
   return {
     firstToken: (model, s) => ttft.observe({ model }, s),
     interToken: (model, s) => itl.observe({ model }, s),
-    tokens: (model, n) => {
-      tokens.inc({ model }, n);
-      bump(model, n);
-    },
+    tokens: (model, n) => tokens.inc({ model }, n),
     promptTokens: (model, n) => prompt.inc({ model }, n),
     step: (model, size, s, kind) => {
       stepSize.observe({ model, kind }, size);

@@ -23,7 +23,8 @@ export interface LogSettings {
   readonly log_format: 'default' | 'ISO8601';
 }
 
-const settingsPatchSchema = z.strictObject({
+/** The body of POST /v2/logging: any subset of the settings (/openapi.json is generated from it). */
+export const logSettingsPatchSchema = z.strictObject({
   log_file: z.string().optional(),
   log_info: z.boolean().optional(),
   log_warning: z.boolean().optional(),
@@ -163,7 +164,7 @@ export class LogControl {
    * their own).
    */
   update(patch: unknown, logDirectory?: string): LogSettings {
-    const r = settingsPatchSchema.safeParse(patch);
+    const r = logSettingsPatchSchema.safeParse(patch);
     if (!r.success) {
       const issues = r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
       throw rtError(
@@ -212,6 +213,8 @@ export function createLogger(
       name,
       level,
       base: { pid: process.pid },
+      // "level":"warn", not pino's number (40): what log pipelines and people read without a table.
+      formatters: { level: (label) => ({ level: label }) },
       timestamp: () => (control?.isoTime === true ? `,"time":"${new Date().toISOString()}"` : `,"time":${Date.now()}`),
     },
     destination,

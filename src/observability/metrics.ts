@@ -133,7 +133,8 @@ export class ServerMetrics {
   constructor(source: MetricsSource, options: MetricsOptions = {}) {
     this.source = source;
     const registry = this.registry;
-    collectDefaultMetrics({ register: registry, prefix: 'rtserve_process_' });
+    // prom-client's names already start with process_ / nodejs_: rtserve_process_cpu_seconds_total, rtserve_nodejs_*.
+    collectDefaultMetrics({ register: registry, prefix: 'rtserve_' });
     const self = this;
 
     // The model statistics (Triton's per-model families, rtserve's per-GPU ones), read at scrape time.

@@ -18,6 +18,7 @@ import { loadModelConfig } from './load-config.ts';
 import { ioMetadataOf, metadataOf, type ModelIoMetadata } from './model-metadata.ts';
 import { warmup } from './warmup.ts';
 import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
+import { foreignModelFile, foreignPlatform } from './model-format.ts';
 import { selectVersions } from './version-policy.ts';
 import { engineLoadOptions, loadInstances, readOutputLabels } from './instances.ts';
 import type { HfText } from '../hf/hf-text.ts';
@@ -307,6 +308,9 @@ export class RepositoryManager {
       attempting = firstVersion === undefined ? undefined : String(firstVersion.version);
       // A Hugging Face checkpoint is built into an ONNX decoder first: the config completes from that graph.
       const firstHf = isHfVersion(firstVersion) ? await loadHfVersion(firstVersion) : undefined;
+      // A TensorRT engine, a PyTorch model, ...: named as a format this server does not run (model-format.ts).
+      const foreign = firstHf === undefined ? await foreignModelFile(entry, firstVersion) : undefined;
+      if (foreign !== undefined) throw foreign;
       const firstFile =
         firstHf !== undefined
           ? { fileName: 'checkpoint', path: firstHf.onnxPath, kind: 'onnx' as const }
@@ -329,6 +333,8 @@ export class RepositoryManager {
         ...(firstHf === undefined ? {} : { defaults: firstHf.configDefaults }),
       });
       for (const w of warnings) log.warn(w);
+      const foreignConfig = foreignPlatform(entry.name, config);
+      if (foreignConfig !== undefined) throw foreignConfig;
       // The image sections (preprocess/postprocess) are checked against the inputs and outputs now, so a wrong
       // one fails the load with its reason rather than every image request.
       imageSpecOf(config);

@@ -81,3 +81,26 @@ export async function startCli(
   );
   return { child, urls, exited, stderr: () => err };
 }
+
+/**
+ * A `serve` that is expected to exit by itself (a refused flag, a failed start): its exit code and stderr. One that
+ * is still running after `timeoutMs` (it started when it should not have) is killed: status null, never a hang.
+ */
+export function serveToExit(
+  entry: readonly string[],
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 60_000,
+): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...entry, 'serve', ...args], { cwd: packageRoot(), env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stderr });
+    });
+  });
+}

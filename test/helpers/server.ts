@@ -9,7 +9,9 @@ import { silentLogger } from '../../src/observability/logger.ts';
 
 /**
  * A real rtserve on port 0 (HTTP, gRPC and metrics), serving the bundled models unless told otherwise. Its close
- * does not wait after the admitted work (drainQuietMs 0); the drain tests run the real CLI with the default.
+ * does not wait after the admitted work (drainQuietMs 0); the drain tests run the real CLI with the default. It starts
+ * even when a model fails to load (exitOnError false): many tests serve a model that fails on purpose; the default
+ * (Triton's: exit) is tested through the CLI (test/integration/cli/startup-cli.test.ts, triton-cli.test.ts).
  */
 export async function startTestServer(overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
   const config = await loadServerConfig({
@@ -22,6 +24,7 @@ export async function startTestServer(overrides: Partial<ServerConfigInput> = {}
       exitTimeoutSecs: 10,
       drainQuietMs: 0,
       workers: 1,
+      exitOnError: false,
       ...overrides,
     },
   });

@@ -5,7 +5,8 @@
  * finish_reason, an optional usage chunk with empty `choices` when `stream_options.include_usage` is set, then
  * `data: [DONE]`). Field names and shapes follow OpenAI's API reference (Completions; Chat Completions and its
  * streaming chunk object). Errors are OpenAI's `{"error": {"message", "type", "param", "code"}}` with the error
- * registry's HTTP status; once a stream has started, an error arrives as a `data: {"error": ...}` event followed by
+ * registry's HTTP status (the REST error handler writes them for every /v1/ answer, openai-errors.ts); a parameter
+ * rtserve does not support (`n` > 1, `logprobs`, ...) is a 400 naming it, which the SDKs never retry; once a stream has started, an error arrives as a `data: {"error": ...}` event followed by
  * `data: [DONE]` (the convention of OpenAI, vLLM and others; openai-python checks `data.get("error")`).
  *
  * The generation itself is the GenerateService's (continuous batching); these routes only translate. A client
@@ -24,10 +25,18 @@ import { packageRoot } from '../../util/package-root.ts';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
+import { openAiErrorBody } from './openai-errors.ts';
+import {
+  chatCompletionRequestSchema,
+  completionRequestSchema,
+  parseOpenAiBody,
+  UNSUPPORTED_FIELDS,
+  type ChatCompletionRequest,
+  type CompletionRequest,
+} from './openai-schemas.ts';
 import type { ChatMessage, Generation, GenerationApi } from '../../generate/generate-service.ts';
 import type { FinishReason, GenerateRequest, GenerationResult, Usage } from '../../generate/types.ts';
 import { authorize, principalOf } from '../../security/index.ts';
-import { withVisibleModels } from '../streaming/caller-view.ts';
 import { parseJsonBytes } from '../../codec/json-body.ts';
 
 export interface OpenAiRoutesOptions {
@@ -53,58 +62,14 @@ const CHAT_CSP =
 
 type Json = Record<string, unknown>;
 
-/** OpenAI error `type` for a registry category. */
-function errorType(e: RtError): string {
-  if (e.category === 'RESOURCE_EXHAUSTED') return 'rate_limit_error';
-  if (e.category === 'NOT_FOUND') return 'not_found_error';
-  if (e.category === 'UNAUTHENTICATED') return 'authentication_error';
-  if (e.category === 'PERMISSION_DENIED') return 'permission_error';
-  if (e.httpStatus >= 500) return 'server_error';
-  return 'invalid_request_error';
-}
-
-function errorBody(e: RtError, param?: string): Json {
-  return { error: { message: e.message, type: errorType(e), param: param ?? null, code: e.code.toLowerCase() } };
-}
-
-function sendOpenAiError(reply: FastifyReply, err: unknown, log: Logger): FastifyReply {
-  const e = toRtError(err);
-  if (e.category === 'INTERNAL') log.error({ err: e.cause ?? e, code: e.code }, 'internal error');
-  if (e.retryAfterMs !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))));
-  return reply
-    .code(e.httpStatus)
-    .type('application/json')
-    .send(JSON.stringify(errorBody(e)));
-}
-
 // ---- request checking: OpenAI clients send many optional fields, often as null; unknown ones are ignored.
 
 function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function bad(param: string, expected: string, got: unknown): never {
-  throw rtError('BAD_PARAMETER', `'${param}' must be ${expected}, got ${JSON.stringify(got)?.slice(0, 80) ?? String(got)}`);
-}
-
-function optNumber(body: Json, name: string): number | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) bad(name, 'a number', v);
-  return v;
-}
-
-function optInt(body: Json, name: string): number | undefined {
-  const v = optNumber(body, name);
-  if (v !== undefined && !Number.isInteger(v)) bad(name, 'an integer', v);
-  return v;
-}
-
-function optBool(body: Json, name: string): boolean | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') bad(name, 'a boolean', v);
-  return v;
+function unsupported(param: string, message: string): never {
+  throw rtError('UNSUPPORTED_PARAMETER', message, { param });
 }
 
 interface CommonParams {
@@ -114,41 +79,36 @@ interface CommonParams {
   readonly sampling: Omit<GenerateRequest, 'model' | 'prompt' | 'promptTokens' | 'signal'>;
 }
 
-function commonParams(body: Json, maxTokensFields: readonly string[]): CommonParams {
-  const model = body['model'];
-  if (typeof model !== 'string' || model === '') bad('model', 'a model name', model);
-  const n = optInt(body, 'n');
-  if (n !== undefined && n !== 1) throw rtError('UNSUPPORTED', `'n' = ${n}: rtserve returns one choice per request; send ${n} requests instead`);
-  for (const name of ['presence_penalty', 'frequency_penalty']) {
-    const v = optNumber(body, name);
-    if (v !== undefined && v !== 0)
-      throw rtError('UNSUPPORTED', `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
-  }
-  for (const name of ['logprobs', 'top_logprobs', 'logit_bias', 'best_of', 'suffix', 'tools', 'functions', 'response_format']) {
+/** What both routes share, from a body their schema accepted; the values rtserve does not support are refused here. */
+function commonParams(body: CompletionRequest | ChatCompletionRequest, maxTokens: number | null | undefined): CommonParams {
+  const n = body.n;
+  if (n !== undefined && n !== null && n !== 1)
+    unsupported('n', `'n' = ${n} is not supported: rtserve returns one choice per request; send ${n} requests instead`);
+  for (const name of ['presence_penalty', 'frequency_penalty'] as const) {
     const v = body[name];
-    if (v !== undefined && v !== null && v !== false) throw rtError('UNSUPPORTED', `'${name}' is not supported by rtserve`);
+    if (v !== undefined && v !== null && v !== 0)
+      unsupported(name, `'${name}' is not supported; use 'repetition_penalty' (an rtserve extension) instead`);
   }
-  let maxTokens: number | undefined;
-  for (const f of maxTokensFields) maxTokens ??= optInt(body, f);
-  const stopRaw = body['stop'];
-  let stop: string[] | undefined;
-  if (typeof stopRaw === 'string') stop = [stopRaw];
-  else if (Array.isArray(stopRaw)) stop = stopRaw.map((s, i) => (typeof s === 'string' ? s : bad(`stop[${i}]`, 'a string', s)));
-  else if (stopRaw !== undefined && stopRaw !== null) bad('stop', 'a string or an array of strings', stopRaw);
-  const streamOptions = body['stream_options'];
-  if (streamOptions !== undefined && streamOptions !== null && !isObject(streamOptions)) bad('stream_options', 'an object', streamOptions);
-  const includeUsage = isObject(streamOptions) && streamOptions['include_usage'] === true;
+  for (const name of UNSUPPORTED_FIELDS) {
+    const v = body[name];
+    if (v !== undefined && v !== null && v !== false) unsupported(name, `'${name}' is not supported by rtserve`);
+  }
   const sampling: Record<string, unknown> = {
     maxTokens,
-    temperature: optNumber(body, 'temperature'),
-    topP: optNumber(body, 'top_p'),
-    topK: optInt(body, 'top_k'),
-    repetitionPenalty: optNumber(body, 'repetition_penalty'),
-    seed: optInt(body, 'seed'),
-    stop,
+    temperature: body.temperature,
+    topP: body.top_p,
+    topK: body.top_k,
+    repetitionPenalty: body.repetition_penalty,
+    seed: body.seed,
+    stop: typeof body.stop === 'string' ? [body.stop] : body.stop,
   };
-  for (const k of Object.keys(sampling)) if (sampling[k] === undefined) delete sampling[k];
-  return { model, stream: optBool(body, 'stream') ?? false, includeUsage, sampling: sampling as CommonParams['sampling'] };
+  for (const k of Object.keys(sampling)) if (sampling[k] === undefined || sampling[k] === null) delete sampling[k];
+  return {
+    model: body.model,
+    stream: body.stream ?? false,
+    includeUsage: body.stream_options?.include_usage === true,
+    sampling: sampling as CommonParams['sampling'],
+  };
 }
 
 function usageJson(u: Usage): Json {
@@ -159,27 +119,21 @@ function finishReasonJson(r: FinishReason): string | null {
   return r === 'cancelled' ? null : r;
 }
 
-function chatMessagesOf(body: Json): ChatMessage[] {
-  const messages = body['messages'];
-  if (!Array.isArray(messages) || messages.length === 0) bad('messages', 'a non-empty array of messages', messages);
-  return messages.map((m, i) => {
-    if (!isObject(m) || typeof m['role'] !== 'string') bad(`messages[${i}]`, 'an object with a role', m);
-    const c = m['content'];
-    let content: string;
-    if (typeof c === 'string') content = c;
-    else if (c === null || c === undefined) content = '';
-    else if (Array.isArray(c)) {
-      // Content parts: only text parts can be fed to a text model.
-      content = c
-        .map((p, j) => {
-          if (!isObject(p) || p['type'] !== 'text' || typeof p['text'] !== 'string') {
-            throw rtError('UNSUPPORTED', `messages[${i}].content[${j}]: only {"type": "text"} parts are supported`);
-          }
-          return p['text'];
-        })
-        .join('');
-    } else bad(`messages[${i}].content`, 'a string or an array of content parts', c);
-    return { role: m['role'], content };
+function chatMessagesOf(body: ChatCompletionRequest): ChatMessage[] {
+  return body.messages.map((m, i) => {
+    const c = m.content;
+    // Content parts: only text parts can be fed to a text model.
+    const content =
+      typeof c === 'string' || c === null || c === undefined
+        ? (c ?? '')
+        : c
+            .map((p, j) =>
+              p.type === 'text' && typeof p.text === 'string'
+                ? p.text
+                : unsupported(`messages[${i}].content[${j}]`, `messages[${i}].content[${j}]: only {"type": "text"} parts are supported`),
+            )
+            .join('');
+    return { role: m.role, content };
   });
 }
 
@@ -229,11 +183,11 @@ async function streamGeneration(reply: FastifyReply, g: Generation, base: Json, 
         send(shape.finish(e.finishReason));
         if (includeUsage) writeData(raw, JSON.stringify({ ...base, choices: [], usage: usageJson(e.usage) }));
       } else if (e.type === 'error') {
-        writeData(raw, JSON.stringify(errorBody(e.error)));
+        writeData(raw, JSON.stringify(openAiErrorBody(e.error)));
       }
     }
   } catch (err) {
-    writeData(raw, JSON.stringify(errorBody(toRtError(err))));
+    writeData(raw, JSON.stringify(openAiErrorBody(toRtError(err))));
   }
   writeData(raw, '[DONE]');
   if (!raw.writableEnded) raw.end();
@@ -260,7 +214,7 @@ async function answerGeneration(
 }
 
 export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutesOptions): void {
-  const { generate, api, logger } = options;
+  const { generate, api } = options;
   const startedS = Math.floor(Date.now() / 1000);
   const bodyOf = (req: FastifyRequest): Json => {
     const body = parseJsonBytes(req.body instanceof Buffer ? req.body : Buffer.alloc(0), 'the request body');
@@ -268,9 +222,6 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
     return body;
   };
   const modelEntry = (id: string): Json => ({ id, object: 'model', created: startedS, owned_by: 'rtserve' });
-  /** An error answer; a 404 for a model suggests only the models the caller may use (streaming/caller-view.ts). */
-  const fail = (reply: FastifyReply, err: unknown): FastifyReply =>
-    sendOpenAiError(reply, withVisibleModels(err, api, principalOf(reply.request)), logger);
   /** The route guard checked the `infer` scope; the model is named in the body, so its check is here (docs/security.md). */
   const allowed = (req: FastifyRequest, op: 'infer' | 'metadata', model: string): RtError | undefined => {
     const principal = principalOf(req);
@@ -280,14 +231,18 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
     [...new Set(api.repositoryIndex(true).map((e) => e.name))]
       .filter((name) => generate.isGenerative(name) && allowed(req, 'metadata', name) === undefined)
       .sort();
-  const start = async (req: FastifyRequest, reply: FastifyReply, r: GenerateRequest): Promise<Generation> => {
-    const denied = allowed(req, 'infer', r.model);
+  /** The `infer` scope on the model, and a generative model: MODEL_NOT_FOUND (the core's) when there is none at all. */
+  const requireGenerative = (req: FastifyRequest, model: string): void => {
+    const denied = allowed(req, 'infer', model);
     if (denied !== undefined) throw denied;
-    if (!generate.isGenerative(r.model)) {
-      // Distinguish "no such model" (the core's message) from "not a text model".
-      api.modelMetadata(r.model);
-      throw rtError('UNSUPPORTED', `model '${r.model}' is not a generative model (models: ${generativeModels(req).join(', ') || 'none'})`);
-    }
+    if (generate.isGenerative(model)) return;
+    api.modelMetadata(model);
+    throw rtError('BAD_PARAMETER', `model '${model}' is not a generative model (models: ${generativeModels(req).join(', ') || 'none'})`, {
+      param: 'model',
+    });
+  };
+  const start = async (req: FastifyRequest, reply: FastifyReply, r: GenerateRequest): Promise<Generation> => {
+    requireGenerative(req, r.model);
     // A client that goes away while the generation is queued (a front-end worker asks the engine owner) cancels it.
     let gone = false;
     const onGone = (): void => {
@@ -320,89 +275,66 @@ export function registerOpenAiRoutes(app: FastifyInstance, options: OpenAiRoutes
   }
 
   app.get('/v1/models', async (req, reply) => {
-    try {
-      return reply.type('application/json').send(JSON.stringify({ object: 'list', data: generativeModels(req).map(modelEntry) }));
-    } catch (err) {
-      return fail(reply, err);
-    }
+    return reply.type('application/json').send(JSON.stringify({ object: 'list', data: generativeModels(req).map(modelEntry) }));
   });
 
   app.get('/v1/models/:model', async (req: FastifyRequest<{ Params: { model: string } }>, reply) => {
-    try {
-      if (!generate.isGenerative(req.params.model) || allowed(req, 'metadata', req.params.model) !== undefined) {
-        throw rtError('MODEL_NOT_FOUND', `no generative model named '${req.params.model}'`);
-      }
-      return reply.type('application/json').send(JSON.stringify(modelEntry(req.params.model)));
-    } catch (err) {
-      return fail(reply, err);
+    if (!generate.isGenerative(req.params.model) || allowed(req, 'metadata', req.params.model) !== undefined) {
+      throw rtError('MODEL_NOT_FOUND', `no generative model named '${req.params.model}'`);
     }
+    return reply.type('application/json').send(JSON.stringify(modelEntry(req.params.model)));
   });
 
   app.post('/v1/completions', async (req, reply) => {
-    try {
-      const body = bodyOf(req);
-      const p = commonParams(body, ['max_tokens']);
-      let prompt = body['prompt'];
-      // A one-element batch of prompts is the same request; more would need several choices.
-      if (Array.isArray(prompt) && prompt.length === 1 && (typeof prompt[0] === 'string' || Array.isArray(prompt[0]))) prompt = prompt[0];
-      const promptPart: Pick<GenerateRequest, 'prompt' | 'promptTokens'> =
-        typeof prompt === 'string'
-          ? { prompt }
-          : Array.isArray(prompt) && prompt.every((t) => typeof t === 'number')
-            ? { promptTokens: prompt as number[] }
-            : bad('prompt', 'a string, an array of token ids, or a one-element array of either', prompt);
-      const echo = optBool(body, 'echo') ?? false;
-      const g = await start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
-      const echoed = echo && typeof prompt === 'string' ? prompt : '';
-      const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
-      return await answerGeneration(
-        reply,
-        g,
-        base,
-        { on: p.stream, includeUsage: p.includeUsage },
-        {
-          piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
-          finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-        },
-        (r) => ({ choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }] }),
-      );
-    } catch (err) {
-      return fail(reply, err);
-    }
+    const body = parseOpenAiBody(completionRequestSchema, bodyOf(req));
+    const p = commonParams(body, body.max_tokens);
+    // A one-element batch of prompts is the same request; more would need several choices.
+    const prompt = Array.isArray(body.prompt) && body.prompt.length === 1 && typeof body.prompt[0] !== 'number' ? body.prompt[0] : body.prompt;
+    const promptPart: Pick<GenerateRequest, 'prompt' | 'promptTokens'> =
+      typeof prompt === 'string' ? { prompt } : { promptTokens: prompt as number[] };
+    const echo = body.echo ?? false;
+    const g = await start(req, reply, { model: p.model, ...p.sampling, ...promptPart });
+    const echoed = echo && typeof prompt === 'string' ? prompt : '';
+    const base = { id: `cmpl-${g.id}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: g.model };
+    return await answerGeneration(
+      reply,
+      g,
+      base,
+      { on: p.stream, includeUsage: p.includeUsage },
+      {
+        piece: (text, first) => ({ choices: [{ index: 0, text: first ? echoed + text : text, logprobs: null, finish_reason: null }] }),
+        finish: (reason) => ({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+      },
+      (r) => ({ choices: [{ index: 0, text: echoed + r.text, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }] }),
+    );
   });
 
   app.post('/v1/chat/completions', async (req, reply) => {
-    try {
-      const body = bodyOf(req);
-      const p = commonParams(body, ['max_completion_tokens', 'max_tokens']);
-      const messages = chatMessagesOf(body);
-      const denied = allowed(req, 'infer', p.model);
-      if (denied !== undefined) throw denied;
-      // MODEL_NOT_FOUND for an unknown model, UNSUPPORTED for one that is not generative.
-      const prompt = await generate.chatPrompt(p.model, messages);
-      const sampling = { ...p.sampling };
-      if (sampling.maxTokens === undefined) sampling.maxTokens = options.defaultChatMaxTokens ?? 256;
-      const g = await start(req, reply, { model: p.model, ...sampling, prompt });
-      const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
-      return await answerGeneration(
-        reply,
-        g,
-        base,
-        { on: p.stream, includeUsage: p.includeUsage },
-        {
-          // The first chunk carries the role (OpenAI sends it with empty content).
-          piece: (text, first) => ({
-            choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }],
-          }),
-          finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
-        },
-        (r) => ({
-          object: 'chat.completion',
-          choices: [{ index: 0, message: { role: 'assistant', content: r.text }, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
+    const body = parseOpenAiBody(chatCompletionRequestSchema, bodyOf(req));
+    const p = commonParams(body, body.max_completion_tokens ?? body.max_tokens);
+    const messages = chatMessagesOf(body);
+    requireGenerative(req, p.model);
+    const prompt = await generate.chatPrompt(p.model, messages);
+    const sampling = { ...p.sampling };
+    if (sampling.maxTokens === undefined) sampling.maxTokens = options.defaultChatMaxTokens ?? 256;
+    const g = await start(req, reply, { model: p.model, ...sampling, prompt });
+    const base = { id: `chatcmpl-${g.id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: g.model };
+    return await answerGeneration(
+      reply,
+      g,
+      base,
+      { on: p.stream, includeUsage: p.includeUsage },
+      {
+        // The first chunk carries the role (OpenAI sends it with empty content).
+        piece: (text, first) => ({
+          choices: [{ index: 0, delta: first ? { role: 'assistant', content: text } : { content: text }, logprobs: null, finish_reason: null }],
         }),
-      );
-    } catch (err) {
-      return fail(reply, err);
-    }
+        finish: (reason) => ({ choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonJson(reason) }] }),
+      },
+      (r) => ({
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: r.text }, logprobs: null, finish_reason: finishReasonJson(r.finishReason) }],
+      }),
+    );
   });
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   errorSchema,
   inferRequestSchema,
@@ -15,29 +14,17 @@ import {
   unloadRequestSchema,
 } from './schemas.ts';
 import { RTSERVE_VERSION } from '../../util/version.ts';
-
-type JsonObject = Record<string, unknown>;
-
-const json = (schema: z.ZodType): JsonObject => ({
-  'application/json': { schema: z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) },
-});
-const ok = (description: string, schema?: z.ZodType): JsonObject => ({
-  '200': schema === undefined ? { description } : { description, content: json(schema) },
-  default: { description: 'Error: {"error": message}', content: json(errorSchema) },
-});
-const modelParam = { name: 'model', in: 'path', required: true, schema: { type: 'string' } };
-const versionParam = { name: 'version', in: 'path', required: true, schema: { type: 'string' } };
+import { jsonContent as json, modelParam, modelPaths, okResponses as ok, type JsonObject } from './openapi-common.ts';
+import { addGeneratePaths, addOpenAiPaths, addOperationsPaths, addPagePaths } from './openapi-extension-paths.ts';
 
 /**
- * OpenAPI 3.1 document for the REST front end, generated from the zod schemas in schemas.ts (OpenAPI 3.1 uses
- * JSON Schema 2020-12, which zod emits directly).
+ * OpenAPI 3.1 document for every route of the REST front end, generated from the zod schemas the routes validate
+ * with (schemas.ts, openai-schemas.ts, the logging settings; OpenAPI 3.1 uses JSON Schema 2020-12, which zod emits
+ * directly). test/integration/http/openapi-coverage.test.ts fails when a registered route is missing from it.
  */
 export function buildOpenApiDocument(): JsonObject {
   const paths: JsonObject = {};
-  const both = (base: string, op: JsonObject, method: 'get' | 'post'): void => {
-    paths[`/v2/models/{model}${base}`] = { [method]: { ...op, parameters: [modelParam] } };
-    paths[`/v2/models/{model}/versions/{version}${base}`] = { [method]: { ...op, parameters: [modelParam, versionParam] } };
-  };
+  const both = (base: string, op: JsonObject, method: 'get' | 'post'): void => modelPaths(paths, base, method, op);
   paths['/v2/health/live'] = {
     get: { summary: 'Server live (200 live, 400 not)', responses: { '200': { description: 'live' }, '400': { description: 'not live' } } },
   };
@@ -136,9 +123,13 @@ export function buildOpenApiDocument(): JsonObject {
       },
     };
   }
+  addGeneratePaths(paths);
+  addOpenAiPaths(paths);
+  addOperationsPaths(paths);
+  addPagePaths(paths);
   return {
     openapi: '3.1.0',
-    info: { title: 'rtserve REST API (KServe v2 / Open Inference Protocol)', version: RTSERVE_VERSION },
+    info: { title: 'rtserve REST API (KServe v2 / Open Inference Protocol, OpenAI-compatible routes)', version: RTSERVE_VERSION },
     paths,
   };
 }

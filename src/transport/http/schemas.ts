@@ -138,3 +138,52 @@ export function parseBodyWith<T extends z.ZodType>(schema: T, body: unknown, wha
   }
   return r.data;
 }
+
+// ---- the extensions' bodies, as /openapi.json describes them. These routes check their bodies element by element
+// (sse-generate.ts, image-route.ts, otel-tracing.ts) against the model or the settings they change; the schemas
+// below are the shapes those checks accept.
+
+/** Triton's generate extension: the model's inputs by name (scalars or arrays), plus optional id and parameters. */
+export const generateRequestSchema = z
+  .looseObject({ id: z.string().optional(), parameters: parameters.optional() })
+  .meta({ description: 'Inputs by name (e.g. {"text_input": "def ", "max_tokens": 40}), or a KServe $inference_request with "inputs"' });
+export const generateResponseSchema = z
+  .looseObject({ id: z.string().optional(), model_name: z.string(), model_version: z.string() })
+  .meta({ description: 'Outputs by name (e.g. "text_output"), a one-element output as its value' });
+
+export const imageJsonRequestSchema = z.looseObject({
+  image: z.string().meta({ description: 'The encoded image, base64 or a data: URL' }),
+  top_k: z.number().int().optional(),
+  score_threshold: z.number().optional(),
+  iou_threshold: z.number().optional(),
+  max_detections: z.number().int().optional(),
+});
+export const imageResponseSchema = z
+  .looseObject({ type: z.enum(['classification', 'detection', 'tensors']) })
+  .meta({ description: 'classification: labels and scores; detection: boxes in the image coordinates; tensors: the outputs' });
+
+export const logSettingsSchema = z.object({
+  log_file: z.string(),
+  log_info: z.boolean(),
+  log_warning: z.boolean(),
+  log_error: z.boolean(),
+  log_verbose_level: z.number().int(),
+  log_format: z.enum(['default', 'ISO8601']),
+});
+
+export const traceSettingsSchema = z.object({
+  trace_level: z.array(z.string()),
+  trace_rate: z.string(),
+  trace_count: z.string(),
+  log_frequency: z.string(),
+  trace_file: z.string(),
+  trace_mode: z.string(),
+});
+export const traceSettingsPatchSchema = z.strictObject({
+  trace_level: z.union([z.enum(['OFF', 'TIMESTAMPS']), z.array(z.enum(['OFF', 'TIMESTAMPS'])).length(1)]).nullish(),
+  trace_rate: z.union([z.string(), z.number().int().min(1)]).nullish(),
+  trace_count: z.literal(['-1', -1]).nullish(),
+  trace_mode: z.literal('opentelemetry').nullish(),
+});
+
+export const wsTicketSchema = z.object({ ticket: z.string(), expires_in_ms: z.number().int(), protocol: z.string() });

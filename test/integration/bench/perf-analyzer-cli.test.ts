@@ -123,7 +123,38 @@ describe('rtserve bench with perf_analyzer flags', () => {
     const r = await bench(['-m', 'simple', '-i', 'ws', '-u', 'localhost:1']);
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /-i is http or grpc, got 'ws'/);
-    const both = await bench(['-m', 'simple', '-u', server.httpUrl, '--concurrency-range', '1:2', '-c', '4']);
+    const both = await bench(['-m', 'simple', '-u', server.httpUrl, '--concurrency-range', '1:2', '--concurrency', '4']);
     assert.match(both.stderr, /give --concurrency-range or --concurrency, not both/);
+    // perf_analyzer's deprecated search and the flags rtserve bench does not implement: refused, saying what to give.
+    for (const [args, message] of [
+      [['-d'], /-d is perf_analyzer's deprecated dynamic concurrency search.*give --concurrency-range/],
+      [['-c', '8'], /-c is perf_analyzer's deprecated maximum concurrency.*give --concurrency 1,8,64 or --concurrency-range/],
+      [['-l', '50'], /--latency-threshold .* is not implemented/],
+      [['--binary-search'], /--binary-search is not implemented/],
+      [['-H', 'x:y'], /-H \(extra HTTP headers\) is not implemented/],
+      [['--service-kind', 'torchserve'], /--service-kind torchserve is not supported/],
+    ] as const) {
+      const refused = await bench(['-m', 'simple', '-u', server.httpUrl, ...args]);
+      assert.equal(refused.status, 2, args.join(' '));
+      assert.match(refused.stderr, message, args.join(' '));
+      assert.doesNotMatch(refused.stderr, /did you mean/i);
+    }
+  });
+
+  test("-p, -r, -t and -z mean perf_analyzer's measurement interval (ms), max trials, concurrency and zero data", async () => {
+    const out = join(dir, 'short.json');
+    const r = await bench(['-m', 'simple', '-u', server.httpUrl, '-p', '300', '-r', '4', '-t', '2', '-z', '--warmup', '0', '-s', '1000', '-o', out]);
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(await readFile(out, 'utf8')) as {
+      measure: { window: { kind: string; durationMs?: number }; maxTrials: number };
+      levels: { mode: { kind: string; concurrency?: number }; protocol: string }[];
+    };
+    assert.deepEqual(report.measure.window, { kind: 'time', durationMs: 300 });
+    assert.equal(report.measure.maxTrials, 4);
+    assert.deepEqual(
+      report.levels.map((l) => l.mode),
+      [{ kind: 'concurrency', concurrency: 2 }],
+    );
+    assert.equal(report.levels[0]?.protocol, 'http-binary', '-p is no longer the protocol');
   });
 });

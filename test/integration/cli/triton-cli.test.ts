@@ -134,7 +134,8 @@ describe('rtserve serve with tritonserver flags', {
       '--log-info=true',
     ]);
     try {
-      assert.deepEqual(Object.keys(p.urls), ['grpc'], 'the ready line names only the gRPC port');
+      assert.deepEqual(Object.keys(p.urls), ['grpc', 'models'], 'the ready line names only the gRPC port, and the models ready');
+      assert.equal(p.urls['models'], '1/1', 'EXPLICIT mode: the one model --load-model loaded (simple, not asked for, is not counted)');
       for (const port of [httpPort, metricsPort]) {
         await assert.rejects(
           fetch(`http://127.0.0.1:${port}/v2/health/live`),

@@ -148,7 +148,7 @@ describe('metrics: Triton families, histograms, front-end counters', () => {
     const findings = out.split('\n').filter((l) => l.trim() !== '');
     // Triton's names (no _total, _us units) are kept on purpose so Triton dashboards work; prom-client's default
     // Node.js gauges end in _total. Every name rtserve chose itself must be lint-clean.
-    const ours = findings.filter((l) => !/^nv_/.test(l) && !/^rtserve_process_nodejs_active_\w+_total /.test(l));
+    const ours = findings.filter((l) => !/^nv_/.test(l) && !/^rtserve_nodejs_active_\w+_total /.test(l));
     assert.deepEqual(ours, []);
   });
 

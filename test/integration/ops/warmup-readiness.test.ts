@@ -71,6 +71,8 @@ async function start(engine: Engine, dir: string, overrides: Partial<ServerConfi
       logLevel: 'silent',
       modelRepository: [dir],
       modelControlMode: 'explicit',
+      // A warmup that fails on purpose must leave the server up (Triton's default would exit).
+      exitOnError: false,
       ...overrides,
     },
   });

@@ -1,0 +1,67 @@
+/**
+ * What an operator reads, through the real CLI: log lines carry level names ("warn", not pino's 40), a CPU host's
+ * missing GPU metrics are a debug line (not an info line at every start), and prom-client's process metrics are
+ * rtserve_process_* / rtserve_nodejs_* (they were rtserve_process_process_* and rtserve_process_nodejs_*).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CLI_FROM_SOURCES, repositoryArgs, startCli, type CliProcess } from '../../helpers/cli.ts';
+import { makeRepository } from '../../helpers/server.ts';
+
+const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
+
+/** The JSON log lines a process wrote to stderr. */
+function logLines(stderr: string): { level: unknown; msg?: unknown }[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { level: unknown; msg?: unknown });
+}
+
+async function stop(p: CliProcess): Promise<void> {
+  p.child.kill('SIGTERM');
+  await p.exited;
+}
+
+describe('log levels and metric names', () => {
+  let repo: { dir: string; cleanup: () => Promise<void> };
+  before(async () => {
+    repo = await makeRepository({ simple: { from: 'simple' } });
+  });
+  after(async () => repo?.cleanup());
+
+  test('at info: level names on every line, no "no GPU metrics" line; process metrics named rtserve_process_*', async () => {
+    const p = await startCli(CLI_FROM_SOURCES, repositoryArgs(repo.dir));
+    try {
+      const metrics = await (await fetch(`${p.urls['metrics']}`)).text();
+      assert.match(metrics, /^rtserve_process_cpu_seconds_total \d/m);
+      assert.match(metrics, /^rtserve_process_resident_memory_bytes \d/m);
+      assert.match(metrics, /^rtserve_nodejs_eventloop_lag_seconds \d/m);
+      assert.doesNotMatch(metrics, /rtserve_process_process_|rtserve_process_nodejs_/);
+    } finally {
+      await stop(p);
+    }
+    const lines = logLines(p.stderr());
+    assert.ok(lines.length > 0, 'the start logs at info');
+    for (const l of lines) assert.ok(LEVELS.has(l.level as string), `level ${JSON.stringify(l.level)} is a name`);
+    assert.ok(
+      lines.some((l) => l.level === 'info' && l.msg === 'model ready'),
+      'model ready at info',
+    );
+    assert.ok(!lines.some((l) => l.msg === 'no GPU metrics'), 'no GPU metrics is not an info line');
+  });
+
+  test('at debug, the missing GPU metrics (where NVML is absent) are a debug line', async () => {
+    // The whole log, in a file: at debug it is longer than the stderr tail the helper keeps.
+    const file = join(repo.dir, 'debug.log');
+    const p = await startCli(CLI_FROM_SOURCES, repositoryArgs(repo.dir, '--log-level', 'debug', `--log-file=${file}`));
+    const metrics = await (await fetch(`${p.urls['metrics']}`)).text();
+    await stop(p);
+    const gpu = logLines(await readFile(file, 'utf8')).filter((l) => l.msg === 'no GPU metrics');
+    // A host where NVML loads has GPU metrics instead of the line.
+    if (!/^nv_gpu_/m.test(metrics)) assert.equal(gpu.length, 1, 'NVML is absent: one line says so');
+    for (const l of gpu) assert.equal(l.level, 'debug');
+  });
+});
