@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { fuzzParams } from '../../helpers/fuzz.ts';
 import { classify, sigmoid, softmax, topIndices } from '../../../src/postprocess/classification.ts';
 
 describe('classification postprocess', () => {
@@ -34,7 +35,7 @@ describe('classification postprocess', () => {
     assert.deepEqual(s, [{ index: 1, score: sigmoid(2) }]);
   });
 
-  test('topIndices equals a full sort (best first, lower index first on ties, NaN last) for every k, both strategies', () => {
+  test('topIndices equals a full sort (best first, lower index first on ties, NaN last) for every k, both strategies', (t) => {
     const value = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double({ noNaN: false }), fc.constantFrom(Number.NaN, Infinity, -Infinity));
     fc.assert(
       fc.property(fc.array(value, { maxLength: 120 }), fc.integer({ min: 0, max: 130 }), (values, k) => {
@@ -42,7 +43,7 @@ describe('classification postprocess', () => {
         const sorted = values.map((_, i) => i).sort((a, b) => key(b) - key(a) || a - b);
         assert.deepEqual(topIndices(values, k), sorted.slice(0, k));
       }),
-      { numRuns: 500 },
+      fuzzParams(t, { numRuns: 500 }),
     );
   });
 });
