@@ -153,19 +153,17 @@ do_jpeg() {
   return $rc
 }
 
-# Issue #19, served: ResNet-50 (CUDA plan: /tmp/rtcuda-plans/resnet50.plan from step engine50, or built here with a short
-# tuning budget) with a preprocess section, fed one JPEG per KServe REST binary request (BYTES input) by
-# bench/cuda/jpeg-served.ts on the same machine; the server decodes on the GPU (--image-decode auto).
-do_jpegserved() {
-  local repo=/tmp/rtcuda-jpeg-repo port=18100
+# The JPEG fixtures, the ResNet-50 plan (built with a short tuning budget unless step engine50 left one) and a model
+# repository $1 serving it with a preprocess section and a top-5 classification (jpegserved, frames).
+jpeg_repo() {
   [ -f "$W/jpeg/index.json" ] || python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || return 1
   if [ ! -f /tmp/rtcuda-plans/resnet50.plan ]; then
     [ -f "$W/models/resnet50.onnx" ] || python3 bench/cuda/make_resnets.py "$W/models" || return 1
     node bench/cuda/engine-bench.ts --model resnet50 --models-dir "$W/models" --out-dir "$W" --plan-dir /tmp/rtcuda-plans \
       --batches 1,32,64,128,256 --tune-budget-s ${JPEG_TUNE_S:-25} --budget-ms 300 || return 1
   fi
-  rm -rf "$repo" && mkdir -p "$repo/resnet50/1" && cp /tmp/rtcuda-plans/resnet50.plan "$repo/resnet50/1/model.plan" || return 1
-  cat > "$repo/resnet50/config.json" <<'EOC'
+  rm -rf "$1" && mkdir -p "$1/resnet50/1" && cp /tmp/rtcuda-plans/resnet50.plan "$1/resnet50/1/model.plan" || return 1
+  cat > "$1/resnet50/config.json" <<'EOC'
 {"name": "resnet50", "max_batch_size": 256,
  "input": [{"name": "input", "data_type": "TYPE_FP32", "dims": [3, 224, 224]}],
  "output": [{"name": "logits", "data_type": "TYPE_FP32", "dims": [1000]}],
@@ -174,6 +172,14 @@ do_jpegserved() {
  "preprocess": {"resize": {"mode": "fill"}, "mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225], "formats": ["jpeg"]},
  "postprocess": {"type": "classification", "top_k": 5}}
 EOC
+}
+
+# Issue #19, served: ResNet-50 (CUDA plan: /tmp/rtcuda-plans/resnet50.plan from step engine50, or built here with a short
+# tuning budget) with a preprocess section, fed one JPEG per KServe REST binary request (BYTES input) by
+# bench/cuda/jpeg-served.ts on the same machine; the server decodes on the GPU (--image-decode auto).
+do_jpegserved() {
+  local repo=/tmp/rtcuda-jpeg-repo port=18100
+  jpeg_repo "$repo" || return 1
   node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level info --image-decode auto > "$W/jpeg-server.log" 2>&1 &
   local pid=$! ok=0
   for _ in $(seq 1 120); do
@@ -205,22 +211,7 @@ EOC
 # PyTorch peer (decode_jpeg on the GPU + ResNet-50 FP16 with a CUDA graph, batch 256) in the same run.
 do_frames() {
   local repo=/tmp/rtcuda-jpeg-repo port=18200
-  [ -f "$W/jpeg/index.json" ] || python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || return 1
-  if [ ! -f /tmp/rtcuda-plans/resnet50.plan ]; then
-    [ -f "$W/models/resnet50.onnx" ] || python3 bench/cuda/make_resnets.py "$W/models" || return 1
-    node bench/cuda/engine-bench.ts --model resnet50 --models-dir "$W/models" --out-dir "$W" --plan-dir /tmp/rtcuda-plans \
-      --batches 1,32,64,128,256 --tune-budget-s ${JPEG_TUNE_S:-25} --budget-ms 300 || return 1
-  fi
-  rm -rf "$repo" && mkdir -p "$repo/resnet50/1" && cp /tmp/rtcuda-plans/resnet50.plan "$repo/resnet50/1/model.plan" || return 1
-  cat > "$repo/resnet50/config.json" <<'EOC'
-{"name": "resnet50", "max_batch_size": 256,
- "input": [{"name": "input", "data_type": "TYPE_FP32", "dims": [3, 224, 224]}],
- "output": [{"name": "logits", "data_type": "TYPE_FP32", "dims": [1000]}],
- "dynamic_batching": {"preferred_batch_size": [64, 128, 256], "max_queue_delay_microseconds": 1000},
- "instance_group": [{"count": 2, "kind": "KIND_GPU"}],
- "preprocess": {"resize": {"mode": "fill"}, "mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225], "formats": ["jpeg"]},
- "postprocess": {"type": "classification", "top_k": 5}}
-EOC
+  jpeg_repo "$repo" || return 1
   python3 bench/cuda/jpeg_model_torch.py "$W/jpeg/bench-224" "$W/frames-torch.json" || echo "torch peer failed"
   lscpu | grep -E 'Model name|^CPU\(s\)'
   local workers c k pid ok
@@ -292,7 +283,7 @@ do_foundation() {
   if [ -n "${FOUNDATION_VARIANT_ARGS:-}" ]; then node bench/foundation.ts "${common[@]}" $FOUNDATION_VARIANT_ARGS; fi
 }
 
-export -f do_jpeg do_jpegserved do_frames frames_cpu frames_cpu_delta
+export -f jpeg_repo do_jpeg do_jpegserved do_frames frames_cpu frames_cpu_delta
 export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do

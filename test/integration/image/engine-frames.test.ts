@@ -21,8 +21,7 @@ import { boxIou } from '../../../src/postprocess/geometry.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { frameDecodingEngine, type FrameEngineLog } from '../../helpers/frame-engine.ts';
 import { makeRepository } from '../../helpers/server.ts';
-import { inferenceClient, tensorsOf, unary, type ModelInferResponse } from '../grpc/grpc-test-client.ts';
-import { encodeScene, scene } from './image-helpers.ts';
+import { encodeScene, grpcJpegInfer, scene } from './image-helpers.ts';
 
 const text = new TextDecoder();
 type Truth = readonly { label: string; box: readonly number[] }[];
@@ -83,23 +82,9 @@ async function everyFrontEnd(server: RunningServer): Promise<number> {
   }
 
   assert.ok(server.grpcAddress);
-  const grpc = inferenceClient(server.grpcAddress);
-  try {
-    const r4 = scene(24, 4);
-    const jpeg = Buffer.from(await encodeScene(r4, 'jpeg'));
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(jpeg.length);
-    const g = await unary<ModelInferResponse>(grpc, 'ModelInfer', {
-      model_name: 'shapes',
-      inputs: [{ name: 'image', datatype: 'BYTES', shape: [1] }],
-      raw_input_contents: [Buffer.concat([len, jpeg])],
-      parameters: { score_threshold: { double_param: 0.4 } },
-    });
-    assertBoxes(tensorsOf(g), r4.objects);
-    sent++;
-  } finally {
-    grpc.close();
-  }
+  const r4 = scene(24, 4);
+  assertBoxes(await grpcJpegInfer(server.grpcAddress, 'shapes', 'image', await encodeScene(r4, 'jpeg'), 0.4), r4.objects);
+  sent++;
   return sent;
 }
 

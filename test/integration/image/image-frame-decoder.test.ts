@@ -14,8 +14,7 @@ import { silentLogger } from '../../../src/observability/logger.ts';
 import { boxIou } from '../../../src/postprocess/geometry.ts';
 import { referenceFrameDecoder, type FrameDecoder, type FrameItem } from '../../../src/preprocess/frame-decoder.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
-import { inferenceClient, tensorsOf, unary, type ModelInferResponse } from '../grpc/grpc-test-client.ts';
-import { encodeScene, scene } from './image-helpers.ts';
+import { encodeScene, grpcJpegInfer, scene } from './image-helpers.ts';
 
 const seen: FrameItem[] = [];
 const recorded: FrameDecoder = {
@@ -104,22 +103,8 @@ describe("imageDecode 'gpu': every front end's JPEG frames go through the frame 
     }
 
     assert.ok(server.grpcAddress);
-    const grpc = inferenceClient(server.grpcAddress);
-    try {
-      const r3 = scene(4, 4);
-      const jpeg = Buffer.from(await encodeScene(r3, 'jpeg'));
-      const len = Buffer.alloc(4);
-      len.writeUInt32LE(jpeg.length);
-      const g = await unary<ModelInferResponse>(grpc, 'ModelInfer', {
-        model_name: 'shapes',
-        inputs: [{ name: 'image', datatype: 'BYTES', shape: [1] }],
-        raw_input_contents: [Buffer.concat([len, jpeg])],
-        parameters: { score_threshold: { double_param: 0.4 } },
-      });
-      assertTensorsMatch(tensorsOf(g), r3.objects);
-    } finally {
-      grpc.close();
-    }
+    const r3 = scene(4, 4);
+    assertTensorsMatch(await grpcJpegInfer(server.grpcAddress, 'shapes', 'image', await encodeScene(r3, 'jpeg'), 0.4), r3.objects);
     // REST image, REST infer, gRPC, and the stream's frames that were not dropped: all decoded by the frame decoder.
     assert.ok(seen.length >= 4, `${seen.length} frames reached the decoder`);
     assert.ok(seen.every((f) => f.encoded && f.width === 640 && f.height === 480));

@@ -1,6 +1,8 @@
 /** Test data for the image models: held-out digits as PNG, shapes scenes as JPEG or PNG. */
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
+import { inferenceClient, tensorsOf, unary, type ModelInferResponse } from '../grpc/grpc-test-client.ts';
 import { generateScene, renderScene, sceneAt, type RenderedScene } from '../../../models/train/shapes-scene.ts';
 
 export interface HeldOutDigits {
@@ -37,4 +39,23 @@ export async function encodeScene(r: RenderedScene, format: 'jpeg' | 'png', qual
 export function scene(seed: number, scale = 4, tSec = 0): RenderedScene {
   const spec = generateScene(seed);
   return renderScene(tSec === 0 ? spec : sceneAt(spec, tSec), scale);
+}
+
+/** One JPEG as a KServe BYTES input over gRPC ModelInfer (4-byte length prefix in raw_input_contents); its output tensors. */
+export async function grpcJpegInfer(address: string, model: string, input: string, jpegBytes: Uint8Array, scoreThreshold: number): Promise<Tensor[]> {
+  const grpc = inferenceClient(address);
+  try {
+    const jpeg = Buffer.from(jpegBytes);
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(jpeg.length);
+    const g = await unary<ModelInferResponse>(grpc, 'ModelInfer', {
+      model_name: model,
+      inputs: [{ name: input, datatype: 'BYTES', shape: [1] }],
+      raw_input_contents: [Buffer.concat([len, jpeg])],
+      parameters: { score_threshold: { double_param: scoreThreshold } },
+    });
+    return tensorsOf(g);
+  } finally {
+    grpc.close();
+  }
 }
