@@ -51,14 +51,20 @@ if (protocol !== 'http' && protocol !== 'grpc' && protocol !== 'ws') throw new E
 // gRPC and WebSocket: `--connections` SDK clients (one connection each), requests spread over them in turn, so that
 // the connections reach every front-end worker (node:cluster hands out connections, not requests).
 const sdks =
-  protocol === 'http' ? [] : Array.from({ length: Number(values.connections) }, () => createNodeClient({ url: values.url, grpcAddress: values.grpc }));
+  protocol === 'http'
+    ? []
+    : Array.from({ length: Number(values.connections) }, () => createNodeClient({ url: values.url, grpcAddress: values.grpc }));
 
 /** One request over gRPC or WebSocket through the SDK; an error counts as status 0 (its message kept). */
 async function onceSdk(i: number): Promise<{ status: number; us: number }> {
   const b = bodies[i % bodies.length] as (typeof bodies)[number];
   const t0 = process.hrtime.bigint();
   try {
-    await sdks[i % sdks.length]?.infer(values.model, { [values.input]: { datatype: 'BYTES', shape: [1], data: [b.jpeg] } }, { transport: protocol as 'grpc' | 'ws' });
+    await sdks[i % sdks.length]?.infer(
+      values.model,
+      { [values.input]: { datatype: 'BYTES', shape: [1], data: [b.jpeg] } },
+      { transport: protocol as 'grpc' | 'ws' },
+    );
     return { status: 200, us: Number(process.hrtime.bigint() - t0) / 1000 };
   } catch (e) {
     if (!errorSamples.has(0)) errorSamples.set(0, e instanceof Error ? e.message : String(e));
