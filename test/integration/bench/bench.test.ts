@@ -331,7 +331,12 @@ describe('rtserve bench when the server goes away mid-run', () => {
       // A stability percentage no run can meet keeps the first level going until the server is gone.
       measure: { ...MEASURE, window: { kind: 'count', requests: 20 }, stabilityPercent: 1e-9, maxTrials: 6 },
       onProgress: (_label, p) => {
-        if (p.lastWindow !== undefined) closing ??= doomed.close();
+        if (p.lastWindow === undefined || closing !== undefined) return;
+        // Gone at once, not drained: its listener and every open connection close now, so nothing after this
+        // window is answered (a graceful close keeps the port open while it drains, and statistics would still come).
+        doomed.http.server.close();
+        doomed.http.server.closeAllConnections();
+        closing = doomed.close();
       },
     });
     await closing;
