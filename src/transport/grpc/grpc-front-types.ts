@@ -27,8 +27,8 @@ export interface GrpcServerOptions {
   readonly maxInflightPerStream?: number;
   /**
    * Response bytes one ModelStreamInfer stream may have written and not yet sent (its client does not read): past
-   * 4 × this the stream is ended with RESOURCE_EXHAUSTED SLOW_CONSUMER and its work cancelled (infer-stream.ts).
-   * The WebSocket bound's setting (wsMaxBufferedBytes); 8 MiB when absent.
+   * 4 × this (or 4 × maxMessageBytes, if larger) the stream is ended with RESOURCE_EXHAUSTED SLOW_CONSUMER and its
+   * work cancelled (infer-stream.ts). The WebSocket bound's setting (wsMaxBufferedBytes); 8 MiB when absent.
    */
   readonly maxBufferedBytes?: number;
   /** Counts a stream ended by that bound (rtserve_slow_clients_total{kind="grpc_closed"}). */

@@ -1,7 +1,7 @@
 /**
  * A ModelStreamInfer client that sends requests and never reads the responses (issue 37's abuse suite, "a slow or
- * non-reading client"): the server bounds the response bytes it holds unsent for that stream (4 ×
- * wsMaxBufferedBytes, as a WebSocket's), then cancels the stream's work and ends it with RESOURCE_EXHAUSTED
+ * non-reading client"): the server bounds the response bytes it holds unsent for that stream (4 × the larger of
+ * wsMaxBufferedBytes and grpcMaxMessageBytes), then cancels the stream's work and ends it with RESOURCE_EXHAUSTED
  * SLOW_CONSUMER behind what the client has not read, counted in rtserve_slow_clients_total{kind="grpc_closed"};
  * other clients keep being served. Before, the stream only stopped reading requests while its writes were backed
  * up: up to grpcMaxInflightPerStream (1024) responses per stream waited unsent, and the stream was never ended.
@@ -14,6 +14,7 @@ import { startTestServer } from '../../helpers/server.ts';
 import { parseSamples, scrape, valueOf, waitFor } from '../ops/helpers.ts';
 import { inferenceClient, inferRequestObject, unary, type InferenceClient } from './grpc-test-client.ts';
 
+/** Both settings at their minimum: the bound is 4 KiB, a request or an answer about 200 bytes. */
 const MAX_BUFFERED = 1024;
 /** Requests written before the counter is watched: far more than the client's flow-control window holds answers to. */
 const REQUESTS = 6000;
@@ -41,7 +42,7 @@ describe('a gRPC ModelStreamInfer client that never reads', () => {
     valueOf(parseSamples(await scrape(`${server.metricsUrl}/metrics`)), 'rtserve_slow_clients_total', { kind: 'grpc_closed' }) ?? 0;
 
   before(async () => {
-    server = await startTestServer({ wsMaxBufferedBytes: MAX_BUFFERED });
+    server = await startTestServer({ wsMaxBufferedBytes: MAX_BUFFERED, grpcMaxMessageBytes: MAX_BUFFERED });
     slow = inferenceClient(server.grpcAddress!);
     other = inferenceClient(server.grpcAddress!);
   });
