@@ -210,6 +210,8 @@ export async function startFrontEnds(options: FrontEndsOptions): Promise<FrontEn
         keepaliveTimeoutMs: config.grpcKeepaliveTimeoutMs,
         keepalivePermitWithoutCalls: config.grpcKeepalivePermitWithoutCalls,
         maxInflightPerStream: config.grpcMaxInflightPerStream,
+        maxBufferedBytes: config.wsMaxBufferedBytes,
+        onSlowClient: (kind) => serverMetrics.slowClients.inc({ kind }),
         flowControlWindowBytes: config.grpcFlowControlWindowBytes,
         maxConnectionAgeMs: config.grpcMaxConnectionAgeMs,
         maxConnectionAgeGraceMs: config.grpcMaxConnectionAgeGraceMs,

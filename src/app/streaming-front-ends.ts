@@ -62,6 +62,7 @@ export function attachStreamingFrontEnds(app: FastifyInstance, options: Streamin
     resumeWindowMs: config.wsResumeWindowMs,
     maxRetainedBytes: config.sseMaxRetainedBytes,
     maxBufferedBytes: config.wsMaxBufferedBytes,
+    ...(options.metrics?.slowClients === undefined ? {} : { onSlowClient: (kind) => options.metrics?.slowClients?.inc({ kind }) }),
     ...(journal === undefined ? {} : { journal: journal.journal, replicaId: journal.replicaId, leaseMs: journal.leaseMs }),
   });
   return {

@@ -190,7 +190,11 @@ export const serverConfigSchema = z.strictObject({
   wsHeartbeatIntervalMs: z.coerce.number().int().min(0).default(20000),
   /** A session with no unfinished request and no client message for this long is closed (0 = never). */
   wsIdleTimeoutMs: z.coerce.number().int().min(0).default(60000),
-  /** Outgoing bytes queued on a socket before new requests are refused (SLOW_CONSUMER). */
+  /**
+   * Outgoing bytes queued on a WebSocket before new requests are refused (SLOW_CONSUMER; at 4 × it closes); also
+   * the bound of a gRPC ModelStreamInfer stream's unsent answers (4 × it or 4 × grpcMaxMessageBytes: the stream ends) and of an SSE response's
+   * unsent bytes (the response is cut).
+   */
   wsMaxBufferedBytes: z.coerce
     .number()
     .int()

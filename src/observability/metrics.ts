@@ -104,7 +104,8 @@ export class ServerMetrics {
   /**
    * Clients bounded for being too slow: `http_head` (request head not complete within headersTimeoutMs: slowloris),
    * `http_body` (body not complete within requestTimeoutMs), `ws_refused` (a WebSocket request refused because
-   * results wait unread past wsMaxBufferedBytes), `ws_closed` (a socket closed at 4 × that).
+   * results wait unread past wsMaxBufferedBytes), `ws_closed` (a socket closed at 4 × that), `grpc_closed` (a
+   * ModelStreamInfer stream ended at 4 × that), `sse_closed` (a generate_stream response cut past it).
    */
   readonly slowClients: Counter<'kind'>;
   /** Requests refused by a rate limit or concurrency cap: `inc({ protocol })`. */
@@ -227,7 +228,7 @@ export class ServerMetrics {
     this.wsConnections = new Gauge({ name: 'rtserve_ws_connections', help: 'Open WebSocket connections', registers: [registry] });
     this.slowClients = new Counter({
       name: 'rtserve_slow_clients_total',
-      help: 'Clients bounded for being too slow: http_head (headersTimeoutMs), http_body (requestTimeoutMs), ws_refused / ws_closed (wsMaxBufferedBytes)',
+      help: 'Clients bounded for being too slow: http_head (headersTimeoutMs), http_body (requestTimeoutMs), ws_refused / ws_closed / grpc_closed / sse_closed (wsMaxBufferedBytes)',
       labelNames: ['kind'],
       registers: [registry],
     });

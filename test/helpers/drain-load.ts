@@ -5,8 +5,13 @@
  *   answered: an HTTP response came back (200, or 503 SERVER_DRAINING with Retry-After and Connection: close);
  *   refused: the TCP connection was never established (ECONNREFUSED: nothing reached the server);
  *   lost: the request was written on an established connection and no response came back (reset, hang up).
+ * Besides: gRPC and WebSocket clients of the same kind, and clients that ignore every answer and reconnect at once
+ * (`startHammers`), for the drain-hammer tests.
  */
 import { Agent, request as httpRequest } from 'node:http';
+import { WebSocket } from 'ws';
+import { CLI_FROM_SOURCES, repositoryArgs, startCli, type CliProcess } from './cli.ts';
+import { makeRepository, slowMlpConfig } from './server.ts';
 
 export type RestClientKind = 'per-request' | 'keep-alive';
 
@@ -180,4 +185,161 @@ export function startGrpcLoad(
   };
   const done = Promise.all(Array.from({ length: clients }, (_, i) => one(i))).then(() => undefined);
   return { tally, markSignal: () => (signalled = true), done };
+}
+
+/** What clients that ignore every answer did: attempts made, and attempts that got no answer. */
+export interface HammerCounts {
+  sent: number;
+  failed: number;
+}
+
+/**
+ * `clients` clients that ignore every answer (503 SERVER_DRAINING, UNAVAILABLE, an error event) and try again at
+ * once, until `stopped()`. `attempt` makes one new connection and one request on it, and resolves whether an answer
+ * came back.
+ */
+export function startHammers(
+  clients: number,
+  attempt: () => Promise<boolean>,
+  stopped: () => boolean,
+): { counts: HammerCounts; done: Promise<void> } {
+  const counts: HammerCounts = { sent: 0, failed: 0 };
+  const one = async (): Promise<void> => {
+    while (!stopped()) {
+      counts.sent++;
+      if (!(await attempt())) counts.failed++;
+    }
+  };
+  const done = Promise.all(Array.from({ length: clients }, () => one())).then(() => undefined);
+  return { counts, done };
+}
+
+/** One POST on a new connection (REST, or SSE generate_stream): whether a whole response came back. */
+export function postOnce(url: URL, body: Buffer): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const req = httpRequest(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(true));
+        res.on('error', () => resolve(false));
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.end(body);
+  });
+}
+
+/** One WebSocket session on a new connection, one infer event on it: whether its result or error came back. */
+export function wsInferOnce(url: string, infer: Record<string, unknown>): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const ws = new WebSocket(url);
+    const id = String(infer['id']);
+    let answered = false;
+    ws.on('open', () => ws.send(JSON.stringify(infer)));
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary || (JSON.parse(data.toString('utf8')) as { id?: string }).id !== id) return;
+      answered = true;
+      ws.close();
+    });
+    ws.on('error', () => {});
+    ws.on('close', () => resolve(answered));
+  });
+}
+
+export function openSocket(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+/** How a well-behaved WebSocket client's socket ended: its close code, requests left unanswered, errors other than SERVER_DRAINING. */
+export interface WsClientEnd {
+  code: number;
+  unanswered: string[];
+  otherErrors: string[];
+}
+
+/**
+ * Keeps `depth` infer requests (`infer` with a fresh id each) in flight on `ws` until the server closes it; tracks
+ * which were answered. After SERVER_DRAINING the client stops sending and waits for the close.
+ */
+export function runWsClient(ws: WebSocket, depth: number, infer: Record<string, unknown>): { results: number; closed: Promise<WsClientEnd> } {
+  const pending = new Set<string>();
+  const otherErrors: string[] = [];
+  let next = 0;
+  let open = true;
+  const state = { results: 0, closed: undefined as unknown as Promise<WsClientEnd> };
+  const send = (): void => {
+    if (!open) return;
+    const id = `r${next++}`;
+    pending.add(id);
+    ws.send(JSON.stringify({ ...infer, type: 'infer', id }));
+  };
+  ws.on('message', (data: Buffer) => {
+    const ev = JSON.parse(data.toString('utf8')) as { type: string; id?: string; error?: { code: string } };
+    if (ev.id === undefined || !pending.has(ev.id)) return;
+    if (ev.type === 'result') {
+      pending.delete(ev.id);
+      state.results++;
+      send();
+    } else if (ev.type === 'error') {
+      pending.delete(ev.id);
+      if (ev.error?.code !== 'SERVER_DRAINING') otherErrors.push(ev.error?.code ?? 'unknown');
+    }
+  });
+  state.closed = new Promise((resolve) => {
+    ws.once('close', (code) => {
+      open = false;
+      resolve({ code, unanswered: [...pending], otherErrors });
+    });
+  });
+  for (let i = 0; i < depth; i++) send();
+  return state;
+}
+
+/** The drain's log line (front-ends.ts finishDrain) in the server's JSON log on stderr. */
+export function drainLogLine(stderr: string): { msg?: string; acceptQueue?: number; open?: number } | undefined {
+  return stderr
+    .split('\n')
+    .map((l) => {
+      try {
+        return JSON.parse(l) as { msg?: string; acceptQueue?: number; open?: number };
+      } catch {
+        return {};
+      }
+    })
+    .find((l) => l.msg?.startsWith('drain: REST port closed') === true);
+}
+
+/** The real server of the drain-hammer tests, and when it exited. */
+export interface HammeredCli extends CliProcess {
+  /** When the process exited (Date.now()); undefined while it runs. */
+  exitedAt(): number | undefined;
+  /** SIGKILLs the process if it still runs; removes the repository. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The real `rtserve serve` (logging at info, for the drain's line) over a model `slow` whose partial batches wait
+ * 50 ms, so requests are in flight when the signal comes.
+ */
+export async function startSlowCli(exitTimeoutSecs: number): Promise<HammeredCli> {
+  const repo = await makeRepository({ slow: slowMlpConfig(50_000) });
+  const cli = await startCli(CLI_FROM_SOURCES, repositoryArgs(repo.dir, '--exit-timeout-secs', String(exitTimeoutSecs)), {
+    env: { ...process.env, RTSERVE_LOG_LEVEL: 'info' },
+  });
+  let exitedAt: number | undefined;
+  void cli.exited.then(() => (exitedAt = Date.now()));
+  return {
+    ...cli,
+    exitedAt: () => exitedAt,
+    async cleanup() {
+      if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+      await repo.cleanup();
+    },
+  };
 }

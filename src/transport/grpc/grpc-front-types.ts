@@ -25,6 +25,14 @@ export interface GrpcServerOptions {
   readonly maxConnectionAgeGraceMs?: number;
   /** Requests one ModelStreamInfer stream may have in flight before the server stops reading from it. */
   readonly maxInflightPerStream?: number;
+  /**
+   * Response bytes one ModelStreamInfer stream may have written and not yet sent (its client does not read): past
+   * 4 × this (or 4 × maxMessageBytes, if larger) the stream is ended with RESOURCE_EXHAUSTED SLOW_CONSUMER and its
+   * work cancelled (infer-stream.ts). The WebSocket bound's setting (wsMaxBufferedBytes); 8 MiB when absent.
+   */
+  readonly maxBufferedBytes?: number;
+  /** Counts a stream ended by that bound (rtserve_slow_clients_total{kind="grpc_closed"}). */
+  readonly onSlowClient?: (kind: 'grpc_closed') => void;
   /** HTTP/2 flow-control window per connection and per call (flow-control.ts); HTTP/2's 65,535 when absent. */
   readonly flowControlWindowBytes?: number;
   /** How often health Watch streams re-evaluate their status. */

@@ -56,6 +56,8 @@ function metadataValue(metadata: Metadata, key: string): string | undefined {
 }
 
 const passThrough = (buf: Buffer): Buffer => buf;
+/** A stream's unsent responses may reach this many × maxBufferedBytes (or × maxMessageBytes), as a WebSocket's 4 × (ws-connection.ts). */
+const SLOW_STREAM_FACTOR = 4;
 const noRelease = (): void => {};
 
 /**
@@ -449,6 +451,19 @@ export class GrpcFront {
 
   get inflightLimit(): number {
     return this.maxInflightPerStream;
+  }
+
+  /**
+   * Unsent response bytes past which a stream's client is too slow (infer-stream.ts). Never less than 4 messages of
+   * the largest size: a client that reads at full speed still has answers unsent behind the one in transmission.
+   */
+  get unsentLimit(): number {
+    return SLOW_STREAM_FACTOR * Math.max(this.options.maxBufferedBytes ?? 8 * 1024 * 1024, this.options.maxMessageBytes);
+  }
+
+  /** A stream ended for its unread responses: counted. */
+  slowClient(): void {
+    this.options.onSlowClient?.('grpc_closed');
   }
 
   /**

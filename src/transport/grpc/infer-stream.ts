@@ -1,4 +1,5 @@
 import { status as GrpcStatus, type ServerDuplexStream } from '@grpc/grpc-js';
+import { rtError } from '../../errors/registry.ts';
 import { encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage } from '../../codec/grpc/infer-codec.ts';
 import { Deadline, deadlineError, deadlineMsOf } from './deadline.ts';
 import type { GrpcFront } from './grpc-server.ts';
@@ -13,6 +14,8 @@ export class InferStream {
   private closed = false;
   private pausedForInflight = false;
   private pausedForWrites = false;
+  /** Response bytes written to the call and not yet sent on to HTTP/2 (their write callbacks are pending). */
+  private unsentBytes = 0;
 
   constructor(
     private readonly call: ServerDuplexStream<DecodedInferMessage, Buffer>,
@@ -82,7 +85,15 @@ export class InferStream {
 
   private write(buf: Buffer): void {
     if (this.closed) return;
-    if (!this.call.write(buf) && !this.pausedForWrites) {
+    this.unsentBytes += buf.length;
+    const more = this.call.write(buf, () => {
+      this.unsentBytes -= buf.length;
+    });
+    if (this.unsentBytes > this.front.unsentLimit) {
+      this.tooSlow();
+      return;
+    }
+    if (!more && !this.pausedForWrites) {
       // The client reads slower than we answer: stop reading requests until the writes drain.
       this.pausedForWrites = true;
       this.call.pause();
@@ -91,6 +102,22 @@ export class InferStream {
         this.maybeResume();
       });
     }
+  }
+
+  /**
+   * The client does not read what it asked for (the bound covers every response and error written, whatever the
+   * in-flight limit): its work is cancelled, nothing more is written, and the stream ends with RESOURCE_EXHAUSTED
+   * SLOW_CONSUMER behind what it has not read; counted.
+   */
+  private tooSlow(): void {
+    const unsent = this.unsentBytes;
+    this.abortAll();
+    this.front.slowClient();
+    const err = rtError(
+      'SLOW_CONSUMER',
+      `the client reads too slowly: ${unsent} response bytes wait unsent on the stream (limit ${this.front.unsentLimit}); open a new stream`,
+    );
+    this.call.emit('error', this.front.statusOf(err));
   }
 
   private maybeResume(): void {

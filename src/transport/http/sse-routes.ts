@@ -44,6 +44,8 @@ export interface SseOptions {
   readonly maxRetainedBytes: number;
   /** A response whose unsent bytes exceed this is cut (the client resumes with Last-Event-ID). */
   readonly maxBufferedBytes: number;
+  /** Counts a response cut by that bound (rtserve_slow_clients_total{kind="sse_closed"}). */
+  readonly onSlowClient?: (kind: 'sse_closed') => void;
   /** Shared journal: streams resume on any replica (sse-journal.ts); this replica only when absent. */
   readonly journal?: StreamJournal;
   readonly replicaId?: string;
@@ -140,7 +142,10 @@ class SseSink {
     if (raw === undefined || raw.destroyed || raw.writableEnded) return;
     raw.write(chunk);
     // A client that does not read: cut the response rather than buffer without bound; it can resume.
-    if (raw.writableLength > this.options.maxBufferedBytes) raw.destroy();
+    if (raw.writableLength > this.options.maxBufferedBytes) {
+      this.options.onSlowClient?.('sse_closed');
+      raw.destroy();
+    }
   }
 
   private finish(): void {

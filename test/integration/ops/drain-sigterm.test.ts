@@ -2,8 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLI_FROM_SOURCES, startCli } from '../../helpers/cli.ts';
 import type * as grpc from '@grpc/grpc-js';
-import { WebSocket } from 'ws';
-import { startGrpcLoad, startRestLoad, type RestClientKind } from '../../helpers/drain-load.ts';
+import { openSocket, runWsClient, startGrpcLoad, startRestLoad, type RestClientKind } from '../../helpers/drain-load.ts';
 import { inferenceClient, unary, type InferenceClient } from '../grpc/grpc-test-client.ts';
 import { makeRepository, slowMlpConfig } from '../../helpers/server.ts';
 import { waitFor } from './helpers.ts';
@@ -76,7 +75,7 @@ describe('SIGTERM under gRPC and WebSocket load', () => {
       // WebSocket: 4 sockets, each keeping 4 requests in flight until the socket closes.
       const wsUrl = `${(urls['http'] ?? '').replace(/^http/, 'ws')}/v2/ws`;
       const sockets = await Promise.all(Array.from({ length: 4 }, () => openSocket(wsUrl)));
-      const ws = sockets.map((s) => runWsClient(s, 4));
+      const ws = sockets.map((s) => runWsClient(s, 4, { model: 'slow', inputs: BODY.inputs }));
       await waitFor('answers on both front ends', () => (grpcLoad.tally.ok >= 50 && ws.every((c) => c.results >= 10) ? true : undefined), 60_000);
       grpcLoad.markSignal();
       child.kill('SIGTERM');
@@ -99,50 +98,3 @@ describe('SIGTERM under gRPC and WebSocket load', () => {
     }
   });
 });
-
-function openSocket(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.once('open', () => resolve(ws));
-    ws.once('error', reject);
-  });
-}
-
-/** Keeps `depth` infer requests in flight on `ws` until the server closes it; tracks which were answered. */
-function runWsClient(
-  ws: WebSocket,
-  depth: number,
-): { results: number; closed: Promise<{ code: number; unanswered: string[]; otherErrors: string[] }> } {
-  const pending = new Set<string>();
-  const otherErrors: string[] = [];
-  let next = 0;
-  let open = true;
-  const state = { results: 0, closed: undefined as unknown as Promise<{ code: number; unanswered: string[]; otherErrors: string[] }> };
-  const send = (): void => {
-    if (!open) return;
-    const id = `r${next++}`;
-    pending.add(id);
-    ws.send(JSON.stringify({ type: 'infer', id, model: 'slow', inputs: BODY.inputs }));
-  };
-  ws.on('message', (data: Buffer) => {
-    const ev = JSON.parse(data.toString('utf8')) as { type: string; id?: string; error?: { code: string } };
-    if (ev.id === undefined || !pending.has(ev.id)) return;
-    if (ev.type === 'result') {
-      pending.delete(ev.id);
-      state.results++;
-      send();
-    } else if (ev.type === 'error') {
-      pending.delete(ev.id);
-      if (ev.error?.code !== 'SERVER_DRAINING') otherErrors.push(ev.error?.code ?? 'unknown');
-      // After SERVER_DRAINING the client stops sending and waits for the close.
-    }
-  });
-  state.closed = new Promise((resolve) => {
-    ws.once('close', (code) => {
-      open = false;
-      resolve({ code, unanswered: [...pending], otherErrors });
-    });
-  });
-  for (let i = 0; i < depth; i++) send();
-  return state;
-}
