@@ -31,7 +31,6 @@ import {
 import { ReflectionService } from '@grpc/reflection';
 import type { InferenceApi } from '../../api/inference-api.ts';
 import type { InferRequest, InferResponse } from '../../api/types.ts';
-import { markExclusive } from '../../tensor/exclusive-buffers.ts';
 import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryRegionStatus } from '../../shm/system-shared-memory.ts';
 import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
@@ -39,7 +38,8 @@ import { toStatus } from './errors.ts';
 import type { GrpcAdmission, GrpcFrontEnd, GrpcOperation, GrpcServerOptions } from './grpc-front-types.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
-import { decodeModelInferRequest, encodeModelInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
+import { encodeModelInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
+import { decodeOwnedMessage } from './owned-message.ts';
 import { healthPackageDefinition, inferencePackageDefinition } from './proto.ts';
 import { edgeContext, type RequestContext } from '../../observability/request-context.ts';
 import { GRPC_METHODS } from '../../security/route-table.ts';
@@ -60,17 +60,6 @@ const passThrough = (buf: Buffer): Buffer => buf;
 const SLOW_STREAM_FACTOR = 4;
 const noRelease = (): void => {};
 
-/**
- * grpc-js hands each received message over as a view that skips the 5-byte gRPC frame prefix of a buffer it
- * allocated for that frame alone (stream-decoder.js Buffer.concat; small frames come from Node's shared pool and
- * are left unmarked by the size check), and keeps no reference to it: the engine may take the whole buffer
- * (tensor/exclusive-buffers.ts) instead of copying the tensors out of it.
- */
-function decodeOwnedMessage(buf: Buffer): DecodedInferMessage {
-  markExclusive(buf, 5);
-  return decodeModelInferRequest(buf);
-}
-
 /** The Triton extensions rtserve does not implement; their RPCs answer UNIMPLEMENTED. */
 const UNSUPPORTED_RPCS: Readonly<Record<string, string>> = {
   TraceSetting: 'trace settings',
@@ -80,18 +69,17 @@ const UNSUPPORTED_RPCS: Readonly<Record<string, string>> = {
 /** Starts the gRPC front end on host:port and resolves once it listens. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcFrontEnd> {
   const front = new GrpcFront(options);
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const port = await new Promise<number>((resolve, reject) => {
-    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const credentials = options.credentials ?? ServerCredentials.createInsecure();
     front.server.bindAsync(`${host}:${options.port}`, credentials, (err, p) => (err === null ? resolve(p) : reject(err)));
   });
   if (options.flowControlWindowBytes !== undefined && !widenFlowControlWindows(front.server, options.flowControlWindowBytes)) {
     options.logger.warn('grpc-js does not expose its HTTP/2 servers: gRPC flow-control windows stay at 65,535 bytes');
   }
-  const h = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     server: front.server,
-    address: `${h}:${port}`,
+    address: `${host}:${port}`,
     port,
     close: (timeoutMs) => front.close(timeoutMs),
   };
