@@ -63,6 +63,16 @@ do_unit() {
   return $rc
 }
 do_engine() { node bench/cuda/engine-bench.ts --model "$1" --models-dir "$W/models" --out-dir "$W" --dump-dir "$W/dump" --plan-dir /tmp/rtcuda-plans --budget-ms 1000 "${@:2}"; }
+# Waits (up to 120 s) until the server on port $1 (process $2) has resnet50 ready; fails when it never does or exits.
+resnet50_ready() {
+  for _ in $(seq 1 120); do
+    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$1/v2/models/resnet50/ready', timeout=2)" 2>/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 1
+  done
+  return 1
+}
+
 do_served() {
   local repo=/tmp/rtcuda-repo port=18000
   rm -rf "$repo" && mkdir -p "$repo/resnet50/1"
@@ -78,11 +88,7 @@ EOC
   node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn --allow-client-shm=true --workers "${SERVED_WORKERS:-1}" > "$W/server.log" 2>&1 &
   local pid=$!
   local ok=0
-  for _ in $(seq 1 120); do
-    if python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/ready', timeout=2)" 2>/dev/null; then ok=1; break; fi
-    kill -0 $pid 2>/dev/null || break
-    sleep 1
-  done
+  resnet50_ready $port $pid && ok=1
   if [ $ok = 1 ]; then
     echo "server ready after $(el)s"
     local common=(-m resnet50 -u "http://127.0.0.1:$port" --grpc-url "127.0.0.1:$((port + 1))" -b 16 -d 3 --warmup 2 --max-trials 2 --stability-percentage 30 --no-progress)
@@ -182,11 +188,7 @@ do_jpegserved() {
   jpeg_repo "$repo" || return 1
   node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level info --image-decode auto > "$W/jpeg-server.log" 2>&1 &
   local pid=$! ok=0
-  for _ in $(seq 1 120); do
-    if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/ready', timeout=2)" 2>/dev/null; then ok=1; break; fi
-    kill -0 $pid 2>/dev/null || break
-    sleep 1
-  done
+  resnet50_ready $port $pid && ok=1
   if [ $ok = 1 ]; then
     lscpu | grep -E 'Model name|^CPU\(s\)'
     local c
@@ -221,11 +223,7 @@ do_frames() {
     taskset -c 0-11 node "${prof[@]}" src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 \
       --log-level info --image-decode auto --workers "$workers" > "$W/frames-server-$workers.log" 2>&1 &
     pid=$! ok=0
-    for _ in $(seq 1 120); do
-      if python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/v2/models/resnet50/ready', timeout=2)" 2>/dev/null; then ok=1; break; fi
-      kill -0 $pid 2>/dev/null || break
-      sleep 1
-    done
+    resnet50_ready $port $pid && ok=1
     if [ $ok = 1 ]; then
       local proto clients
       for proto in ${FRAMES_PROTOCOLS:-http}; do
@@ -284,7 +282,7 @@ do_foundation() {
 }
 
 export -f jpeg_repo do_jpeg do_jpegserved do_frames frames_cpu frames_cpu_delta
-export -f el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
+export -f resnet50_ready el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do
   case $s in

@@ -17,7 +17,6 @@ export interface ImageDecodingOptions {
   readonly mode: ServerConfig['imageDecode'];
   /** The provider serving a model version now ("cuda" for the CUDA engine); undefined when it is not loaded. */
   readonly providerOf: (model: string, version: string | undefined) => string | undefined;
-
   readonly logger: Pick<Logger, 'info' | 'warn'>;
   /** The addon (tests give another status); default: loadCudaAddon(). */
   readonly addon?: () => CudaAddonStatus;

@@ -180,6 +180,11 @@ export class CudaSession implements EngineSession {
         this.inFlight--;
       }
     };
+    return this.enqueue(job);
+  }
+
+  /** Runs `job` after every run queued before it (one at a time per instance), whether those succeeded or not. */
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
     const result = this.queue.then(job, job);
     this.queue = result.catch(() => undefined);
     return result;
@@ -260,17 +265,13 @@ export class CudaSession implements EngineSession {
         )
         .filter((t) => wanted.includes(t.name));
     };
-    const result = this.queue.then(job, job);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.enqueue(job);
   }
 
   /** GPU-only timing of one program (benchmarks). */
   async bench(batch: number, iters: number): Promise<CudaBenchResult> {
     const run = async (): Promise<CudaBenchResult> => JSON.parse(await this.addon.bench(this.handle, batch, iters)) as CudaBenchResult;
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+    return this.enqueue(run);
   }
 
   /**
@@ -292,9 +293,7 @@ export class CudaSession implements EngineSession {
       fill === undefined
         ? this.addon.probe(this.handle, batch, rows, feeds, layers, offset, out)
         : this.addon.probe(this.handle, batch, rows, feeds, layers, offset, out, fill.offset, fill.bytes, fill.byte);
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    await result;
+    await this.enqueue(run);
     return out;
   }
 

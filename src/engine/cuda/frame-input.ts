@@ -9,6 +9,7 @@ import type { CudaNetwork } from '../../plan/cuda-network.ts';
 import type { Tensor } from '../../tensor/tensor.ts';
 import type { EncodedFrame, FrameFailure } from '../../tensor/frames.ts';
 import type { FrameRun } from '../engine.ts';
+import { concatBatch } from '../batch-tensors.ts';
 import type { CudaAddon } from './addon.ts';
 import type { CudaSession } from './cuda-session.ts';
 import { CudaFrameDecoder, type GpuFrame } from './image-decoder.ts';
@@ -77,25 +78,8 @@ export class CudaFrameInput {
       }
     }
     const wanted = outputNames.length === 0 ? undefined : new Set(outputNames);
-    const outputs = joinRows(chunks).filter((t) => wanted === undefined || wanted.has(t.name));
+    // Chunks only past the largest program (the batcher normally keeps below it): joined along rows.
+    const outputs = (chunks.length === 1 ? (chunks[0] as Tensor[]) : concatBatch(chunks)).filter((t) => wanted === undefined || wanted.has(t.name));
     return { outputs, failures };
   }
-}
-
-/** Chunks' outputs joined along rows (one chunk: as they are). */
-function joinRows(chunks: readonly Tensor[][]): Tensor[] {
-  const first = chunks[0] ?? [];
-  if (chunks.length === 1) return first;
-  return first.map((proto, i) => {
-    const parts = chunks.map((c) => c[i] as Tensor);
-    const rows = parts.reduce((n, t) => n + (t.shape[0] ?? 0), 0);
-    const perRow = proto.data.length / (proto.shape[0] ?? 1);
-    const data = new (proto.data.constructor as Float32ArrayConstructor)(rows * perRow);
-    let at = 0;
-    for (const t of parts) {
-      data.set(t.data as Float32Array, at);
-      at += t.data.length;
-    }
-    return { ...proto, shape: [rows, ...proto.shape.slice(1)], data };
-  });
 }
