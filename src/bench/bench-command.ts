@@ -11,7 +11,9 @@ import { ENGINE_KINDS, type EngineKind } from './clients/engine-client.ts';
 import type { HttpStack } from './clients/http-client.ts';
 import { serverDefaultEngineOptions } from './engine-defaults.ts';
 import { BenchError } from './errors.ts';
+import { positiveInts, positiveNumber } from './flag-values.ts';
 import { describeLoad, markdownTable, textTable } from './format.ts';
+import { refuseGenerateOnlyFlags, runGenerateCommand, type GenerateFlags } from './generate/command.ts';
 import { createProgress } from './progress.ts';
 import { renderHtmlReport } from './report-html.ts';
 import { defaultFactories, runBench, type BenchOptions, type InputSource } from './runner.ts';
@@ -52,25 +54,6 @@ export interface BenchFlags {
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-function positiveInts(flag: string, text: string): number[] {
-  const values = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0)
-    .map(Number);
-  if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < 1)) {
-    throw new BenchError(`${flag} takes positive integers separated by commas, got '${text}'`);
-  }
-  return values;
-}
-
-function positiveNumber(flag: string, text: string, allowZero = false): number {
-  const v = Number(text);
-  if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0))
-    throw new BenchError(`${flag} takes a ${allowZero ? 'non-negative' : 'positive'} number, got '${text}'`);
-  return v;
-}
 
 /** `name:d1,d2` → [name, dims] (perf_analyzer's --shape; dims without the batch dimension). */
 export function parseShapeFlag(text: string): [string, number[]] {
@@ -220,10 +203,17 @@ export function registerBenchCommand(program: Command): void {
     .option('-o, --out <file>', 'write the results as JSON')
     .option('--report <file>', 'write an HTML report (inline SVG charts)')
     .option('--markdown <file>', 'write the results table as markdown')
-    .option('--no-progress', 'no progress line on stderr');
+    .option('--no-progress', 'no progress line on stderr')
+    .option('--generate', "a generative model's token streams: time to first token, inter-token latency, tokens/s (docs/bench.md)")
+    .option('--prompt-tokens <n>', `--generate: synthetic prompts of n ASCII characters (n tokens on a byte-level tokenizer; default 64)`)
+    .option('--prompt-file <file>', '--generate: prompts, one per line (or JSON strings / {"prompt": ...} lines, or a JSON array)')
+    .option('--output-tokens <n>', '--generate: max_tokens of every request (default 128)')
+    .option('--temperature <t>', "--generate: sampling temperature (default: the server's)");
   // perf_analyzer's flags (-i, --concurrency-range, --measurement-interval, -f, ...): src/bench/perf-analyzer.ts.
   registerPerfAnalyzerFlags(bench);
-  bench.action(async (given: BenchFlags & PerfAnalyzerFlags) => {
+  bench.action(async (given: BenchFlags & PerfAnalyzerFlags & GenerateFlags) => {
+    if (given.generate === true) return runGenerateCommand(given, bench);
+    refuseGenerateOnlyFlags(bench);
     const flags = nativeBenchFlags(given);
     const command = `rtserve bench ${process.argv.slice(3).join(' ')}`.trim();
     const options = await benchOptionsFromFlags(flags, command);

@@ -31,9 +31,10 @@ export function roundNumbers(_key: string, value: unknown): unknown {
   return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 10) / 10 : value;
 }
 
-export interface Column {
+/** A column of a results table: rows are load levels (LevelResult by default; `rtserve bench --generate` has its own). */
+export interface Column<T = LevelResult> {
   readonly title: string;
-  readonly value: (l: LevelResult) => string;
+  readonly value: (l: T) => string;
   readonly left?: boolean;
 }
 
@@ -58,8 +59,10 @@ export const COLUMNS: readonly Column[] = [
 ];
 
 /** A plain-text table, columns padded, numbers right-aligned. */
-export function textTable(levels: readonly LevelResult[], columns: readonly Column[] = COLUMNS): string {
-  const rows = levels.map((l) => columns.map((c) => c.value(l)));
+export function textTable(levels: readonly LevelResult[]): string;
+export function textTable<T>(levels: readonly T[], columns: readonly Column<T>[]): string;
+export function textTable(levels: readonly unknown[], columns: readonly Column<never>[] = COLUMNS): string {
+  const rows = levels.map((l) => columns.map((c) => c.value(l as never)));
   const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: readonly string[]): string =>
     cells
@@ -70,10 +73,12 @@ export function textTable(levels: readonly LevelResult[], columns: readonly Colu
 }
 
 /** A GitHub-flavoured markdown table. */
-export function markdownTable(levels: readonly LevelResult[], columns: readonly Column[] = COLUMNS): string {
+export function markdownTable(levels: readonly LevelResult[]): string;
+export function markdownTable<T>(levels: readonly T[], columns: readonly Column<T>[]): string;
+export function markdownTable(levels: readonly unknown[], columns: readonly Column<never>[] = COLUMNS): string {
   const esc = (s: string): string => s.replace(/\|/g, '\\|');
   const head = `| ${columns.map((c) => esc(c.title)).join(' | ')} |`;
   const sep = `|${columns.map((c) => (c.left === true ? ' --- ' : ' ---: ')).join('|')}|`;
-  const rows = levels.map((l) => `| ${columns.map((c) => esc(c.value(l))).join(' | ')} |`);
+  const rows = levels.map((l) => `| ${columns.map((c) => esc(c.value(l as never))).join(' | ')} |`);
   return [head, sep, ...rows].join('\n');
 }

@@ -1,5 +1,6 @@
 import { cpus, hostname, loadavg, release, totalmem, type as osType } from 'node:os';
-import type { MachineInfo } from './types.ts';
+import { RTSERVE_VERSION } from '../util/version.ts';
+import type { MachineInfo, ReportHeader } from './types.ts';
 
 /** What the numbers were measured on: every results file states it. */
 export function machineInfo(): MachineInfo {
@@ -26,4 +27,21 @@ export function machineLabel(info: MachineInfo = machineInfo()): string {
     .slice(0, 4)
     .join('-');
   return `${info.cores}c-${cpu || 'cpu'}`;
+}
+
+/** A report's header, dated now; `machine` was taken when the run started (its load average then). */
+export function reportHeader(
+  machine: MachineInfo,
+  run: { readonly command?: string | undefined; readonly model: string; readonly version?: string | undefined; readonly url?: string | undefined },
+): ReportHeader {
+  return {
+    tool: 'rtserve bench',
+    version: RTSERVE_VERSION,
+    date: new Date().toISOString(),
+    command: run.command ?? '',
+    machine,
+    model: run.model,
+    ...(run.version === undefined ? {} : { modelVersion: run.version }),
+    ...(run.url === undefined ? {} : { url: run.url }),
+  };
 }

@@ -4,7 +4,6 @@
  */
 import type { Tensor, TensorMetadata } from '../tensor/tensor.ts';
 import type { EngineLoadOptions } from '../engine/engine.ts';
-import { RTSERVE_VERSION } from '../util/version.ts';
 import { httpClientFactories, type HttpStack } from './clients/http-client.ts';
 import { openEngineClient, type EngineKind } from './clients/engine-client.ts';
 import { grpcClientFactories } from './clients/grpc-client.ts';
@@ -14,7 +13,7 @@ import { RestControl } from './control.ts';
 import { BenchError } from './errors.ts';
 import { describeLoad } from './format.ts';
 import { inputsFromFile, randomInputs, zeroInputs, type ShapeOptions } from './inputs.ts';
-import { machineInfo } from './machine.ts';
+import { machineInfo, reportHeader } from './machine.ts';
 import { measureLevel, type LevelProgress } from './measure.ts';
 import type { BenchReport, BenchTotals, LevelResult, LoadMode, MeasureOptions } from './types.ts';
 import type { SharedMemoryMode } from './shared-memory.ts';
@@ -178,14 +177,7 @@ export async function runBench(opts: BenchOptions, factories: readonly LoadClien
   }
 
   return {
-    tool: 'rtserve bench',
-    version: RTSERVE_VERSION,
-    date: new Date().toISOString(),
-    command: opts.command ?? '',
-    machine,
-    model: opts.model,
-    ...(opts.version === undefined ? {} : { modelVersion: opts.version }),
-    ...(opts.url === undefined ? {} : { url: opts.url }),
+    ...reportHeader(machine, opts),
     measure: opts.measure,
     ...(sharedMemory === 'none' || opts.url === undefined ? {} : { sharedMemory }),
     levels,

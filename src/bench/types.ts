@@ -122,7 +122,8 @@ export interface BenchTotals {
   readonly failed: number;
 }
 
-export interface BenchReport {
+/** What every results file of `rtserve bench` starts with: the tool, when, how, on what, against what. */
+export interface ReportHeader {
   readonly tool: 'rtserve bench';
   readonly version: string;
   readonly date: string;
@@ -131,6 +132,9 @@ export interface BenchReport {
   readonly model: string;
   readonly modelVersion?: string;
   readonly url?: string;
+}
+
+export interface BenchReport extends ReportHeader {
   readonly measure: MeasureOptions;
   /** Present when the server's protocols sent their tensors through system shared memory (--shared-memory system). */
   readonly sharedMemory?: 'system';

@@ -104,3 +104,19 @@ export function serveToExit(
     });
   });
 }
+
+/**
+ * `rtserve bench ARGS` from the sources, to its end. Asynchronous: a server under test in this process must keep
+ * answering while the CLI runs.
+ */
+export function runBenchCli(args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI_FROM_SOURCES, 'bench', ...args], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}

@@ -39,6 +39,32 @@ function prepare(target: LoadTarget): PreparedInfer[] {
   });
 }
 
+/**
+ * Opens a socket and waits for the server's first message, which is always `session.created` with the session's
+ * limits (docs/ws-protocol.md "Handshake").
+ */
+export function connectRtserveWs(url: string): Promise<{ ws: WebSocket; maxInFlight: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, ['rtserve.v1'], { perMessageDeflate: false });
+    const onError = (err: Error): void => reject(new RequestFailure(`ws: cannot connect to ${url}: ${err.message}`, { cause: err }));
+    ws.once('error', onError);
+    ws.once('message', (data: Buffer) => {
+      ws.off('error', onError);
+      let maxInFlight = 128;
+      try {
+        const ev = JSON.parse(data.toString()) as { type?: string; limits?: { max_in_flight?: number } };
+        if (ev.type !== 'session.created') throw new Error(`expected session.created, got ${String(ev.type)}`);
+        maxInFlight = ev.limits?.max_in_flight ?? maxInFlight;
+      } catch (err) {
+        ws.close();
+        reject(new RequestFailure(`ws: bad handshake: ${err instanceof Error ? err.message : String(err)}`));
+        return;
+      }
+      resolve({ ws, maxInFlight });
+    });
+  });
+}
+
 /** One socket: sends requests, matches `result` / `error` events and output frames to them. */
 class Socket {
   readonly pending = new Map<string, Pending>();
@@ -55,27 +81,9 @@ class Socket {
     ws.on('error', (err) => this.fail(new RequestFailure(`ws: ${err.message}`, { cause: err })));
   }
 
-  static open(url: string): Promise<Socket> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, ['rtserve.v1'], { perMessageDeflate: false });
-      const onError = (err: Error): void => reject(new RequestFailure(`ws: cannot connect to ${url}: ${err.message}`, { cause: err }));
-      ws.once('error', onError);
-      // The server's first message is always session.created, with the limits.
-      ws.once('message', (data: Buffer) => {
-        ws.off('error', onError);
-        let maxInFlight = 128;
-        try {
-          const ev = JSON.parse(data.toString()) as { type?: string; limits?: { max_in_flight?: number } };
-          if (ev.type !== 'session.created') throw new Error(`expected session.created, got ${String(ev.type)}`);
-          maxInFlight = ev.limits?.max_in_flight ?? maxInFlight;
-        } catch (err) {
-          ws.close();
-          reject(new RequestFailure(`ws: bad handshake: ${err instanceof Error ? err.message : String(err)}`));
-          return;
-        }
-        resolve(new Socket(ws, maxInFlight));
-      });
-    });
+  static async open(url: string): Promise<Socket> {
+    const { ws, maxInFlight } = await connectRtserveWs(url);
+    return new Socket(ws, maxInFlight);
   }
 
   private onMessage(data: Buffer, isBinary: boolean): void {

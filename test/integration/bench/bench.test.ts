@@ -5,12 +5,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { packageRoot } from '../../../src/util/package-root.ts';
 import { httpClientFactories } from '../../../src/bench/clients/http-client.ts';
 import { RestControl } from '../../../src/bench/control.ts';
 import { BenchError } from '../../../src/bench/errors.ts';
@@ -20,6 +18,7 @@ import { measureLevel } from '../../../src/bench/measure.ts';
 import { renderHtmlReport } from '../../../src/bench/report-html.ts';
 import { runBench, type BenchOptions } from '../../../src/bench/runner.ts';
 import type { BenchReport, LevelResult, MeasureOptions } from '../../../src/bench/types.ts';
+import { runBenchCli } from '../../helpers/cli.ts';
 import { startTestServer } from '../../helpers/server.ts';
 import * as rtserve from '../../../src/experimental.ts';
 
@@ -370,20 +369,7 @@ describe('rtserve bench CLI', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  // Asynchronous: the server under test runs in this process and must keep answering while the CLI runs.
-  const cli = (args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot(), 'src/cli/main.ts'), 'bench', ...args], {
-        cwd: packageRoot(),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.once('error', reject);
-      child.once('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  const cli = runBenchCli;
 
   test('writes JSON, HTML and markdown, prints the table; the raw engine runs beside the server', async () => {
     const out = join(dir, 'r.json');

@@ -4,12 +4,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { packageRoot } from '../../../src/util/package-root.ts';
+import { runBenchCli } from '../../helpers/cli.ts';
 import { startTestServer } from '../../helpers/server.ts';
 
 const HEADER =
@@ -27,18 +26,7 @@ describe('rtserve bench with perf_analyzer flags', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  // Asynchronous: the server under test runs in this process and must keep answering while the CLI runs.
-  const bench = (args: readonly string[]): Promise<{ status: number | null; stderr: string }> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot(), 'src/cli/main.ts'), 'bench', ...args], {
-        cwd: packageRoot(),
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.once('error', reject);
-      child.once('close', (status) => resolve({ status, stderr }));
-    });
+  const bench = runBenchCli;
 
   const rows = (csv: string): number[][] =>
     csv
