@@ -23,8 +23,8 @@ import { parseArgs } from 'node:util';
 import { machineInfo } from '../src/bench/machine.ts';
 import { startServerProcess } from '../src/bench/server-process.ts';
 import { createNodeClient } from '../src/client/node.ts';
-import type { RtserveClient, TransportKind } from '../src/client/rtserve-client.ts';
-import { toTensors, type Inputs } from '../src/client/tensors.ts';
+import type { RtserveClient, TransportKind } from '../packages/client/src/rtserve-client.ts';
+import { toTensors, type Inputs } from '../packages/client/src/tensors.ts';
 import { httpClientFactories } from '../src/bench/clients/http-client.ts';
 
 const { values } = parseArgs({

@@ -26,5 +26,5 @@ export type { CudaAddonStatus, CudaBenchResult, CudaEngineDescription } from './
 export * from './client/index.ts';
 export { createNodeClient, nodeWebSocketFactory } from './client/node.ts';
 export type { NodeClientOptions } from './client/node.ts';
-export { GrpcTransport } from './client/grpc-transport.ts';
-export type { GrpcTransportOptions } from './client/grpc-transport.ts';
+export { GrpcTransport } from './client/node.ts';
+export type { GrpcTransportOptions } from './client/node.ts';

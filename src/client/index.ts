@@ -1,14 +1,5 @@
 /**
- * The TypeScript client SDK (docs/client-sdk.md). Browser-safe; Node users who need WebSocket on Node 20 also
- * import `createNodeClient` from './node.ts' (re-exported by the package entry src/index.ts).
+ * The client SDK, as the server package has always exported it (`rtserve/client`): the client is its own package,
+ * packages/client (`@rtserve/client`, docs/client-sdk.md), and this entry re-exports its browser entry unchanged.
  */
-export { RtserveClient, FrameStream } from './rtserve-client.ts';
-export type { RtserveClientOptions, InferOptions, FrameOutcome, TransportKind, GrpcTransportLike } from './rtserve-client.ts';
-export { RtserveError } from './errors.ts';
-export { InferResult, toTensor, toTensors } from './tensors.ts';
-export type { TensorInput, Inputs, TypedArray } from './tensors.ts';
-export { RestTransport } from './rest-transport.ts';
-export type { RestTransportOptions, RestRequestOptions } from './rest-transport.ts';
-export { WsTransport } from './ws-transport.ts';
-export type { WsTransportOptions, WsRequestSpec, WsRequestEvent, WsRequestHandle } from './ws-transport.ts';
-export type { WebSocketLike, WebSocketFactory } from './websocket-like.ts';
+export * from '../../packages/client/src/index.ts';

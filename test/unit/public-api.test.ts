@@ -25,6 +25,7 @@ const STABLE = [
   'createCudaEngine',
   'createNodeClient',
   'createOrtEngine',
+  'isRetryable',
   'loadCudaAddon',
   'loadCudaSession',
   'loadServerConfig',
@@ -35,7 +36,17 @@ const STABLE = [
   'toTensor',
   'toTensors',
 ];
-const CLIENT = ['FrameStream', 'InferResult', 'RestTransport', 'RtserveClient', 'RtserveError', 'WsTransport', 'toTensor', 'toTensors'];
+const CLIENT = [
+  'FrameStream',
+  'InferResult',
+  'RestTransport',
+  'RtserveClient',
+  'RtserveError',
+  'WsTransport',
+  'isRetryable',
+  'toTensor',
+  'toTensors',
+];
 const EXPERIMENTAL = [
   'GenerateService',
   'InferenceServer',

@@ -3,7 +3,7 @@
  * `generate_stream` (KServe form, so every response carries its parameters: docs/ws-protocol.md "SSE") and the
  * OpenAI-compatible `/v1/completions` and `/v1/chat/completions` with `stream: true` (docs/generate.md).
  */
-import { readSse, type SseMessage } from '../../client/sse-reader.ts';
+import { readSse, type SseMessage } from '../../../packages/client/src/sse-reader.ts';
 import { RequestFailure } from '../errors.ts';
 import type { GenerateClient, GenerateProtocol, GenerateTarget, StreamRequest, StreamSample } from './types.ts';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { readSse, type SseMessage } from '../../../src/client/sse-reader.ts';
+import { readSse, type SseMessage } from '../../../packages/client/src/sse-reader.ts';
 import type { ServerConfigInput } from '../../../src/config/server-config.ts';
 import { hashApiKey } from '../../../src/security/authenticator.ts';
 import { MemoryStreamJournal } from '../../../src/state/stream-journal.ts';

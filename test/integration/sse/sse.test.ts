@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
-import { readSse, type SseMessage } from '../../../src/client/sse-reader.ts';
+import { readSse, type SseMessage } from '../../../packages/client/src/sse-reader.ts';
 import { parseLastEventId } from '../../../src/transport/http/sse-generate.ts';
 import { Gate, startGatedServer } from '../ws/gated-engine.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The SDK's browser entry (src/client/index.ts) must run in browsers: no module it reaches may import a Node
- * built-in (`node:*`, `fs`, ...) or an npm package (the `ws` package comes in only through src/client/node.ts).
+ * built-in (`node:*`, `fs`, ...) or an npm package (the `ws` package comes in only through packages/client/src/node.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,7 +34,7 @@ test('everything reachable from src/client/index.ts imports only relative module
     }
   }
   assert.deepEqual(offending, []);
-  assert.ok(seen.has(resolve(root, 'src/client/ws-transport.ts')));
-  assert.ok(!seen.has(resolve(root, 'src/client/node.ts')));
+  assert.ok(seen.has(resolve(root, 'packages/client/src/ws-transport.ts')));
+  assert.ok(!seen.has(resolve(root, 'packages/client/src/node.ts')));
   assert.ok(seen.size > 8, `walked ${seen.size} modules`);
 });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RtserveError } from '../../../src/client/errors.ts';
-import { InferResult, toTensor, toTensors } from '../../../src/client/tensors.ts';
+import { RtserveError } from '../../../packages/client/src/errors.ts';
+import { InferResult, toTensor, toTensors } from '../../../packages/client/src/tensors.ts';
 
 describe('client tensors', () => {
   test('datatypes are inferred from typed arrays, strings and booleans', () => {

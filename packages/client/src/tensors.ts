@@ -4,9 +4,9 @@
  * booleans → BOOL, ...). FP16 and BF16 travel as raw 16-bit patterns in a Uint16Array and must be named.
  * No Node-only imports: runs in browsers.
  */
-import { DATA_TYPES, elementCount, type DataType, type TensorData } from '../tensor/datatype.ts';
-import type { InferResponse, Parameters } from '../api/types.ts';
-import type { Tensor } from '../tensor/tensor.ts';
+import { DATA_TYPES, elementCount, type DataType, type TensorData } from '../../../src/tensor/datatype.ts';
+import type { InferResponse, Parameters } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import { RtserveError } from './errors.ts';
 
 export type TypedArray =
@@ -20,6 +20,24 @@ export type TypedArray =
   | Uint16Array
   | Uint32Array
   | BigUint64Array;
+
+/** The array each datatype's data comes as (FP16 and BF16: their raw 16-bit patterns; BOOL: one byte each). */
+export interface DataTypeArrays {
+  BOOL: Uint8Array;
+  UINT8: Uint8Array;
+  UINT16: Uint16Array;
+  UINT32: Uint32Array;
+  UINT64: BigUint64Array;
+  INT8: Int8Array;
+  INT16: Int16Array;
+  INT32: Int32Array;
+  INT64: BigInt64Array;
+  FP16: Uint16Array;
+  FP32: Float32Array;
+  FP64: Float64Array;
+  BYTES: Uint8Array[];
+  BF16: Uint16Array;
+}
 
 export interface TensorInput {
   readonly name: string;
@@ -111,9 +129,18 @@ export class InferResult {
     return t;
   }
 
-  /** The data of output `name` (a typed array for numeric outputs). */
-  data(name: string): TensorData {
-    return this.output(name).data;
+  /**
+   * The data of output `name`: a typed array for numeric outputs, a list of byte strings for BYTES. With its
+   * datatype, typed as that datatype's array (`data('logits', 'FP32')` is a Float32Array), after checking that the
+   * output has it (BAD_DATATYPE otherwise).
+   */
+  data(name: string): TensorData;
+  data<D extends DataType>(name: string, datatype: D): DataTypeArrays[D];
+  data(name: string, datatype?: DataType): TensorData {
+    const t = this.output(name);
+    if (datatype !== undefined && t.datatype !== datatype)
+      throw new RtserveError('BAD_DATATYPE', `output '${name}' is ${t.datatype}, not ${datatype}`, { category: 'INVALID_ARGUMENT' });
+    return t.data;
   }
 
   /** A BYTES output decoded as UTF-8 strings. */

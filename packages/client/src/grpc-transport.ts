@@ -6,16 +6,16 @@
  * createNodeClient plugs it in when given `grpcAddress`; browsers cannot speak gRPC and never load this file.
  */
 import { Client, credentials as grpcCredentials, Metadata, type ChannelCredentials, type ServiceError } from '@grpc/grpc-js';
-import { CATEGORY_MAPPING, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../errors/registry.ts';
-import type { Parameters, RequestedOutput } from '../api/types.ts';
-import type { Tensor } from '../tensor/tensor.ts';
+import { CATEGORY_MAPPING, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../../../src/errors/registry.ts';
+import type { Parameters, RequestedOutput } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
 import {
   decodeModelInferResponse,
   decodeModelStreamInferResponse,
   encodeModelInferRequest,
   type GrpcClientRequest,
   type StreamInferResult,
-} from '../codec/grpc/infer-client-codec.ts';
+} from '../../../src/codec/grpc/infer-client-codec.ts';
 import { RtserveError } from './errors.ts';
 import { InferResult } from './tensors.ts';
 

@@ -7,9 +7,9 @@
  * Runs in browsers (globalThis.WebSocket) and in Node (a `ws` factory injected by src/client/node.ts); no
  * Node-only imports.
  */
-import type { Parameters, RequestedOutput } from '../api/types.ts';
-import type { Tensor } from '../tensor/tensor.ts';
-import { BinarySection, decodeWireTensor, encodeWireTensor } from '../codec/wire-tensor.ts';
+import type { Parameters, RequestedOutput } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
+import { BinarySection, decodeWireTensor, encodeWireTensor } from '../../../src/codec/wire-tensor.ts';
 import {
   binaryOutputCount,
   WS_BEARER_PROTOCOL_PREFIX,
@@ -18,7 +18,7 @@ import {
   type WsErrorBody,
   type WsLimits,
   type WsWireOutput,
-} from '../codec/ws-protocol.ts';
+} from '../../../src/codec/ws-protocol.ts';
 import { RtserveError } from './errors.ts';
 import { InferResult } from './tensors.ts';
 import { platformWebSocketFactory, WS_OPEN, type WebSocketFactory, type WebSocketLike } from './websocket-like.ts';

@@ -4,12 +4,12 @@
  * with Last-Event-ID resume after a dropped connection; docs/ws-protocol.md "SSE"). Uses `fetch` only, so it
  * runs in browsers and Node alike.
  */
-import type { ModelConfig } from '../config/model-config.ts';
-import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
-import type { Parameters, RequestedOutput } from '../api/types.ts';
-import type { Tensor } from '../tensor/tensor.ts';
-import { decodeInferResponse, encodeInferRequest } from '../codec/kserve-client-codec.ts';
-import { encodeWireTensor } from '../codec/wire-tensor.ts';
+import type { ModelConfig } from '../../../src/config/model-config.ts';
+import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../../../src/api/inference-api.ts';
+import type { Parameters, RequestedOutput } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
+import { decodeInferResponse, encodeInferRequest } from '../../../src/codec/kserve-client-codec.ts';
+import { encodeWireTensor } from '../../../src/codec/wire-tensor.ts';
 import { errorFromHttp, RtserveError } from './errors.ts';
 import { readSse } from './sse-reader.ts';
 import { InferResult } from './tensors.ts';
@@ -45,7 +45,7 @@ export class RestTransport {
   }
 
   private modelPath(model: string, version: string | undefined): string {
-    return `${this.base}/v2/models/${enc(model)}${version === undefined ? '' : `/versions/${enc(version)}`}`;
+    return `${this.base}${this.modelPathOf(model, version)}`;
   }
 
   private async call(url: string, init: RequestInit = {}): Promise<Response> {
@@ -71,36 +71,46 @@ export class RestTransport {
     return body as T;
   }
 
-  private async ok(url: string): Promise<boolean> {
-    const res = await this.call(url);
+  private async ok(url: string, signal: AbortSignal | undefined): Promise<boolean> {
+    const res = await this.call(url, signal === undefined ? {} : { signal });
     await res.arrayBuffer();
     return res.ok;
   }
 
-  isServerLive(): Promise<boolean> {
-    return this.ok(`${this.base}/v2/health/live`);
-  }
-  isServerReady(): Promise<boolean> {
-    return this.ok(`${this.base}/v2/health/ready`);
-  }
-  isModelReady(model: string, version?: string): Promise<boolean> {
-    return this.ok(`${this.modelPath(model, version)}/ready`);
-  }
-  serverMetadata(): Promise<ServerMetadata> {
-    return this.json(`${this.base}/v2`);
-  }
-  modelMetadata(model: string, version?: string): Promise<ModelMetadata> {
-    return this.json(this.modelPath(model, version));
-  }
-  modelConfig(model: string, version?: string): Promise<ModelConfig> {
-    return this.json(`${this.modelPath(model, version)}/config`);
-  }
-  repositoryIndex(readyOnly = false): Promise<RepositoryIndexEntry[]> {
-    return this.json(`${this.base}/v2/repository/index`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ready: readyOnly }),
+  /** A JSON call on the REST API, `path` from the base URL (the control calls of server-calls.ts use it). */
+  requestJson<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    return this.json(`${this.base}${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      ...(signal === undefined ? {} : { signal }),
     });
+  }
+
+  /** `/v2/models/<model>[/versions/<version>]`, for requestJson. */
+  modelPathOf(model: string, version?: string): string {
+    return `/v2/models/${enc(model)}${version === undefined ? '' : `/versions/${enc(version)}`}`;
+  }
+
+  isServerLive(signal?: AbortSignal): Promise<boolean> {
+    return this.ok(`${this.base}/v2/health/live`, signal);
+  }
+  isServerReady(signal?: AbortSignal): Promise<boolean> {
+    return this.ok(`${this.base}/v2/health/ready`, signal);
+  }
+  isModelReady(model: string, version?: string, signal?: AbortSignal): Promise<boolean> {
+    return this.ok(`${this.modelPath(model, version)}/ready`, signal);
+  }
+  serverMetadata(signal?: AbortSignal): Promise<ServerMetadata> {
+    return this.requestJson('GET', '/v2', undefined, signal);
+  }
+  modelMetadata(model: string, version?: string, signal?: AbortSignal): Promise<ModelMetadata> {
+    return this.requestJson('GET', this.modelPathOf(model, version), undefined, signal);
+  }
+  modelConfig(model: string, version?: string, signal?: AbortSignal): Promise<ModelConfig> {
+    return this.requestJson('GET', `${this.modelPathOf(model, version)}/config`, undefined, signal);
+  }
+  repositoryIndex(readyOnly = false, signal?: AbortSignal): Promise<RepositoryIndexEntry[]> {
+    return this.requestJson('POST', '/v2/repository/index', { ready: readyOnly }, signal);
   }
 
   /** POST /infer, binary tensor data both ways unless `binary: false`. */

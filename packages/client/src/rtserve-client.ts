@@ -7,11 +7,11 @@
  * Browser-safe: no Node-only imports. In Node < 22 (no global WebSocket) use `createNodeClient` from
  * src/client/node.ts, which injects the `ws` package.
  */
-import type { ModelConfig } from '../config/model-config.ts';
-import type { ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
-import type { Parameters, RequestedOutput } from '../api/types.ts';
-import type { Tensor } from '../tensor/tensor.ts';
+import type { Parameters, RequestedOutput } from '../../../src/api/types.ts';
+import type { Tensor } from '../../../src/tensor/tensor.ts';
+import type { CallPolicy, RetryOptions } from './call-policy.ts';
 import { RtserveError } from './errors.ts';
+import { ServerCalls } from './server-calls.ts';
 import { RestTransport } from './rest-transport.ts';
 import { type InferResult, toTensors, type Inputs } from './tensors.ts';
 import type { WebSocketFactory } from './websocket-like.ts';
@@ -56,6 +56,10 @@ export interface RtserveClientOptions {
   readonly reconnect?: WsTransportOptions['reconnect'];
   /** The gRPC transport, for transport 'grpc' (createNodeClient builds one from `grpcAddress`). */
   readonly grpc?: GrpcTransportLike;
+  /** Fail a call (infer and every REST call; not streams) with DEADLINE_EXCEEDED after this long; calls may override it. */
+  readonly timeoutMs?: number;
+  /** Retries of calls the server refused retryably (429, 503), after its Retry-After (call-policy.ts); default none. */
+  readonly retry?: RetryOptions;
 }
 
 export interface InferOptions {
@@ -72,6 +76,8 @@ export interface InferOptions {
   readonly signal?: AbortSignal;
   /** Overrides the client's default transport. */
   readonly transport?: TransportKind;
+  /** Overrides the client's `timeoutMs` for this call (`infer` only: a stream runs until it ends or is aborted). */
+  readonly timeoutMs?: number;
 }
 
 export type FrameOutcome =
@@ -105,11 +111,17 @@ class EventQueue<T> {
   }
 }
 
-export class RtserveClient {
+export class RtserveClient extends ServerCalls {
   readonly rest: RestTransport;
+  protected readonly policy: CallPolicy;
   private wsTransport: WsTransport | undefined;
 
   constructor(private readonly options: RtserveClientOptions) {
+    super();
+    this.policy = {
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+    };
     const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
     this.rest = new RestTransport({
@@ -132,34 +144,15 @@ export class RtserveClient {
     return this.wsTransport;
   }
 
-  // ---- health and metadata (REST)
-  isServerLive(): Promise<boolean> {
-    return this.rest.isServerLive();
-  }
-  isServerReady(): Promise<boolean> {
-    return this.rest.isServerReady();
-  }
-  isModelReady(model: string, version?: string): Promise<boolean> {
-    return this.rest.isModelReady(model, version);
-  }
-  serverMetadata(): Promise<ServerMetadata> {
-    return this.rest.serverMetadata();
-  }
-  modelMetadata(model: string, version?: string): Promise<ModelMetadata> {
-    return this.rest.modelMetadata(model, version);
-  }
-  modelConfig(model: string, version?: string): Promise<ModelConfig> {
-    return this.rest.modelConfig(model, version);
-  }
-  repositoryIndex(readyOnly = false): Promise<RepositoryIndexEntry[]> {
-    return this.rest.repositoryIndex(readyOnly);
-  }
-
   // ---- inference
 
-  /** One request, one answer. */
+  /** One request, one answer, under the client's timeout and retry policy. */
   infer(model: string, inputs: Inputs, opts: InferOptions = {}): Promise<InferResult> {
     const tensors = toTensors(inputs);
+    return this.run(opts, (signal) => this.inferOnce(model, tensors, { ...opts, ...(signal === undefined ? {} : { signal }) }));
+  }
+
+  private inferOnce(model: string, tensors: Tensor[], opts: InferOptions): Promise<InferResult> {
     const outputs = requestedOutputs(opts.outputs);
     const transport = opts.transport ?? this.options.transport ?? 'rest';
     if (transport === 'grpc') return this.grpc.infer(model, tensors, this.callOptions(opts, outputs));

@@ -4,7 +4,7 @@
  * transport the request went over. Client-side failures (connection lost, bad arguments) use the same type with
  * the registry codes that describe them.
  */
-import { CATEGORY_MAPPING, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../errors/registry.ts';
+import { CATEGORY_MAPPING, ERROR_CODES, type ErrorCategory, type ErrorCode } from '../../../src/errors/registry.ts';
 
 export class RtserveError extends Error {
   override readonly name = 'RtserveError';
