@@ -1,5 +1,5 @@
 /**
- * @rtserve/client, the TypeScript client (docs/client-sdk.md; its API reference: docs/client-api.md). This entry is
+ * `@rtserve/client`, the TypeScript client (docs/client-sdk.md; its API reference: docs/client-api.md). This entry is
  * browser-safe; Node users import `createNodeClient` from `@rtserve/client/node` (./node.ts), which plugs in the
  * `ws` package and gRPC. The server package re-exports both (`rtserve/client`, `rtserve`).
  */

@@ -1,7 +1,7 @@
 /**
  * The SDK's Node entry: an RtserveClient whose WebSocket transport uses the `ws` package (Node 20 has no global
  * WebSocket) and sends the token in an Authorization header rather than a subprotocol. Browser code imports
- * src/client/index.ts instead, which has no Node-only imports.
+ * index.ts instead, which has no Node-only imports.
  */
 import type { ChannelCredentials } from '@grpc/grpc-js';
 import WebSocket from 'ws';

@@ -5,7 +5,7 @@
  * automatic reconnect + resume on WebSocket, and the metadata and health calls.
  *
  * Browser-safe: no Node-only imports. In Node < 22 (no global WebSocket) use `createNodeClient` from
- * src/client/node.ts, which injects the `ws` package.
+ * node.ts, which injects the `ws` package.
  */
 import type { Parameters, RequestedOutput } from '../../../src/api/types.ts';
 import type { Tensor } from '../../../src/tensor/tensor.ts';
@@ -28,8 +28,8 @@ interface TransportCallOptions {
 }
 
 /**
- * What the client needs of a gRPC transport. The implementation (src/client/grpc-transport.ts) imports
- * @grpc/grpc-js, so only the Node entry (createNodeClient with `grpcAddress`) plugs it in.
+ * What the client needs of a gRPC transport. The implementation (grpc-transport.ts) imports `@grpc/grpc-js`, so
+ * only the Node entry (createNodeClient with `grpcAddress`) plugs it in.
  */
 export interface GrpcTransportLike {
   infer(model: string, inputs: readonly Tensor[], opts?: TransportCallOptions): Promise<InferResult>;

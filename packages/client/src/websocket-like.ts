@@ -1,7 +1,7 @@
 /**
  * The part of the WebSocket API the SDK uses — the browser's `WebSocket` and the `ws` package's both fit — and
  * how the SDK finds an implementation: `globalThis.WebSocket` when the platform has one, else a factory the
- * caller injects (src/client/node.ts injects `ws`, which can also send an Authorization header).
+ * caller injects (node.ts injects `ws`, which can also send an Authorization header).
  */
 export interface WebSocketMessageEvent {
   readonly data: unknown;

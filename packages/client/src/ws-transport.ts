@@ -4,7 +4,7 @@
  * request's events arrive exactly once (the transport also drops any event whose `seq` it has already seen).
  * Requests that never reached the server before a drop are sent again on the new socket.
  *
- * Runs in browsers (globalThis.WebSocket) and in Node (a `ws` factory injected by src/client/node.ts); no
+ * Runs in browsers (globalThis.WebSocket) and in Node (a `ws` factory injected by node.ts); no
  * Node-only imports.
  */
 import type { Parameters, RequestedOutput } from '../../../src/api/types.ts';
