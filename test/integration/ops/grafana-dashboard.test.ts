@@ -10,6 +10,7 @@ import { postJson, startTestServer } from '../../helpers/server.ts';
 import { familiesOf, needTool, scrape } from './helpers.ts';
 import { Registry } from 'prom-client';
 import { registerGpuMetrics } from '../../../src/observability/gpu-metrics.ts';
+import { registerGenerateMetrics } from '../../../src/generate/metrics.ts';
 
 const DASHBOARD = fileURLToPath(new URL('../../../deploy/grafana/rtserve-dashboard.json', import.meta.url));
 
@@ -62,6 +63,17 @@ export function metricNamesOf(expr: string): string[] {
   return names;
 }
 
+/** The series names an exposition offers queries: each family, and a histogram's or summary's own series. */
+function seriesNamesOf(exposition: string): Set<string> {
+  const names = new Set<string>();
+  for (const [name, type] of familiesOf(exposition)) {
+    names.add(name);
+    if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) names.add(name + suffix);
+    if (type === 'summary') for (const suffix of ['_sum', '_count']) names.add(name + suffix);
+  }
+  return names;
+}
+
 function allPanels(panels: readonly Panel[]): Panel[] {
   return panels.flatMap((p) => [p, ...allPanels(p.panels ?? [])]);
 }
@@ -79,12 +91,7 @@ describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
     // One request so that every labelled family has a series.
     const body = { inputs: [{ name: 'input', shape: [1, 64], datatype: 'FP32', data: new Array<number>(64).fill(0) }] };
     assert.equal((await postJson(`${server.httpUrl}/v2/models/mlp/infer`, body)).status, 200);
-    exposed = new Set<string>();
-    for (const [name, type] of familiesOf(await scrape(`${server.metricsUrl ?? ''}/metrics`))) {
-      exposed.add(name);
-      if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) exposed.add(name + suffix);
-      if (type === 'summary') for (const suffix of ['_sum', '_count']) exposed.add(name + suffix);
-    }
+    exposed = seriesNamesOf(await scrape(`${server.metricsUrl ?? ''}/metrics`));
     // The GPU families exist only where NVML loads: their names come from the same registration, fed one device.
     const gpu = new Registry();
     registerGpuMetrics(
@@ -154,6 +161,34 @@ describe('Grafana dashboard (deploy/grafana/rtserve-dashboard.json)', () => {
       'rtserve_engine_device_memory_bytes',
     ])
       assert.ok(all.includes(m), m);
+  });
+
+  test('a Generation row: TTFT, inter-token latency, tokens/s and the queue, from metrics the generate registry registers', async () => {
+    const at = dashboard.panels.findIndex((p) => p.type === 'row' && p.title === 'Generation');
+    assert.ok(at >= 0, 'a row titled Generation');
+    const after = dashboard.panels.slice(at + 1);
+    const end = after.findIndex((p) => p.type === 'row');
+    const row = end < 0 ? after : after.slice(0, end);
+    assert.deepEqual(
+      row.map((p) => p.title),
+      ['Time to first token', 'Inter-token latency', 'Tokens per second', 'Generation queue and running sequences'],
+    );
+    const registry = new Registry();
+    registerGenerateMetrics(registry);
+    const registered = seriesNamesOf(await registry.metrics());
+    const used = row.flatMap((p) => (p.targets ?? []).flatMap((t) => metricNamesOf(t.expr)));
+    assert.deepEqual(
+      used.filter((n) => !registered.has(n)),
+      [],
+      'metrics the generate registry does not register',
+    );
+    for (const m of [
+      'rtserve_generate_time_to_first_token_seconds_bucket',
+      'rtserve_generate_inter_token_latency_seconds_bucket',
+      'rtserve_generate_tokens_total',
+      'rtserve_generate_sequences_queued',
+    ])
+      assert.ok(used.includes(m), m);
   });
 
   test('every query is valid PromQL (promtool check rules)', { skip: needTool('promtool', 'prometheus') }, async () => {
