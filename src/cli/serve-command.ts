@@ -118,7 +118,7 @@ export function registerServeCommand(program: Command): void {
       },
     };
     const config = await loadServerConfig(sources);
-    const logger = createLogger(config.logLevel, 'rtserve', { file: config.logFile, format: config.logFormat });
+    const logger = createLogger(config.logLevel, 'rtserve', { file: config.logFile, format: config.logFormat, style: config.logStyle });
     for (const message of configWarnings.splice(0)) logger.warn(message);
     for (const w of triton.warnings) logger.warn(w);
     const server = await startServer({ config, logger });

@@ -174,10 +174,12 @@ function logLevelPart(key: keyof Accumulator['log']) {
   };
 }
 
+/** Triton's time formats (default, ISO8601) and rtserve's line formats (json, pretty: `logStyle`). */
 function logFormat(v: string | number | boolean, out: Accumulator): void {
   const f = String(v).toLowerCase();
-  if (f !== 'default' && f !== 'iso8601') throw rtError('BAD_CONFIG', `--log-format=${String(v)}: expected default or ISO8601`);
-  out.config['logFormat'] = f === 'default' ? 'default' : 'ISO8601';
+  if (f === 'json' || f === 'pretty') out.config['logStyle'] = f;
+  else if (f === 'default' || f === 'iso8601') out.config['logFormat'] = f === 'default' ? 'default' : 'ISO8601';
+  else throw rtError('BAD_CONFIG', `--log-format=${String(v)}: expected json or pretty (the lines), or default or ISO8601 (Triton's time formats)`);
 }
 
 const NO_THREADS = 'rtserve serves every front end on the Node event loop; parallelism comes from model instances (instance_group)';
@@ -219,7 +221,14 @@ export const TRITON_FLAGS: readonly TritonFlag[] = [
   }),
   F('log-warning', 'Logging', 'bool', 'mapped', '`logLevel`', { apply: logLevelPart('log_warning') }),
   F('log-error', 'Logging', 'bool', 'mapped', '`logLevel`', { apply: logLevelPart('log_error') }),
-  F('log-format', 'Logging', 'string', 'mapped', '`logFormat` (default | ISO8601, any case); lines stay JSON', { apply: logFormat }),
+  F(
+    'log-format',
+    'Logging',
+    'string',
+    'mapped',
+    "`logFormat` (Triton's default or ISO8601, any case), or rtserve's `logStyle`: json (JSON lines) or pretty (readable lines; the default on a terminal)",
+    { apply: logFormat },
+  ),
   F('log-file', 'Logging', 'string', 'mapped', '`logFile`: JSON lines appended to the file', { apply: set('logFile') }),
   // Model repository
   F('model-store', 'Model Repository', 'string', 'mapped', '`--model-repository` (repeatable)', { apply: append('modelRepository') }),

@@ -274,6 +274,8 @@ export const serverConfigSchema = z.strictObject({
   logFile: z.string().default(''),
   /** 'default': epoch milliseconds in "time"; 'ISO8601': an ISO 8601 timestamp (Triton's --log-format). */
   logFormat: z.enum(['default', 'ISO8601']).default('default'),
+  /** 'auto': one readable line per record on a terminal (no logFile), JSON lines otherwise; 'json' or 'pretty' always (--log-format json|pretty). */
+  logStyle: z.enum(['auto', 'json', 'pretty']).default('auto'),
   // ---- OpenTelemetry traces (docs/operations.md "Traces"); Triton's --trace-config opentelemetry,url=... maps here
   /** OTLP/HTTP protobuf traces endpoint (e.g. http://127.0.0.1:4318/v1/traces); unset = no traces. */
   traceOtlpEndpoint: z.url().optional(),

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { pino, type Logger, type LevelWithSilent, type DestinationStream } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import { z } from 'zod';
 import { RtError, rtError } from '../errors/registry.ts';
 
@@ -53,8 +54,9 @@ class SwitchableDestination implements DestinationStream {
   private current: ReturnType<typeof pino.destination>;
   file = '';
 
-  constructor() {
-    this.current = pino.destination({ fd: 2, sync: false });
+  /** `sync`: every line written before `write` returns (the readable lines of a terminal: nothing lost at exit). */
+  constructor(private readonly sync = false) {
+    this.current = pino.destination({ fd: 2, sync });
   }
 
   write(msg: string): void {
@@ -76,7 +78,7 @@ class SwitchableDestination implements DestinationStream {
     if (file === this.file) return;
     let next: ReturnType<typeof pino.destination>;
     if (file === '') {
-      next = pino.destination({ fd: 2, sync: false });
+      next = pino.destination({ fd: 2, sync: this.sync });
     } else {
       try {
         mkdirSync(dirname(file), { recursive: true });
@@ -84,7 +86,7 @@ class SwitchableDestination implements DestinationStream {
       } catch (err) {
         throw rtError('BAD_PARAMETER', `log_file '${file}' cannot be opened for appending: ${(err as Error).message}`);
       }
-      next = pino.destination({ dest: file, sync: false, append: true });
+      next = pino.destination({ dest: file, sync: this.sync, append: true });
     }
     const old = this.current;
     this.current = next;
@@ -195,16 +197,30 @@ export class LogControl {
 const controls = new WeakMap<Logger, LogControl>();
 
 /**
- * Structured JSON logs (pino) on stderr, so that stdout stays free for the one "ready" line the CLI prints
- * and for machine-readable command output. Its level, destination and time format can be changed at run time
- * through `logControlOf(logger)` (GET/POST /v2/logging).
+ * How log records are written: `json`, one JSON object per line (for pipes, files and log collectors); `pretty`,
+ * one readable line per record (time, level, name, message, then its fields; pino-pretty); `auto`, pretty when
+ * standard error is a terminal and no log file is set, JSON otherwise.
+ */
+export type LogStyle = 'auto' | 'json' | 'pretty';
+
+export function resolveLogStyle(style: LogStyle, file: string | undefined, stderrIsTty = process.stderr.isTTY === true): 'json' | 'pretty' {
+  if (style !== 'auto') return style;
+  return stderrIsTty && (file === undefined || file === '') ? 'pretty' : 'json';
+}
+
+/**
+ * Logs (pino) on stderr, so that stdout stays free for the one "ready" line the CLI prints and for
+ * machine-readable command output: JSON lines, or readable lines (`style`, see LogStyle; JSON unless asked).
+ * Its level, destination and time format can be changed at run time through `logControlOf(logger)` (GET/POST
+ * /v2/logging).
  */
 export function createLogger(
   level: LevelWithSilent = 'info',
   name = 'rtserve',
-  output: { readonly file?: string; readonly format?: LogSettings['log_format'] } = {},
+  output: { readonly file?: string; readonly format?: LogSettings['log_format']; readonly style?: LogStyle } = {},
 ): Logger {
-  const destination = new SwitchableDestination();
+  const readable = resolveLogStyle(output.style ?? 'json', output.file) === 'pretty';
+  const destination = new SwitchableDestination(readable);
   // --log-file: opened (and its folder made) before the first line, so a bad path fails the start.
   if (output.file !== undefined && output.file !== '') destination.switchTo(output.file);
   let control: LogControl | undefined;
@@ -213,16 +229,29 @@ export function createLogger(
       name,
       level,
       base: { pid: process.pid },
-      // "level":"warn", not pino's number (40): what log pipelines and people read without a table.
-      formatters: { level: (label) => ({ level: label }) },
+      // "level":"warn", not pino's number (40): what log pipelines and people read without a table. (pino-pretty
+      // reads the numbers and prints the names itself.)
+      ...(readable ? {} : { formatters: { level: (label: string) => ({ level: label }) } }),
       timestamp: () => (control?.isoTime === true ? `,"time":"${new Date().toISOString()}"` : `,"time":${Date.now()}`),
     },
-    destination,
+    readable ? readableLines(destination, output.file === undefined || output.file === '') : destination,
   );
   control = new LogControl(logger, destination);
   if (output.format !== undefined) control.update({ log_format: output.format });
   controls.set(logger, control);
   return logger;
+}
+
+/** One line per record: `12:00:00.123 INFO (rtserve): message {fields}`; colours only on a terminal. */
+function readableLines(destination: SwitchableDestination, toStderr: boolean): DestinationStream {
+  const format = prettyFactory({
+    singleLine: true,
+    colorize: toStderr && process.stderr.isTTY === true,
+    ignore: 'pid,hostname',
+    translateTime: 'SYS:HH:MM:ss.l',
+  });
+  // pino-pretty's formatter on each JSON line pino writes, into the same switchable destination as JSON lines.
+  return { write: (line: string) => destination.write(format(line)) };
 }
 
 /** The runtime control of a logger made by createLogger; for any other logger, one that changes only levels. */

@@ -74,7 +74,10 @@ describe('tritonserver flags on rtserve serve', () => {
     assert.equal(level(['--log-info=true']), 'info');
     const { config } = translateTritonFlags(parseServe(['--log-format=iso8601', '--log-file=/tmp/x.log']));
     assert.deepEqual(config, { logFormat: 'ISO8601', logFile: '/tmp/x.log' });
-    assert.throws(() => translateTritonFlags(parseServe(['--log-format=xml'])), /--log-format=xml: expected default or ISO8601/);
+    assert.throws(() => translateTritonFlags(parseServe(['--log-format=xml'])), /--log-format=xml: expected json or pretty .* or default or ISO8601/);
+    // rtserve's line formats on the same flag: logStyle, the time format untouched.
+    assert.deepEqual(translateTritonFlags(parseServe(['--log-format=PRETTY'])).config, { logStyle: 'pretty' });
+    assert.deepEqual(translateTritonFlags(parseServe(['--log-format=json'])).config, { logStyle: 'json' });
   });
 
   test('--backend-config, --cache-config and --metrics-config map their known settings and refuse the rest', () => {
