@@ -296,6 +296,25 @@ const generateSection = z.strictObject({
       present_value: z.string().includes('{layer}').default('present.{layer}.value'),
     })
     .prefault({}),
+  /**
+   * Which decoding loop serves the model (docs/generate.md). `onnx`: the continuous batcher over the ONNX graph
+   * with a contiguous host KV cache. `onnx-paged`: the paged scheduler (chunked prefill, prefix caching,
+   * preemption) over the same graph with a paged host KV cache. `cuda`: the paged scheduler over the native CUDA
+   * decoder, for Hugging Face checkpoints (the load fails without the CUDA addon and a GPU). `auto`: `cuda` when
+   * the model is a Hugging Face checkpoint and the CUDA decoder can run here, else `onnx`.
+   */
+  engine: z.enum(['auto', 'onnx', 'onnx-paged', 'cuda']).default('auto'),
+  /** The paged KV cache (engines `onnx-paged` and `cuda`). */
+  kv_cache: z
+    .strictObject({
+      /** Tokens per KV block. */
+      block_tokens: int.pipe(z.number().int().min(1).max(1024)).default(16),
+      /** Blocks to allocate; 0 = enough for the server's generateMaxTokensInFlight (the CUDA decoder: from free device memory). */
+      blocks: nonNegInt.default(0),
+      /** Tokens of one step at most (decode tokens plus prompt chunks); 0 = the server's generateMaxPrefillTokens. */
+      max_step_tokens: nonNegInt.default(0),
+    })
+    .prefault({}),
   /** How /v1/chat/completions renders messages into a prompt: `{content}` is replaced by the message text. */
   chat_template: z
     .strictObject({
