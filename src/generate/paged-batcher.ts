@@ -44,8 +44,8 @@ export class PagedBatcher implements GenerationBatcher {
   private looping = false;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
-  /** Engine steps and preemptions so far; for tests and benchmarks. */
-  readonly stats = { steps: 0, preemptions: 0, maxRows: 0 };
+  /** Engine steps, preemptions, copy-on-write block copies and the most rows of one step so far; for tests and benchmarks. */
+  readonly stats = { steps: 0, preemptions: 0, copies: 0, maxRows: 0 };
 
   constructor(
     readonly spec: DecoderSpec,
@@ -253,6 +253,7 @@ export class PagedBatcher implements GenerationBatcher {
       const old = e.blocks[first] as number;
       const copy = got.pop() as number;
       this.copies.push([old, copy]);
+      this.stats.copies++;
       e.blocks[first] = copy;
       e.hashes.length = first;
       this.pool.release(old);
