@@ -21,6 +21,7 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { GenerateService, registerGenerateMetrics } from '../generate/index.ts';
+import { DeviceTokenEngines } from './token-engines.ts';
 import { rtError } from '../errors/registry.ts';
 import { SharedMemoryManager } from '../shm/system-shared-memory.ts';
 import { RequestPipeline } from '../pipeline/request-pipeline.ts';
@@ -49,7 +50,16 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
   const { config, logger } = options;
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
   const responseCache = config.cacheSizeBytes > 0 ? new ResponseCache(config.cacheSizeBytes) : undefined;
+  const generateLimits = {
+    maxSequences: config.generateMaxSequences,
+    maxQueue: config.generateMaxQueue,
+    maxTokensInFlight: config.generateMaxTokensInFlight,
+    maxPrefillTokens: config.generateMaxPrefillTokens,
+  };
+  // Hugging Face checkpoints get a device decoder at load where a TokenEngine factory is given (generate.engine).
+  const tokenEngines = new DeviceTokenEngines(options.tokenEngineFactory, generateLimits, logger);
   const repository = new RepositoryManager({
+    deviceDecoder: tokenEngines.factory,
     statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),
     repositories,
     // CUDA plans (`rtserve build --target cuda`) run on the native engine; everything else on onnxruntime.
@@ -72,14 +82,9 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
       const v = repository.get(model, version);
       const session = v.sessions[0];
       if (session === undefined) throw rtError('MODEL_NOT_READY', `model '${model}' has no engine session`);
-      return { name: v.name, version: v.version, config: v.config, session, text: v.text };
+      return { name: v.name, version: v.version, config: v.config, session, text: v.text, tokenEngine: tokenEngines.of(v) };
     },
-    limits: {
-      maxSequences: config.generateMaxSequences,
-      maxQueue: config.generateMaxQueue,
-      maxTokensInFlight: config.generateMaxTokensInFlight,
-      maxPrefillTokens: config.generateMaxPrefillTokens,
-    },
+    limits: generateLimits,
     metrics: registerGenerateMetrics(serverMetrics.registry),
     logger,
   });

@@ -18,6 +18,7 @@ import { startEngineSide, type EngineSide } from './engine-side.ts';
 import { createFrontEndServices, createTracing, startFrontEnds } from './front-ends.ts';
 import { startClusterServer } from './cluster-server.ts';
 import { startAsyncQueue } from './async-queue.ts';
+import type { TokenEngineFactory } from './token-engines.ts';
 
 export interface StartOptions {
   readonly config: Readonly<ServerConfig>;
@@ -34,6 +35,8 @@ export interface StartOptions {
   readonly sharedState?: SharedState;
   /** The device frame decoder for `imageDecode` (tests give the CPU reference); default: the CUDA addon's nvJPEG path. */
   readonly frameDecoder?: FrameDecoder;
+  /** Makes the device decoder of generative Hugging Face checkpoints (generate.engine cuda/auto, app/token-engines.ts). */
+  readonly tokenEngineFactory?: TokenEngineFactory;
 }
 
 export interface RunningServer {

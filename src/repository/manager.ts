@@ -17,12 +17,13 @@ import type { EngineChain, EngineChainEvents, EngineChainView } from '../engine/
 import { loadModelConfig } from './load-config.ts';
 import { ioMetadataOf, metadataOf, type ModelIoMetadata } from './model-metadata.ts';
 import { warmup } from './warmup.ts';
-import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
+import { findModelFile, isModelDirectory, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { foreignModelFile, foreignPlatform } from './model-format.ts';
 import { selectVersions } from './version-policy.ts';
 import { engineLoadOptions, loadInstances, readOutputLabels } from './instances.ts';
 import type { HfText } from '../hf/hf-text.ts';
 import { checkHfVersion, isHfVersion, loadHfVersion } from './hf-version.ts';
+import { withDeviceDecoder, type DeviceDecoder, type DeviceDecoderFactory } from './device-decoder.ts';
 
 /** One loaded, servable model version. */
 export interface LoadedVersion {
@@ -47,6 +48,8 @@ export interface LoadedVersion {
   readonly text: HfText | undefined;
   /** The plan's target (`cuda`: the native CUDA engine runs it); undefined for ONNX models. */
   readonly planTarget: PlanManifest['target'] | undefined;
+  /** The device decoder of a Hugging Face checkpoint (device-decoder.ts), when the options' factory made one. */
+  readonly deviceDecoder?: DeviceDecoder | undefined;
 }
 
 interface ModelRecord {
@@ -84,6 +87,8 @@ export interface RepositoryManagerOptions {
   readonly engineChainEvents?: EngineChainEvents;
   /** Makes each loaded version's statistics (observability hooks histograms in here); default: plain ModelStats. */
   readonly statsFactory?: (name: string, version: string) => ModelStats;
+  /** Builds a device decoder for each Hugging Face checkpoint version at load (device-decoder.ts). */
+  readonly deviceDecoder?: DeviceDecoderFactory;
 }
 
 /**
@@ -349,7 +354,10 @@ export class RepositoryManager {
         checkHfVersion(entry.name, config, ve, hf);
         if (hf !== undefined) {
           attempting = String(v);
-          built.push(await this.loadVersion(entry, attempting, hf.onnxPath, config, undefined, hf.text));
+          const loaded = await this.loadVersion(entry, attempting, hf.onnxPath, config, undefined, hf.text);
+          built.push(
+            await withDeviceDecoder(loaded, this.options.deviceDecoder, { dir: ve.dir, arch: hf.arch, config }, (v) => this.closeVersion(v)),
+          );
           continue;
         }
         const file = findModelFile(ve, { defaultModelFilename: config.default_model_filename });
@@ -480,18 +488,9 @@ export class RepositoryManager {
       await v.scheduler.drain();
       await v.scheduler.close();
     } finally {
-      await Promise.all(v.sessions.map((s) => s.close().catch(() => undefined)));
+      await Promise.all([...v.sessions, ...(v.deviceDecoder === undefined ? [] : [v.deviceDecoder])].map((s) => s.close().catch(() => undefined)));
     }
   }
-}
-
-/**
- * A repository directory with neither a config file nor a numeric version directory is not a model (the bundled
- * repository keeps its training scripts in models/train): it is skipped instead of being listed as a model that
- * failed to load, which would also keep a strictly-ready server unready.
- */
-function isModelDirectory(e: ModelEntry): boolean {
-  return e.configFile !== undefined || e.versions.length > 0;
 }
 
 const CLIENT_CATEGORIES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'NOT_FOUND', 'UNIMPLEMENTED']);
