@@ -169,13 +169,16 @@ export class PagedBatcher implements GenerationBatcher {
     const g = this.engine.geometry;
     const plan: Planned[] = [];
     let budget = g.maxStepTokens;
+    // Decode tokens not planned yet: a prompt chunk leaves room for them.
+    let decodes = this.active.filter((o) => !o.seq.finished && o.remaining === 1).length;
     for (let i = 0; i < this.active.length && budget > 0; i++) {
       const e = this.active[i] as PagedSequence;
       if (e.seq.finished) continue;
-      const decodesAfter = this.active.slice(i + 1).filter((o) => !o.seq.finished && o.remaining === 1).length;
-      const count = e.remaining === 1 ? 1 : Math.min(e.remaining, Math.max(1, budget - decodesAfter));
+      if (e.remaining === 1) decodes--;
+      const count = e.remaining === 1 ? 1 : Math.min(e.remaining, Math.max(1, budget - decodes));
       while (!this.reserve(e, e.computed + count)) {
         const victim = this.youngestRunning();
+        if (victim !== e && victim.remaining === 1) decodes--;
         this.preempt(victim);
         if (victim === e) break;
       }
