@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { GenerateService } from '../../../src/generate/generate-service.ts';
-import { PagedBatcher } from '../../../src/generate/paged-batcher.ts';
+import type { PagedBatcher } from '../../../src/generate/paged-batcher.ts';
 import { FakeDecoderSession, fakeConfig, fakeReference } from './fake-decoder.ts';
 import { fuzzParams } from '../../helpers/fuzz.ts';
 
