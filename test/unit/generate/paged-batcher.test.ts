@@ -75,6 +75,29 @@ function suite(name: string, open: () => Promise<Decoder & { close: () => Promis
       assert.equal(b.pool.used, 0, 'every block given back');
     });
 
+    test('stop sequences, max_tokens, finish reasons, events and usage are those of the continuous batcher', async () => {
+      const onnx = serviceFor(d, { engine: 'onnx' });
+      const pagedService = serviceFor(d, { engine: 'onnx-paged', kv_cache: { block_tokens: 4, max_step_tokens: 8 } });
+      const p = prompt(11, 9);
+      const plain = await onnx.start({ model: 'm', promptTokens: p, maxTokens: 24, greedy: true }).result;
+      assert.ok(plain.text.length >= 6, 'the reference output has text to stop in');
+      for (const req of [
+        { maxTokens: 24, stop: [plain.text.slice(3, 6)] },
+        { maxTokens: 5, stop: [] },
+      ]) {
+        const run = async (service: GenerateService) => {
+          const g = service.start({ model: 'm', promptTokens: p, greedy: true, ...req });
+          const events = [];
+          for await (const e of g.events()) events.push(e);
+          const r = await g.result;
+          return { events, text: r.text, tokens: r.tokens, finishReason: r.finishReason, usage: r.usage };
+        };
+        const want = await run(onnx);
+        assert.deepEqual(await run(pagedService), want);
+        assert.equal(want.finishReason, req.stop.length > 0 ? 'stop' : 'length');
+      }
+    });
+
     test('chunked prefill: prompts longer than max_step_tokens give the same tokens', async () => {
       const prompts = [prompt(45, 1), prompt(3, 2), prompt(30, 3)];
       const want = await reference(d, prompts, 8);
