@@ -165,11 +165,19 @@ export class HostTokenEngine implements TokenEngine {
     return this.sample(rows, out(spec.logits), C);
   }
 
-  /** Offset of position `p` of head `h` in a row's blocks. */
-  private at(blocks: Int32Array, h: number, p: number): number {
+  /**
+   * Calls `copy(cacheOffset, p, n)` for each run of positions from .. to - 1 of head `h` that lies in one block
+   * (contiguous in the cache: a block is [kvHeads, blockTokens, headDim]).
+   */
+  private runs(blocks: Int32Array, h: number, from: number, to: number, copy: (at: number, p: number, n: number) => void): void {
     const B = this.geometry.blockTokens;
-    const block = blocks[Math.floor(p / B)] as number;
-    return ((block * this.spec.kvHeads + h) * B + (p % B)) * this.spec.headDim;
+    const { kvHeads, headDim } = this.spec;
+    for (let p = from; p < to; ) {
+      const offset = p % B;
+      const n = Math.min(B - offset, to - p);
+      copy(((blocks[Math.floor(p / B)] as number) * kvHeads * B + h * B + offset) * headDim, p, n);
+      p += n;
+    }
   }
 
   /** Positions 0 .. start-1 of every row, as [R, kvHeads, T, headDim]. */
@@ -179,10 +187,7 @@ export class HostTokenEngine implements TokenEngine {
     rows.forEach((r, i) => {
       for (let h = 0; h < kvHeads; h++) {
         const base = (i * kvHeads + h) * T * headDim;
-        for (let p = 0; p < r.start; p++) {
-          const s = this.at(r.blocks, h, p);
-          past.set(cache.subarray(s, s + headDim), base + p * headDim);
-        }
+        this.runs(r.blocks, h, 0, r.start, (at, p, n) => past.set(cache.subarray(at, at + n * headDim), base + p * headDim));
       }
     });
     return past;
@@ -193,11 +198,11 @@ export class HostTokenEngine implements TokenEngine {
     const { kvHeads, headDim } = this.spec;
     rows.forEach((r, i) => {
       for (let h = 0; h < kvHeads; h++) {
-        const base = (i * kvHeads + h) * cols * headDim;
-        for (let j = 0; j < r.tokens.length; j++) {
-          const s = base + (T + j) * headDim;
-          cache.set(present.subarray(s, s + headDim), this.at(r.blocks, h, r.start + j));
-        }
+        // Column T + j of the row holds position start + j.
+        const base = ((i * kvHeads + h) * cols + T - r.start) * headDim;
+        this.runs(r.blocks, h, r.start, r.start + r.tokens.length, (at, p, n) =>
+          cache.set(present.subarray(base + p * headDim, base + (p + n) * headDim), at),
+        );
       }
     });
   }
