@@ -123,7 +123,17 @@ async function timeStreams(engine: CudaTokenEngine, streams: number, promptLen: 
   await run();
   const best = [await run(), await run()].sort((a, b) => a.decodeMs - b.decodeMs)[0] as { prefillMs: number; decodeMs: number };
   const steps = newTokens - 1;
+  // Where a decode step's device time goes: a few steps uncaptured, timed per phase with CUDA events.
+  const s = new Streams(engine, streams, perSeq);
+  await s.prefill(prompts);
+  engine.profileNext(8);
+  const p0 = performance.now();
+  for (let k = 0; k < 8; k++) await s.decode();
+  const eagerMsPerStep = (performance.now() - p0) / 8;
+  const profile = (engine.describe() as { profileMsPerStep?: unknown }).profileMsPerStep;
   return {
+    eagerMsPerStep,
+    profileMsPerStep: profile,
     streams,
     promptTokens: promptLen,
     newTokens,

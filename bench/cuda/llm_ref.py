@@ -29,22 +29,23 @@ PROMPTS, PROMPT_LEN, REF_TOKENS = 20, 32, 64
 SHAPES = {
     "tiny-llama": dict(
         arch="LlamaForCausalLM", model_type="llama", hidden_size=256, num_hidden_layers=2, num_attention_heads=8,
-        num_key_value_heads=2, intermediate_size=512, vocab_size=1000, max_position_embeddings=2048, rope_theta=500000.0,
-        rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-                      "original_max_position_embeddings": 256},
+        num_key_value_heads=2, intermediate_size=512, vocab_size=1000, max_position_embeddings=2048,
+        rope={"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+              "original_max_position_embeddings": 256},
         rms_norm_eps=1e-5, tie_word_embeddings=False),
     "tiny-qwen2": dict(
         arch="Qwen2ForCausalLM", model_type="qwen2", hidden_size=256, num_hidden_layers=2, num_attention_heads=8,
-        num_key_value_heads=4, intermediate_size=512, vocab_size=1000, max_position_embeddings=2048, rope_theta=1000000.0,
+        num_key_value_heads=4, intermediate_size=512, vocab_size=1000, max_position_embeddings=2048,
+        rope={"rope_type": "default", "rope_theta": 1000000.0},
         rms_norm_eps=1e-6, tie_word_embeddings=True),
     "tiny-gpt2": dict(
         arch="GPT2LMHeadModel", model_type="gpt2", n_embd=256, n_layer=2, n_head=4, vocab_size=1000, n_positions=1024),
     "llama-1b": dict(
         arch="LlamaForCausalLM", model_type="llama", hidden_size=2048, num_hidden_layers=16, num_attention_heads=32,
         num_key_value_heads=8, intermediate_size=8192, vocab_size=128256, max_position_embeddings=131072,
-        rope_theta=500000.0, head_dim=64,
-        rope_scaling={"rope_type": "llama3", "factor": 32.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-                      "original_max_position_embeddings": 8192},
+        head_dim=64,
+        rope={"rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+              "original_max_position_embeddings": 8192},
         rms_norm_eps=1e-5, tie_word_embeddings=True),
 }
 
@@ -53,7 +54,15 @@ def config_of(name):
     s = dict(SHAPES[name])
     arch = s.pop("arch")
     model_type = s.pop("model_type")
+    rope = s.pop("rope", None)
     cfg = transformers.AutoConfig.for_model(model_type, **s)
+    if rope is not None:
+        if int(transformers.__version__.split(".")[0]) >= 5:
+            cfg.rope_parameters = dict(rope)  # transformers 5: one dict, theta included
+        else:
+            cfg.rope_theta = rope["rope_theta"]
+            if rope["rope_type"] != "default":
+                cfg.rope_scaling = {k: v for k, v in rope.items() if k != "rope_theta"}
     cfg.architectures = [arch]
     cfg.bos_token_id = None
     cfg.eos_token_id = None

@@ -6,6 +6,7 @@
 //   llmFinish(h): Promise<string>                         KV blocks, buffers, graphs; the geometry as JSON
 //   llmStep(h, meta: Int32Array, params: Float32Array, out: Int32Array): Promise<void>
 //   llmCopyBlocks(h, from: Int32Array, to: Int32Array): Promise<void>
+//   llmProfile(h, steps): void                            the next steps run uncaptured, timed per phase (llmDescribe)
 //   llmDescribe(h): string
 //   llmDestroy(h): void                                   frees the device memory (throws while calls are in flight)
 #include <node_api.h>
@@ -236,6 +237,21 @@ napi_value Describe(napi_env env, napi_callback_info info) {
   }
 }
 
+napi_value Profile(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  void* p = nullptr;
+  int32_t steps = 0;
+  if (argc < 2 || napi_get_value_external(env, argv[0], &p) != napi_ok || static_cast<LlmHolder*>(p)->model == nullptr ||
+      napi_get_value_int32(env, argv[1], &steps) != napi_ok)
+    return rtThrow(env, "llmProfile(h, steps: number) on a live decoder handle");
+  static_cast<LlmHolder*>(p)->model->profile(steps);
+  napi_value u;
+  napi_get_undefined(env, &u);
+  return u;
+}
+
 napi_value Destroy(napi_env env, napi_callback_info info) {
   LlmHolder* h = holderOf(env, info);
   if (h == nullptr) return rtThrow(env, "llmDestroy: not a decoder handle");
@@ -256,6 +272,7 @@ void rtDefineLlmExports(napi_env env, napi_value exports) {
       {"llmFinish", nullptr, Finish, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"llmStep", nullptr, Step, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"llmCopyBlocks", nullptr, CopyBlocks, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"llmProfile", nullptr, Profile, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"llmDescribe", nullptr, Describe, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"llmDestroy", nullptr, Destroy, nullptr, nullptr, nullptr, napi_default, nullptr},
   };

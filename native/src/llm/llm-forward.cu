@@ -35,9 +35,11 @@ void LlmModel::enqueue(int T, int R, int splits) {
   SampleArgs sa{d + RA_SLOT * Rm, d + RA_FRESH * Rm, d + RA_GREEDY * Rm, d + RA_TOPK * Rm, d + RA_SEEDLO * Rm, d + RA_SEEDHI * Rm,
                 reinterpret_cast<float*>(d + RA_TEMP * Rm), reinterpret_cast<float*>(d + RA_TOPP * Rm),
                 reinterpret_cast<float*>(d + RA_PEN * Rm), R};
+  mark(nullptr);
   launchSlotPrepare(sa, seen_, c.vocab, rngSeed_, rngCount_, s);
   launchMarkSeen(a, sa.slot, seen_, c.vocab, s);
   launchEmbed(a.tok, a.pos, w("embed"), c.gpt2 ? w("pos") : nullptr, hidden_, T, c.hidden, s);
+  mark("embed+slots");
   const int D = c.headDim;
   const float scale = 1.f / std::sqrt((float)D);
   const float* inv = c.invFreq.empty() ? nullptr : invFreq_;
@@ -45,12 +47,19 @@ void LlmModel::enqueue(int T, int R, int splits) {
     const LayerW& x = layerW_[l];
     __half* kvl = static_cast<__half*>(kv_->p) + (size_t)l * layerElems_;
     launchAddNorm(hidden_, l == 0 ? nullptr : tmp_, nullptr, x.ln1w, x.ln1b, normed_, T, c.hidden, c.eps, c.rms, s);
+    mark("norm");
     gemm_->run(T, c.qkvRows(), c.hidden, normed_, x.qkvw, x.qkvb, qkv_, s);
+    mark("gemm qkv");
     launchRopeKv(qkv_, a, inv, kvl, c.heads, c.kvHeads, D, c.blockTokens, s);
+    mark("rope+kv write");
     launchAttention(qkv_, a, kvl, attn_, partial_, c.heads, c.kvHeads, D, c.blockTokens, splits, scale, s);
+    mark("attention");
     gemm_->run(T, c.hidden, (int64_t)c.heads * D, attn_, x.ow, x.ob, tmp_, s);
+    mark("gemm o");
     launchAddNorm(hidden_, tmp_, nullptr, x.ln2w, x.ln2b, normed_, T, c.hidden, c.eps, c.rms, s);
+    mark("norm");
     gemm_->run(T, c.upRows(), c.hidden, normed_, x.upw, x.upb, mlp_, s);
+    mark("gemm gate/up");
     const __half* down = mlp_;
     if (c.gpt2) {
       launchGelu(mlp_, (int64_t)T * c.inter, c.act, s);
@@ -58,12 +67,47 @@ void LlmModel::enqueue(int T, int R, int splits) {
       launchSiluMul(mlp_, act_, T, c.inter, s);
       down = act_;
     }
+    mark("activation");
     gemm_->run(T, c.hidden, c.inter, down, x.downw, x.downb, tmp_, s);
+    mark("gemm down");
   }
   launchAddNorm(hidden_, tmp_, d + RA_LAST * Rm, w("norm.w"), wOpt("norm.b"), normed_, R, c.hidden, c.eps, c.rms, s);
+  mark("norm");
   gemm_->run(R, c.vocab, c.hidden, normed_, c.tied ? w("embed") : w("lm_head"), nullptr, logits_, s);
+  mark("gemm lm head");
   launchSample(logits_, sa, seen_, c.vocab, rngSeed_, rngCount_, outTok_, s);
+  mark("sampling");
   CK(cudaGetLastError());
+}
+
+void LlmModel::mark(const char* phase) {
+  if (!profiling_) return;
+  if (marks_.size() >= eventPool_.size()) {
+    cudaEvent_t e;
+    CK(cudaEventCreate(&e));
+    eventPool_.push_back(e);
+  }
+  cudaEvent_t e = eventPool_[marks_.size()];
+  CK(cudaEventRecord(e, h_->stream));
+  marks_.push_back({phase ? phase : "", e});
+}
+
+/** After the profiled step's sync: each phase's time is from the mark before it to its own. */
+void LlmModel::collectProfile() {
+  for (size_t i = 1; i < marks_.size(); i++) {
+    float ms = 0.f;
+    CK(cudaEventElapsedTime(&ms, marks_[i - 1].second, marks_[i].second));
+    profileMs_[marks_[i].first] += ms;
+  }
+  marks_.clear();
+  profiled_++;
+}
+
+void LlmModel::profile(int steps) {
+  std::lock_guard<std::mutex> lock(mu_);
+  profileLeft_ = steps;
+  profileMs_.clear();
+  profiled_ = 0;
 }
 
 /** Rows from..to-1 of a step with T' = T tokens and R' = R rows: greedy, one token at position 0 of the spare block. */
@@ -141,7 +185,9 @@ void LlmModel::step(const int32_t* meta, size_t metaLen, const float* params, si
     maxCtx = std::max(maxCtx, rows[r * kRowMeta + 2] + rows[r * kRowMeta + 3]);
   }
   const Graph* graph = nullptr;
-  if (decodeOnly)
+  profiling_ = profileLeft_ > 0;
+  if (profiling_) profileLeft_--;
+  if (decodeOnly && !profiling_)
     for (auto& g : graphs_)
       if (g.rows >= R) {
         graph = &g;
@@ -197,6 +243,8 @@ void LlmModel::step(const int32_t* meta, size_t metaLen, const float* params, si
   }
   CK(cudaMemcpyAsync(pinnedOut_, outTok_, (size_t)R * 4, cudaMemcpyDeviceToHost, s));
   CK(cudaStreamSynchronize(s));
+  if (profiling_) collectProfile();
+  profiling_ = false;
   steps_++;
   for (int r = 0; r < R; r++) out[r] = rows[r * kRowMeta + 4] ? pinnedOut_[r] : -1;
 }

@@ -90,6 +90,7 @@ LlmModel::~LlmModel() {
   if (h_) cudaStreamSynchronize(h_->stream);
   for (auto& g : graphs_)
     if (g.exec) cudaGraphExecDestroy(g.exec);
+  for (auto e : eventPool_) cudaEventDestroy(e);
   if (pinned_) cudaFreeHost(pinned_);
   if (pinnedOut_) cudaFreeHost(pinnedOut_);
 }
@@ -225,7 +226,11 @@ std::string LlmModel::geometryJson() const {
 
 std::string LlmModel::describe() {
   std::lock_guard<std::mutex> lock(mu_);
-  return "{\"geometry\":" + geometryJson() + ",\"steps\":" + std::to_string(steps_) + ",\"graphSteps\":" + std::to_string(graphSteps_) + "}";
+  std::string prof = "{";
+  for (auto& p : profileMs_) prof += (prof.size() > 1 ? ",\"" : "\"") + p.first + "\":" + fmt(profiled_ ? p.second / profiled_ : 0);
+  prof += "}";
+  return "{\"geometry\":" + geometryJson() + ",\"steps\":" + std::to_string(steps_) + ",\"graphSteps\":" + std::to_string(graphSteps_) +
+         ",\"profiledSteps\":" + std::to_string(profiled_) + ",\"profileMsPerStep\":" + prof + "}";
 }
 
 void LlmModel::copyBlocks(const int32_t* from, const int32_t* to, size_t n) {

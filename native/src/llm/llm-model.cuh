@@ -60,6 +60,8 @@ class LlmModel {
    */
   void step(const int32_t* meta, size_t metaLen, const float* params, size_t paramsLen, int32_t* out, size_t outLen);
   void copyBlocks(const int32_t* from, const int32_t* to, size_t n);
+  /** The next `steps` steps run uncaptured with CUDA events between phases; describe() then reports ms per phase. */
+  void profile(int steps);
   std::string describe();
 
  private:
@@ -72,6 +74,8 @@ class LlmModel {
   void bindLayers();
   std::string geometryJson() const;
   void fillPadRows(int from, int to, int T, int R);
+  void mark(const char* phase);
+  void collectProfile();
 
   LlmConfig cfg_;
   int device_ = 0;
@@ -109,6 +113,12 @@ class LlmModel {
   };
   std::vector<Graph> graphs_;
   bool finished_ = false;
+  // Profiling (profile()): events recorded at phase ends during a step, summed per phase name.
+  int profileLeft_ = 0, profiled_ = 0;
+  bool profiling_ = false;
+  std::vector<std::pair<std::string, cudaEvent_t>> marks_;
+  std::vector<cudaEvent_t> eventPool_;
+  std::map<std::string, double> profileMs_;
   int64_t steps_ = 0, graphSteps_ = 0;
   std::mutex mu_;
 };

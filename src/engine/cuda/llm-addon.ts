@@ -28,6 +28,8 @@ export interface CudaLlmAddon {
   /** One step (llm-step.ts packs `meta` and `params`); the sampled ids land in `out`. */
   llmStep(handle: NativeLlmHandle, meta: Int32Array, params: Float32Array, out: Int32Array): Promise<void>;
   llmCopyBlocks(handle: NativeLlmHandle, from: Int32Array, to: Int32Array): Promise<void>;
+  /** The next `steps` steps run uncaptured with CUDA events between phases; llmDescribe reports ms per phase. */
+  llmProfile(handle: NativeLlmHandle, steps: number): void;
   llmDescribe(handle: NativeLlmHandle): string;
   llmDestroy(handle: NativeLlmHandle): void;
 }

@@ -158,7 +158,12 @@ export class CudaTokenEngine implements TokenEngine {
     );
   }
 
-  /** The native side's counters (steps, graph replays) and geometry. */
+  /** Diagnostics: the next `steps` steps run uncaptured and timed per phase on the device (see describe()). */
+  profileNext(steps: number): void {
+    this.addon.llmProfile(this.handle, steps);
+  }
+
+  /** The native side's counters (steps, graph replays), geometry and the last profile (ms per step per phase). */
   describe(): unknown {
     return JSON.parse(this.addon.llmDescribe(this.handle)) as unknown;
   }
