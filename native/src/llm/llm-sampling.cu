@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const __half* logits, S
 }  // namespace
 
 void launchSlotPrepare(const SampleArgs& a, uint8_t* seen, int vocab, uint64_t* rngSeed, uint64_t* rngCount, cudaStream_t s) {
-  dim3 grid((vocab + 1023) / 1024 < 32 ? (vocab + 1023) / 1024 : 32, a.R);
+  dim3 grid((vocab + 1023) / 1024 < 8 ? (vocab + 1023) / 1024 : 8, a.R);
   slotPrepareKernel<<<grid, 1024, 0, s>>>(a, seen, vocab, rngSeed, rngCount);
 }
 
