@@ -8,6 +8,9 @@ set -uo pipefail
 OUT=${OUT:-/tmp/llm-out}
 W=${LLM_WORK:-/tmp/llm-work}
 mkdir -p "$OUT" "$W/logs"
+# LLM_8B=1 adds the Llama-3.1-8B shape (16 GB of weights written, loaded, checked and timed like the 1B one).
+CKPTS=${LLM_CKPTS:-tiny-llama,tiny-qwen2,tiny-gpt2,llama-1b${LLM_8B:+,llama-8b}}
+TIMED=llama-1b${LLM_8B:+,llama-8b}
 t0=$(date +%s)
 el() { echo $(( $(date +%s) - t0 )); }
 step() {
@@ -22,8 +25,8 @@ step() {
   return $rc
 }
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader >> "$OUT/summary.txt" 2>&1
-step write "${LLM_WRITE_S:-90}" "python3 bench/cuda/llm_ref.py write $W/ckpt --only ${LLM_CKPTS:-tiny-llama,tiny-qwen2,tiny-gpt2,llama-1b}"
-step bench "${LLM_BENCH_S:-90}" "node bench/cuda/llm-bench.ts --dir $W/ckpt --out $OUT/llm-bench.json --only ${LLM_CKPTS:-tiny-llama,tiny-qwen2,tiny-gpt2,llama-1b} ${LLM_BENCH_ARGS:-}"
+step write "${LLM_WRITE_S:-90}" "python3 bench/cuda/llm_ref.py write $W/ckpt --only $CKPTS"
+step bench "${LLM_BENCH_S:-90}" "node bench/cuda/llm-bench.ts --dir $W/ckpt --out $OUT/llm-bench.json --only $CKPTS --timed $TIMED ${LLM_BENCH_ARGS:-}"
 [ -n "${LLM_UNIT-1}" ] && step unit "${LLM_UNIT_S:-60}" "node --test --test-concurrency=1 test/unit/engine/cuda/llm-engine.test.ts"
 step anchor-eager "${LLM_EAGER_S:-60}" "python3 bench/cuda/llm_ref.py anchor $W/ckpt/llama-1b --modes eager --streams 1,64 --out $OUT/anchor-eager.json"
 [ -n "${LLM_STATIC-1}" ] && step anchor-static "${LLM_STATIC_S:-150}" "python3 bench/cuda/llm_ref.py anchor $W/ckpt/llama-1b --modes static --streams ${LLM_STATIC_STREAMS:-64,1} --out $OUT/anchor-static.json"

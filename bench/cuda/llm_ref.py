@@ -3,7 +3,8 @@
   python3 bench/cuda/llm_ref.py write DIR [--only tiny-llama,...]
       writes DIR/<name>/ (config.json, generation_config.json, model.safetensors, FP16) for tiny-llama, tiny-qwen2,
       tiny-gpt2 and llama-1b (the Llama-3.2-1B shape: hidden 2048, 16 layers, 32 heads, 8 KV heads, MLP 8192,
-      vocab 128256, tied embeddings, llama3 RoPE scaling), and DIR/<name>/reference.json: 20 prompts of 32 random
+      vocab 128256, tied embeddings, llama3 RoPE scaling; llama-8b, the Llama-3.1-8B shape, only when named), and
+      DIR/<name>/reference.json: 20 prompts of 32 random
       token ids and the 64 greedy tokens transformers' generate gives each (one batch of 20, no padding, FP16, eager).
   python3 bench/cuda/llm_ref.py anchor DIR/llama-1b --modes eager,static --streams 1,64 --out OUT.json
       transformers generate on 512-token prompts, 128 greedy tokens, timed after a warm-up: eager (dynamic cache) and
@@ -47,7 +48,15 @@ SHAPES = {
         rope={"rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
               "original_max_position_embeddings": 8192},
         rms_norm_eps=1e-5, tie_word_embeddings=True),
+    "llama-8b": dict(
+        arch="LlamaForCausalLM", model_type="llama", hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+        num_key_value_heads=8, intermediate_size=14336, vocab_size=128256, max_position_embeddings=131072,
+        head_dim=128,
+        rope={"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+              "original_max_position_embeddings": 8192},
+        rms_norm_eps=1e-5, tie_word_embeddings=False),
 }
+DEFAULT = "tiny-llama,tiny-qwen2,tiny-gpt2,llama-1b"
 
 
 def config_of(name):
@@ -73,7 +82,8 @@ def config_of(name):
 def random_model(name, seed=0):
     torch.manual_seed(seed)
     cfg = config_of(name)
-    model = AutoModelForCausalLM.from_config(cfg, dtype=torch.float16, attn_implementation="sdpa").cuda().eval()
+    with torch.device("cuda"):  # initialised on the GPU: an 8B model's CPU init would take minutes
+        model = AutoModelForCausalLM.from_config(cfg, dtype=torch.float16, attn_implementation="sdpa").eval()
     with torch.no_grad():
         for n, p in model.named_parameters():
             if n.endswith(".bias"):
@@ -173,7 +183,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cmd", choices=["write", "anchor"])
     ap.add_argument("path")
-    ap.add_argument("--only", default=",".join(SHAPES))
+    ap.add_argument("--only", default=DEFAULT)
     ap.add_argument("--modes", default="eager,static")
     ap.add_argument("--streams", default="1,64")
     ap.add_argument("--out", default="anchor.json")

@@ -264,6 +264,55 @@ describe('CUDA decoder on the GPU', { skip }, () => {
     await assert.rejects(engine.step([]), (e: unknown) => e instanceof RtError);
   });
 
+  test("a prompt prefilled in two chunks, the second beside another sequence's prefill and then its decode, gives the same tokens", async () => {
+    const dir = join(root, 'gpu-llama');
+    const engine = await CudaTokenEngine.load(dir, { maxRows: 4, maxStepTokens: 64, maxContext: 64, maxBlocks: 64, blockTokens: 4 });
+    try {
+      const prompt = [5, 9, 2, 77, 31, 8, 100, 3, 17, 64, 12];
+      const other = [99, 98, 7, 6, 5];
+      const straight = await gpuGreedy(engine, prompt, 6);
+      const otherStraight = await gpuGreedy(engine, other, 6, GREEDY, 30);
+      const a = Int32Array.of(10, 11, 12, 13, 14);
+      const b = Int32Array.of(40, 41, 42);
+      const first = await engine.step([
+        { slot: 2, fresh: true, tokens: Int32Array.from(prompt.slice(0, 6)), start: 0, blocks: a, sample: false, sampling: GREEDY },
+      ]);
+      assert.deepEqual([...first], [-1]);
+      const next = await engine.step([
+        { slot: 2, fresh: false, tokens: Int32Array.from(prompt.slice(6)), start: 6, blocks: a, sample: true, sampling: GREEDY },
+        { slot: 3, fresh: true, tokens: Int32Array.from(other), start: 0, blocks: b, sample: true, sampling: GREEDY },
+      ]);
+      const got = [[next[0] as number], [next[1] as number]] as [number[], number[]];
+      while (got[0].length < 6) {
+        const out = await engine.step([
+          {
+            slot: 2,
+            fresh: false,
+            tokens: Int32Array.of(got[0].at(-1) as number),
+            start: prompt.length + got[0].length - 1,
+            blocks: a,
+            sample: true,
+            sampling: GREEDY,
+          },
+          {
+            slot: 3,
+            fresh: false,
+            tokens: Int32Array.of(got[1].at(-1) as number),
+            start: other.length + got[1].length - 1,
+            blocks: b,
+            sample: true,
+            sampling: GREEDY,
+          },
+        ]);
+        got[0].push(out[0] as number);
+        got[1].push(out[1] as number);
+      }
+      assert.deepEqual(got, [straight, otherStraight]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   test('seeded draws repeat per seed; top_k 1 is greedy; the penalty changes a repeating greedy stream', async () => {
     const dir = join(root, 'gpu-llama');
     const engine = await CudaTokenEngine.load(dir, { maxRows: 4, maxStepTokens: 64, maxContext: 64, maxBlocks: 64, blockTokens: 4 });
