@@ -173,7 +173,7 @@ std::string LlmModel::finish() {
   input_.reset(new DeviceBuf(lay_.words * 4));
   const size_t ltBytes = 32u << 20;
   ltWs_.reset(new DeviceBuf(ltBytes));
-  gemm_.reset(new LtGemm(h_->lt, ltWs_->p, ltBytes));
+  gemm_.reset(new LtGemm(h_->lt, ltWs_->p, ltBytes, c.maxRows));
   // KV blocks: a fraction of what is free now, one extra block for padded rows.
   size_t freeB = 0, totalB = 0;
   CK(cudaMemGetInfo(&freeB, &totalB));
@@ -230,7 +230,8 @@ std::string LlmModel::describe() {
   for (auto& p : profileMs_) prof += (prof.size() > 1 ? ",\"" : "\"") + p.first + "\":" + fmt(profiled_ ? p.second / profiled_ : 0);
   prof += "}";
   return "{\"geometry\":" + geometryJson() + ",\"steps\":" + std::to_string(steps_) + ",\"graphSteps\":" + std::to_string(graphSteps_) +
-         ",\"profiledSteps\":" + std::to_string(profiled_) + ",\"profileMsPerStep\":" + prof + "}";
+         ",\"profiledSteps\":" + std::to_string(profiled_) + ",\"profileMsPerStep\":" + prof +
+         ",\"gemmTuned\":" + (gemm_ ? gemm_->tunedJson() : std::string("[]")) + "}";
 }
 
 void LlmModel::copyBlocks(const int32_t* from, const int32_t* to, size_t n) {
