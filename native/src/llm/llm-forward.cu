@@ -187,6 +187,7 @@ void LlmModel::step(const int32_t* meta, size_t metaLen, const float* params, si
   const Graph* graph = nullptr;
   profiling_ = profileLeft_ > 0;
   if (profiling_) profileLeft_--;
+  marks_.clear();
   if (decodeOnly && !profiling_)
     for (auto& g : graphs_)
       if (g.rows >= R) {
@@ -217,6 +218,7 @@ void LlmModel::step(const int32_t* meta, size_t metaLen, const float* params, si
     f[RA_TEMP * Rm + r] = params[r * 3];
     f[RA_TOPP * Rm + r] = params[r * 3 + 1];
     f[RA_PEN * Rm + r] = params[r * 3 + 2];
+    if (tok + len > T) bad("row lengths exceed the step's token count");
     for (int i = 0; i < len; i++, tok++) {
       int id = toks[tok];
       if (id < 0 || id >= c.vocab) bad("token id out of the vocabulary");
@@ -230,6 +232,7 @@ void LlmModel::step(const int32_t* meta, size_t metaLen, const float* params, si
     }
     blocks += nBlocks;
   }
+  if (tok != T) bad("row lengths do not add up to the step's token count");
   if (graph) fillPadRows(R, Rp, Tp, Rp);
   CK(cudaSetDevice(device_));
   cudaStream_t s = h_->stream;
