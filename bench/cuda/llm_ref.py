@@ -113,8 +113,8 @@ def prompts_of(vocab, count, length, seed):
 
 
 def greedy(model, ids, new_tokens, **kw):
-    gc = GenerationConfig(do_sample=False, max_new_tokens=new_tokens, min_new_tokens=new_tokens, pad_token_id=0,
-                          eos_token_id=None, bos_token_id=None, **kw)
+    # No end-of-sequence id anywhere in these checkpoints: every call generates exactly new_tokens tokens.
+    gc = GenerationConfig(do_sample=False, max_new_tokens=new_tokens, pad_token_id=0, eos_token_id=None, bos_token_id=None, **kw)
     with torch.no_grad():
         out = model.generate(ids, attention_mask=torch.ones_like(ids), generation_config=gc)
     return out[:, ids.shape[1]:]
@@ -132,6 +132,7 @@ def write(root, only):
         legacy_rope(os.path.join(d, "config.json"))
         ids = prompts_of(model.config.vocab_size, PROMPTS, PROMPT_LEN, seed=7).cuda()
         toks = greedy(model, ids, REF_TOKENS)
+        assert toks.shape[1] == REF_TOKENS, f"{name}: generate stopped after {toks.shape[1]} tokens"
         ref = {"prompts": ids.cpu().tolist(), "tokens": toks.cpu().tolist(), "transformers": transformers.__version__,
                "torch": torch.__version__}
         with open(os.path.join(d, "reference.json"), "w") as f:
