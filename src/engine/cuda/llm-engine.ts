@@ -3,7 +3,7 @@
  * (Llama, Mistral, Qwen2, GPT-2; F32, F16 or BF16 safetensors, as src/hf reads them) loaded into the native engine's
  * LLM decoder (native/src/llm, docs/llm-gpu.md). Weights are streamed tensor by tensor: one tensor is in JS memory at
  * a time, converted to FP16 on the device. Every addon call runs off the event loop; steps run one at a time in call
- * order (a promise chain). Rows that break the geometry reject with BAD_PARAMETER before anything reaches the device;
+ * order (a promise chain). Rows that break the geometry reject with BAD_REQUEST before anything reaches the device;
  * a device failure rejects with ENGINE_FAILED.
  */
 import { join } from 'node:path';
@@ -139,7 +139,7 @@ export class CudaTokenEngine implements TokenEngine {
     const bad = [...from, ...to].find((b) => !(b >= 0 && b < n));
     if (from.length !== to.length || bad !== undefined) {
       return Promise.reject(
-        rtError('BAD_PARAMETER', `copyBlocks: equal lengths and block ids in [0, ${n}) (got ${from.length}, ${to.length}, ${bad})`),
+        rtError('BAD_REQUEST', `copyBlocks: equal lengths and block ids in [0, ${n}) (got ${from.length}, ${to.length}, ${bad})`),
       );
     }
     return this.enqueue(() =>
@@ -173,4 +173,29 @@ export class CudaTokenEngine implements TokenEngine {
     this.chain = run.catch(() => undefined);
     return run;
   }
+}
+
+/** What the generation service asks a device decoder factory for (src/app/token-engines.ts `TokenEngineOptions`). */
+export interface TokenEngineRequest {
+  readonly blockTokens: number;
+  /** KV blocks to allocate; 0 = as many as the free device memory holds. */
+  readonly totalBlocks: number;
+  readonly maxRows: number;
+  readonly maxStepTokens: number;
+  readonly maxContext: number;
+}
+
+/**
+ * The CUDA decoder as a TokenEngine factory for the repository (the `tokenEngineFactory` of the server's start
+ * options): the checkpoint directory and the architecture src/hf read from it, the geometry the service asks for.
+ */
+export function createCudaTokenEngine(dir: string, _arch: DecoderArch, o: TokenEngineRequest, device = 0): Promise<CudaTokenEngine> {
+  return CudaTokenEngine.load(dir, {
+    device,
+    blockTokens: o.blockTokens,
+    maxRows: o.maxRows,
+    maxStepTokens: o.maxStepTokens,
+    maxContext: o.maxContext,
+    ...(o.totalBlocks > 0 ? { maxBlocks: o.totalBlocks } : {}),
+  });
 }

@@ -16,7 +16,7 @@ export interface PackedStep {
 }
 
 function bad(message: string): never {
-  throw rtError('BAD_PARAMETER', `decoder step: ${message}`);
+  throw rtError('BAD_REQUEST', `decoder step: ${message}`);
 }
 
 function checkRow(r: StepRow, i: number, g: TokenEngineGeometry, slots: Set<number>): number {
@@ -44,7 +44,7 @@ function checkRow(r: StepRow, i: number, g: TokenEngineGeometry, slots: Set<numb
   return need;
 }
 
-/** Checks every row (BAD_PARAMETER naming the row and the bound it breaks) and packs the step. */
+/** Checks every row (BAD_REQUEST naming the row and the bound it breaks) and packs the step. */
 export function packStep(rows: readonly StepRow[], g: TokenEngineGeometry): PackedStep {
   if (rows.length < 1 || rows.length > g.maxRows) bad(`${rows.length} rows; a step takes 1 to ${g.maxRows}`);
   const slots = new Set<number>();

@@ -1,6 +1,6 @@
 /**
  * The GPU decoder behind the TokenEngine seam (src/engine/cuda/llm-engine.ts). The first group runs everywhere:
- * step validation and packing (BAD_PARAMETER naming the row and the bound), the checkpoint-to-slot mapping of every
+ * step validation and packing (BAD_REQUEST naming the row and the bound), the checkpoint-to-slot mapping of every
  * family (each tensor used once, fused slots tiled without gap or overlap), and a clear ENGINE_UNAVAILABLE without
  * the addon. The second needs the addon and a GPU and is skipped with the reason elsewhere: greedy tokens of tiny
  * random checkpoints against the CPU ONNX decoder (src/hf + onnxruntime) token for token, a row beyond the geometry,
@@ -14,7 +14,7 @@ import { after, describe, test } from 'node:test';
 import * as ort from 'onnxruntime-node';
 import { resetCudaAddonCache } from '../../../../src/engine/cuda/addon.ts';
 import { loadLlmAddon } from '../../../../src/engine/cuda/llm-addon.ts';
-import { CudaTokenEngine } from '../../../../src/engine/cuda/llm-engine.ts';
+import { CudaTokenEngine, createCudaTokenEngine } from '../../../../src/engine/cuda/llm-engine.ts';
 import { packStep, ROW_META } from '../../../../src/engine/cuda/llm-step.ts';
 import { weightUploads } from '../../../../src/engine/cuda/llm-weights.ts';
 import type { RowSampling, StepRow, TokenEngineGeometry } from '../../../../src/engine/token-engine.ts';
@@ -47,12 +47,12 @@ function row(o: Partial<StepRow> = {}): StepRow {
 function rejects(rows: StepRow[], pattern: RegExp): void {
   assert.throws(
     () => packStep(rows, GEOMETRY),
-    (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER' && pattern.test(e.message),
+    (e: unknown) => e instanceof RtError && e.code === 'BAD_REQUEST' && pattern.test(e.message),
   );
 }
 
 describe('CUDA decoder without a GPU: steps, weights, availability', () => {
-  test('a row that breaks the geometry is refused with BAD_PARAMETER naming the bound', () => {
+  test('a row that breaks the geometry is refused with BAD_REQUEST naming the bound', () => {
     rejects([row({ slot: 2 })], /row 0: slot 2 is not in \[0, 2\)/);
     rejects([row(), row()], /slot 0 appears twice/);
     rejects([row({ tokens: new Int32Array(0) })], /no tokens/);
@@ -134,6 +134,9 @@ describe('CUDA decoder without a GPU: steps, weights, availability', () => {
         CudaTokenEngine.load(root),
         (e: unknown) => e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE' && /nope\.node is missing/.test(e.message),
       );
+      const arch = decoderArchOf(tinyModel('llama').config, 'config.json');
+      const request = { blockTokens: 16, totalBlocks: 0, maxRows: 4, maxStepTokens: 64, maxContext: 64 };
+      await assert.rejects(createCudaTokenEngine(root, arch, request), (e: unknown) => e instanceof RtError && e.code === 'ENGINE_UNAVAILABLE');
     } finally {
       if (saved === undefined) delete process.env.RTSERVE_CUDA_ADDON;
       else process.env.RTSERVE_CUDA_ADDON = saved;
@@ -225,15 +228,15 @@ describe('CUDA decoder on the GPU', { skip }, () => {
     });
   }
 
-  test('a row beyond the geometry is a BAD_PARAMETER and the engine keeps working; copied blocks continue the same sequence', async () => {
+  test('a row beyond the geometry is a BAD_REQUEST and the engine keeps working; copied blocks continue the same sequence', async () => {
     const dir = join(root, 'gpu-llama');
     const engine = await CudaTokenEngine.load(dir, { maxRows: 4, maxStepTokens: 64, maxContext: 64, maxBlocks: 64, blockTokens: 4 });
     try {
       const base = { fresh: true, tokens: Int32Array.of(1, 2), start: 0, blocks: Int32Array.of(0), sample: true, sampling: GREEDY };
-      await assert.rejects(engine.step([{ ...base, slot: 4 }]), (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER');
+      await assert.rejects(engine.step([{ ...base, slot: 4 }]), (e: unknown) => e instanceof RtError && e.code === 'BAD_REQUEST');
       await assert.rejects(
         engine.step([{ ...base, slot: 0, blocks: Int32Array.of(64) }]),
-        (e: unknown) => e instanceof RtError && e.code === 'BAD_PARAMETER',
+        (e: unknown) => e instanceof RtError && e.code === 'BAD_REQUEST',
       );
       const prompt = [5, 9, 2, 77, 31, 8, 100, 3];
       const straight = await gpuGreedy(engine, prompt, 8);
