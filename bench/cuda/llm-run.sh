@@ -2,7 +2,8 @@
 # The GPU decoder's device run (issue #31), after `bench/cuda/run.sh setup addon` and `source .device/cuda/env.sh`:
 # checkpoints and greedy references (bench/cuda/llm_ref.py write), rtserve's decoder on them (bench/cuda/llm-bench.ts:
 # correctness and timings), the GPU unit test, then the PyTorch anchor (eager, then static/compiled) on the 1B shape.
-# Everything lands in $OUT: summary.txt, llm-bench.json, anchor.json, logs.tgz. Steps have their own time limits
+# Everything lands in $OUT: summary.txt (ending with bench/cuda/llm-summary.ts's comparison), llm-bench.json,
+# anchor-eager.json, anchor-static.json, logs.tgz. Steps have their own time limits
 # (LLM_*_S) so a slow one cannot take the others' output with it.
 set -uo pipefail
 OUT=${OUT:-/tmp/llm-out}
@@ -30,4 +31,5 @@ step bench "${LLM_BENCH_S:-90}" "node bench/cuda/llm-bench.ts --dir $W/ckpt --ou
 [ -n "${LLM_UNIT-1}" ] && step unit "${LLM_UNIT_S:-60}" "node --test --test-concurrency=1 test/unit/engine/cuda/llm-engine.test.ts"
 step anchor-eager "${LLM_EAGER_S:-60}" "python3 bench/cuda/llm_ref.py anchor $W/ckpt/llama-1b --modes eager --streams 1,64 --out $OUT/anchor-eager.json"
 [ -n "${LLM_STATIC-1}" ] && step anchor-static "${LLM_STATIC_S:-150}" "python3 bench/cuda/llm_ref.py anchor $W/ckpt/llama-1b --modes static --streams ${LLM_STATIC_STREAMS:-64,1} --out $OUT/anchor-static.json"
+node bench/cuda/llm-summary.ts "$OUT" 2>&1 | tee -a "$OUT/summary.txt"
 echo "[$(el)s] done" | tee -a "$OUT/summary.txt"
