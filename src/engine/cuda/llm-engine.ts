@@ -14,7 +14,7 @@ import { decoderArchOf, type DecoderArch } from '../../hf/hf-config.ts';
 import { SafetensorsCheckpoint } from '../../hf/safetensors.ts';
 import { type CudaLlmAddon, LLM_DTYPE, loadLlmAddon, type NativeLlmHandle } from './llm-addon.ts';
 import { packStep } from './llm-step.ts';
-import { type LlmGeometryOptions, nativeConfigJson, weightUploads } from './llm-weights.ts';
+import { type LlmGeometryOptions, nativeConfigJson, type WeightUpload, weightUploads } from './llm-weights.ts';
 
 export interface CudaTokenEngineOptions {
   /** CUDA device ordinal (default 0). */
@@ -59,6 +59,33 @@ function geometryOptions(arch: DecoderArch, o: CudaTokenEngineOptions): LlmGeome
   };
 }
 
+/** One tensor at a time: read from its file, handed to the device, released before the next is read. */
+async function uploadWeights(addon: CudaLlmAddon, handle: NativeLlmHandle, ckpt: SafetensorsCheckpoint, uploads: readonly WeightUpload[]) {
+  for (const u of uploads) {
+    const { dtype, bytes } = await ckpt.readRaw(u.name, u.shape);
+    const rows = u.shape.length === 1 ? 1 : (u.shape[0] as number);
+    const cols = u.shape.length === 1 ? (u.shape[0] as number) : (u.shape[1] as number);
+    await addon.llmUpload(handle, u.slot, u.elemOffset, LLM_DTYPE[dtype], rows, cols, u.transpose, bytes);
+  }
+}
+
+/** The geometry and sizes llmFinish answers with (native/src/llm/llm-model.cu geometryJson). */
+function infoOf(json: string): CudaTokenEngineInfo {
+  const g = JSON.parse(json) as TokenEngineGeometry & Omit<CudaTokenEngineInfo, 'geometry'>;
+  const geometry: TokenEngineGeometry = {
+    numLayers: g.numLayers,
+    kvHeads: g.kvHeads,
+    headDim: g.headDim,
+    vocabSize: g.vocabSize,
+    blockTokens: g.blockTokens,
+    totalBlocks: g.totalBlocks,
+    maxRows: g.maxRows,
+    maxStepTokens: g.maxStepTokens,
+    maxContext: g.maxContext,
+  };
+  return { geometry, weightBytes: g.weightBytes, kvBytes: g.kvBytes, graphBuckets: g.graphBuckets };
+}
+
 export class CudaTokenEngine implements TokenEngine {
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -89,26 +116,9 @@ export class CudaTokenEngine implements TokenEngine {
       throw rtError('MODEL_LOAD_FAILED', `Hugging Face checkpoint ${dir}: ${(err as Error).message}`, { cause: err });
     }
     try {
-      for (const u of uploads) {
-        const { dtype, bytes } = await ckpt.readRaw(u.name, u.shape);
-        const rows = u.shape.length === 1 ? 1 : (u.shape[0] as number);
-        const cols = u.shape.length === 1 ? (u.shape[0] as number) : (u.shape[1] as number);
-        await addon.llmUpload(handle, u.slot, u.elemOffset, LLM_DTYPE[dtype], rows, cols, u.transpose, bytes);
-      }
-      const g = JSON.parse(await addon.llmFinish(handle)) as TokenEngineGeometry & Omit<CudaTokenEngineInfo, 'geometry'>;
-      const geometry: TokenEngineGeometry = {
-        numLayers: g.numLayers,
-        kvHeads: g.kvHeads,
-        headDim: g.headDim,
-        vocabSize: g.vocabSize,
-        blockTokens: g.blockTokens,
-        totalBlocks: g.totalBlocks,
-        maxRows: g.maxRows,
-        maxStepTokens: g.maxStepTokens,
-        maxContext: g.maxContext,
-      };
-      const info = { geometry, weightBytes: g.weightBytes, kvBytes: g.kvBytes, graphBuckets: g.graphBuckets };
-      return new CudaTokenEngine(addon, handle, geometry, info, arch);
+      await uploadWeights(addon, handle, ckpt, uploads);
+      const info = infoOf(await addon.llmFinish(handle));
+      return new CudaTokenEngine(addon, handle, info.geometry, info, arch);
     } catch (err) {
       addon.llmDestroy(handle);
       const e = toRtError(err);
