@@ -3,7 +3,8 @@
 # checkpoints and greedy references (bench/cuda/llm_ref.py write), rtserve's decoder on them (bench/cuda/llm-bench.ts:
 # correctness and timings), the GPU unit test, then the PyTorch anchor (eager, then static/compiled) on the 1B shape.
 # Everything lands in $OUT: summary.txt (ending with bench/cuda/llm-summary.ts's comparison), llm-bench.json,
-# anchor-eager.json, anchor-static.json, logs.tgz. Steps have their own time limits
+# llm-gpu-tests.json (the GPU unit test's record: a skip there fails it), anchor-eager.json, anchor-static.json,
+# logs.tgz. Steps have their own time limits
 # (LLM_*_S) so a slow one cannot take the others' output with it.
 set -uo pipefail
 OUT=${OUT:-/tmp/llm-out}
@@ -28,7 +29,7 @@ step() {
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader >> "$OUT/summary.txt" 2>&1
 step write "${LLM_WRITE_S:-90}" "python3 bench/cuda/llm_ref.py write $W/ckpt --only $CKPTS"
 step bench "${LLM_BENCH_S:-90}" "node bench/cuda/llm-bench.ts --dir $W/ckpt --out $OUT/llm-bench.json --only $CKPTS --timed $TIMED ${LLM_BENCH_ARGS:-}"
-[ -n "${LLM_UNIT-1}" ] && step unit "${LLM_UNIT_S:-60}" "node --test --test-concurrency=1 test/unit/engine/cuda/llm-engine.test.ts"
+[ -n "${LLM_UNIT-1}" ] && step unit "${LLM_UNIT_S:-60}" "node bench/cuda/gpu-tests.ts --out $OUT/llm-gpu-tests.json test/unit/engine/cuda/llm-engine.test.ts"
 step anchor-eager "${LLM_EAGER_S:-60}" "python3 bench/cuda/llm_ref.py anchor $W/ckpt/llama-1b --modes eager --streams 1,64 --out $OUT/anchor-eager.json"
 [ -n "${LLM_STATIC-1}" ] && step anchor-static "${LLM_STATIC_S:-150}" "python3 bench/cuda/llm_ref.py anchor $W/ckpt/llama-1b --modes static --streams ${LLM_STATIC_STREAMS:-64,1} --out $OUT/anchor-static.json"
 node bench/cuda/llm-summary.ts "$OUT" 2>&1 | tee -a "$OUT/summary.txt"
