@@ -41,7 +41,7 @@ export interface HfDecoder {
   readonly configDefaults: Readonly<Record<string, unknown>>;
 }
 
-async function readJsonFile(path: string, file: string, required: boolean): Promise<unknown> {
+export async function readJsonFile(path: string, file: string, required: boolean): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
