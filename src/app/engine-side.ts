@@ -22,6 +22,8 @@ import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { GenerateService, registerGenerateMetrics } from '../generate/index.ts';
 import { DeviceTokenEngines } from './token-engines.ts';
+import { loadLlmAddon } from '../engine/cuda/llm-addon.ts';
+import { createCudaTokenEngine } from '../engine/cuda/llm-engine.ts';
 import { rtError } from '../errors/registry.ts';
 import { SharedMemoryManager } from '../shm/system-shared-memory.ts';
 import { RequestPipeline } from '../pipeline/request-pipeline.ts';
@@ -56,8 +58,11 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
     maxTokensInFlight: config.generateMaxTokensInFlight,
     maxPrefillTokens: config.generateMaxPrefillTokens,
   };
-  // Hugging Face checkpoints get a device decoder at load where a TokenEngine factory is given (generate.engine).
-  const tokenEngines = new DeviceTokenEngines(options.tokenEngineFactory, generateLimits, logger);
+  // Hugging Face checkpoints get a device decoder at load (generate.engine cuda / auto): the CUDA decoder where its
+  // addon and a GPU are there, unless the caller gives its own factory (or null: none).
+  const factory =
+    options.tokenEngineFactory === undefined ? (loadLlmAddon().available ? createCudaTokenEngine : undefined) : options.tokenEngineFactory;
+  const tokenEngines = new DeviceTokenEngines(factory ?? undefined, generateLimits, logger);
   const repository = new RepositoryManager({
     deviceDecoder: tokenEngines.factory,
     statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),

@@ -35,8 +35,11 @@ export interface StartOptions {
   readonly sharedState?: SharedState;
   /** The device frame decoder for `imageDecode` (tests give the CPU reference); default: the CUDA addon's nvJPEG path. */
   readonly frameDecoder?: FrameDecoder;
-  /** Makes the device decoder of generative Hugging Face checkpoints (generate.engine cuda/auto, app/token-engines.ts). */
-  readonly tokenEngineFactory?: TokenEngineFactory;
+  /**
+   * Makes the device decoder of generative Hugging Face checkpoints (generate.engine cuda/auto, app/token-engines.ts);
+   * default: the CUDA decoder where its addon and a GPU are there. null: none (`auto` serves the ONNX graph).
+   */
+  readonly tokenEngineFactory?: TokenEngineFactory | null;
 }
 
 export interface RunningServer {

@@ -61,7 +61,7 @@ before(async () => {
     await writeFile(join(repo, name, 'config.json'), JSON.stringify({ name, backend: 'huggingface', generate }));
   }
   server = await startTestServer({ modelRepository: [repo] }, { tokenEngineFactory: hostFactory });
-  noFactory = await startTestServer({ modelRepository: [repo] });
+  noFactory = await startTestServer({ modelRepository: [repo] }, { tokenEngineFactory: null });
 });
 after(async () => {
   await server?.close();
