@@ -48,7 +48,10 @@ describe('engine failover: run-time failover along the provider chain, circuit b
       // runs (its requests are certainly queued, and the worker idle, when the test ends it), however slow the machine.
       mlp_manual: {
         from: 'mlp',
-        config: { ...mlpConfig(CPU_CHAIN, { ...MANUAL_PROBE, failure_threshold: 1 }), dynamic_batching: { max_queue_delay_microseconds: 600_000_000 } },
+        config: {
+          ...mlpConfig(CPU_CHAIN, { ...MANUAL_PROBE, failure_threshold: 1 }),
+          dynamic_batching: { max_queue_delay_microseconds: 600_000_000 },
+        },
       },
       mlp_auto: { from: 'mlp', config: mlpConfig(CPU_CHAIN, FAST_PROBE) },
       mlp_single: { from: 'mlp', config: mlpConfig(['cpu'], MANUAL_PROBE) },
