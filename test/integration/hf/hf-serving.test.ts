@@ -121,7 +121,8 @@ before(async () => {
     expected.set(name, await greedy(dir, join(repo, '.cache'), family));
   }
   await writeFile(join(repo, 'llama', 'config.pbtxt'), 'backend: "huggingface"\nmax_batch_size: 8\n');
-  server = await startTestServer({ modelRepository: [repo] });
+  // The ONNX path on every machine (a GPU host would otherwise serve these through the CUDA decoder: generate.engine auto).
+  server = await startTestServer({ modelRepository: [repo] }, { tokenEngineFactory: null });
 });
 after(async () => {
   await server?.close();
