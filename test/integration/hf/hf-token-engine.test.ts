@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import type { TokenEngineFactory, TokenEngineOptions } from '../../../src/app/token-engines.ts';
 import { modelConfigSchema } from '../../../src/config/model-config.ts';
+import { rtError } from '../../../src/errors/registry.ts';
 import { createOrtEngine } from '../../../src/engine/ort/index.ts';
 import { ContinuousBatcher } from '../../../src/generate/continuous-batcher.ts';
 import { decoderSpecOf } from '../../../src/generate/decoder-spec.ts';
@@ -26,6 +27,7 @@ import { postJson, startTestServer } from '../../helpers/server.ts';
 let repo: string;
 let server: RunningServer;
 let noFactory: RunningServer;
+let failing: RunningServer;
 const made: { dir: string; arch: string; options: TokenEngineOptions; engine: TokenEngine }[] = [];
 
 /** Builds the host TokenEngine over the ONNX decoder of the checkpoint in `dir`. */
@@ -62,10 +64,15 @@ before(async () => {
   }
   server = await startTestServer({ modelRepository: [repo] }, { tokenEngineFactory: hostFactory });
   noFactory = await startTestServer({ modelRepository: [repo] }, { tokenEngineFactory: null });
+  failing = await startTestServer(
+    { modelRepository: [repo] },
+    { tokenEngineFactory: () => Promise.reject(rtError('ENGINE_UNAVAILABLE', 'no device here (test)')) },
+  );
 });
 after(async () => {
   await server?.close();
   await noFactory?.close();
+  await failing?.close();
   await rm(repo, { recursive: true, force: true });
 });
 
@@ -105,6 +112,16 @@ describe('generate.engine on a Hugging Face checkpoint', () => {
     const device = (res.json() as { name: string; state: string; reason: string }[]).find((m) => m.name === 'device');
     assert.equal(device?.state, 'UNAVAILABLE');
     assert.match(device?.reason ?? '', /generate\.engine 'cuda' needs the CUDA addon and a GPU/);
+  });
+
+  test("a factory that fails: auto serves the ONNX graph, cuda fails its load with the factory's reason", async () => {
+    assert.ok(failing.generate.batcher('auto') instanceof ContinuousBatcher);
+    const res = await complete(failing, 'auto', PROMPTS[0] as string);
+    assert.equal(res.status, 200);
+    const index = (await postJson(`${failing.httpUrl}/v2/repository/index`, {})).json() as { name: string; state: string; reason: string }[];
+    const device = index.find((m) => m.name === 'device');
+    assert.equal(device?.state, 'UNAVAILABLE');
+    assert.match(device?.reason ?? '', /no device here \(test\)/);
   });
 
   test('unloading the version closes its TokenEngine', async () => {
