@@ -120,6 +120,7 @@ for (const file of ['Dockerfile', 'Dockerfile.cuda']) {
         '/src/models',
         '/src/web',
         '/src/src/transport/grpc/proto',
+        '/src/src/onnx/generated',
       ]) {
         assert.ok(copied.includes(need), `${file}: the runtime stage copies ${need}`);
       }
