@@ -50,11 +50,11 @@ test('a model-local function with ONNX 1.15/1.16 fields keeps them through rtser
   assert.ok(fn !== undefined, 'the plan keeps the model-local function');
   assert.equal(fn.overload, 'v2');
   assert.deepEqual(
-    fn.metadataProps.map((p) => [p.key, p.value]),
+    (fn.metadataProps ?? []).map((p) => [p.key, p.value]),
     [['origin', 'onnx-schema test']],
   );
   assert.deepEqual(
-    fn.valueInfo.map((v) => [v.name, v.metadataProps.map((p) => `${p.key}=${p.value}`)]),
+    (fn.valueInfo ?? []).map((v) => [v.name, (v.metadataProps ?? []).map((p) => `${p.key}=${p.value}`)]),
     [['b', ['unit=logit']]],
   );
 });
