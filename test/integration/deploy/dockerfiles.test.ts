@@ -134,6 +134,11 @@ for (const file of ['Dockerfile', 'Dockerfile.cuda']) {
           ins.some((i) => i.op === 'RUN' && /native\/build\.sh/.test(i.args)),
           'the CUDA build stage builds the addon',
         );
+        assert.equal(argDefault(ins, 'CUDA_ARCH'), 'fat', 'the image ships the fat binary (sm_80 ... sm_100 + PTX)');
+        assert.ok(
+          runtime.some((i) => i.op === 'ENV' && /RTSERVE_CUDA_COMPILE_ONNX=true/.test(i.args)),
+          'ONNX models are compiled to CUDA plans at load by default in the CUDA image',
+        );
       }
     });
   });
