@@ -1,87 +1,29 @@
 /**
  * ONNX models compiled to CUDA plans at load (src/engine/cuda/compile-at-load.ts, docs/cuda-engine.md "Compiled at
- * load"). Everywhere: the cache key changes with every input it names and only those; which loads compile (Triton's
+ * load"), on any host: the cache key changes with every input it names and only those; which loads compile (Triton's
  * tensorrt accelerator in config.pbtxt, the server's cudaCompileOnnx, never a KIND_CPU model or a plan file); on a
  * host without the addon a model that asks is served on onnxruntime with the reason logged, through the real server
- * and the compiler `rtserve serve` wires in. On the GPU (skipped elsewhere, as the other GPU suites): a model is
- * compiled once, cached under its key, served on the native engine close to onnxruntime FP32, and a second server
- * loads the cached plan; a model the compiler cannot take is served on onnxruntime with the reason.
+ * with the compiler `rtserve serve` wires in, and through the CLI flag. The GPU side is compile-at-load-gpu.test.ts.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
-import { startServer, type RunningServer } from '../../../../src/app/rtserve-server.ts';
-import { compileCudaPlan, compileBatches } from '../../../../src/cli/cuda-compile.ts';
+import { compileBatches } from '../../../../src/cli/cuda-compile.ts';
 import { loadServerConfig } from '../../../../src/config/load-server-config.ts';
 import { modelConfigSchema, type ModelConfig } from '../../../../src/config/model-config.ts';
 import { loadCudaAddon } from '../../../../src/engine/cuda/addon.ts';
 import { cudaPlanCacheKey, wantsCudaCompile, type PlanCacheKeyParts } from '../../../../src/engine/cuda/compile-at-load.ts';
-import type { ServerConfigInput } from '../../../../src/config/server-config.ts';
+import { writePlan } from '../../../../src/plan/format.ts';
 import { parseConfigText } from '../../../../src/repository/load-config.ts';
 import { engineLoadOptions } from '../../../../src/repository/instances.ts';
-import { RTSERVE_VERSION } from '../../../../src/util/version.ts';
-import { bundledModelRepository } from '../../../../src/util/package-root.ts';
 import { CLI_FROM_SOURCES, repositoryArgs, startCli } from '../../../helpers/cli.ts';
-import { writePlan } from '../../../../src/plan/format.ts';
-import { manifestFor } from '../../plan/plan-fixtures.ts';
-import { randn, rng, runBytes } from '../../compiler/helpers.ts';
 import { tinyConvNet } from '../../compiler/models.ts';
-
-const SIMPLE_CONFIG = (name: string, extra = ''): string =>
-  `name: "${name}"
-platform: "onnxruntime_onnx"
-max_batch_size: 8
-input [ { name: "INPUT0" data_type: TYPE_INT32 dims: [ 16 ] }, { name: "INPUT1" data_type: TYPE_INT32 dims: [ 16 ] } ]
-output [ { name: "OUTPUT0" data_type: TYPE_INT32 dims: [ 16 ] }, { name: "OUTPUT1" data_type: TYPE_INT32 dims: [ 16 ] } ]
-${extra}
-`;
-const TENSORRT = 'optimization { execution_accelerators { gpu_execution_accelerator : [ { name : "tensorrt" } ] } }';
+import { manifestFor } from '../../plan/plan-fixtures.ts';
+import { SIMPLE_CONFIG, TENSORRT, compileFailures, inferSimple, serverWithLogs, simpleRepository } from './compile-at-load-helpers.ts';
 
 function configOf(text: string): ModelConfig {
   return modelConfigSchema.parse(parseConfigText(text, 'pbtxt', 'config.pbtxt').value);
 }
-
-/** A server on free ports whose log lines are kept; `cudaCompiler` is the one `rtserve serve` passes. */
-async function serverWithLogs(flags: Partial<ServerConfigInput>): Promise<{ server: RunningServer; logs: Record<string, unknown>[] }> {
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const config = await loadServerConfig({
-    flags: { host: '127.0.0.1', httpPort: 0, grpcPort: 0, metricsPort: 0, exitTimeoutSecs: 10, drainQuietMs: 0, workers: 1, ...flags },
-  });
-  return { server: await startServer({ config, logger, cudaCompiler: compileCudaPlan }), logs };
-}
-
-/** A repository holding the bundled `simple` model under each name, with that name's config.pbtxt. */
-async function simpleRepository(configs: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rtserve-compile-'));
-  for (const [name, text] of Object.entries(configs)) {
-    await cp(join(bundledModelRepository(), 'simple', '1'), join(dir, name, '1'), { recursive: true });
-    await writeFile(join(dir, name, 'config.pbtxt'), text);
-  }
-  return dir;
-}
-
-async function inferSimple(server: RunningServer, model: string): Promise<number[]> {
-  const row = Array.from({ length: 16 }, (_, i) => i);
-  const body = {
-    inputs: [
-      { name: 'INPUT0', shape: [1, 16], datatype: 'INT32', data: row },
-      { name: 'INPUT1', shape: [1, 16], datatype: 'INT32', data: row.map(() => 1) },
-    ],
-    outputs: [{ name: 'OUTPUT0' }],
-  };
-  const r = await fetch(`${server.httpUrl}/v2/models/${model}/infer`, { method: 'POST', body: JSON.stringify(body) });
-  assert.equal(r.status, 200, await r.clone().text());
-  return ((await r.json()) as { outputs: { data: number[] }[] }).outputs[0]?.data ?? [];
-}
-
-const compileFailures = (logs: readonly Record<string, unknown>[], model: string) =>
-  logs.filter(
-    (l) => l['msg'] === 'CUDA compile at load failed; serving the model on the configured engine' && String(l['modelPath']).includes(`/${model}/`),
-  );
 
 const device = {
   name: 'NVIDIA H200',
@@ -213,100 +155,6 @@ describe('rtserve serve --cuda-compile-onnx', { skip: status.available ? 'the ad
       cli.child.kill('SIGTERM');
       await cli.exited;
       await rm(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-const gpuSkip = status.available ? false : `needs the native CUDA engine and a GPU: ${status.reason}`;
-
-describe('compile at load on the GPU', { skip: gpuSkip }, () => {
-  let dir: string;
-  let cache: string;
-  const model = tinyConvNet();
-  const CONV_CONFIG = `name: "conv"
-max_batch_size: 8
-input [ { name: "x" data_type: TYPE_FP32 dims: [ 3, 8, 8 ] } ]
-output [ { name: "logits" data_type: TYPE_FP32 dims: [ 5 ] }, { name: "probs" data_type: TYPE_FP32 dims: [ 5 ] } ]
-${TENSORRT}
-`;
-  before(async () => {
-    dir = await simpleRepository({ simple_trt: SIMPLE_CONFIG('simple_trt', TENSORRT) });
-    await mkdir(join(dir, 'conv', '1'), { recursive: true });
-    await writeFile(join(dir, 'conv', '1', 'model.onnx'), model);
-    await writeFile(join(dir, 'conv', 'config.pbtxt'), CONV_CONFIG);
-    cache = await mkdtemp(join(tmpdir(), 'rtserve-plan-cache-'));
-  });
-  after(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await rm(cache, { recursive: true, force: true });
-  });
-
-  async function inferConv(server: RunningServer, n: number): Promise<void> {
-    const data = randn(rng(70 + n), n * 3 * 8 * 8);
-    const body = { inputs: [{ name: 'x', shape: [n, 3, 8, 8], datatype: 'FP32', data: [...data] }], outputs: [{ name: 'logits' }] };
-    const r = await fetch(`${server.httpUrl}/v2/models/conv/infer`, { method: 'POST', body: JSON.stringify(body) });
-    assert.equal(r.status, 200, await r.clone().text());
-    const got = ((await r.json()) as { outputs: { data: number[] }[] }).outputs[0]?.data ?? [];
-    const ref = (await runBytes(model, { x: { elemType: 1, dims: [n, 3, 8, 8], data } }))['logits']?.data as Float32Array;
-    let err = 0;
-    let mag = 0;
-    ref.forEach((e, i) => {
-      err = Math.max(err, Math.abs((got[i] ?? Number.NaN) - e));
-      mag = Math.max(mag, Math.abs(e));
-    });
-    assert.equal(got.length, n * 5);
-    assert.ok(err <= 1e-2 * Math.max(mag, 1e-3), `batch ${n}: max abs error ${err}, max |ref| ${mag}`);
-  }
-
-  test('compiled once under its cache key, served on the native engine; a second server loads the cached plan', async () => {
-    if (!status.available) return;
-    const first = await serverWithLogs({ modelRepository: [dir], cudaPlanCache: cache });
-    const compiled = (logs: readonly Record<string, unknown>[]) =>
-      logs.filter((l) => l['msg'] === 'ONNX model compiled to a CUDA plan at load' && String(l['modelPath']).includes('/conv/'));
-    try {
-      assert.deepEqual(
-        compiled(first.logs).map((l) => l['fromCache']),
-        [false],
-        JSON.stringify(first.logs.filter((l) => l['level'] !== 'info')),
-      );
-      assert.equal(first.server.repository.get('conv').provider, 'cuda');
-      for (const n of [1, 3, 8]) await inferConv(first.server, n);
-    } finally {
-      await first.server.close();
-    }
-    const { createHash } = await import('node:crypto');
-    const key = cudaPlanCacheKey({
-      modelSha256: createHash('sha256').update(model).digest('hex'),
-      device: status.devices[0] ?? status.device,
-      maxBatchSize: 8,
-      rtserveVersion: RTSERVE_VERSION,
-      addonAbi: status.addon.abiVersion,
-    });
-    assert.deepEqual(await readdir(cache), [`${key}.plan`], 'one plan, named by the model, GPU and tool versions');
-    const second = await serverWithLogs({ modelRepository: [dir], cudaPlanCache: cache });
-    try {
-      assert.deepEqual(
-        compiled(second.logs).map((l) => l['fromCache']),
-        [true],
-      );
-      assert.equal(second.server.repository.get('conv').provider, 'cuda');
-      await inferConv(second.server, 2);
-    } finally {
-      await second.server.close();
-    }
-  });
-
-  test('a model the CUDA compiler cannot take is served on onnxruntime, with the reason logged', async () => {
-    const { server, logs } = await serverWithLogs({ modelRepository: [dir], cudaPlanCache: cache });
-    try {
-      const failures = compileFailures(logs, 'simple_trt');
-      assert.ok(failures.length >= 1, JSON.stringify(logs.filter((l) => l['level'] !== 'info' && l['level'] !== 30)));
-      assert.ok(String(failures[0]?.['reason']).length > 0);
-      process.stdout.write(`# simple_trt compile failure reason: ${String(failures[0]?.['reason'])}\n`);
-      assert.equal(server.repository.get('simple_trt').provider, 'cpu');
-      assert.equal((await inferSimple(server, 'simple_trt')).length, 16);
-    } finally {
-      await server.close();
     }
   });
 });
