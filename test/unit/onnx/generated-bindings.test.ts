@@ -15,8 +15,8 @@ const root = packageRoot();
 
 test('the committed ONNX bindings are exactly what npm run gen:onnx generates from src/onnx/onnx.proto', async () => {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const script = pkg.scripts['gen:onnx'];
-  assert.ok(script !== undefined && script.includes('src/onnx/generated/'), 'package.json has the gen:onnx script');
+  const script = pkg.scripts['gen:onnx'] ?? '';
+  assert.ok(script.includes('src/onnx/generated/'), 'package.json has the gen:onnx script');
   const out = await mkdtemp(join(tmpdir(), 'rtserve-gen-onnx-'));
   try {
     const r = spawnSync('sh', ['-c', script.replaceAll('src/onnx/generated/', `${out}/`)], {
