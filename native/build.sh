@@ -73,7 +73,8 @@ t0=$(date +%s)
 # One object per source file (src/*.cu and the N-API glue), built in parallel.
 objs=()
 pids=()
-for src in src/*.cu; do
+# src/llm/: the LLM decoder (issue #31), its N-API surface included (llm-addon.cu).
+for src in src/*.cu src/llm/*.cu; do
   o="$out/$(basename "${src%.cu}").o"
   "$nvcc" "${flags[@]}" -c "$src" -o "$o" &
   pids+=($!)

@@ -21,4 +21,9 @@ export const GPU_ONLY_SKIPS = [
     suite: 'GPU image path on the GPU',
     why: 'needs the native CUDA engine (with nvJPEG) and a GPU',
   },
+  {
+    file: 'test/unit/engine/cuda/llm-engine.test.ts',
+    suite: 'CUDA decoder on the GPU',
+    why: 'needs the native CUDA engine (with the LLM decoder) and a GPU',
+  },
 ];

@@ -7,6 +7,7 @@ import cluster from 'node:cluster';
 import type { ServerConfig } from '../config/server-config.ts';
 import { createLogger } from '../observability/logger.ts';
 import { connectToOwner } from '../cluster/worker-link.ts';
+import { FrontPipeline } from '../pipeline/front-pipeline.ts';
 import type { AuthConfig } from '../config/security-schema.ts';
 import { createFrontEndServices, createTracing, startFrontEnds, type FrontEndServices, type FrontEnds } from './front-ends.ts';
 
@@ -68,7 +69,8 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
   front = await startFrontEnds({
     config,
     logger,
-    api: link.api,
+    // Images of models whose engine decodes frames are placed here and cross undecoded (pipeline/front-pipeline.ts).
+    api: new FrontPipeline(link.api),
     security,
     metrics,
     metricsText: async () => ({ contentType: metrics.contentType, body: await link.metricsText() }),

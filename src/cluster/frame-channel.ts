@@ -128,9 +128,11 @@ export class FrameChannel {
       let parts: Uint8Array[] = [];
       let frameBuffer: ArrayBuffer | undefined;
       const lengths = head['p'];
-      if (Array.isArray(lengths) && binaryBytes > 0) {
+      // Parts may all be empty (an answer with no detections): their count is kept, not only their bytes.
+      if (Array.isArray(lengths)) {
         let bytes: Uint8Array;
-        if (binaryBytes <= SLAB_PART_BYTES) bytes = this.fromSlab(binaryBytes);
+        if (binaryBytes === 0) bytes = new Uint8Array(0);
+        else if (binaryBytes <= SLAB_PART_BYTES) bytes = this.fromSlab(binaryBytes);
         else {
           // One fresh buffer per frame: aligned views, and a buffer that belongs to this frame's request alone.
           frameBuffer = new ArrayBuffer(binaryBytes);

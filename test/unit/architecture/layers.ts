@@ -16,7 +16,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   api: ['tensor', 'errors', 'config', 'observability', 'shm'],
   codec: ['tensor', 'errors', 'api', 'observability', 'util'],
   compiler: ['plan', 'onnx', 'tensor', 'errors', 'config', 'util'],
-  engine: ['plan', 'onnx', 'tensor', 'errors', 'util', 'observability', 'config', 'shm'],
+  engine: ['plan', 'onnx', 'tensor', 'errors', 'util', 'observability', 'config', 'shm', 'hf'],
   scheduler: ['engine', 'api', 'tensor', 'errors', 'config', 'observability', 'util'],
   repository: ['engine', 'scheduler', 'api', 'config', 'tensor', 'errors', 'observability', 'onnx', 'plan', 'util', 'hf'],
   core: ['repository', 'scheduler', 'engine', 'plan', 'api', 'config', 'observability', 'tensor', 'errors', 'util', 'shm'],

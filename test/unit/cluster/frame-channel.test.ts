@@ -44,6 +44,22 @@ describe('FrameChannel', () => {
     }
   });
 
+  test('a frame whose parts are all empty arrives with each of them (an answer with no detections)', async () => {
+    const { a, b, done } = await socketPair();
+    try {
+      const receiver = new FrameChannel(b);
+      const got = new Promise<Uint8Array[]>((resolve) => {
+        receiver.onFrame = (_head, parts) => resolve(parts);
+      });
+      new FrameChannel(a).send({ r: 1 }, [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)]);
+      const parts = await got;
+      assert.equal(parts.length, 4);
+      for (const p of parts) assert.equal(p.byteLength, 0);
+    } finally {
+      await done();
+    }
+  });
+
   test('a stream cut into one-byte and odd-sized chunks still yields the frames', async () => {
     const { a, b, done } = await socketPair();
     try {
