@@ -61,7 +61,7 @@ do_unit() {
   local rc=0
   python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || echo "JPEG fixtures not written: the image decoder's fixture tests will skip"
   RTSERVE_JPEG_FIXTURES=$W/jpeg RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
-    ${UNIT_TESTS:-test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/detector.test.ts test/unit/engine/cuda/placement.test.ts test/unit/engine/cuda/image-decoder.test.ts} || rc=$?
+    ${UNIT_TESTS:-test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/detector.test.ts test/unit/engine/cuda/placement.test.ts test/unit/engine/cuda/image-decoder.test.ts test/unit/engine/cuda/compile-at-load-gpu.test.ts} || rc=$?
   cp "$W/gpu-tests.json" "$OUT/gpu-tests.json" 2>/dev/null  # comes back on its own: copy it to bench/results/
   return $rc
 }

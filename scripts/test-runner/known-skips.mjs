@@ -15,6 +15,7 @@ export const GPU_ONLY_SKIPS = [
     why: 'needs the native CUDA engine and a GPU',
   },
   { file: 'test/unit/engine/cuda/detector.test.ts', suite: 'detectors on the CUDA engine on the GPU', why: 'needs the native CUDA engine and a GPU' },
+  { file: 'test/unit/engine/cuda/compile-at-load-gpu.test.ts', suite: 'compile at load on the GPU', why: 'needs the native CUDA engine and a GPU' },
   {
     file: 'test/unit/engine/cuda/image-decoder.test.ts',
     suite: 'GPU image path on the GPU',

@@ -67,8 +67,14 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
     deviceDecoder: tokenEngines.factory,
     statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),
     repositories,
-    // CUDA plans (`rtserve build --target cuda`) run on the native engine; everything else on onnxruntime.
-    engine: options.engine ?? createCudaEngine({ fallback: createOrtEngine() }),
+    // CUDA plans (`rtserve build --target cuda`) run on the native engine, and ONNX models compiled to one at load
+    // (cudaCompileOnnx, or a tensorrt accelerator in their config); everything else on onnxruntime.
+    engine:
+      options.engine ??
+      createCudaEngine({
+        fallback: createOrtEngine(),
+        compileAtLoad: { compiler: options.cudaCompiler, all: config.cudaCompileOnnx, cacheDir: config.cudaPlanCache, logger },
+      }),
     schedulerFactory: createScheduler,
     logger,
     defaultMaxBatchSize: config.defaultMaxBatchSize,

@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config/server-config.ts';
 import type { InferenceServer } from '../core/inference-server.ts';
 import type { InferenceApi } from '../api/inference-api.ts';
 import type { Engine } from '../engine/engine.ts';
+import type { CudaPlanCompiler } from '../engine/cuda/compile-at-load.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ServerMetrics } from '../observability/metrics.ts';
 import type { OtelTracing } from '../observability/otel-tracing.ts';
@@ -40,6 +41,12 @@ export interface StartOptions {
    * default: the CUDA decoder where its addon and a GPU are there. null: none (`auto` serves the ONNX graph).
    */
   readonly tokenEngineFactory?: TokenEngineFactory | null;
+  /**
+   * Compiles ONNX models to CUDA plans at load (docs/cuda-engine.md "Compiled at load"): `rtserve serve` passes the
+   * compiler's (src/cli/cuda-compile.ts; this layer does not import the compiler). Without it, models that ask for
+   * a compile are served on onnxruntime, with the reason logged.
+   */
+  readonly cudaCompiler?: CudaPlanCompiler;
 }
 
 export interface RunningServer {
