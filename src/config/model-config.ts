@@ -301,9 +301,10 @@ const generateSection = z.strictObject({
    * with a contiguous host KV cache. `onnx-paged`: the paged scheduler (chunked prefill, prefix caching,
    * preemption) over the same graph with a paged host KV cache. `cuda`: the paged scheduler over the native CUDA
    * decoder, for Hugging Face checkpoints (the load fails without the CUDA addon and a GPU). `auto`: `cuda` when
-   * the model is a Hugging Face checkpoint and the CUDA decoder can run here, else `onnx`.
+   * the model is a Hugging Face checkpoint and the CUDA decoder can run here, else `onnx`. The default stays `onnx`
+   * until the CUDA decoder has been checked on a GPU (docs/llm-gpu.md): it has not run on one yet.
    */
-  engine: z.enum(['auto', 'onnx', 'onnx-paged', 'cuda']).default('auto'),
+  engine: z.enum(['auto', 'onnx', 'onnx-paged', 'cuda']).default('onnx'),
   /** The paged KV cache (engines `onnx-paged` and `cuda`). */
   kv_cache: z
     .strictObject({
