@@ -63,6 +63,13 @@ interface Hello {
   readonly slots?: { readonly path: string; readonly byteSize: number };
 }
 
+function addCounts(into: FrameChannel['counts'], from: FrameChannel['counts']): void {
+  into.framesSent += from.framesSent;
+  into.messagesSent += from.messagesSent;
+  into.framesReceived += from.framesReceived;
+  into.messagesReceived += from.messagesReceived;
+}
+
 export class OwnerHub {
   private readonly server: Server;
   private readonly links = new Set<WorkerLink>();
@@ -70,6 +77,9 @@ export class OwnerHub {
   private lastSnapshot = '';
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  /** Calls served, by method, and the channels' frames and messages (summed over the workers that left too). */
+  readonly served = new Map<string, number>();
+  private readonly leftCounts = { framesSent: 0, messagesSent: 0, framesReceived: 0, messagesReceived: 0 };
 
   get socketPath(): string {
     return this.options.socketPath;
@@ -95,12 +105,20 @@ export class OwnerHub {
     return this.links.size;
   }
 
+  /** Frames and messages each way over every worker's channel since the hub opened. */
+  channelCounts(): FrameChannel['counts'] {
+    const sum = { ...this.leftCounts };
+    for (const l of this.links) addCounts(sum, l.peer.channel.counts);
+    return sum;
+  }
+
   private accept(socket: Socket): void {
     const channel = new FrameChannel(socket);
     let link: WorkerLink | undefined;
     const peer = new RpcPeer(
       channel,
       async (method, args, ctx) => {
+        this.served.set(method, (this.served.get(method) ?? 0) + 1);
         if (method === 'hello') {
           const hello = args.value as Hello;
           // Opened and checked as client regions are (no links, a regular file large enough), then by the opener.
@@ -135,6 +153,7 @@ export class OwnerHub {
     peer.onClose = () => {
       if (link === undefined) return;
       this.links.delete(link);
+      addCounts(this.leftCounts, channel.counts);
       // The worker died (or stopped) with requests in flight: they end with its connections, so do their holds.
       for (const release of link.holds.values()) release();
       link.holds.clear();

@@ -20,7 +20,7 @@ describe('FrameChannel', () => {
       const receiver = new FrameChannel(b);
       const got: { head: FrameHead; parts: Uint8Array[] }[] = [];
       const all = new Promise<void>((resolve) => {
-        receiver.onFrame = (head, parts) => {
+        receiver.onMessage = (head, parts) => {
           got.push({ head, parts });
           if (got.length === 40) resolve();
         };
@@ -59,11 +59,13 @@ describe('FrameChannel', () => {
       sender.send({ n: 1 }, [bytes(100, 1)]);
       sender.send({ n: 2 });
       sender.send({ n: 3 }, [bytes(13, 3), bytes(0, 0)]);
+      // The three leave together once the loop turn ends.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const stream = Buffer.concat(written);
       const receiver = new FrameChannel(b);
       const heads: unknown[] = [];
       const partsOf: Uint8Array[][] = [];
-      receiver.onFrame = (head, parts) => {
+      receiver.onMessage = (head, parts) => {
         heads.push(head['n']);
         partsOf.push(parts);
       };
@@ -99,7 +101,7 @@ describe('FrameChannel', () => {
       const receiver = new FrameChannel(b);
       const got: { parts: Uint8Array[]; frameBuffer: ArrayBuffer | undefined }[] = [];
       const all = new Promise<void>((resolve) => {
-        receiver.onFrame = (_head, parts, frameBuffer) => {
+        receiver.onMessage = (_head, parts, frameBuffer) => {
           got.push({ parts, frameBuffer });
           if (got.length === 3) resolve();
         };
