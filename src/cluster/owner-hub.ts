@@ -45,8 +45,11 @@ export interface OwnerHubOptions {
   readonly limits?: { readonly buckets: BucketStore; readonly tickets: TicketStore; readonly concurrency: ConcurrencyStore };
   /** The owner's generation service: the workers' OpenAI-compatible routes generate here (remote-generate.ts). */
   readonly generate?: GenerationApi;
-  /** How often the owner looks for changes to mirror (model states, readiness). */
-  readonly mirrorIntervalMs?: number;
+  /**
+   * Emits 'change' when what the mirror holds may have changed (the repository: a load began or ended, an unload, an
+   * engine failover): the owner sends the workers a new snapshot, ahead of anything it sends after the change.
+   */
+  readonly stateChanges?: { on(event: 'change', listener: () => void): unknown; off(event: 'change', listener: () => void): unknown };
 }
 
 interface WorkerLink {
@@ -75,7 +78,16 @@ export class OwnerHub {
   private readonly links = new Set<WorkerLink>();
   private nextHold = 1;
   private lastSnapshot = '';
-  private readonly timer: NodeJS.Timeout;
+  private mirrorQueued = false;
+  private readonly changed = (): void => {
+    // Once for the changes of one synchronous run, before the caller that awaited the change goes on.
+    if (this.mirrorQueued) return;
+    this.mirrorQueued = true;
+    queueMicrotask(() => {
+      this.mirrorQueued = false;
+      this.pushMirror();
+    });
+  };
   private closed = false;
   /** Calls served, by method, and the channels' frames and messages (summed over the workers that left too). */
   readonly served = new Map<string, number>();
@@ -87,8 +99,7 @@ export class OwnerHub {
 
   private constructor(private readonly options: OwnerHubOptions) {
     this.server = createServer((socket) => this.accept(socket));
-    this.timer = setInterval(() => this.pushMirror(), options.mirrorIntervalMs ?? 200);
-    this.timer.unref();
+    options.stateChanges?.on('change', this.changed);
   }
 
   static async listen(options: OwnerHubOptions): Promise<OwnerHub> {
@@ -286,7 +297,7 @@ export class OwnerHub {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.timer);
+    this.options.stateChanges?.off('change', this.changed);
     for (const l of this.links) l.peer.channel.close();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.options.socketPath, { force: true });

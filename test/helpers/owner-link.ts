@@ -29,6 +29,7 @@ export async function ownerLink(overrides: Partial<ServerConfigInput> = {}, hubO
     registry: server.metrics.registry,
     logger: silentLogger(),
     socketPath: join(dir, 'owner.sock'),
+    stateChanges: server.repository,
     ...hubOptions,
   });
   const link = await connectToOwner(hub.socketPath, 1, {
