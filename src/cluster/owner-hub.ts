@@ -156,6 +156,11 @@ export class OwnerHub {
       REUSED_SIGNALS,
     );
     peer.onNotify = (method, args) => {
+      if (method === 'infer.refused') {
+        const r = args.value as { model: string; version?: string; protocol: string; code: string; category: string };
+        this.options.api.recordRefusal?.(r.model, r.version, r.protocol, r);
+        return;
+      }
       if (method !== 'limits.release' || link === undefined) return;
       const hold = Number(args.value);
       link.holds.get(hold)?.();

@@ -95,4 +95,7 @@ export class RequestPipeline implements InferenceApi {
   frameInputOf(name: string, version?: string): string | undefined {
     return this.core.frameInputOf?.(name, version);
   }
+  recordRefusal(name: string, version: string | undefined, protocol: string, error: { readonly code: string; readonly category: string }): void {
+    this.core.recordRefusal?.(name, version, protocol, error);
+  }
 }

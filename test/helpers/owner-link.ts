@@ -7,10 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningServer } from '../../src/app/rtserve-server.ts';
-import type { ServerConfigInput } from '../../src/config/server-config.ts';
+import { serverConfigSchema, type ServerConfigInput } from '../../src/config/server-config.ts';
 import { OwnerHub, type OwnerHubOptions } from '../../src/cluster/owner-hub.ts';
 import { connectToOwner, type WorkerLink } from '../../src/cluster/worker-link.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
+import { workerRequestCheck } from '../../src/app/worker-validation.ts';
 import { startTestServer } from './server.ts';
 
 export interface OwnerLink {
@@ -20,7 +21,11 @@ export interface OwnerLink {
   close(): Promise<void>;
 }
 
-export async function ownerLink(overrides: Partial<ServerConfigInput> = {}, hubOptions: Partial<OwnerHubOptions> = {}): Promise<OwnerLink> {
+/** `workerChecks` false: the worker sends every request to the owner (no app/worker-validation.ts checks). */
+export async function ownerLink(
+  overrides: Partial<ServerConfigInput> = {},
+  { workerChecks = true, ...hubOptions }: Partial<OwnerHubOptions> & { workerChecks?: boolean } = {},
+): Promise<OwnerLink> {
   const server = await startTestServer(overrides);
   const dir = await mkdtemp(join(tmpdir(), 'rtserve-owner-link-'));
   const hub = await OwnerHub.listen({
@@ -32,12 +37,22 @@ export async function ownerLink(overrides: Partial<ServerConfigInput> = {}, hubO
     stateChanges: server.repository,
     ...hubOptions,
   });
-  const link = await connectToOwner(hub.socketPath, 1, {
-    collectMetrics: async () => [],
-    beginDrain: () => undefined,
-    finishDrain: async () => undefined,
-    ownerGone: () => undefined,
-  });
+  // The limits a worker process gets in its config (the owner's own, from the same settings).
+  const config = serverConfigSchema.parse(overrides);
+  const link = await connectToOwner(
+    hub.socketPath,
+    1,
+    {
+      collectMetrics: async () => [],
+      beginDrain: () => undefined,
+      finishDrain: async () => undefined,
+      ownerGone: () => undefined,
+    },
+    // As a worker process checks requests (app/front-worker.ts).
+    workerChecks
+      ? workerRequestCheck({ maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor })
+      : undefined,
+  );
   return {
     server,
     hub,
