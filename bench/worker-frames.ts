@@ -40,7 +40,9 @@ if (values.load !== undefined) {
     body = Buffer.from(jpeg);
     headers = { 'content-type': 'image/jpeg' };
   } else {
-    const head = Buffer.from(JSON.stringify({ inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], parameters: { binary_data_size: jpeg.byteLength + 4 } }] }));
+    const head = Buffer.from(
+      JSON.stringify({ inputs: [{ name: 'image', datatype: 'BYTES', shape: [1], parameters: { binary_data_size: jpeg.byteLength + 4 } }] }),
+    );
     const length = Buffer.alloc(4);
     length.writeUInt32LE(jpeg.byteLength);
     body = Buffer.concat([head, length, jpeg]);
