@@ -61,6 +61,8 @@ export async function startClusterServer(options: StartOptions, workers: number)
     opener: options.sharedMemoryOpener ?? defaultRegionOpener,
     // The workers' OpenAI-compatible routes generate here: one continuous batcher per model for the whole server.
     generate: engines.generate,
+    // Model state changes reach the workers' mirrors as they happen.
+    stateChanges: engines.repository,
     socketPath: join(tmpdir(), `rtserve-${process.pid}-${randomBytes(4).toString('hex')}.sock`),
   });
 

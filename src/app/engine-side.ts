@@ -63,7 +63,8 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
   const factory =
     options.tokenEngineFactory === undefined ? (loadLlmAddon().available ? createCudaTokenEngine : undefined) : options.tokenEngineFactory;
   const tokenEngines = new DeviceTokenEngines(factory ?? undefined, generateLimits, logger);
-  const repository = new RepositoryManager({
+  const chainMetrics = serverMetrics.engineChainEvents();
+  const repository: RepositoryManager = new RepositoryManager({
     deviceDecoder: tokenEngines.factory,
     statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),
     repositories,
@@ -84,7 +85,18 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
     defaultProviders: config.providers.map((name) => ({ name })),
     // JPEGs of models whose engine decodes on its device travel to it undecoded (docs/image.md), unless --image-decode cpu.
     engineFrames: config.imageDecode !== 'cpu',
-    engineChainEvents: serverMetrics.engineChainEvents(),
+    // A failover or recovery changes the index's reason and the input that takes frames: the workers' mirrors follow.
+    engineChainEvents: {
+      failover: (e) => {
+        chainMetrics.failover(e);
+        repository.emit('change');
+      },
+      recovered: (e) => {
+        chainMetrics.recovered(e);
+        repository.emit('change');
+      },
+      probed: (e) => chainMetrics.probed(e),
+    },
   });
   // Generative models (a `generate` config section) are served by continuous batching over their engine session;
   // the pipeline's generation layer puts them behind the same InferenceApi every front end uses (docs/generate.md).

@@ -52,4 +52,7 @@ export abstract class DelegatingApi implements InferenceApi {
   frameInputOf(name: string, version?: string): string | undefined {
     return this.inner.frameInputOf?.(name, version);
   }
+  recordRefusal(name: string, version: string | undefined, protocol: string, error: { readonly code: string; readonly category: string }): void {
+    this.inner.recordRefusal?.(name, version, protocol, error);
+  }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -92,16 +93,18 @@ export interface RepositoryManagerOptions {
 }
 
 /**
- * Owns the models of one or more repositories: scanning, loading (engine sessions, warmup, scheduler), the
- * state machine Triton reports in the repository index, atomic version swaps on reload, and unloading.
+ * Owns the models of one or more repositories: scanning, loading (engine sessions, warmup, scheduler), the state machine
+ * Triton reports in the repository index, atomic version swaps on reload, and unloading; 'change' follows each change.
  */
-export class RepositoryManager {
+export class RepositoryManager extends EventEmitter<{ change: [] }> {
   private readonly models = new Map<string, ModelRecord>();
   private readonly loading = new Map<string, Promise<void>>();
   /** Model names seen in the repositories (scans), listed by the index even when never loaded (explicit mode). */
   private readonly known = new Set<string>();
 
-  constructor(private readonly options: RepositoryManagerOptions) {}
+  constructor(private readonly options: RepositoryManagerOptions) {
+    super();
+  }
 
   /** Scans every repository and loads every model found; failures are recorded, not thrown. */
   async loadAll(): Promise<void> {
@@ -172,6 +175,7 @@ export class RepositoryManager {
     await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
     rec.state = 'UNAVAILABLE';
     rec.reason = 'unloaded';
+    this.emit('change');
   }
 
   /** The version a request addresses. Throws NOT_FOUND for unknown names/versions, UNAVAILABLE while not ready. */
@@ -273,8 +277,6 @@ export class RepositoryManager {
     await Promise.all(all.map((v) => this.closeVersion(v)));
   }
 
-  // ---------------------------------------------------------------------------------------------------------
-
   private async findEntry(name: string): Promise<ModelEntry> {
     let lastError: unknown;
     for (const repo of this.options.repositories) {
@@ -301,9 +303,8 @@ export class RepositoryManager {
         failed: undefined,
       };
       this.models.set(entry.name, rec);
-    } else if (rec.versions.size === 0) {
-      rec.state = 'LOADING';
-    }
+    } else if (rec.versions.size === 0) rec.state = 'LOADING';
+    this.emit('change');
     const started = Date.now();
     const built: LoadedVersion[] = [];
     let attempting: string | undefined;
@@ -377,11 +378,10 @@ export class RepositoryManager {
       const reason = e.category === 'INTERNAL' && e.cause instanceof Error ? e.cause.message : e.message;
       log.error({ reason }, 'model failed to load');
       // A failed reload keeps the versions that were serving (Triton: "a failed reload keeps the old model").
-      if (rec.versions.size === 0) {
-        rec.state = 'UNAVAILABLE';
-      }
+      if (rec.versions.size === 0) rec.state = 'UNAVAILABLE';
       rec.reason = reason;
       rec.failed = { version: attempting, reason, code: e.code };
+      this.emit('change');
       return;
     }
     const old = rec.versions;
@@ -390,6 +390,7 @@ export class RepositoryManager {
     rec.state = 'READY';
     rec.reason = '';
     rec.failed = undefined;
+    this.emit('change');
     log.info({ versions: [...rec.versions.keys()], provider: built[0]?.provider, ms: Date.now() - started }, 'model ready');
     // Old versions finish what they hold, then release their engines.
     await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
