@@ -132,6 +132,15 @@ test('packages stay where they belong: onnxruntime only in engine/ort, network s
   assert.deepEqual(offenders, []);
 });
 
+test('the environment is read in src/config/ and at the edge (app/, cli/, bench/) only: engines and libraries take values', () => {
+  const edge = ['src/config/', 'src/app/', 'src/cli/', 'src/bench/'];
+  const offenders = tsFiles(src)
+    .map((f) => relative(root, f))
+    .filter((f) => !edge.some((e) => f.startsWith(e)))
+    .filter((f) => /\bprocess\.env\b/.test(readFileSync(join(root, f), 'utf8')));
+  assert.deepEqual(offenders, []);
+});
+
 test('the browser client imports no Node built-in (src/client/index.ts and what it reaches)', () => {
   const seen = new Set<string>();
   const stack = [join(src, 'client/index.ts')];
