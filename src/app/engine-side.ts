@@ -26,7 +26,7 @@ import { rtError } from '../errors/registry.ts';
 import { SharedMemoryManager } from '../shm/system-shared-memory.ts';
 import { RequestPipeline } from '../pipeline/request-pipeline.ts';
 import { serverImageDecoding } from './image-decoding.ts';
-import type { StartOptions } from './rtserve-server.ts';
+import type { StartOptions } from './server-types.ts';
 
 export interface EngineSide {
   /** Validation, scheduling, engines: what drains and counts requests in flight. */
