@@ -21,7 +21,7 @@ import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
 import { startAsyncQueue } from './async-queue.ts';
 import { startEngineSide } from './engine-side.ts';
 import type { OwnerOrder, WorkerInit, WorkerReport } from './front-worker.ts';
-import type { RunningServer, StartOptions } from './rtserve-server.ts';
+import type { RunningServer, StartOptions } from './server-types.ts';
 
 /** A worker that dies this soon after the previous start of its slot waits before it is forked again. */
 const RESTART_BACKOFF_MS = 1000;

@@ -4,6 +4,7 @@
  * front ends (rtserve-server.ts); with `--workers N` it runs in the engine owner only (cluster-server.ts,
  * docs/workers.md), so batching still forms full batches across every worker's requests.
  */
+import { deviceEnv } from '../config/device-env.ts';
 import type { ServerConfig } from '../config/server-config.ts';
 import { InferenceServer } from '../core/inference-server.ts';
 import { bundledModelRepository } from '../util/package-root.ts';
@@ -12,7 +13,7 @@ import { createCudaEngine } from '../engine/cuda/cuda-engine.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
 import type { ServerMetrics } from '../observability/metrics.ts';
 import type { Logger } from '../observability/logger.ts';
-import { loadNvmlSampler, registerGpuMetrics, type EngineDeviceMemory } from '../observability/gpu-metrics.ts';
+import { loadNvmlSampler, nvmlAddonPath, registerGpuMetrics, type EngineDeviceMemory } from '../observability/gpu-metrics.ts';
 import type { CudaEngineDescription } from '../engine/cuda/cuda-session.ts';
 import { ObservedModelStats } from '../observability/observed-stats.ts';
 import { ResponseCache } from '../core/response-cache.ts';
@@ -28,7 +29,7 @@ import { rtError } from '../errors/registry.ts';
 import { SharedMemoryManager } from '../shm/system-shared-memory.ts';
 import { RequestPipeline } from '../pipeline/request-pipeline.ts';
 import { serverImageDecoding } from './image-decoding.ts';
-import type { StartOptions } from './rtserve-server.ts';
+import type { StartOptions } from './server-types.ts';
 
 export interface EngineSide {
   /** Validation, scheduling, engines: what drains and counts requests in flight. */
@@ -224,7 +225,7 @@ function observeEngineSide(
   if (config.allowMetrics && config.gpuMetrics) {
     // nv_gpu_* from NVML (skipped with one log line where the reader or the driver is absent), and what the CUDA
     // engine's instances hold on the device.
-    const nvml = loadNvmlSampler();
+    const nvml = loadNvmlSampler(nvmlAddonPath(deviceEnv().nvmlAddon));
     // Expected on every CPU host: worth a line only when debugging.
     if ('reason' in nvml) logger.debug({ reason: nvml.reason }, 'no GPU metrics');
     const described = new WeakMap<object, CudaEngineDescription>();

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { rtError } from '../../errors/registry.ts';
 import type { PlanRuntime } from '../../plan/compatibility.ts';
+import { deviceEnv } from '../../config/device-env.ts';
 import type { ImageSpec } from '../../config/image-spec.ts';
 import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec } from '../engine.ts';
 import { loadCudaAddon } from './addon.ts';
@@ -31,8 +32,8 @@ export async function loadCudaSession(bytes: Uint8Array, what = 'the plan', devi
 }
 
 /** The message for an instance placed on a GPU this process does not see. */
-function unknownGpu(what: string, device: number, visible: number, env: NodeJS.ProcessEnv = process.env): string {
-  const mask = env.CUDA_VISIBLE_DEVICES;
+function unknownGpu(what: string, device: number, visible: number): string {
+  const mask = deviceEnv().cudaVisibleDevices;
   const seen = `${visible} GPU${visible === 1 ? '' : 's'} visible${mask === undefined ? '' : ` (CUDA_VISIBLE_DEVICES=${mask})`}`;
   return `${what}: instance_group places an instance on GPU ${device}, but this process has ${seen}: GPUs are numbered 0..${visible - 1}`;
 }
