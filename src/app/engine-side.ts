@@ -22,7 +22,7 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { GenerateService, registerGenerateMetrics } from '../generate/index.ts';
-import { DeviceTokenEngines } from './token-engines.ts';
+import { DeviceTokenEngines, type TokenEngineFactory } from './token-engines.ts';
 import { loadLlmAddon } from '../engine/cuda/llm-addon.ts';
 import { createCudaTokenEngine } from '../engine/cuda/llm-engine.ts';
 import { rtError } from '../errors/registry.ts';
@@ -48,6 +48,15 @@ export interface EngineSide {
   stop(): Promise<void>;
 }
 
+/**
+ * The device decoder Hugging Face checkpoints get at load (generate.engine cuda / auto): the CUDA decoder where its
+ * addon and a GPU are there, unless the caller gives its own factory (or null: none).
+ */
+function tokenEngineFactoryOf(options: StartOptions): TokenEngineFactory | undefined {
+  if (options.tokenEngineFactory === undefined) return loadLlmAddon().available ? createCudaTokenEngine : undefined;
+  return options.tokenEngineFactory ?? undefined;
+}
+
 /** Loads the repository and composes the core; `serverMetrics` gets the model statistics as its source. */
 export async function startEngineSide(options: StartOptions, serverMetrics: ServerMetrics): Promise<EngineSide> {
   const { config, logger } = options;
@@ -59,11 +68,7 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
     maxTokensInFlight: config.generateMaxTokensInFlight,
     maxPrefillTokens: config.generateMaxPrefillTokens,
   };
-  // Hugging Face checkpoints get a device decoder at load (generate.engine cuda / auto): the CUDA decoder where its
-  // addon and a GPU are there, unless the caller gives its own factory (or null: none).
-  const factory =
-    options.tokenEngineFactory === undefined ? (loadLlmAddon().available ? createCudaTokenEngine : undefined) : options.tokenEngineFactory;
-  const tokenEngines = new DeviceTokenEngines(factory ?? undefined, generateLimits, logger);
+  const tokenEngines = new DeviceTokenEngines(tokenEngineFactoryOf(options), generateLimits, logger);
   const chainMetrics = serverMetrics.engineChainEvents();
   const repository: RepositoryManager = new RepositoryManager({
     deviceDecoder: tokenEngines.factory,

@@ -27,30 +27,39 @@ function refusal(f: () => unknown): RtError | undefined {
   }
 }
 
+/** The ready model's config, when the worker may judge a request of it; undefined: the owner judges. */
+function judgedConfig(configs: Parameters<RequestCheckOf>[0], request: InferRequest): ModelConfig | undefined {
+  let config: ModelConfig;
+  try {
+    if (!configs.modelReady(request.model, request.version)) return undefined;
+    config = configs.modelConfig(request.model, request.version);
+  } catch {
+    // Unknown model or version: the owner's answer names what it has.
+    return undefined;
+  }
+  return config.generate !== undefined || imageRequestKind(configs, request) !== undefined ? undefined : config;
+}
+
 export function workerRequestCheck(limits: TensorLimits): RequestCheckOf {
   return (configs) => {
     // Built once per config object: a new snapshot brings new objects, so a reloaded model gets its new checks.
     const metadata = new WeakMap<ModelConfig, ModelIoMetadata>();
-    const check: RequestCheck = (request: InferRequest) => {
-      if (request.frames !== undefined || usesSharedMemory(request)) return undefined;
-      // The owner's first layer (pipeline/limits.ts), before it looks at the model: not a failure of the model.
-      const overLimit = refusal(() => checkTensorLimits(request.inputs, limits));
-      if (overLimit !== undefined) return { error: overLimit, counted: false };
-      let config: ModelConfig;
-      try {
-        if (!configs.modelReady(request.model, request.version)) return undefined;
-        config = configs.modelConfig(request.model, request.version);
-      } catch {
-        // Unknown model or version: the owner's answer names what it has.
-        return undefined;
-      }
-      if (config.generate !== undefined || imageRequestKind(configs, request) !== undefined) return undefined;
+    const metadataOf = (request: InferRequest, config: ModelConfig): ModelIoMetadata => {
       let meta = metadata.get(config);
       if (meta === undefined) {
         meta = ioMetadataOf(request.model, request.version ?? '', config);
         metadata.set(config, meta);
       }
-      const invalid = refusal(() => validateRequest(request, meta, 0n));
+      return meta;
+    };
+    const check: RequestCheck = (request: InferRequest) => {
+      if (request.frames !== undefined || usesSharedMemory(request)) return undefined;
+      // The owner's first layer (pipeline/limits.ts), before it looks at the model: not a failure of the model.
+      const overLimit = refusal(() => checkTensorLimits(request.inputs, limits));
+      if (overLimit !== undefined) return { error: overLimit, counted: false };
+      const config = judgedConfig(configs, request);
+      if (config === undefined) return undefined;
+      const invalid = refusal(() => validateRequest(request, metadataOf(request, config), 0n));
       return invalid === undefined ? undefined : { error: invalid, counted: true };
     };
     return check;

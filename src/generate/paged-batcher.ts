@@ -166,29 +166,8 @@ export class PagedBatcher implements GenerationBatcher {
   }
 
   private schedule(): Planned[] {
-    const g = this.engine.geometry;
     const plan: Planned[] = [];
-    let budget = g.maxStepTokens;
-    // Decode tokens not planned yet: a prompt chunk leaves room for them.
-    let decodes = this.active.filter((o) => !o.seq.finished && o.remaining === 1).length;
-    for (let i = 0; i < this.active.length && budget > 0; i++) {
-      const e = this.active[i] as PagedSequence;
-      if (e.seq.finished) continue;
-      if (e.remaining === 1) decodes--;
-      const count = e.remaining === 1 ? 1 : Math.min(e.remaining, Math.max(1, budget - decodes));
-      while (!this.reserve(e, e.computed + count)) {
-        const victim = this.youngestRunning();
-        if (victim !== e && victim.remaining === 1) decodes--;
-        this.preempt(victim);
-        if (victim === e) break;
-      }
-      if (e.slot < 0) {
-        i--; // it was preempted: the entry at i is now the next one
-        continue;
-      }
-      plan.push({ entry: e, count, sample: count === e.remaining });
-      budget -= count;
-    }
+    let budget = this.planRunning(plan, this.engine.geometry.maxStepTokens);
     while (this.waiting.length > 0 && budget > 0 && this.freeSlots.length > 0) {
       const e = this.waiting[0] as PagedSequence;
       const count = this.admit(e, budget);
@@ -197,6 +176,41 @@ export class PagedBatcher implements GenerationBatcher {
       budget -= count;
     }
     return plan;
+  }
+
+  /** The running sequences' next tokens, oldest first, within `budget`; returns the budget left. */
+  private planRunning(plan: Planned[], budget: number): number {
+    // Decode tokens not planned yet: a prompt chunk leaves room for them.
+    let decodes = this.active.filter((o) => !o.seq.finished && o.remaining === 1).length;
+    for (let i = 0; i < this.active.length && budget > 0; i++) {
+      const e = this.active[i] as PagedSequence;
+      if (e.seq.finished) continue;
+      if (e.remaining === 1) decodes--;
+      const count = e.remaining === 1 ? 1 : Math.min(e.remaining, Math.max(1, budget - decodes));
+      decodes -= this.makeRoom(e, count);
+      if (e.slot < 0) {
+        i--; // it was preempted: the entry at i is now the next one
+        continue;
+      }
+      plan.push({ entry: e, count, sample: count === e.remaining });
+      budget -= count;
+    }
+    return budget;
+  }
+
+  /**
+   * Reserves `e`'s blocks for `count` more tokens, preempting the youngest running sequence (`e` itself last) until
+   * they fit; returns how many of the others preempted had a decode token still to plan.
+   */
+  private makeRoom(e: PagedSequence, count: number): number {
+    let lost = 0;
+    while (!this.reserve(e, e.computed + count)) {
+      const victim = this.youngestRunning();
+      if (victim !== e && victim.remaining === 1) lost++;
+      this.preempt(victim);
+      if (victim === e) break;
+    }
+    return lost;
   }
 
   private youngestRunning(): PagedSequence {

@@ -19,10 +19,8 @@ function bad(message: string): never {
   throw rtError('BAD_REQUEST', `decoder step: ${message}`);
 }
 
-function checkRow(r: StepRow, i: number, g: TokenEngineGeometry, slots: Set<number>): number {
-  if (!Number.isInteger(r.slot) || r.slot < 0 || r.slot >= g.maxRows) bad(`row ${i}: slot ${r.slot} is not in [0, ${g.maxRows})`);
-  if (slots.has(r.slot)) bad(`row ${i}: slot ${r.slot} appears twice in one step`);
-  slots.add(r.slot);
+/** The row's positions and block ids; returns how many blocks its positions need. */
+function checkPlacement(r: StepRow, i: number, g: TokenEngineGeometry): number {
   const n = r.tokens.length;
   if (n < 1) bad(`row ${i}: no tokens`);
   if (!Number.isInteger(r.start) || r.start < 0) bad(`row ${i}: start ${r.start} must be an integer >= 0`);
@@ -35,12 +33,24 @@ function checkRow(r: StepRow, i: number, g: TokenEngineGeometry, slots: Set<numb
     if (id < 0 || id >= g.totalBlocks) bad(`row ${i}: block id ${id} is not in [0, ${g.totalBlocks})`);
   }
   for (const t of r.tokens) if (t < 0 || t >= g.vocabSize) bad(`row ${i}: token id ${t} is not in [0, ${g.vocabSize})`);
+  return need;
+}
+
+function checkSampling(r: StepRow, i: number): void {
   const s = r.sampling;
   if (!s.greedy && !(s.temperature > 0)) bad(`row ${i}: temperature must be > 0 unless greedy`);
   if (!Number.isInteger(s.topK) || s.topK < 0) bad(`row ${i}: topK must be an integer >= 0`);
   if (!(s.topP > 0 && s.topP <= 1)) bad(`row ${i}: topP must be in (0, 1]`);
   if (!(s.repetitionPenalty > 0)) bad(`row ${i}: repetitionPenalty must be > 0`);
   if (!Number.isSafeInteger(s.seed)) bad(`row ${i}: seed must be a safe integer`);
+}
+
+function checkRow(r: StepRow, i: number, g: TokenEngineGeometry, slots: Set<number>): number {
+  if (!Number.isInteger(r.slot) || r.slot < 0 || r.slot >= g.maxRows) bad(`row ${i}: slot ${r.slot} is not in [0, ${g.maxRows})`);
+  if (slots.has(r.slot)) bad(`row ${i}: slot ${r.slot} appears twice in one step`);
+  slots.add(r.slot);
+  const need = checkPlacement(r, i, g);
+  checkSampling(r, i);
   return need;
 }
 
