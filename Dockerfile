@@ -56,8 +56,10 @@ COPY --from=build /src/dist dist
 COPY --from=build /src/bin bin
 COPY --from=build /src/models models
 COPY --from=build /src/web web
-# The .proto files are read at runtime (gRPC service definitions and reflection).
+# The .proto files are read at runtime (gRPC service definitions and reflection); the ONNX bindings are
+# package.json's "#onnx-proto" import (generated code beside src/onnx/onnx.proto).
 COPY --from=build /src/src/transport/grpc/proto src/transport/grpc/proto
+COPY --from=build /src/src/onnx/generated src/onnx/generated
 USER node
 # HTTP (REST, SSE, WebSocket), gRPC, Prometheus metrics.
 EXPOSE 8000 8001 8002

@@ -7,7 +7,7 @@
  * the worker hand-off.
  *
  *   node --import tsx bench/bigtensor.ts [--protocols http-binary,grpc] [--batch 16] [--concurrency 4]
- *        [--duration 5] [--cpu-prof [--keep-prof]] [--top 15] [--label NAME] [--out FILE.json]
+ *        [--duration 5] [--cpu-prof [--keep-prof]] [--top 15] [--label NAME] [--out FILE.json] [--workers N]
  *
  * Each protocol runs as its own `node src/cli/main.ts bench` process (so its CPU profile, with --cpu-prof, is its
  * own); the server's profile is cut to each protocol's span. Per protocol it prints and records req/s, img/s,
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '15' },
     label: { type: 'string', default: '' },
     out: { type: 'string' },
+    workers: { type: 'string', default: '1' },
   },
 });
 
@@ -119,7 +120,8 @@ const root = packageRoot();
 const repo = await makeRepo();
 const profDir = values['cpu-prof'] ? await mkdtemp(join(tmpdir(), 'rtserve-bigtensor-prof-')) : undefined;
 const server = await startServerProcess({
-  args: ['--model-repository', repo],
+  // --workers N > 1: the /proc figures are the engine owner's; with --cpu-prof every process's main thread is listed.
+  args: ['--model-repository', repo, '--workers', values.workers],
   ...(profDir === undefined ? {} : { cpuProfDir: join(profDir, 'server') }),
 });
 const batch = Number(values.batch);

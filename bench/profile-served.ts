@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/profile-served.ts [--model simple] [--protocol http-binary] [--concurrency 1]
  *                                             [--seconds 10] [--cpu-prof] [--top 25] [--raw] [--model-repository DIR]
- *                                             [--http-client net|node|fetch] [--workers N]
+ *                                             [--http-client net|node|fetch] [--workers N] [--worker-detail]
  *
  * Threads are listed one by one (name and id: the engine worker and onnxruntime's pool threads are all called
  * "node"), with the load generator's own CPU per request (it shares the cores with the server on one machine).
@@ -15,7 +15,7 @@
  *
  * `--workers N` (N > 1) runs the server with N front-end workers (docs/workers.md): the /proc figures are then the
  * engine owner's process alone, and with --cpu-prof the owner's main thread is profiled in full while each worker's
- * profile is summed up in one line.
+ * profile is summed up in one line (listed in full too with --worker-detail).
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -42,6 +42,7 @@ const { values } = parseArgs({
     'model-repository': { type: 'string' },
     'http-client': { type: 'string', default: 'net' },
     workers: { type: 'string', default: '1' },
+    'worker-detail': { type: 'boolean', default: false },
   },
 });
 
@@ -207,7 +208,7 @@ if (profDir !== undefined) {
     const s = summarizeProfile(JSON.parse(await readFile(join(profDir, f), 'utf8')) as CpuProfile, fromUs, toUs);
     const busy = s.byArea.filter((a) => a.name !== '(idle)').reduce((t, a) => t + a.ms, 0);
     if (busy < 1) continue;
-    if (workers > 1 && !isOwner(f)) {
+    if (workers > 1 && !isOwner(f) && !values['worker-detail']) {
       console.log(`\n${f} (a front-end worker): ${busy.toFixed(0)} ms busy in the measured span = ${fine((busy * 1000) / requests)} per request`);
       continue;
     }

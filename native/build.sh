@@ -2,7 +2,9 @@
 # Builds the rtserve native CUDA engine addon (native/build/rtcuda.node) when the CUDA toolkit, cuDNN 9 and
 # cuBLASLt are found. Elsewhere it explains what is missing and exits 2; rtserve then runs without the CUDA
 # target (docs/cuda-engine.md). Overrides: NVCC, CUDNN_INCLUDE, CUDNN_LIB, CUBLAS_INCLUDE, CUBLAS_LIB,
-# NODE_INCLUDE (directory holding node_api.h), CUDA_ARCH (default 90: sm_90 code plus compute_90 PTX),
+# NODE_INCLUDE (directory holding node_api.h), CUDA_ARCH (default 90: sm_90 code plus compute_90 PTX, what device
+# runs build since compile time matters; a list such as "80 86 90" builds sm_ code for each plus PTX of the
+# newest; `fat` = 80 86 89 90 100: Ampere, Ada, Hopper and Blackwell in one binary, what the CUDA image ships),
 # NVJPEG_INCLUDE, NVJPEG_LIB (nvJPEG for the GPU image path; without it the addon builds and JPEGs decode on the CPU).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -11,6 +13,18 @@ arch=${CUDA_ARCH:-90}
 
 missing() { echo "native/build.sh: $1" >&2; echo "the CUDA engine is not built; rtserve works without it (CUDA target unavailable)" >&2; exit 2; }
 first() { for p in "$@"; do [ -e "$p" ] && { echo "$p"; return 0; }; done; return 1; }
+
+[ "$arch" = fat ] && arch="80 86 89 90 100"
+# -gencode per architecture (sm_ code), then PTX of the newest one so that later GPUs can JIT it.
+read -r -a archs <<< "${arch//,/ }"
+[ "${#archs[@]}" -eq 0 ] && missing "CUDA_ARCH is empty (a number such as 90, a list such as \"80 90\", or fat)"
+gencode=()
+for a in "${archs[@]}"; do
+  [[ "$a" =~ ^[0-9]+[af]?$ ]] || missing "CUDA_ARCH: '$a' is not an architecture number (such as 90)"
+  gencode+=(-gencode "arch=compute_$a,code=sm_$a")
+done
+newest=$(printf '%s\n' "${archs[@]}" | sort -n | tail -1)
+gencode+=(-gencode "arch=compute_$newest,code=compute_$newest")
 
 nvcc=${NVCC:-$(command -v nvcc || true)}
 [ -z "$nvcc" ] && nvcc=$(first /usr/local/cuda/bin/nvcc || true)
@@ -50,16 +64,17 @@ fi
 [ -z "$node_inc" ] || [ ! -f "$node_inc/node_api.h" ] && missing "node_api.h not found (set NODE_INCLUDE to the Node headers' include/node)"
 
 mkdir -p "$out"
-flags=(-std=c++17 -O3 -Xcompiler -fPIC,-fvisibility=hidden -gencode "arch=compute_$arch,code=sm_$arch" -gencode "arch=compute_$arch,code=compute_$arch"
+flags=(-std=c++17 -O3 -Xcompiler -fPIC,-fvisibility=hidden "${gencode[@]}"
   -I"$(dirname "$cudnn_h")" -I"$(dirname "$lt_h")" -I"$node_inc" -DNAPI_VERSION=8 -DNODE_GYP_MODULE_NAME=rtcuda -diag-suppress 1444,20012
   "${nvjpeg_flags[@]}")
-echo "nvcc: $nvcc ($("$nvcc" --version | tail -1))"
+echo "nvcc: $nvcc ($("$nvcc" --version | tail -1)); architectures: ${archs[*]} (+ compute_$newest PTX)"
 echo "cudnn: $cudnn_h, $cudnn_lib; cublasLt: $lt_h, $lt_lib; nvjpeg: ${nvjpeg_lib:-none}; node headers: $node_inc"
 t0=$(date +%s)
 # One object per source file (src/*.cu and the N-API glue), built in parallel.
 objs=()
 pids=()
-for src in src/*.cu; do
+# src/llm/: the LLM decoder (issue #31), its N-API surface included (llm-addon.cu).
+for src in src/*.cu src/llm/*.cu; do
   o="$out/$(basename "${src%.cu}").o"
   "$nvcc" "${flags[@]}" -c "$src" -o "$o" &
   pids+=($!)

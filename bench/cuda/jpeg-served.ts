@@ -11,12 +11,13 @@
  * Reports img/s over the timed window (after a warm-up second), latency percentiles, the errors by status, and this
  * process's CPU time (the load generator's share of the machine).
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { encodeInferRequest } from '../../src/codec/kserve-client-codec.ts';
 import { createNodeClient } from '../../src/client/node.ts';
+import { postInfer } from './kserve-post.ts';
 
 const { values } = parseArgs({
   options: {
@@ -72,41 +73,13 @@ async function onceSdk(i: number): Promise<{ status: number; us: number }> {
   }
 }
 
-function once(i: number): Promise<{ status: number; us: number }> {
+async function once(i: number): Promise<{ status: number; us: number }> {
   if (sdks.length > 0) return onceSdk(i);
   const b = bodies[i % bodies.length] as (typeof bodies)[number];
   const t0 = process.hrtime.bigint();
-  return new Promise((resolve) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/octet-stream',
-          'content-length': b.body.byteLength,
-          ...(b.headerLength === undefined ? {} : { 'inference-header-content-length': b.headerLength }),
-        },
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => {
-          if (status !== 200 && !errorSamples.has(status)) chunks.push(c);
-        });
-        res.on('end', () => {
-          if (status !== 200 && !errorSamples.has(status)) errorSamples.set(status, Buffer.concat(chunks).toString('utf8').slice(0, 300));
-          resolve({ status, us: Number(process.hrtime.bigint() - t0) / 1000 });
-        });
-      },
-    );
-    // A refused or reset connection (the server gone) counts as status 0 with its message, not as a crash here.
-    req.on('error', (e) => {
-      if (!errorSamples.has(0)) errorSamples.set(0, e.message);
-      resolve({ status: 0, us: Number(process.hrtime.bigint() - t0) / 1000 });
-    });
-    req.end(b.body);
-  });
+  const r = await postInfer(url, agent, b);
+  if (r.status !== 200 && !errorSamples.has(r.status)) errorSamples.set(r.status, r.error ?? r.body?.toString('utf8') ?? '');
+  return { status: r.status, us: Number(process.hrtime.bigint() - t0) / 1000 };
 }
 
 const concurrency = Number(values.concurrency);

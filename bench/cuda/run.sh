@@ -9,6 +9,9 @@
 #    REST binary (jpeg-served.ts); neither in the default list)
 #   (frames: issue #30's served JPEG path to the engine's device, --workers 1 and auto, several client processes, and the
 #    PyTorch peer decode_jpeg + ResNet-50 CUDA graph in the same run; not in the default list)
+#   (camera: issue #30's camera streams -- the shapes detector's CUDA plan served with GPU decode, its mAP over WS, then
+#    simulated 30 fps cameras over WS frame streams, REST and gRPC until p99 > 50 ms: bench/cuda/camera.sh; not in the
+#    default list)
 #   (drift: which layer makes a batch program drift, bench/cuda/localize-drift.ts; not in the default list)
 #   (suite: the standard CPU-provider benchmark suite, bench/suite.ts, on this machine's cores; not in the default list)
 #   (history, sanitize: whether batch programs depend on what earlier runs left in device memory, and compute-sanitizer
@@ -58,15 +61,16 @@ do_unit() {
   local rc=0
   python3 bench/cuda/jpeg_fixtures.py "$W/jpeg" > /dev/null || echo "JPEG fixtures not written: the image decoder's fixture tests will skip"
   RTSERVE_JPEG_FIXTURES=$W/jpeg RTSERVE_CUDA_TEST_RESNET50=$W/models/resnet50.onnx node bench/cuda/gpu-tests.ts --out "$W/gpu-tests.json" \
-    ${UNIT_TESTS:-test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/detector.test.ts test/unit/engine/cuda/placement.test.ts test/unit/engine/cuda/image-decoder.test.ts} || rc=$?
+    ${UNIT_TESTS:-test/unit/engine/cuda/cuda-engine.test.ts test/unit/engine/cuda/served-order.test.ts test/unit/engine/cuda/detector.test.ts test/unit/engine/cuda/placement.test.ts test/unit/engine/cuda/image-decoder.test.ts test/unit/engine/cuda/compile-at-load-gpu.test.ts} || rc=$?
   cp "$W/gpu-tests.json" "$OUT/gpu-tests.json" 2>/dev/null  # comes back on its own: copy it to bench/results/
   return $rc
 }
 do_engine() { node bench/cuda/engine-bench.ts --model "$1" --models-dir "$W/models" --out-dir "$W" --dump-dir "$W/dump" --plan-dir /tmp/rtcuda-plans --budget-ms 1000 "${@:2}"; }
-# Waits (up to 120 s) until the server on port $1 (process $2) has resnet50 ready; fails when it never does or exits.
-resnet50_ready() {
+# Waits (up to 120 s) until the server on port $1 (process $2) has model $3 (default resnet50) ready; fails when it
+# never does or exits.
+model_ready() {
   for _ in $(seq 1 120); do
-    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$1/v2/models/resnet50/ready', timeout=2)" 2>/dev/null && return 0
+    python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$1/v2/models/${3:-resnet50}/ready', timeout=2)" 2>/dev/null && return 0
     kill -0 "$2" 2>/dev/null || return 1
     sleep 1
   done
@@ -88,7 +92,7 @@ EOC
   node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level warn --allow-client-shm=true --workers "${SERVED_WORKERS:-1}" > "$W/server.log" 2>&1 &
   local pid=$!
   local ok=0
-  resnet50_ready $port $pid && ok=1
+  model_ready $port $pid && ok=1
   if [ $ok = 1 ]; then
     echo "server ready after $(el)s"
     local common=(-m resnet50 -u "http://127.0.0.1:$port" --grpc-url "127.0.0.1:$((port + 1))" -b 16 -d 3 --warmup 2 --max-trials 2 --stability-percentage 30 --no-progress)
@@ -188,7 +192,7 @@ do_jpegserved() {
   jpeg_repo "$repo" || return 1
   node src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 --log-level info --image-decode auto > "$W/jpeg-server.log" 2>&1 &
   local pid=$! ok=0
-  resnet50_ready $port $pid && ok=1
+  model_ready $port $pid && ok=1
   if [ $ok = 1 ]; then
     lscpu | grep -E 'Model name|^CPU\(s\)'
     local c
@@ -223,7 +227,7 @@ do_frames() {
     taskset -c 0-11 node "${prof[@]}" src/cli/main.ts serve --model-repository "$repo" --http-port $port --grpc-port $((port + 1)) --metrics-port 0 \
       --log-level info --image-decode auto --workers "$workers" > "$W/frames-server-$workers.log" 2>&1 &
     pid=$! ok=0
-    resnet50_ready $port $pid && ok=1
+    model_ready $port $pid && ok=1
     if [ $ok = 1 ]; then
       local proto clients
       for proto in ${FRAMES_PROTOCOLS:-http}; do
@@ -267,6 +271,10 @@ frames_cpu_delta() {
   python3 -c "import sys; a=dict(x.split(':') for x in sys.argv[1].split()); b=dict(x.split(':') for x in sys.argv[2].split()); print(' '.join('%.2f' % (float(b[k]) - float(a.get(k, 0))) for k in b))" "$1" "$2"
 }
 
+# Issue #30's camera streams (bench/cuda/camera.sh): the shapes detector's CUDA plan fed simulated cameras.
+source bench/cuda/camera.sh
+export -f do_camera camera_repo
+
 export W OUT T0 HPLAN
 # The server's CPUs: the first logical CPU of each of the first two physical cores; the client's: of the next four.
 do_foundation() {
@@ -282,7 +290,7 @@ do_foundation() {
 }
 
 export -f jpeg_repo do_jpeg do_jpegserved do_frames frames_cpu frames_cpu_delta
-export -f resnet50_ready el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
+export -f model_ready el do_setup do_unit do_engine do_served do_webgpu do_suite do_foundation do_history do_sanitize
 
 for s in $STEPS; do
   case $s in
@@ -308,6 +316,7 @@ for s in $STEPS; do
     jpeg) TAIL=${TAIL:-40} step jpeg ${JPEG_LIMIT_S:-240} do_jpeg || FAILED="$FAILED jpeg" ;;
     jpegserved) TAIL=${TAIL:-40} step jpegserved ${JPEG_SERVED_LIMIT_S:-300} do_jpegserved || FAILED="$FAILED jpegserved" ;;
     frames) TAIL=${TAIL:-60} step frames ${FRAMES_LIMIT_S:-420} do_frames || FAILED="$FAILED frames" ;;
+    camera) TAIL=${TAIL:-60} step camera ${CAMERA_LIMIT_S:-420} do_camera || FAILED="$FAILED camera" ;;
     *) echo "unknown step $s" ;;
   esac
 done

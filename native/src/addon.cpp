@@ -468,6 +468,7 @@ rt::Engine* rtEngineOf(napi_env env, napi_value handle, std::atomic<int>** pendi
 }
 void rtReject(napi_env env, napi_deferred d, const std::string& msg) { rejectWith(env, d, msg); }
 void rtDefineImageExports(napi_env env, napi_value exports);
+void rtDefineLlmExports(napi_env env, napi_value exports);  // src/llm/llm-addon.cu (issue #31)
 
 namespace {
 
@@ -486,6 +487,7 @@ napi_value Init(napi_env env, napi_value exports) {
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   rtDefineImageExports(env, exports);
+  rtDefineLlmExports(env, exports);
   napi_value version;
   napi_create_string_utf8(env, "3", NAPI_AUTO_LENGTH, &version);
   napi_set_named_property(env, exports, "abiVersion", version);

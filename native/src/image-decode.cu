@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "cuda-check.h"
 #include "image-decode.h"
 #include "image-preprocess.cuh"
 #include "json.h"
@@ -22,12 +23,6 @@
 #endif
 
 namespace rt {
-
-#define IMG_CK(x)                                                                                      \
-  do {                                                                                                 \
-    cudaError_t e_ = (x);                                                                              \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#x) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
 
 ImageSpecNative ImageSpecNative::fromJson(const std::string& text) {
   Json j = parseJson(text);
@@ -100,11 +95,8 @@ static const char* nvjpegStatusName(nvjpegStatus_t s) {
     default: return "unknown status";
   }
 }
-#define NVJ_CK(x)                                                                                                   \
-  do {                                                                                                              \
-    nvjpegStatus_t s_ = (x);                                                                                        \
-    if (s_ != NVJPEG_STATUS_SUCCESS) throw std::runtime_error(std::string(#x) + ": nvJPEG " + nvjpegStatusName(s_)); \
-  } while (0)
+#define NVJ_CK(x) \
+  ::rt::checkStatus((x), NVJPEG_STATUS_SUCCESS, [](nvjpegStatus_t s_) { return std::string("nvJPEG ") + nvjpegStatusName(s_); }, #x, __FILE__, __LINE__)
 #endif
 
 struct ImageDecoderImpl {
@@ -128,7 +120,7 @@ struct ImageDecoderImpl {
   ImageDecoderImpl(const ImageDecoderImpl&) = delete;
   ImageDecoderImpl& operator=(const ImageDecoderImpl&) = delete;
   ImageDecoderImpl() {
-    IMG_CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 #ifndef RTCUDA_NO_NVJPEG
     NVJ_CK(nvjpegCreateEx(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, 0, &gpu));
     NVJ_CK(nvjpegJpegStateCreate(gpu, &gpuState));
@@ -165,20 +157,20 @@ struct ImageDecoderImpl {
 
   void ensurePool(size_t bytes) {
     if (bytes <= poolBytes) return;
-    IMG_CK(cudaStreamSynchronize(stream));
-    if (pool) IMG_CK(cudaFree(pool));
+    CK(cudaStreamSynchronize(stream));
+    if (pool) CK(cudaFree(pool));
     pool = nullptr;
     poolBytes = std::max(bytes, poolBytes * 2);
-    IMG_CK(cudaMalloc(&pool, poolBytes));
+    CK(cudaMalloc(&pool, poolBytes));
   }
   void ensureParams(size_t n) {
     if (n <= paramsCap) return;
-    IMG_CK(cudaStreamSynchronize(stream));
-    if (dParams) IMG_CK(cudaFree(dParams));
-    if (hParams) IMG_CK(cudaFreeHost(hParams));
+    CK(cudaStreamSynchronize(stream));
+    if (dParams) CK(cudaFree(dParams));
+    if (hParams) CK(cudaFreeHost(hParams));
     paramsCap = std::max(n, paramsCap * 2);
-    IMG_CK(cudaMalloc(&dParams, paramsCap * sizeof(ImageParams)));
-    IMG_CK(cudaHostAlloc((void**)&hParams, paramsCap * sizeof(ImageParams), cudaHostAllocDefault));
+    CK(cudaMalloc(&dParams, paramsCap * sizeof(ImageParams)));
+    CK(cudaHostAlloc((void**)&hParams, paramsCap * sizeof(ImageParams), cudaHostAllocDefault));
   }
 
   std::vector<ImageStatus> decode(const std::vector<ImageItem>& items, const ImageSpecNative& spec, void* dst, int64_t maxPixels) {
@@ -241,7 +233,7 @@ struct ImageDecoderImpl {
     // Raw frames: copied up as they are.
     for (size_t i = 0; i < n; i++) {
       if (!st[i].ok || items[i].encoded) continue;
-      IMG_CK(cudaMemcpyAsync(pool + at[i], items[i].data, items[i].bytes, cudaMemcpyHostToDevice, stream));
+      CK(cudaMemcpyAsync(pool + at[i], items[i].data, items[i].bytes, cudaMemcpyHostToDevice, stream));
       st[i].backend = "raw";
     }
 #ifndef RTCUDA_NO_NVJPEG
@@ -313,10 +305,10 @@ struct ImageDecoderImpl {
       p.offsetY = it.offsetY;
       p.valid = st[i].ok && it.resizeW > 0 && it.resizeH > 0 ? 1 : 0;
     }
-    IMG_CK(cudaMemcpyAsync(dParams, hParams, n * sizeof(ImageParams), cudaMemcpyHostToDevice, stream));
+    CK(cudaMemcpyAsync(dParams, hParams, n * sizeof(ImageParams), cudaMemcpyHostToDevice, stream));
     launchImagePreprocess(dParams, (int)n, spec, dst, stream);
-    IMG_CK(cudaGetLastError());
-    IMG_CK(cudaStreamSynchronize(stream));
+    CK(cudaGetLastError());
+    CK(cudaStreamSynchronize(stream));
     return st;
   }
 };
@@ -329,35 +321,35 @@ ImageDecoder::~ImageDecoder() {
 
 std::vector<ImageStatus> ImageDecoder::decodeInto(const std::vector<ImageItem>& items, const ImageSpecNative& spec, void* dst) {
   std::lock_guard<std::mutex> g(mu_);
-  IMG_CK(cudaSetDevice(0));
+  CK(cudaSetDevice(0));
   return impl_->decode(items, spec, dst, spec.maxPixels);
 }
 
 std::vector<ImageStatus> ImageDecoder::decodeToHost(const std::vector<ImageItem>& items, const ImageSpecNative& spec, void* host, size_t hostBytes) {
   std::lock_guard<std::mutex> g(mu_);
-  IMG_CK(cudaSetDevice(0));
+  CK(cudaSetDevice(0));
   ImageDecoderImpl& d = *impl_;
   size_t need = spec.rowBytes() * items.size();
   // An empty output keeps the rows on the device (benchmarks of the decode alone).
   if (hostBytes != need && hostBytes != 0) throw std::runtime_error("decodeImages: the output holds " + std::to_string(hostBytes) + " bytes, expected " + std::to_string(need));
   if (need > d.scratchBytes) {
-    IMG_CK(cudaStreamSynchronize(d.stream));
-    if (d.scratch) IMG_CK(cudaFree(d.scratch));
+    CK(cudaStreamSynchronize(d.stream));
+    if (d.scratch) CK(cudaFree(d.scratch));
     d.scratch = nullptr;
     d.scratchBytes = std::max(need, d.scratchBytes * 2);
-    IMG_CK(cudaMalloc(&d.scratch, d.scratchBytes));
+    CK(cudaMalloc(&d.scratch, d.scratchBytes));
   }
   auto st = d.decode(items, spec, d.scratch, spec.maxPixels);
   if (hostBytes != 0) {
     // Into pinned memory at full DMA speed, then into the caller's (pageable) memory on a few threads.
     if (need > d.stagingBytes) {
-      if (d.staging) IMG_CK(cudaFreeHost(d.staging));
+      if (d.staging) CK(cudaFreeHost(d.staging));
       d.staging = nullptr;
       d.stagingBytes = std::max(need, d.stagingBytes * 2);
-      IMG_CK(cudaHostAlloc((void**)&d.staging, d.stagingBytes, cudaHostAllocDefault));
+      CK(cudaHostAlloc((void**)&d.staging, d.stagingBytes, cudaHostAllocDefault));
     }
-    IMG_CK(cudaMemcpyAsync(d.staging, d.scratch, need, cudaMemcpyDeviceToHost, d.stream));
-    IMG_CK(cudaStreamSynchronize(d.stream));
+    CK(cudaMemcpyAsync(d.staging, d.scratch, need, cudaMemcpyDeviceToHost, d.stream));
+    CK(cudaStreamSynchronize(d.stream));
     const size_t parts = need < (4u << 20) ? 1 : 4, chunk = (need + parts - 1) / parts;
     char* dst = static_cast<char*>(host);
     const char* src = d.staging;  // pointers only: the threads must never copy the decoder (its destructor frees it all)

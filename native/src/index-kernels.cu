@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda-check.h"
 #include "index-kernels.cuh"
 
 namespace rt {
@@ -16,11 +17,6 @@ inline unsigned blocks(int64_t count) {
   int64_t b = (count + kT - 1) / kT;
   if (b < 1) b = 1;
   return (unsigned)(b > 65535LL * 32 ? 65535LL * 32 : b);
-}
-
-inline void check(const char* what) {
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
 inline int64_t total(int rank, const Dims6& d) {
@@ -307,7 +303,7 @@ bool tryCopy2dVec8(const __half* x, __half* y, int64_t rows, int64_t rowElems, i
   uint32_t total = (uint32_t)(rows * (rowElems / 8));
   copy2dVec8<<<blocks(total), kT, 0, s>>>(reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(y), (uint32_t)rows, (uint32_t)(rowElems / 8),
                                           (uint32_t)(ss / 8), (uint32_t)(ds / 8));
-  check("copy2d");
+  CK_LAUNCH("copy2d");
   return true;
 }
 
@@ -316,7 +312,7 @@ bool tryConvertInNhwc8(const void* src, bool srcF32, __half* dst, int64_t n, int
   uint32_t total = (uint32_t)(n * h * w);
   if (srcF32) convertInNhwc8<float><<<blocks(total), kT, 0, s>>>((const float*)src, reinterpret_cast<uint4*>(dst), (uint32_t)n, (uint32_t)c, (uint32_t)(h * w));
   else convertInNhwc8<__half><<<blocks(total), kT, 0, s>>>((const __half*)src, reinterpret_cast<uint4*>(dst), (uint32_t)n, (uint32_t)c, (uint32_t)(h * w));
-  check("convert_in");
+  CK_LAUNCH("convert_in");
   return true;
 }
 
@@ -324,7 +320,7 @@ void launchEw(const void* a, const void* b, const void* c, void* y, int ta, int 
               Dims6 sb, Dims6 sc, int op, bool isInt, cudaStream_t s) {
   int64_t n = total(rank, od);
   ewKernel<<<blocks(n), kT, 0, s>>>(a, b, c, y, ta, tb, tc, ty, rank, od, sa, sb, sc, op, isInt, n);
-  check("ew");
+  CK_LAUNCH("ew");
 }
 
 void launchGather(const void* x, void* y, int elem, int rank, Dims6 od, Dims6 is, int64_t xOff, cudaStream_t s) {
@@ -340,12 +336,12 @@ void launchGather(const void* x, void* y, int elem, int rank, Dims6 od, Dims6 is
       gatherKernel32<<<blocks(n), kT, 0, s>>>(static_cast<const uint16_t*>(x), static_cast<uint16_t*>(y), rank, od, is, (uint32_t)xOff, (uint32_t)n);
     else
       gatherKernel32<<<blocks(n), kT, 0, s>>>(static_cast<const uint32_t*>(x), static_cast<uint32_t*>(y), rank, od, is, (uint32_t)xOff, (uint32_t)n);
-    check("gather");
+    CK_LAUNCH("gather");
     return;
   }
   if (elem == 2) gatherKernel<<<blocks(n), kT, 0, s>>>(static_cast<const uint16_t*>(x), static_cast<uint16_t*>(y), rank, od, is, xOff, n);
   else gatherKernel<<<blocks(n), kT, 0, s>>>(static_cast<const uint32_t*>(x), static_cast<uint32_t*>(y), rank, od, is, xOff, n);
-  check("gather");
+  CK_LAUNCH("gather");
 }
 
 void launchGatherElements(const void* x, const float* idx, void* y, int elem, int rank, Dims6 od, Dims6 xs, int axis, int64_t axisLen,
@@ -355,7 +351,7 @@ void launchGatherElements(const void* x, const float* idx, void* y, int elem, in
     gatherElementsKernel<<<blocks(n), kT, 0, s>>>(static_cast<const uint16_t*>(x), idx, static_cast<uint16_t*>(y), rank, od, xs, axis, axisLen, n);
   else
     gatherElementsKernel<<<blocks(n), kT, 0, s>>>(static_cast<const uint32_t*>(x), idx, static_cast<uint32_t*>(y), rank, od, xs, axis, axisLen, n);
-  check("gather_elements");
+  CK_LAUNCH("gather_elements");
 }
 
 void launchTopK(const __half* x, __half* vals, float* inds, int64_t outer, int64_t len, int64_t inner, int64_t k, bool largest,
@@ -363,7 +359,7 @@ void launchTopK(const __half* x, __half* vals, float* inds, int64_t outer, int64
   int64_t rows = outer * inner;
   if (rows <= 0) return;
   topkKernel<<<(unsigned)rows, kT, 0, s>>>(x, vals, inds, len, inner, k, largest);
-  check("topk");
+  CK_LAUNCH("topk");
 }
 
 void launchResize(const __half* x, __half* y, int64_t n, int64_t c, int64_t h, int64_t w, int64_t oh, int64_t ow, float scaleH,
@@ -372,11 +368,11 @@ void launchResize(const __half* x, __half* y, int64_t n, int64_t c, int64_t h, i
     uint32_t tot = (uint32_t)(n * oh * ow * (c / 8));
     resizeVec8<<<blocks(tot), kT, 0, s>>>(reinterpret_cast<const uint4*>(x), reinterpret_cast<uint4*>(y), (uint32_t)n, (uint32_t)(c / 8),
                                           (uint32_t)h, (uint32_t)w, (uint32_t)oh, (uint32_t)ow, scaleH, scaleW, linear, coord, nearest);
-    check("resize");
+    CK_LAUNCH("resize");
     return;
   }
   resizeKernel<<<blocks(n * oh * ow * c), kT, 0, s>>>(x, y, n, c, h, w, oh, ow, scaleH, scaleW, linear, coord, nearest);
-  check("resize");
+  CK_LAUNCH("resize");
 }
 
 void launchPad(const void* x, void* y, int elem, int rank, Dims6 od, Dims6 id, Dims6 before, float value, cudaStream_t s) {
@@ -390,7 +386,7 @@ void launchPad(const void* x, void* y, int elem, int rank, Dims6 od, Dims6 id, D
     memcpy(&fill, &value, 4);
     padKernel<<<blocks(n), kT, 0, s>>>(static_cast<const uint32_t*>(x), static_cast<uint32_t*>(y), rank, od, id, before, fill, n);
   }
-  check("pad");
+  CK_LAUNCH("pad");
 }
 
 }  // namespace rt

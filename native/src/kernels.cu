@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda-check.h"
 #include "index-kernels.cuh"
 #include "kernels.cuh"
 
@@ -18,11 +19,6 @@ inline unsigned blocksFor(int64_t count, int threads = kThreads) {
   if (b < 1) b = 1;
   // Grid-stride loops cover the rest: 132 SMs x 16 resident blocks is plenty of parallelism.
   return (unsigned)(b > 65535LL * 32 ? 65535LL * 32 : b);
-}
-
-inline void check(const char* what) {
-  cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
 __device__ __forceinline__ float applyAct(float x, int kind, float p0, float p1) {
@@ -388,14 +384,14 @@ void launchConvertIn(const void* src, bool srcF32, __half* dst, int64_t n, int64
     if (srcF32) convertPlain<float><<<blocksFor(total), kThreads, 0, s>>>((const float*)src, dst, total);
     else convertPlain<__half><<<blocksFor(total), kThreads, 0, s>>>((const __half*)src, dst, total);
   }
-  check("convert_in");
+  CK_LAUNCH("convert_in");
 }
 
 void launchConvertOut(const __half* src, void* dst, bool dstF32, int64_t n, int64_t c, int64_t h, int64_t w, bool fromNhwc, cudaStream_t s) {
   int64_t total = n * c * h * w;
   if (dstF32) convertOutKernel<float><<<blocksFor(total), kThreads, 0, s>>>(src, (float*)dst, n, c, h, w, fromNhwc);
   else convertOutKernel<__half><<<blocksFor(total), kThreads, 0, s>>>(src, (__half*)dst, n, c, h, w, fromNhwc);
-  check("convert_out");
+  CK_LAUNCH("convert_out");
 }
 
 void launchUnary(const __half* x, __half* y, int64_t count, ActSpec act, cudaStream_t s) {
@@ -405,7 +401,7 @@ void launchUnary(const __half* x, __half* y, int64_t count, ActSpec act, cudaStr
   } else {
     unaryScalar<<<blocksFor(count), kThreads, 0, s>>>(x, y, count, act.kind, act.p0, act.p1);
   }
-  check("unary");
+  CK_LAUNCH("unary");
 }
 
 void launchChannelAffine(const __half* x, __half* y, const __half* scale, const __half* shift, const __half* res, int64_t count,
@@ -417,7 +413,7 @@ void launchChannelAffine(const __half* x, __half* y, const __half* scale, const 
   } else {
     channelAffineKernel<<<blocksFor(count), kThreads, 0, s>>>(x, y, scale, shift, res, count, channels, inner, act.kind, act.p0, act.p1);
   }
-  check("channel_affine");
+  CK_LAUNCH("channel_affine");
 }
 
 void launchBinary(const __half* a, const __half* b, __half* y, int rank, Dims6 od, Dims6 sa, Dims6 sb, int op, ActSpec act, cudaStream_t s) {
@@ -435,21 +431,21 @@ void launchBinary(const __half* a, const __half* b, __half* y, int rank, Dims6 o
   } else {
     binaryKernel<<<blocksFor(total), kThreads, 0, s>>>(a, b, y, rank, od, sa, sb, total, op, act.kind, act.p0, act.p1);
   }
-  check("binary");
+  CK_LAUNCH("binary");
 }
 
 void launchPool2d(const __half* x, __half* y, int64_t n, int64_t c, int64_t h, int64_t w, int64_t oh, int64_t ow, int kh, int kw, int sh,
                   int sw, int pt, int pl, int pb, int pr, int dh, int dw, bool isMax, bool countIncludePad, cudaStream_t s) {
   int64_t total = n * oh * ow * c;
   pool2dKernel<<<blocksFor(total), kThreads, 0, s>>>(x, y, n, c, h, w, oh, ow, kh, kw, sh, sw, pt, pl, pb, pr, dh, dw, isMax, countIncludePad);
-  check("pool2d");
+  CK_LAUNCH("pool2d");
 }
 
 __global__ void noopKernel() {}
 
 void launchNoop(cudaStream_t s) {
   noopKernel<<<1, 1, 0, s>>>();
-  check("noop");
+  CK_LAUNCH("noop");
 }
 
 void launchGlobalAvgPool(const __half* x, __half* y, int64_t n, int64_t hw, int64_t c, bool nhwc, bool isMax, cudaStream_t s) {
@@ -459,7 +455,7 @@ void launchGlobalAvgPool(const __half* x, __half* y, int64_t n, int64_t hw, int6
     int64_t rows = n * c;
     gapRows<<<blocksFor(rows * 32), kThreads, 0, s>>>(x, y, rows, hw, isMax);
   }
-  check("global_pool");
+  CK_LAUNCH("global_pool");
 }
 
 void launchSoftmax(const __half* x, __half* y, int64_t outer, int64_t len, int64_t inner, bool logSoftmax, cudaStream_t s) {
@@ -467,14 +463,14 @@ void launchSoftmax(const __half* x, __half* y, int64_t outer, int64_t len, int64
   int64_t threads = rows * 32;
   unsigned blocks = (unsigned)((threads + kThreads - 1) / kThreads);
   softmaxKernel<<<blocks, kThreads, 0, s>>>(x, y, outer, len, inner, logSoftmax);
-  check("softmax");
+  CK_LAUNCH("softmax");
 }
 
 void launchTranspose(const __half* x, __half* y, int rank, Dims6 od, Dims6 is, cudaStream_t s) {
   int64_t total = 1;
   for (int d = 0; d < rank; d++) total *= od.d[d];
   transposeKernel<<<blocksFor(total), kThreads, 0, s>>>(x, y, rank, od, is, total);
-  check("transpose");
+  CK_LAUNCH("transpose");
 }
 
 void launchCopy2d(const __half* x, __half* y, int64_t rows, int64_t rowElems, int64_t ss, int64_t ds, cudaStream_t s) {
@@ -485,7 +481,7 @@ void launchCopy2d(const __half* x, __half* y, int64_t rows, int64_t rowElems, in
   } else {
     copy2dKernel<<<blocksFor(rows * rowElems), kThreads, 0, s>>>(x, y, rows, rowElems, ss, ds);
   }
-  check("copy2d");
+  CK_LAUNCH("copy2d");
 }
 
 void launchDirectConv(const __half* x, const __half* w, const __half* bias, const __half* res, __half* y, int64_t n, int64_t c, int64_t h,
@@ -494,7 +490,7 @@ void launchDirectConv(const __half* x, const __half* w, const __half* bias, cons
   int64_t total = n * oh * ow * k;
   directConvKernel<<<blocksFor(total, 128), 128, 0, s>>>(x, w, bias, res, y, n, c, h, wd, k, r, sdim, oh, ow, pt, pl, sh, sw, dh, dw,
                                                          groups, act.kind, act.p0, act.p1);
-  check("direct_conv");
+  CK_LAUNCH("direct_conv");
 }
 
 void launchGemmNaive(const __half* a, const __half* b, const __half* bias, const __half* res, __half* y, int64_t batch, int64_t m,
@@ -502,18 +498,18 @@ void launchGemmNaive(const __half* a, const __half* b, const __half* bias, const
   dim3 block(16, 16);
   dim3 grid((unsigned)((n + 15) / 16), (unsigned)((m + 15) / 16), (unsigned)batch);
   gemmNaiveKernel<<<grid, block, 0, s>>>(a, b, bias, res, y, m, n, k, sA, sB, sY, bNK, act.kind, act.p0, act.p1);
-  check("gemm_naive");
+  CK_LAUNCH("gemm_naive");
 }
 
 void launchRandomFill(__half* y, int64_t count, uint32_t seed, float scale, cudaStream_t s) {
   randomFillKernel<<<blocksFor(count), kThreads, 0, s>>>(y, count, seed, scale);
-  check("random_fill");
+  CK_LAUNCH("random_fill");
 }
 
 void launchCompare(const __half* a, const __half* b, int64_t count, float* out, cudaStream_t s) {
   cudaMemsetAsync(out, 0, 2 * sizeof(float), s);
   compareKernel<<<blocksFor(count), kThreads, 0, s>>>(a, b, count, out);
-  check("compare");
+  CK_LAUNCH("compare");
 }
 
 }  // namespace rt

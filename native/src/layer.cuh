@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuda-check.h"
 #include "engine.h"
 #include "json.h"
 #include "kernels.cuh"
@@ -24,23 +25,7 @@
 namespace rt {
 
 
-// ---- error checks ---------------------------------------------------------------------------------------------
-
-#define CK(x)                                                                                          \
-  do {                                                                                                 \
-    cudaError_t e_ = (x);                                                                              \
-    if (e_ != cudaSuccess) throw std::runtime_error(std::string(#x) + ": " + cudaGetErrorString(e_)); \
-  } while (0)
-#define CKDNN(x)                                                                                          \
-  do {                                                                                                    \
-    cudnnStatus_t s_ = (x);                                                                               \
-    if (s_ != CUDNN_STATUS_SUCCESS) throw std::runtime_error(std::string(#x) + ": " + cudnnGetErrorString(s_)); \
-  } while (0)
-#define CKLT(x)                                                                                            \
-  do {                                                                                                     \
-    cublasStatus_t s_ = (x);                                                                               \
-    if (s_ != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(#x) + ": cublas status " + std::to_string((int)s_)); \
-  } while (0)
+// Error checks (CK, CKDNN, CKLT): cuda-check.h.
 
 inline std::string fmt(double v) {
   std::ostringstream o;

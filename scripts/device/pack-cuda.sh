@@ -37,7 +37,8 @@ tar -cf /tmp/rtserve-cuda-pack/modules.tar \
   --exclude='node_modules/typescript' --exclude='node_modules/@types' --exclude='node_modules/playwright-core' \
   --exclude='node_modules/@esbuild' --exclude='node_modules/esbuild' --exclude='node_modules/tsx' --exclude='node_modules/fast-check' --exclude='node_modules/openai' \
   --exclude='node_modules/onnxruntime-node/bin' --exclude='node_modules/@img' --exclude='node_modules/sharp' \
-  --exclude='node_modules/onnx-proto/node_modules/typescript' --exclude='node_modules/swagger-ui-dist/*bundle*' \
+  --exclude='node_modules/protobufjs-cli' --exclude='node_modules/jsdoc' --exclude='node_modules/@jsdoc' --exclude='node_modules/@babel' \
+  --exclude='node_modules/swagger-ui-dist/*bundle*' \
   --exclude='node_modules/*/node_modules/protobufjs/cli' --exclude='node_modules/*/node_modules/protobufjs/dist' --exclude='node_modules/protobufjs/cli' --exclude='node_modules/protobufjs/dist' \
   --exclude='node_modules/bintrees/test' --exclude='node_modules/zod/src' \
   --exclude='node_modules/@biomejs' --exclude='node_modules/kubernetes-models' --exclude='node_modules/@kubernetes-models' --exclude='node_modules/c8' \

@@ -15,9 +15,15 @@ export const GPU_ONLY_SKIPS = [
     why: 'needs the native CUDA engine and a GPU',
   },
   { file: 'test/unit/engine/cuda/detector.test.ts', suite: 'detectors on the CUDA engine on the GPU', why: 'needs the native CUDA engine and a GPU' },
+  { file: 'test/unit/engine/cuda/compile-at-load-gpu.test.ts', suite: 'compile at load on the GPU', why: 'needs the native CUDA engine and a GPU' },
   {
     file: 'test/unit/engine/cuda/image-decoder.test.ts',
     suite: 'GPU image path on the GPU',
     why: 'needs the native CUDA engine (with nvJPEG) and a GPU',
+  },
+  {
+    file: 'test/unit/engine/cuda/llm-engine.test.ts',
+    suite: 'CUDA decoder on the GPU',
+    why: 'needs the native CUDA engine (with the LLM decoder) and a GPU',
   },
 ];

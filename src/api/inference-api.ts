@@ -77,6 +77,11 @@ export interface InferenceApi {
    * answers UNSUPPORTED. Throws RtError.
    */
   inferImage?(request: ImageRequest): Promise<ImageResult>;
+  /**
+   * Optional: a request a front-end worker refused itself, by the model's config mirrored from the owner
+   * (docs/workers.md), is counted where every other is: a failure of the model version it addressed.
+   */
+  recordRefusal?(name: string, version: string | undefined, protocol: string, error: { readonly code: string; readonly category: string }): void;
   /** Labels of an output (from its config `label_filename`), for the classification extension. */
   outputLabels(name: string, version: string, output: string): readonly string[] | undefined;
   /**

@@ -6,10 +6,12 @@
 import type { ServerConfig } from '../config/server-config.ts';
 import type { InferenceApi } from '../api/inference-api.ts';
 import type { Logger } from '../observability/logger.ts';
-import { NatsQueueTransport } from '../queue/nats-transport.ts';
 import { startQueueWorker, type QueueWorker } from '../queue/queue-worker.ts';
 
-/** Connects to the configured broker and starts consuming; undefined when the queue is off. */
+/**
+ * Connects to the configured broker and starts consuming; undefined when the queue is off. The NATS client is
+ * loaded only then: a server without the queue never imports it.
+ */
 export async function startAsyncQueue(
   config: Readonly<ServerConfig>,
   api: InferenceApi,
@@ -20,7 +22,7 @@ export async function startAsyncQueue(
   const q = config.asyncQueue;
   return startQueueWorker({
     api,
-    transport: await NatsQueueTransport.connect(q),
+    transport: await (await import('../queue/nats-transport.ts')).NatsQueueTransport.connect(q),
     maxInFlight: q.maxInFlight,
     ackWaitMs: q.ackWaitMs,
     maxDeliveries: q.maxDeliveries,

@@ -21,7 +21,7 @@ import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
 import { startAsyncQueue } from './async-queue.ts';
 import { startEngineSide } from './engine-side.ts';
 import type { OwnerOrder, WorkerInit, WorkerReport } from './front-worker.ts';
-import type { RunningServer, StartOptions } from './rtserve-server.ts';
+import type { RunningServer, StartOptions } from './server-types.ts';
 
 /** A worker that dies this soon after the previous start of its slot waits before it is forked again. */
 const RESTART_BACKOFF_MS = 1000;
@@ -61,6 +61,8 @@ export async function startClusterServer(options: StartOptions, workers: number)
     opener: options.sharedMemoryOpener ?? defaultRegionOpener,
     // The workers' OpenAI-compatible routes generate here: one continuous batcher per model for the whole server.
     generate: engines.generate,
+    // Model state changes reach the workers' mirrors as they happen.
+    stateChanges: engines.repository,
     socketPath: join(tmpdir(), `rtserve-${process.pid}-${randomBytes(4).toString('hex')}.sock`),
   });
 

@@ -4,6 +4,7 @@
  * front ends (rtserve-server.ts); with `--workers N` it runs in the engine owner only (cluster-server.ts,
  * docs/workers.md), so batching still forms full batches across every worker's requests.
  */
+import { deviceEnv } from '../config/device-env.ts';
 import type { ServerConfig } from '../config/server-config.ts';
 import { InferenceServer } from '../core/inference-server.ts';
 import { bundledModelRepository } from '../util/package-root.ts';
@@ -12,7 +13,7 @@ import { createCudaEngine } from '../engine/cuda/cuda-engine.ts';
 import { defaultRegionOpener } from '../engine/cuda/shm-opener.ts';
 import type { ServerMetrics } from '../observability/metrics.ts';
 import type { Logger } from '../observability/logger.ts';
-import { loadNvmlSampler, registerGpuMetrics, type EngineDeviceMemory } from '../observability/gpu-metrics.ts';
+import { loadNvmlSampler, nvmlAddonPath, registerGpuMetrics, type EngineDeviceMemory } from '../observability/gpu-metrics.ts';
 import type { CudaEngineDescription } from '../engine/cuda/cuda-session.ts';
 import { ObservedModelStats } from '../observability/observed-stats.ts';
 import { ResponseCache } from '../core/response-cache.ts';
@@ -21,11 +22,14 @@ import { RepositoryPoller } from '../repository/poller.ts';
 import type { RtScheduler } from '../scheduler/queueing-scheduler.ts';
 import { createScheduler } from '../scheduler/index.ts';
 import { GenerateService, registerGenerateMetrics } from '../generate/index.ts';
+import { DeviceTokenEngines, type TokenEngineFactory } from './token-engines.ts';
+import { loadLlmAddon } from '../engine/cuda/llm-addon.ts';
+import { createCudaTokenEngine } from '../engine/cuda/llm-engine.ts';
 import { rtError } from '../errors/registry.ts';
 import { SharedMemoryManager } from '../shm/system-shared-memory.ts';
 import { RequestPipeline } from '../pipeline/request-pipeline.ts';
 import { serverImageDecoding } from './image-decoding.ts';
-import type { StartOptions } from './rtserve-server.ts';
+import type { StartOptions } from './server-types.ts';
 
 export interface EngineSide {
   /** Validation, scheduling, engines: what drains and counts requests in flight. */
@@ -44,16 +48,40 @@ export interface EngineSide {
   stop(): Promise<void>;
 }
 
+/**
+ * The device decoder Hugging Face checkpoints get at load (generate.engine cuda / auto): the CUDA decoder where its
+ * addon and a GPU are there, unless the caller gives its own factory (or null: none).
+ */
+function tokenEngineFactoryOf(options: StartOptions): TokenEngineFactory | undefined {
+  if (options.tokenEngineFactory === undefined) return loadLlmAddon().available ? createCudaTokenEngine : undefined;
+  return options.tokenEngineFactory ?? undefined;
+}
+
 /** Loads the repository and composes the core; `serverMetrics` gets the model statistics as its source. */
 export async function startEngineSide(options: StartOptions, serverMetrics: ServerMetrics): Promise<EngineSide> {
   const { config, logger } = options;
   const repositories = config.modelRepository.length > 0 ? config.modelRepository : [bundledModelRepository()];
   const responseCache = config.cacheSizeBytes > 0 ? new ResponseCache(config.cacheSizeBytes) : undefined;
-  const repository = new RepositoryManager({
+  const generateLimits = {
+    maxSequences: config.generateMaxSequences,
+    maxQueue: config.generateMaxQueue,
+    maxTokensInFlight: config.generateMaxTokensInFlight,
+    maxPrefillTokens: config.generateMaxPrefillTokens,
+  };
+  const tokenEngines = new DeviceTokenEngines(tokenEngineFactoryOf(options), generateLimits, logger);
+  const chainMetrics = serverMetrics.engineChainEvents();
+  const repository: RepositoryManager = new RepositoryManager({
+    deviceDecoder: tokenEngines.factory,
     statsFactory: (name, version) => new ObservedModelStats(name, version, serverMetrics.observerFor(name, version), logger),
     repositories,
-    // CUDA plans (`rtserve build --target cuda`) run on the native engine; everything else on onnxruntime.
-    engine: options.engine ?? createCudaEngine({ fallback: createOrtEngine() }),
+    // CUDA plans (`rtserve build --target cuda`) run on the native engine, and ONNX models compiled to one at load
+    // (cudaCompileOnnx, or a tensorrt accelerator in their config); everything else on onnxruntime.
+    engine:
+      options.engine ??
+      createCudaEngine({
+        fallback: createOrtEngine(),
+        compileAtLoad: { compiler: options.cudaCompiler, all: config.cudaCompileOnnx, cacheDir: config.cudaPlanCache, logger },
+      }),
     schedulerFactory: createScheduler,
     logger,
     defaultMaxBatchSize: config.defaultMaxBatchSize,
@@ -63,7 +91,18 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
     defaultProviders: config.providers.map((name) => ({ name })),
     // JPEGs of models whose engine decodes on its device travel to it undecoded (docs/image.md), unless --image-decode cpu.
     engineFrames: config.imageDecode !== 'cpu',
-    engineChainEvents: serverMetrics.engineChainEvents(),
+    // A failover or recovery changes the index's reason and the input that takes frames: the workers' mirrors follow.
+    engineChainEvents: {
+      failover: (e) => {
+        chainMetrics.failover(e);
+        repository.emit('change');
+      },
+      recovered: (e) => {
+        chainMetrics.recovered(e);
+        repository.emit('change');
+      },
+      probed: (e) => chainMetrics.probed(e),
+    },
   });
   // Generative models (a `generate` config section) are served by continuous batching over their engine session;
   // the pipeline's generation layer puts them behind the same InferenceApi every front end uses (docs/generate.md).
@@ -72,14 +111,9 @@ export async function startEngineSide(options: StartOptions, serverMetrics: Serv
       const v = repository.get(model, version);
       const session = v.sessions[0];
       if (session === undefined) throw rtError('MODEL_NOT_READY', `model '${model}' has no engine session`);
-      return { name: v.name, version: v.version, config: v.config, session, text: v.text };
+      return { name: v.name, version: v.version, config: v.config, session, text: v.text, tokenEngine: tokenEngines.of(v) };
     },
-    limits: {
-      maxSequences: config.generateMaxSequences,
-      maxQueue: config.generateMaxQueue,
-      maxTokensInFlight: config.generateMaxTokensInFlight,
-      maxPrefillTokens: config.generateMaxPrefillTokens,
-    },
+    limits: generateLimits,
     metrics: registerGenerateMetrics(serverMetrics.registry),
     logger,
   });
@@ -196,7 +230,7 @@ function observeEngineSide(
   if (config.allowMetrics && config.gpuMetrics) {
     // nv_gpu_* from NVML (skipped with one log line where the reader or the driver is absent), and what the CUDA
     // engine's instances hold on the device.
-    const nvml = loadNvmlSampler();
+    const nvml = loadNvmlSampler(nvmlAddonPath(deviceEnv().nvmlAddon));
     // Expected on every CPU host: worth a line only when debugging.
     if ('reason' in nvml) logger.debug({ reason: nvml.reason }, 'no GPU metrics');
     const described = new WeakMap<object, CudaEngineDescription>();

@@ -7,6 +7,8 @@ import cluster from 'node:cluster';
 import type { ServerConfig } from '../config/server-config.ts';
 import { createLogger } from '../observability/logger.ts';
 import { connectToOwner } from '../cluster/worker-link.ts';
+import { FrontPipeline } from '../pipeline/front-pipeline.ts';
+import { workerRequestCheck } from './worker-validation.ts';
 import type { AuthConfig } from '../config/security-schema.ts';
 import { createFrontEndServices, createTracing, startFrontEnds, type FrontEndServices, type FrontEnds } from './front-ends.ts';
 
@@ -38,25 +40,30 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
     logger.flush();
     process.exit(code);
   };
-  const link = await connectToOwner(init.socketPath, init.slot, {
-    collectMetrics: async () => (await services?.metrics.registry.getMetricsAsJSON()) ?? [],
-    beginDrain: () => {
-      stopping = true;
-      front?.beginDrain();
+  const link = await connectToOwner(
+    init.socketPath,
+    init.slot,
+    {
+      collectMetrics: async () => (await services?.metrics.registry.getMetricsAsJSON()) ?? [],
+      beginDrain: () => {
+        stopping = true;
+        front?.beginDrain();
+      },
+      finishDrain: async () => {
+        stopping = true;
+        await front?.finishDrain();
+        await services?.security.close();
+        await services?.shared.close();
+        await tracing?.close();
+      },
+      ownerGone: () => {
+        // The engine owner stopped (or died): no request can be answered any more.
+        if (!stopping) logger.error('the engine owner went away: stopping');
+        exit(stopping ? 0 : 1);
+      },
     },
-    finishDrain: async () => {
-      stopping = true;
-      await front?.finishDrain();
-      await services?.security.close();
-      await services?.shared.close();
-      await tracing?.close();
-    },
-    ownerGone: () => {
-      // The engine owner stopped (or died): no request can be answered any more.
-      if (!stopping) logger.error('the engine owner went away: stopping');
-      exit(stopping ? 0 : 1);
-    },
-  });
+    workerRequestCheck({ maxInputsPerRequest: config.maxInputsPerRequest, maxElementsPerTensor: config.maxElementsPerTensor }),
+  );
   // Rate limits and WebSocket tickets kept in memory, and the concurrency cap, live in the owner, shared by every
   // worker (shared-limits.ts).
   services = await createFrontEndServices(config, logger, undefined, {
@@ -68,7 +75,8 @@ export async function runFrontWorker(init: WorkerInit): Promise<void> {
   front = await startFrontEnds({
     config,
     logger,
-    api: link.api,
+    // Images of models whose engine decodes frames are placed here and cross undecoded (pipeline/front-pipeline.ts).
+    api: new FrontPipeline(link.api),
     security,
     metrics,
     metricsText: async () => ({ contentType: metrics.contentType, body: await link.metricsText() }),

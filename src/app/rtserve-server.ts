@@ -1,68 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import type { ServerConfig } from '../config/server-config.ts';
-import type { InferenceServer } from '../core/inference-server.ts';
-import type { InferenceApi } from '../api/inference-api.ts';
-import type { Engine } from '../engine/engine.ts';
-import type { Logger } from '../observability/logger.ts';
-import type { ServerMetrics } from '../observability/metrics.ts';
-import type { OtelTracing } from '../observability/otel-tracing.ts';
-import type { SharedState } from '../state/shared-state.ts';
-import type { Security } from '../security/security.ts';
-import type { RepositoryManager } from '../repository/manager.ts';
-import type { RepositoryPoller } from '../repository/poller.ts';
-import type { GenerateService } from '../generate/index.ts';
-import type { RegionOpener } from '../shm/system-shared-memory.ts';
-import type { FrameDecoder } from '../preprocess/frame-decoder.ts';
 import { frontEndWorkers } from '../config/workers.ts';
 import { startEngineSide, type EngineSide } from './engine-side.ts';
 import { createFrontEndServices, createTracing, startFrontEnds } from './front-ends.ts';
 import { startClusterServer } from './cluster-server.ts';
 import { startAsyncQueue } from './async-queue.ts';
 
-export interface StartOptions {
-  readonly config: Readonly<ServerConfig>;
-  readonly logger: Logger;
-  /** Engine override (tests may pass one); defaults to onnxruntime-node. */
-  readonly engine?: Engine;
-  /**
-   * How registered system shared memory regions are opened (docs/shared-memory.md); defaults to mapping them
-   * through the CUDA addon where it loads (engine/cuda/shm-opener.ts: zero-copy, DMA to the GPU), else file handles
-   * on /dev/shm (shm/system-shared-memory.ts `openFileRegion`).
-   */
-  readonly sharedMemoryOpener?: RegionOpener;
-  /** State shared with other servers (tests run two servers on one in-memory journal); default from config.sharedState. */
-  readonly sharedState?: SharedState;
-  /** The device frame decoder for `imageDecode` (tests give the CPU reference); default: the CUDA addon's nvJPEG path. */
-  readonly frameDecoder?: FrameDecoder;
-}
-
-export interface RunningServer {
-  /** The core: validation, scheduling, engines (requests in flight, drain). */
-  readonly core: InferenceServer;
-  /** The request pipeline around the core (src/pipeline/request-pipeline.ts): the InferenceApi every front end calls. */
-  readonly api: InferenceApi;
-  readonly http: FastifyInstance;
-  /** '' when the HTTP port is off (allowHttp false). */
-  readonly httpUrl: string;
-  readonly grpcAddress: string | undefined;
-  readonly metricsUrl: string | undefined;
-  /** Auth, rate limits and WebSocket tickets (src/security); `security.reloadAuth(config.auth)` swaps API keys. */
-  readonly security: Security;
-  /** The Prometheus metrics; front ends report into it (e.g. `metrics.wsConnections.inc()`). */
-  readonly metrics: ServerMetrics;
-  /** OpenTelemetry traces when an OTLP endpoint is configured (traceOtlpEndpoint). */
-  readonly tracing: OtelTracing | undefined;
-  /** The repository poller in poll mode (--model-control-mode poll, --repository-poll-secs > 0). */
-  readonly poller: RepositoryPoller | undefined;
-  /** Generation (continuous batching) of the models with a `generate` config section (docs/generate.md). */
-  readonly generate: GenerateService;
-  /** The model repository: loaded versions, their engine sessions and engine chains (`engineChain`). */
-  readonly repository: RepositoryManager;
-  /** With `workers` above 1: the process ids of the front-end workers serving now (docs/workers.md). */
-  readonly workerPids?: () => readonly number[];
-  /** Graceful stop: not ready, stop accepting, finish in-flight (up to exitTimeoutSecs), release engines. */
-  close(): Promise<void>;
-}
+export type { RunningServer, StartOptions } from './server-types.ts';
+import type { RunningServer, StartOptions } from './server-types.ts';
 
 /**
  * Composes the server: engine → repository → core, then the front ends on their ports. Port 0 picks a free

@@ -10,6 +10,7 @@ import { bundledModelRepository } from '../util/package-root.ts';
 import { ENGINE_KINDS, type EngineKind } from './clients/engine-client.ts';
 import type { HttpStack } from './clients/http-client.ts';
 import { serverDefaultEngineOptions } from './engine-defaults.ts';
+import type { BenchFlags } from './bench-flags.ts';
 import { BenchError } from './errors.ts';
 import { positiveInts, positiveNumber } from './flag-values.ts';
 import { describeLoad, markdownTable, textTable } from './format.ts';
@@ -20,38 +21,7 @@ import { defaultFactories, runBench, type BenchOptions, type InputSource } from 
 import type { BenchReport, LoadMode, MeasureOptions } from './types.ts';
 import { nativeBenchFlags, perfAnalyzerCsv, registerPerfAnalyzerFlags, type PerfAnalyzerFlags } from './perf-analyzer.ts';
 
-export interface BenchFlags {
-  url?: string;
-  grpcUrl?: string;
-  wsUrl?: string;
-  model: string;
-  modelVersion?: string;
-  protocol: string;
-  concurrency?: string;
-  requestRate?: string;
-  requestDistribution: string;
-  duration?: string;
-  requests?: string;
-  warmup: string;
-  stabilityPercentage: string;
-  maxTrials: string;
-  percentile?: string;
-  maxInflight: string;
-  batch: string;
-  input: string;
-  shape?: string[];
-  timeoutMs?: string;
-  httpClient: string;
-  sharedMemory: string;
-  engine?: string | boolean;
-  engineKinds: string;
-  engineThreads?: string;
-  modelRepository?: string;
-  out?: string;
-  report?: string;
-  markdown?: string;
-  progress: boolean;
-}
+export type { BenchFlags } from './bench-flags.ts';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 

@@ -8,7 +8,6 @@
  */
 import { Option, type Command } from 'commander';
 import { BenchError } from './errors.ts';
-import type { BenchFlags } from './bench-command.ts';
 import type { LevelResult } from './types.ts';
 
 /** The perf_analyzer flags as commander parses them (attribute names). */
@@ -117,7 +116,25 @@ function hostOf(address: string): string {
   return colon > 0 && !bare.endsWith(']') ? bare.slice(0, colon) : bare;
 }
 
-function setOnce(flags: BenchFlags, key: keyof BenchFlags, value: string, pa: string, native: string, given: unknown): void {
+/**
+ * The native flags of `rtserve bench` (bench-command.ts BenchFlags) that the perf_analyzer flags stand for: what
+ * this file reads and writes of them, so that it does not import the command that uses it.
+ */
+export interface NativeFlagsPart {
+  url?: string;
+  grpcUrl?: string;
+  modelVersion?: string;
+  protocol: string;
+  concurrency?: string;
+  requestRate?: string;
+  duration?: string;
+  requests?: string;
+  stabilityPercentage: string;
+  batch: string;
+  input: string;
+}
+
+function setOnce(flags: NativeFlagsPart, key: keyof NativeFlagsPart, value: string, pa: string, native: string, given: unknown): void {
   if (given !== undefined) throw new BenchError(`give ${pa} or ${native}, not both`);
   (flags as unknown as Record<string, unknown>)[key] = value;
 }
@@ -126,8 +143,8 @@ function setOnce(flags: BenchFlags, key: keyof BenchFlags, value: string, pa: st
  * The native flags that the perf_analyzer flags in `flags` stand for. `-u` without a scheme is perf_analyzer's
  * `host:port` (http:// is added); with `-i grpc` it is the gRPC address.
  */
-export function nativeBenchFlags(flags: BenchFlags & PerfAnalyzerFlags): BenchFlags {
-  const out: BenchFlags = { ...flags };
+export function nativeBenchFlags<F extends NativeFlagsPart>(flags: F & PerfAnalyzerFlags): F {
+  const out: F = { ...flags };
   const given = (k: string): unknown => (flags as unknown as Record<string, unknown>)[k];
   for (const r of REFUSED_FLAGS) if (flags[r.attr] !== undefined) throw new BenchError(r.message);
   if (flags.serviceKind !== undefined && flags.serviceKind !== 'triton')

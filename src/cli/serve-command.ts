@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { setFlagsFromString } from 'node:v8';
 import { loadServerConfig } from '../config/load-server-config.ts';
 import { startServer, type RunningServer } from '../app/rtserve-server.ts';
+import { compileCudaPlan } from './cuda-compile.ts';
 import { createLogger } from '../observability/logger.ts';
 import { RtError, rtError } from '../errors/registry.ts';
 import { watchConfig } from '../security/reload.ts';
@@ -28,6 +29,8 @@ interface ServeFlags {
   tlsCa?: string;
   allowClientShm?: boolean | string;
   imageDecode?: string;
+  cudaCompileOnnx?: string | boolean;
+  cudaPlanCache?: string;
   workers?: string;
   disableApi?: string;
   logDirectory?: string;
@@ -62,6 +65,8 @@ export function registerServeCommand(program: Command): void {
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--tls-ca <file>', 'PEM CA bundle: require client certificates signed by it (mutual TLS)')
     .option('--image-decode <mode>', 'where images are decoded: auto (GPU for CUDA-engine models), gpu, cpu (default auto)')
+    .option('--cuda-compile-onnx [bool]', 'compile every ONNX model to a CUDA plan at load where the native engine runs (default false)')
+    .option('--cuda-plan-cache <dir>', 'where plans compiled at load are cached (default: rtserve-cuda-plans in the temp directory)')
     .option('--allow-client-shm [bool]', "let clients register system shared memory regions (Triton's --allow-client-shm=true; default false)")
     .option('--workers <n>', "front-end processes sharing the ports in front of one engine owner: a number or 'auto' (docs/workers.md)")
     .option('--disable-api <list>', 'turn API groups off: repository,logging,shared-memory,statistics,demo,reflection')
@@ -109,6 +114,8 @@ export function registerServeCommand(program: Command): void {
         tlsCa: flags.tlsCa,
         allowClientShm: flags.allowClientShm,
         imageDecode: flags.imageDecode,
+        cudaCompileOnnx: flags.cudaCompileOnnx,
+        cudaPlanCache: flags.cudaPlanCache,
         workers: flags.workers,
         disabledApis: flags.disableApi,
         logDirectory: flags.logDirectory,
@@ -121,7 +128,7 @@ export function registerServeCommand(program: Command): void {
     const logger = createLogger(config.logLevel, 'rtserve', { file: config.logFile, format: config.logFormat, style: config.logStyle });
     for (const message of configWarnings.splice(0)) logger.warn(message);
     for (const w of triton.warnings) logger.warn(w);
-    const server = await startServer({ config, logger });
+    const server = await startServer({ config, logger, cudaCompiler: compileCudaPlan });
     const parts = server.httpUrl === '' ? [] : [`http=${server.httpUrl}`];
     if (server.grpcAddress !== undefined) parts.push(`grpc=${server.grpcAddress}`);
     if (server.metricsUrl !== undefined) parts.push(`metrics=${server.metricsUrl}/metrics`);

@@ -1,8 +1,9 @@
 /**
  * What a front-end worker knows of the engine owner without asking (docs/workers.md): liveness, readiness, server
  * metadata, the repository index, and each model version's metadata, config, readiness and output labels — the
- * answers of InferenceApi's synchronous methods. The owner takes a snapshot of its API and sends it whenever it
- * changes (and before it answers a load or unload, so the worker that asked already sees the result); statistics
+ * answers of InferenceApi's synchronous methods. The owner takes a snapshot of its API and sends it when the
+ * repository says it changed (ahead of the answers sent after the change, so the worker that asked for a load
+ * already sees the result: owner-hub.ts); statistics
  * and shared memory status are asked for each time instead, since they change with every request.
  */
 import type { InferenceApi, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';

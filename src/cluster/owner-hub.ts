@@ -45,8 +45,11 @@ export interface OwnerHubOptions {
   readonly limits?: { readonly buckets: BucketStore; readonly tickets: TicketStore; readonly concurrency: ConcurrencyStore };
   /** The owner's generation service: the workers' OpenAI-compatible routes generate here (remote-generate.ts). */
   readonly generate?: GenerationApi;
-  /** How often the owner looks for changes to mirror (model states, readiness). */
-  readonly mirrorIntervalMs?: number;
+  /**
+   * Emits 'change' when what the mirror holds may have changed (the repository: a load began or ended, an unload, an
+   * engine failover): the owner sends the workers a new snapshot, ahead of anything it sends after the change.
+   */
+  readonly stateChanges?: { on(event: 'change', listener: () => void): unknown; off(event: 'change', listener: () => void): unknown };
 }
 
 interface WorkerLink {
@@ -63,13 +66,32 @@ interface Hello {
   readonly slots?: { readonly path: string; readonly byteSize: number };
 }
 
+function addCounts(into: FrameChannel['counts'], from: FrameChannel['counts']): void {
+  into.framesSent += from.framesSent;
+  into.messagesSent += from.messagesSent;
+  into.framesReceived += from.framesReceived;
+  into.messagesReceived += from.messagesReceived;
+}
+
 export class OwnerHub {
   private readonly server: Server;
   private readonly links = new Set<WorkerLink>();
   private nextHold = 1;
   private lastSnapshot = '';
-  private readonly timer: NodeJS.Timeout;
+  private mirrorQueued = false;
+  private readonly changed = (): void => {
+    // Once for the changes of one synchronous run, before the caller that awaited the change goes on.
+    if (this.mirrorQueued) return;
+    this.mirrorQueued = true;
+    queueMicrotask(() => {
+      this.mirrorQueued = false;
+      this.pushMirror();
+    });
+  };
   private closed = false;
+  /** Calls served, by method, and the channels' frames and messages (summed over the workers that left too). */
+  readonly served = new Map<string, number>();
+  private readonly leftCounts = { framesSent: 0, messagesSent: 0, framesReceived: 0, messagesReceived: 0 };
 
   get socketPath(): string {
     return this.options.socketPath;
@@ -77,8 +99,7 @@ export class OwnerHub {
 
   private constructor(private readonly options: OwnerHubOptions) {
     this.server = createServer((socket) => this.accept(socket));
-    this.timer = setInterval(() => this.pushMirror(), options.mirrorIntervalMs ?? 200);
-    this.timer.unref();
+    options.stateChanges?.on('change', this.changed);
   }
 
   static async listen(options: OwnerHubOptions): Promise<OwnerHub> {
@@ -95,12 +116,20 @@ export class OwnerHub {
     return this.links.size;
   }
 
+  /** Frames and messages each way over every worker's channel since the hub opened. */
+  channelCounts(): FrameChannel['counts'] {
+    const sum = { ...this.leftCounts };
+    for (const l of this.links) addCounts(sum, l.peer.channel.counts);
+    return sum;
+  }
+
   private accept(socket: Socket): void {
     const channel = new FrameChannel(socket);
     let link: WorkerLink | undefined;
     const peer = new RpcPeer(
       channel,
       async (method, args, ctx) => {
+        this.served.set(method, (this.served.get(method) ?? 0) + 1);
         if (method === 'hello') {
           const hello = args.value as Hello;
           // Opened and checked as client regions are (no links, a regular file large enough), then by the opener.
@@ -127,6 +156,11 @@ export class OwnerHub {
       REUSED_SIGNALS,
     );
     peer.onNotify = (method, args) => {
+      if (method === 'infer.refused') {
+        const r = args.value as { model: string; version?: string; protocol: string; code: string; category: string };
+        this.options.api.recordRefusal?.(r.model, r.version, r.protocol, r);
+        return;
+      }
       if (method !== 'limits.release' || link === undefined) return;
       const hold = Number(args.value);
       link.holds.get(hold)?.();
@@ -135,6 +169,7 @@ export class OwnerHub {
     peer.onClose = () => {
       if (link === undefined) return;
       this.links.delete(link);
+      addCounts(this.leftCounts, channel.counts);
       // The worker died (or stopped) with requests in flight: they end with its connections, so do their holds.
       for (const release of link.holds.values()) release();
       link.holds.clear();
@@ -267,7 +302,7 @@ export class OwnerHub {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.timer);
+    this.options.stateChanges?.off('change', this.changed);
     for (const l of this.links) l.peer.channel.close();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.options.socketPath, { force: true });

@@ -14,11 +14,23 @@ import { ModelMirror, type MirrorSnapshot } from './model-mirror.ts';
 import { imageRequestToWire, imageResultFromWire, inputBinaries, requestToWire, responseFromWire } from './infer-wire.ts';
 import { SLOT_THRESHOLD_BYTES, type TensorSlots } from './tensor-slots.ts';
 import type { Incoming, RpcPeer } from './rpc-peer.ts';
+import type { RtError } from '../errors/registry.ts';
+
+/**
+ * Checks a request before it goes to the owner, from the mirrored configs (app/worker-validation.ts): the error the
+ * owner would answer, and whether the owner counts it in the model's statistics (validation: yes; the tensor limits,
+ * checked before the model is looked at: no); undefined when the owner is to decide.
+ */
+export type RequestCheck = (request: InferRequest) => { readonly error: RtError; readonly counted: boolean } | undefined;
+
+/** Makes the check over a worker's mirror (its configs and readiness, kept current by the owner). */
+export type RequestCheckOf = (configs: Pick<InferenceApi, 'modelConfig' | 'modelReady'>) => RequestCheck;
 
 export class RemoteInferenceApi implements InferenceApi {
   private readonly mirror: ModelMirror;
   /** Set by the owner's drain order: not ready from then on, whatever the last snapshot said. */
   private draining = false;
+  private readonly check: RequestCheck | undefined;
   readonly systemSharedMemory?: SystemSharedMemoryApi;
 
   constructor(
@@ -27,8 +39,11 @@ export class RemoteInferenceApi implements InferenceApi {
     sharedMemory: boolean,
     /** Large inputs go through these (tensor-slots.ts); without them every tensor travels inline. */
     private readonly slots: TensorSlots | undefined,
+    /** Made once over this API's mirror: refuses bad requests here, so they never cost the owner's loop. */
+    checkOf?: RequestCheckOf,
   ) {
     this.mirror = new ModelMirror(snapshot);
+    this.check = checkOf?.(this.mirror);
     if (sharedMemory) {
       this.systemSharedMemory = {
         register: async (name, key, offset, byteSize, owner) => {
@@ -89,6 +104,18 @@ export class RemoteInferenceApi implements InferenceApi {
   }
 
   async infer(request: InferRequest): Promise<InferResponse> {
+    // While draining the owner answers SERVER_DRAINING before it looks at a request.
+    const refused = this.check !== undefined && !this.draining ? this.check(request) : undefined;
+    if (refused !== undefined) {
+      const { error: e, counted } = refused;
+      // The owner still counts it, as it counts the requests it refuses itself (one small message, no request).
+      const protocol = request.protocol ?? request.context?.protocol ?? 'unknown';
+      if (counted)
+        this.peer.notify('infer.refused', {
+          value: { model: request.model, version: request.version, protocol, code: e.code, category: e.category },
+        });
+      throw e;
+    }
     const signal = request.signal;
     const binaries = inputBinaries(request);
     const slots = this.slots;

@@ -1,5 +1,5 @@
 /**
- * Calls in both directions over one FrameChannel (docs/workers.md): a call is a frame `{c: id, m: method, a: args}`
+ * Calls in both directions over one FrameChannel (docs/workers.md): a call is a message `{c: id, m: method, a: args}`
  * with binary parts; its answer `{r: id, v: value}` or `{r: id, e: error}`; a call may first stream items
  * `{s: id, v}` (inferStream). A notification `{m, a}` has no id and no answer. Errors cross as their RtError code
  * and message, so a front end answers a worker's request exactly as the single process would.
@@ -80,7 +80,7 @@ export class RpcPeer {
      */
     private readonly reusesSignals: ReadonlySet<string> = new Set(),
   ) {
-    channel.onFrame = (head, parts, frameBuffer) => this.frame(head, { value: head['a'] ?? head['v'], parts, frameBuffer });
+    channel.onMessage = (head, parts, frameBuffer) => this.message(head, { value: head['a'] ?? head['v'], parts, frameBuffer });
     channel.onClose = () => {
       const err = closedError();
       this.closedError = err;
@@ -132,7 +132,7 @@ export class RpcPeer {
     return this.channel.send({ m: method, a: payload.value }, payload.parts);
   }
 
-  private frame(head: FrameHead, incoming: Incoming): void {
+  private message(head: FrameHead, incoming: Incoming): void {
     const c = head['c'];
     if (typeof c === 'number') {
       this.serve(c, String(head['m']), incoming);

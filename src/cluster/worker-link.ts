@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { rtError } from '../errors/registry.ts';
 import { FrameChannel } from './frame-channel.ts';
 import type { MirrorSnapshot } from './model-mirror.ts';
-import { RemoteInferenceApi } from './remote-api.ts';
+import { RemoteInferenceApi, type RequestCheckOf } from './remote-api.ts';
 import { RemoteGenerationApi } from './remote-generate.ts';
 import type { GenerationApi } from '../generate/generate-service.ts';
 import { RpcPeer } from './rpc-peer.ts';
@@ -42,7 +42,13 @@ export interface WorkerLink {
   close(): void;
 }
 
-export async function connectToOwner(socketPath: string, workerId: number, handlers: WorkerHandlers): Promise<WorkerLink> {
+export async function connectToOwner(
+  socketPath: string,
+  workerId: number,
+  handlers: WorkerHandlers,
+  /** The checks that refuse a bad request in the worker, from its mirror (app/worker-validation.ts). */
+  checkOf?: RequestCheckOf,
+): Promise<WorkerLink> {
   const socket = connect(socketPath);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -78,7 +84,7 @@ export async function connectToOwner(socketPath: string, workerId: number, handl
     })
   ).value as { snapshot: MirrorSnapshot; sharedMemory: boolean };
   await slots?.unlink();
-  api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory, slots);
+  api = new RemoteInferenceApi(peer, hello.snapshot, hello.sharedMemory, slots, checkOf);
   return {
     api,
     generate: new RemoteGenerationApi(peer, api),

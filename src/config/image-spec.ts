@@ -10,6 +10,21 @@ export type ImageFormat = 'jpeg' | 'png' | 'webp';
 export type ResizeMode = 'fill' | 'fit' | 'letterbox' | 'cover';
 export type ImageDtype = 'FP32' | 'FP16' | 'UINT8';
 
+/**
+ * What a frame decoder reports per frame, on the CPU (src/preprocess/frame-decoder.ts) and on the GPU
+ * (src/engine/cuda/image-decoder.ts): decoded, or why not ("unsupported": decode it on the CPU instead;
+ * "corrupt" / "too-large": refuse it).
+ */
+export interface FrameStatus {
+  readonly ok: boolean;
+  readonly width: number;
+  readonly height: number;
+  /** Which decoder took it: hardware, gpu-hybrid, gpu (nvJPEG), raw, cpu-reference. */
+  readonly backend?: string;
+  readonly code?: 'unsupported' | 'corrupt' | 'too-large';
+  readonly message?: string;
+}
+
 export interface ImageSpec {
   readonly model: string;
   readonly inputName: string;

@@ -5,6 +5,7 @@ import { rtError } from '../errors/registry.ts';
 import type { z } from 'zod';
 import { describeZodError, didYouMean } from './hint.ts';
 import { foldApiKey } from './api-key.ts';
+import { DEVICE_VARIABLES } from './device-env.ts';
 import { otelEnvLayer } from './otel-env.ts';
 import { serverConfigSchema, type ServerConfig, type ServerConfigInput } from './server-config.ts';
 
@@ -49,7 +50,7 @@ export function isServiceLinkVariable(name: string, value: string): boolean {
 }
 
 /** RTSERVE_* names read by other parts of rtserve, not server settings (docs/configuration.md). */
-const OTHER_RTSERVE_VARIABLES = new Set(['RTSERVE_CUDA_ADDON']);
+const OTHER_RTSERVE_VARIABLES = new Set(DEVICE_VARIABLES);
 
 /** The server keys whose value is an object: their variable holds JSON (`RTSERVE_AUTH='{"enabled":true}'`). */
 function isObjectKey(key: string): boolean {

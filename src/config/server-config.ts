@@ -110,6 +110,18 @@ export const serverConfigSchema = z.strictObject({
    */
   imageDecode: z.enum(['auto', 'gpu', 'cpu']).default('auto'),
   /**
+   * ONNX on the GPU (docs/cuda-engine.md "Compiled at load"): every ONNX model that is not all KIND_CPU instances is
+   * compiled to a CUDA plan when it loads on a host where the native engine loads, and served on it. Without this a
+   * model still asks for it alone, with Triton's `optimization.execution_accelerators.gpu_execution_accelerator:
+   * [{name: "tensorrt"}]`. A compile that fails serves the model on its configured engine, with the reason logged.
+   */
+  cudaCompileOnnx: bool.default(false),
+  /**
+   * Where plans compiled at load are kept, one file per model hash, GPU and tool versions, so a restart or a reload
+   * of an unchanged model skips the compile. Empty: rtserve-cuda-plans in the OS temporary directory.
+   */
+  cudaPlanCache: z.string().default(''),
+  /**
    * API groups answered UNSUPPORTED (the demo pages 404, gRPC server reflection is not served) on every front end;
    * Triton's restricted APIs, but off.
    */

@@ -187,6 +187,18 @@ export class InferenceServer implements InferenceApi {
     }
   }
 
+  recordRefusal(name: string, version: string | undefined, protocol: string, error: { readonly code: string; readonly category: string }): void {
+    let loaded: LoadedVersion;
+    try {
+      loaded = this.options.repository.get(name, version);
+    } catch {
+      return;
+    }
+    // As a request refused by validation here (infer below): a failure of the version it addressed.
+    loaded.stats.recordFailure(0);
+    this.options.observer?.inferDone(protocol, loaded.name, loaded.version, error);
+  }
+
   async infer(request: InferRequest): Promise<InferResponse> {
     const arrivalNs = process.hrtime.bigint();
     if (this.draining) throw rtError('SERVER_DRAINING', 'server is shutting down and accepts no new requests', { retryAfterMs: 1000 });

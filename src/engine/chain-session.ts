@@ -3,7 +3,7 @@ import type { EncodedFrame } from '../tensor/frames.ts';
 import { copyData } from '../tensor/datatype.ts';
 import type { Tensor } from '../tensor/tensor.ts';
 import { concatBatch } from './batch-tensors.ts';
-import type { EngineChain, FailoverReason } from './engine-chain.ts';
+import type { ChainRouter, FailoverReason } from './chain-types.ts';
 import type { BatchFeed, EngineSession, FrameRun, SessionDescription } from './engine.ts';
 
 /** An engine or device failure (reason), or undefined for an error that is the request's or the caller's. */
@@ -17,10 +17,10 @@ export function engineFailureOf(err: unknown, session: EngineSession): FailoverR
 
 /** What the scheduler holds for one instance: runs go to whichever link serves. */
 export class ChainSession implements EngineSession {
-  readonly #chain: EngineChain;
+  readonly #chain: ChainRouter;
   readonly #instance: number;
 
-  constructor(chain: EngineChain, instance: number) {
+  constructor(chain: ChainRouter, instance: number) {
     this.#chain = chain;
     this.#instance = instance;
   }

@@ -18,12 +18,10 @@ import type { Engine, EngineLoadOptions, EngineSession, ExecutionProviderSpec, S
 import type { FailoverSection } from '../config/model-config.ts';
 import { ERROR_CODES, type RtError, rtError, toRtError } from '../errors/registry.ts';
 import { ChainSession } from './chain-session.ts';
+import type { BreakerState, ChainRouter, FailoverReason, LinkSession } from './chain-types.ts';
 import type { Logger } from '../observability/logger.ts';
 
-export type BreakerState = 'closed' | 'open' | 'half_open';
-
-/** Why traffic left a link: it could not be loaded, its session died, or it reported device errors. */
-export type FailoverReason = 'load_failed' | 'worker_died' | 'device_error';
+export type { BreakerState, FailoverReason } from './chain-types.ts';
 
 /** One link of the chain: the provider and its position (0 = primary; the same provider may appear twice). */
 export interface ChainLink {
@@ -86,7 +84,7 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export class EngineChain implements EngineChainView {
+export class EngineChain implements EngineChainView, ChainRouter {
   readonly links: readonly ChainLink[];
   /** One EngineSession per instance, for the scheduler. */
   readonly sessions: readonly EngineSession[];
@@ -219,7 +217,7 @@ export class EngineChain implements EngineChainView {
   }
 
   /** This instance's session on the serving link when it is loaded and alive: no await on the hot path. */
-  ready(instance: number): { link: number; session: EngineSession } | undefined {
+  ready(instance: number): LinkSession | undefined {
     const link = this.#active;
     if (link === undefined || this.#closing !== undefined) return undefined;
     const slot = this.#slots[link]?.[instance];
@@ -233,7 +231,7 @@ export class EngineChain implements EngineChainView {
   }
 
   /** The serving link and this instance's session on it, loading it on first use; fails over past dead ones. */
-  async acquire(instance: number): Promise<{ link: number; session: EngineSession }> {
+  async acquire(instance: number): Promise<LinkSession> {
     for (;;) {
       if (this.#closing !== undefined) throw rtError('MODEL_NOT_READY', `model '${this.#o.model}' version ${this.#o.version} is unloading`);
       const link = this.#active;

@@ -34,6 +34,18 @@ export interface EngineLoadOptions {
    * device (`EngineSession.runFrames`) preprocesses them into this input by it.
    */
   readonly image?: ImageSpec;
+  /**
+   * Set for a model that may be compiled to a CUDA plan at load (docs/cuda-engine.md "Compiled at load"): whether
+   * its config asks for that itself (a tensorrt GPU accelerator), and the largest batch the plan must run. Unset
+   * for a model whose instances are all KIND_CPU. Engines without a CUDA compiler ignore it.
+   */
+  readonly cudaCompile?: CudaCompileRequest;
+}
+
+export interface CudaCompileRequest {
+  readonly requested: boolean;
+  /** The model's max_batch_size (0: it takes no batch dimension, the plan runs its own static shape). */
+  readonly maxBatchSize: number;
 }
 
 export interface SessionDescription {

@@ -15,8 +15,10 @@ import type { Tensor } from '../tensor/tensor.ts';
 import type { EngineSession } from '../engine/engine.ts';
 import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { DecoderSpec, IndexType, MaskType } from './decoder-spec.ts';
+import type { DecoderSpec } from './decoder-spec.ts';
+import { indexTensor, maskTensor } from './feeds.ts';
 import { KvBatch, type NewRow } from './kv-batch.ts';
+import type { GenerationBatcher } from './batcher.ts';
 import type { GenerateMetricsSink } from './metrics.ts';
 import type { Sequence } from './sequence.ts';
 
@@ -38,28 +40,7 @@ export const DEFAULT_BATCHER_LIMITS: BatcherLimits = Object.freeze({
   maxPrefillTokens: 2048,
 });
 
-function indexTensor(name: string, type: IndexType, shape: number[], values: ArrayLike<number>): Tensor {
-  const data = type === 'INT64' ? BigInt64Array.from(Array.from(values, (v) => BigInt(v))) : Int32Array.from(values);
-  return { name, datatype: type, shape, data };
-}
-
-function maskTensor(name: string, type: MaskType, shape: number[], values: Uint8Array): Tensor {
-  switch (type) {
-    case 'INT64': {
-      const d = new BigInt64Array(values.length);
-      for (let i = 0; i < values.length; i++) if (values[i] === 1) d[i] = 1n;
-      return { name, datatype: type, shape, data: d };
-    }
-    case 'INT32':
-      return { name, datatype: type, shape, data: Int32Array.from(values) };
-    case 'FP32':
-      return { name, datatype: type, shape, data: Float32Array.from(values) };
-    case 'BOOL':
-      return { name, datatype: type, shape, data: values };
-  }
-}
-
-export class ContinuousBatcher {
+export class ContinuousBatcher implements GenerationBatcher {
   private readonly waiting: Sequence[] = [];
   private readonly batch: KvBatch<Sequence>;
   private reserved = 0;

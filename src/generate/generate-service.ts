@@ -1,6 +1,7 @@
 /**
  * The entry point of generation for every front end: validates a GenerateRequest, tokenizes it, and queues it on
- * the continuous batcher of the model version that serves it (one batcher per loaded engine session). Returns a
+ * the batcher of the model version that serves it (one per loaded engine session: the continuous batcher, or the
+ * paged scheduler, batcher-choice.ts). Returns a
  * Generation handle: numbered events that can be read from any point (resume), the final result, and cancel.
  * Finished generations stay retrievable by id for `retainMs` so that a client that lost its connection can
  * pick up where it left off.
@@ -10,12 +11,15 @@ import type { ModelConfig } from '../config/model-config.ts';
 import type { EngineSession } from '../engine/engine.ts';
 import { rtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
-import { ContinuousBatcher, DEFAULT_BATCHER_LIMITS, type BatcherLimits } from './continuous-batcher.ts';
+import type { GenerationBatcher } from './batcher.ts';
+import { createBatcher } from './batcher-choice.ts';
+import { DEFAULT_BATCHER_LIMITS, type BatcherLimits } from './continuous-batcher.ts';
 import { decoderSpecOf, type ChatTemplate, type DecoderSpec, type DecoderText } from './decoder-spec.ts';
 import type { GenerateMetricsSink } from './metrics.ts';
-import { Sampler, normalizeSampling } from './sampling.ts';
+import { normalizeSampling } from './sampling.ts';
 import { Sequence } from './sequence.ts';
 import { checkStops } from './stop.ts';
+import type { TokenEngine } from './token-engine.ts';
 import type { GenerateRequest, GenerationEvent, GenerationResult } from './types.ts';
 import { settlesWithin } from '../util/timeout.ts';
 
@@ -27,6 +31,8 @@ export interface ResolvedDecoder {
   readonly session: EngineSession;
   /** The tokenizer and chat template of a Hugging Face checkpoint (generate.tokenizer 'huggingface'). */
   readonly text?: DecoderText | undefined;
+  /** The version's device decoder (the CUDA decoder made at load), which the paged scheduler drives when set. */
+  readonly tokenEngine?: TokenEngine | undefined;
 }
 
 export interface GenerateServiceOptions {
@@ -81,7 +87,8 @@ export interface GenerationApi {
 
 interface BatcherEntry {
   readonly session: EngineSession;
-  readonly batcher: ContinuousBatcher;
+  readonly tokenEngine: TokenEngine | undefined;
+  readonly batcher: GenerationBatcher;
 }
 
 function randomSeed(): number {
@@ -133,7 +140,7 @@ export class GenerateService implements GenerationApi {
   }
 
   /** The batcher serving a model version (created on first use); exposed for tests and benchmarks. */
-  batcher(model: string, version?: string): ContinuousBatcher {
+  batcher(model: string, version?: string): GenerationBatcher {
     return this.entry(model, version).batcher;
   }
 
@@ -162,7 +169,7 @@ export class GenerateService implements GenerationApi {
       // Clamped to the context: the generation then ends with finish reason "length".
       maxTokens: Math.min(wanted, room),
       stop,
-      sampler: new Sampler(sampling, spec.vocabSize, prompt),
+      sampling,
       spec,
       metrics: this.options.metrics,
     });
@@ -227,11 +234,21 @@ export class GenerateService implements GenerationApi {
     const key = `${resolved.name}\0${resolved.version}`;
     const existing = this.batchers.get(key);
     // A reload swaps the session: the old batcher finishes what it runs, new requests go to a new one.
-    if (existing !== undefined && existing.session === resolved.session) return existing;
+    if (existing !== undefined && existing.session === resolved.session && existing.tokenEngine === resolved.tokenEngine) return existing;
     const spec = decoderSpecOf(resolved.config, resolved.session.describe(), resolved.text);
     const entry = {
       session: resolved.session,
-      batcher: new ContinuousBatcher(spec, resolved.session, this.limits, this.options.metrics, this.options.logger),
+      tokenEngine: resolved.tokenEngine,
+      batcher: createBatcher({
+        spec,
+        // decoderSpecOf has checked that the config has a generate section.
+        section: resolved.config.generate as NonNullable<ModelConfig['generate']>,
+        session: resolved.session,
+        tokenEngine: resolved.tokenEngine,
+        limits: this.limits,
+        metrics: this.options.metrics,
+        logger: this.options.logger,
+      }),
     };
     this.batchers.set(key, entry);
     return entry;

@@ -1,7 +1,9 @@
 /**
  * Generation metrics on the server's Prometheus registry (ServerMetrics.registry, src/observability/metrics.ts):
  * time to first token, inter-token latency, tokens (counters: tokens/s is PromQL's `rate()` over them, over the
- * window the dashboard picks, not a rate the server fixes), sequences running and queued, decode-step batch sizes and finished generations by reason. `registerGenerateMetrics` is the
+ * window the dashboard picks, not a rate the server fixes), sequences running and queued, step batch sizes, finished
+ * generations by reason, and for the paged scheduler (paged-batcher.ts) KV blocks used and free, prefix-cache
+ * lookups and hits, and preemptions. `registerGenerateMetrics` is the
  * hook: the server composition calls it once with its registry and hands the sink to the GenerateService.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -12,10 +14,19 @@ export interface GenerateMetricsSink {
   interToken(model: string, seconds: number): void;
   tokens(model: string, count: number): void;
   promptTokens(model: string, count: number): void;
-  step(model: string, batchSize: number, seconds: number, kind: 'prefill' | 'decode'): void;
+  /** One engine step; 'mixed' is a paged step with prompt chunks and decode tokens together. */
+  step(model: string, batchSize: number, seconds: number, kind: StepKind): void;
   sequences(model: string, running: number, queued: number): void;
   finished(model: string, reason: FinishReason | 'error'): void;
+  /** KV blocks referenced by sequences, and blocks free or reclaimable (idle prefix-cache blocks). */
+  kvBlocks(model: string, used: number, free: number): void;
+  /** Full prompt blocks looked up in the prefix cache at admission, and how many were found. */
+  prefixCache(model: string, queried: number, hits: number): void;
+  /** A running sequence gave its blocks back to let another go on (it is recomputed later). */
+  preemption(model: string): void;
 }
+
+export type StepKind = 'prefill' | 'decode' | 'mixed';
 
 /** Latency buckets from 1 ms to 10 s: token latencies on a CPU are milliseconds, first tokens under load seconds. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -66,7 +77,9 @@ export function registerGenerateMetrics(registry: Registry): GenerateMetricsSink
     labelNames: ['model', 'finish_reason'],
     registers,
   });
+  const paged = pagedMetrics(registers);
   return {
+    ...paged,
     firstToken: (model, s) => ttft.observe({ model }, s),
     interToken: (model, s) => itl.observe({ model }, s),
     tokens: (model, n) => tokens.inc({ model }, n),
@@ -80,5 +93,43 @@ export function registerGenerateMetrics(registry: Registry): GenerateMetricsSink
       queued.set({ model }, q);
     },
     finished: (model, reason) => finished.inc({ model, finish_reason: reason }),
+  };
+}
+
+function pagedMetrics(registers: Registry[]): Pick<GenerateMetricsSink, 'kvBlocks' | 'prefixCache' | 'preemption'> {
+  const blocks = new Gauge({
+    name: 'rtserve_generate_kv_blocks',
+    help: 'KV cache blocks of the paged scheduler by state (used: referenced by sequences; free: free or idle in the prefix cache)',
+    labelNames: ['model', 'state'],
+    registers,
+  });
+  const queried = new Counter({
+    name: 'rtserve_generate_prefix_cache_queries_total',
+    help: 'Full prompt blocks looked up in the prefix cache at admission',
+    labelNames: ['model'],
+    registers,
+  });
+  const hits = new Counter({
+    name: 'rtserve_generate_prefix_cache_hits_total',
+    help: 'Full prompt blocks found in the prefix cache (not recomputed)',
+    labelNames: ['model'],
+    registers,
+  });
+  const preemptions = new Counter({
+    name: 'rtserve_generate_preemptions_total',
+    help: 'Running sequences preempted (blocks given back, recomputed later) because the KV cache was full',
+    labelNames: ['model'],
+    registers,
+  });
+  return {
+    kvBlocks: (model, used, free) => {
+      blocks.set({ model, state: 'used' }, used);
+      blocks.set({ model, state: 'free' }, free);
+    },
+    prefixCache: (model, q, h) => {
+      queried.inc({ model }, q);
+      hits.inc({ model }, h);
+    },
+    preemption: (model) => preemptions.inc({ model }),
   };
 }

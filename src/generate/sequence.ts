@@ -7,7 +7,7 @@ import type { RtError } from '../errors/registry.ts';
 import type { DecoderSpec } from './decoder-spec.ts';
 import { GenerationStream } from './generation-stream.ts';
 import type { GenerateMetricsSink } from './metrics.ts';
-import type { Sampler } from './sampling.ts';
+import { Sampler, type NormalizedSampling } from './sampling.ts';
 import { StopMatcher } from './stop.ts';
 import type { StreamDecoder } from './tokenizer.ts';
 import type { FinishReason, GenerationResult, Usage } from './types.ts';
@@ -21,7 +21,7 @@ export interface SequenceInit {
   /** Already clamped so that prompt + maxTokens fits the context. */
   readonly maxTokens: number;
   readonly stop: readonly string[];
-  readonly sampler: Sampler;
+  readonly sampling: NormalizedSampling;
   readonly spec: DecoderSpec;
   readonly metrics: GenerateMetricsSink | undefined;
 }
@@ -32,13 +32,16 @@ export class Sequence {
   readonly version: string;
   readonly prompt: readonly number[];
   readonly maxTokens: number;
-  readonly sampler: Sampler;
+  /** The request's sampling: applied by the host Sampler below, or by a TokenEngine on its device. */
+  readonly sampling: NormalizedSampling;
   readonly stream: GenerationStream;
   readonly generated: number[] = [];
   readonly enqueuedAtMs = performance.now();
   firstTokenAtMs: number | undefined;
   private lastTokenAtMs: number | undefined;
   private text = '';
+  private hostSampler: Sampler | undefined;
+  private readonly vocabSize: number;
   private readonly decoder: StreamDecoder;
   private readonly stops: StopMatcher;
   private readonly eos: number;
@@ -53,13 +56,20 @@ export class Sequence {
     this.version = init.version;
     this.prompt = init.prompt;
     this.maxTokens = init.maxTokens;
-    this.sampler = init.sampler;
+    this.sampling = init.sampling;
+    this.vocabSize = init.spec.vocabSize;
     this.decoder = init.spec.tokenizer.decoder();
     this.stops = new StopMatcher(init.stop);
     this.eos = init.spec.eosTokenId;
     this.stopIds = init.spec.stopTokenIds;
     this.metrics = init.metrics;
     this.stream = new GenerationStream((done) => this.summary(done.finishReason, done.usage));
+  }
+
+  /** The CPU sampler (made on first use: a batcher whose engine samples never needs one), the prompt as history. */
+  get sampler(): Sampler {
+    this.hostSampler ??= new Sampler(this.sampling, this.vocabSize, this.prompt);
+    return this.hostSampler;
   }
 
   get finished(): boolean {
@@ -80,7 +90,7 @@ export class Sequence {
     return this.generated.at(-1) ?? this.eos;
   }
 
-  /** Takes a sampled token; returns true when the sequence has finished with it. */
+  /** Takes a token sampled here or by the engine; returns true when the sequence has finished with it. */
   accept(token: number): boolean {
     if (this.finished) return true;
     const now = performance.now();

@@ -20,7 +20,7 @@ import { loadHfText, type HfText } from './hf-text.ts';
 import { INDEX_FILE, SINGLE_FILE, SafetensorsCheckpoint } from './safetensors.ts';
 
 /** Bumped whenever decoder-graph.ts would build a different graph from the same checkpoint. */
-export const HF_BUILDER_VERSION = 'rtserve-hf-decoder-1';
+export const HF_BUILDER_VERSION = 'rtserve-hf-decoder-2';
 export const HF_CONFIG_FILE = 'config.json';
 export const GENERATION_CONFIG_FILE = 'generation_config.json';
 export const HF_BACKEND = 'huggingface';
@@ -41,7 +41,7 @@ export interface HfDecoder {
   readonly configDefaults: Readonly<Record<string, unknown>>;
 }
 
-async function readJsonFile(path: string, file: string, required: boolean): Promise<unknown> {
+export async function readJsonFile(path: string, file: string, required: boolean): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -127,19 +127,30 @@ function familyOf(f: Fields, json: Json): { family: HfFamily; architecture: stri
 }
 
 /**
- * Inverse RoPE frequencies, theta^(-2i/d), with the scaling of `rope_scaling` applied (transformers'
+ * Where a config keeps its RoPE settings: transformers 5 saves one `rope_parameters` object (rope_type, rope_theta
+ * and the scaling's fields); earlier versions a top-level `rope_theta` and an optional `rope_scaling` object.
+ */
+function ropeSettings(f: Fields, json: Json): { theta: number; scaling: unknown; key: string } {
+  const params = json['rope_parameters'];
+  if (params === undefined || params === null) return { theta: f.num('rope_theta', 10000), scaling: json['rope_scaling'], key: 'rope_scaling' };
+  if (typeof params !== 'object') return f.fail(`'rope_parameters' must be an object, got ${JSON.stringify(params)}`);
+  const p = new Fields(params as Json, `${f.source} rope_parameters`);
+  return { theta: p.num('rope_theta', f.num('rope_theta', 10000)), scaling: params, key: 'rope_parameters' };
+}
+
+/**
+ * Inverse RoPE frequencies, theta^(-2i/d), with the configured scaling applied (transformers'
  * modeling_rope_utils.py: `linear` divides every frequency by the factor; `llama3` divides only the low
  * frequencies and interpolates the band between low_freq_factor and high_freq_factor).
  */
 function ropeOf(f: Fields, json: Json, headDim: number): RopeSpec {
-  const theta = f.num('rope_theta', 10000);
+  const { theta, scaling, key } = ropeSettings(f, json);
   const half = headDim / 2;
   const invFreq = new Float64Array(half);
   for (let i = 0; i < half; i++) invFreq[i] = 1 / theta ** ((2 * i) / headDim);
-  const scaling = json['rope_scaling'];
   if (scaling === undefined || scaling === null) return { theta, invFreq };
-  if (typeof scaling !== 'object') return f.fail(`'rope_scaling' must be an object, got ${JSON.stringify(scaling)}`);
-  const s = new Fields(scaling as Json, `${f.source} rope_scaling`);
+  if (typeof scaling !== 'object') return f.fail(`'${key}' must be an object, got ${JSON.stringify(scaling)}`);
+  const s = new Fields(scaling as Json, `${f.source} ${key}`);
   const type = s.str('rope_type', s.str('type', 'default'));
   if (type === 'default') return { theta, invFreq };
   const factor = s.num('factor', 1);
@@ -166,7 +177,7 @@ function ropeOf(f: Fields, json: Json, headDim: number): RopeSpec {
     }
     return { theta, invFreq };
   }
-  return f.fail(`rope_scaling type '${type}' is not supported (supported: default, linear, llama3)`);
+  return f.fail(`${key} type '${type}' is not supported (supported: default, linear, llama3)`);
 }
 
 function activationOf(f: Fields, key: string, fallback: string): MlpActivation {

@@ -38,13 +38,13 @@ export interface EngineDeviceMemory {
   readonly workspaceBytes: number;
 }
 
-/** Where the NVML addon is looked for: $RTSERVE_NVML_ADDON, else native/build/rtnvml.node in the package. */
-export function nvmlAddonPath(): string {
-  return process.env['RTSERVE_NVML_ADDON'] ?? join(packageRoot(), 'native', 'build', 'rtnvml.node');
+/** Where the NVML addon is looked for: `override` (RTSERVE_NVML_ADDON, src/config/device-env.ts), else native/build/rtnvml.node in the package. */
+export function nvmlAddonPath(override?: string): string {
+  return override ?? join(packageRoot(), 'native', 'build', 'rtnvml.node');
 }
 
 /** The NVML sampler, or why there is none (addon not built, NVML not loadable, no device). */
-export function loadNvmlSampler(path = nvmlAddonPath()): { readonly sampler: GpuSampler } | { readonly reason: string } {
+export function loadNvmlSampler(path: string): { readonly sampler: GpuSampler } | { readonly reason: string } {
   if (!existsSync(path)) return { reason: `${path} is not built (native/build-nvml.sh)` };
   let addon: { sample(): string };
   try {

@@ -11,7 +11,7 @@ export const dataTypeOfElemType: (elemType: number) => DataType | undefined = ks
 
 export const elemTypeOfDataType: (dataType: DataType) => number = elemTypeOfKserve;
 
-/** A readable name for messages: `FLOAT`, `INT64`, or `elem_type 17` for values newer than our onnx.proto. */
+/** A readable name for messages: `FLOAT`, `INT64`, `FLOAT8E4M3FN`, or `elem_type 99` for values newer than our onnx.proto. */
 export function elemTypeName(elemType: number): string {
   const name = (ElemType as unknown as Record<number, string | undefined>)[elemType];
   return name ?? `elem_type ${elemType}`;

@@ -52,6 +52,14 @@ function onlyAnswer(next: StreamFn): InferFn {
   };
 }
 
+export interface ImageLayerOptions {
+  /**
+   * Only images of models whose engine decodes frames on its device (`frameInputOf`); every other request passes
+   * untouched. A front-end worker's pipeline (front-pipeline.ts) takes these, and leaves the rest to the owner's.
+   */
+  readonly engineFramesOnly?: boolean;
+}
+
 export class ImageLayer implements PipelineLayer {
   /**
    * `decoding`: where images become tensors on a device (the GPU frame batcher, preprocess/frame-batcher.ts);
@@ -60,19 +68,25 @@ export class ImageLayer implements PipelineLayer {
   constructor(
     private readonly models: ImageModels,
     private readonly decoding?: ImageDecoding,
+    private readonly options: ImageLayerOptions = {},
   ) {}
+
+  /** Whether this layer answers the image form of `model` (POST /image); the layer's tensor form follows the same rule. */
+  takes(model: string, version?: string): boolean {
+    return this.options.engineFramesOnly !== true || this.models.frameInputOf?.(model, version) !== undefined;
+  }
 
   infer(next: InferFn): InferFn {
     // Checked first, so that the common request goes straight on (no extra promise on the way).
     return (request) => {
-      const kind = imageRequestKind(this.models, request);
+      const kind = this.kindOf(request);
       return kind === undefined ? next(request) : this.tensorForm(next, request, kind);
     };
   }
 
   stream(next: StreamFn): StreamFn {
     return (request) => {
-      const kind = imageRequestKind(this.models, request);
+      const kind = this.kindOf(request);
       if (kind === undefined) return next(request);
       // An image request answers once.
       const answer = this.tensorForm(onlyAnswer(next), request, kind);
@@ -80,6 +94,11 @@ export class ImageLayer implements PipelineLayer {
         yield await answer;
       })();
     };
+  }
+
+  private kindOf(request: InferRequest): 'encoded' | 'raw' | undefined {
+    const kind = imageRequestKind(this.models, request);
+    return kind === undefined || this.takes(request.model, request.version) ? kind : undefined;
   }
 
   /**

@@ -12,13 +12,12 @@
  * POST /v2/models/{m}/image (`inferImage`) enters at the image layer and runs its model call through the whole
  * pipeline, as the tensor it decoded were any request. Every other method is the core's.
  */
-import type { InferenceApi, LoadModelOptions, ModelMetadata, RepositoryIndexEntry, ServerMetadata } from '../api/inference-api.ts';
-import type { ModelConfig } from '../config/model-config.ts';
+import type { InferenceApi, ModelMetadata } from '../api/inference-api.ts';
 import type { GenerateService } from '../generate/generate-service.ts';
-import type { ModelStatsSnapshot } from '../observability/model-stats.ts';
 import type { ImageDecoding } from '../preprocess/frame-batcher.ts';
 import type { SharedMemoryManager } from '../shm/system-shared-memory.ts';
 import { ClassificationLayer } from './classification.ts';
+import { DelegatingApi } from './delegating-api.ts';
 import { GenerationLayer } from './generation.ts';
 import { ImageLayer, type ImageFn } from './images.ts';
 import { compose, type InferFn, type StreamFn } from './layer.ts';
@@ -34,7 +33,7 @@ export interface RequestPipelineOptions {
   readonly imageDecoding?: ImageDecoding | undefined;
 }
 
-export class RequestPipeline implements InferenceApi {
+export class RequestPipeline extends DelegatingApi {
   readonly infer: InferFn;
   readonly inferStream: StreamFn;
   readonly inferImage: ImageFn;
@@ -42,10 +41,8 @@ export class RequestPipeline implements InferenceApi {
   readonly systemSharedMemory?: SharedMemoryManager;
   private readonly generation: GenerationLayer;
 
-  constructor(
-    private readonly core: InferenceApi,
-    options: RequestPipelineOptions,
-  ) {
+  constructor(core: InferenceApi, options: RequestPipelineOptions) {
+    super(core);
     this.generation = new GenerationLayer(options.generate);
     const images = new ImageLayer(core, options.imageDecoding);
     const calls = compose(
@@ -58,41 +55,8 @@ export class RequestPipeline implements InferenceApi {
     if (options.sharedMemory !== undefined) this.systemSharedMemory = options.sharedMemory;
   }
 
-  isLive(): boolean {
-    return this.core.isLive();
-  }
-  isReady(): boolean {
-    return this.core.isReady();
-  }
-  serverMetadata(): ServerMetadata {
-    return this.core.serverMetadata();
-  }
   /** A generative model shows its text interface (generation.ts). */
-  modelMetadata(name: string, version?: string): ModelMetadata {
-    return this.generation.metadata(this.core.modelMetadata(name, version), name, version);
-  }
-  modelReady(name: string, version?: string): boolean {
-    return this.core.modelReady(name, version);
-  }
-  modelConfig(name: string, version?: string): ModelConfig {
-    return this.core.modelConfig(name, version);
-  }
-  modelStatistics(name?: string, version?: string): ModelStatsSnapshot[] | Promise<ModelStatsSnapshot[]> {
-    return this.core.modelStatistics(name, version);
-  }
-  repositoryIndex(readyOnly?: boolean): RepositoryIndexEntry[] {
-    return this.core.repositoryIndex(readyOnly);
-  }
-  loadModel(name: string, options?: LoadModelOptions): Promise<void> {
-    return this.core.loadModel(name, options);
-  }
-  unloadModel(name: string): Promise<void> {
-    return this.core.unloadModel(name);
-  }
-  outputLabels(name: string, version: string, output: string): readonly string[] | undefined {
-    return this.core.outputLabels(name, version, output);
-  }
-  frameInputOf(name: string, version?: string): string | undefined {
-    return this.core.frameInputOf?.(name, version);
+  override modelMetadata(name: string, version?: string): ModelMetadata {
+    return this.generation.metadata(this.inner.modelMetadata(name, version), name, version);
   }
 }

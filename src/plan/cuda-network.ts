@@ -3,7 +3,8 @@
  * what the native addon (native/src/*.cu) executes. One *program* per batch size of the profile: every
  * layer in it is fully concrete (dimensions, arena offsets, chosen tactic), so the addon does no shape logic.
  * Tensors are FP16 inside (FP32 arithmetic in every kernel and library call); graph inputs and outputs keep
- * their model types and are converted by the first and last layers.
+ * their model types and are converted by the first and last layers. The codes and keys below are what the addon
+ * reads; test/unit/plan/native-contract.test.ts parses both sides and fails when one adds a code or a key.
  */
 
 /** An operand: a range of the activation arena (`off`) or of the weights blob (`woff`). */

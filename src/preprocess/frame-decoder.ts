@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { rtError } from '../errors/registry.ts';
-import type { ImageSpec } from '../config/image-spec.ts';
+import type { FrameStatus, ImageSpec } from '../config/image-spec.ts';
 import { resampleRgb, type Placement } from './resample.ts';
 import { conversionOf, pixelsToTensor, type PixelTensorData } from './to-tensor.ts';
 
@@ -18,16 +18,7 @@ export interface FrameItem {
   readonly place: Placement;
 }
 
-/** Per frame: decoded, or why not ("unsupported": decode it on the CPU instead; "corrupt" / "too-large": refuse it). */
-export interface FrameStatus {
-  readonly ok: boolean;
-  readonly width: number;
-  readonly height: number;
-  /** Which decoder took it: hardware, gpu-hybrid, gpu (nvJPEG), raw, cpu-reference. */
-  readonly backend?: string;
-  readonly code?: 'unsupported' | 'corrupt' | 'too-large';
-  readonly message?: string;
-}
+export type { FrameStatus } from '../config/image-spec.ts';
 
 export interface DecodedFrames {
   /** `items.length` rows of the model's input for `spec` (dtype, layout, normalization), back to back. */

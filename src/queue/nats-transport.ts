@@ -15,16 +15,15 @@
 import { createHash } from 'node:crypto';
 import {
   AckPolicy,
-  connect,
-  headers as natsHeaders,
-  nanos,
+  jetstream,
+  jetstreamManager,
   RetentionPolicy,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
-  type MsgHdrs,
-  type NatsConnection,
-} from 'nats';
+  type StoredMsg,
+} from '@nats-io/jetstream';
+import { connect, headers as natsHeaders, nanos, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import type { AsyncQueueConfig } from '../config/async-queue-schema.ts';
 import type { QueueAnswer, QueuedRequest, QueueTransport, RecordedAnswer } from './queue-transport.ts';
 
@@ -83,7 +82,7 @@ export class NatsQueueTransport implements QueueTransport {
   /** Connects and makes sure both streams and the workers' consumer exist (every replica does; it is idempotent). */
   static async connect(config: AsyncQueueConfig): Promise<NatsQueueTransport> {
     const nc = await connect({ servers: config.natsUrl, name: 'rtserve-queue-worker', maxReconnectAttempts: -1 });
-    const jsm = await nc.jetstreamManager();
+    const jsm = await jetstreamManager(nc);
     const names = queueNames(config.subjectPrefix);
     const window = nanos(config.duplicateWindowMs);
     await ensureStream(jsm, {
@@ -111,7 +110,7 @@ export class NatsQueueTransport implements QueueTransport {
         filter_subject: `${config.subjectPrefix}.requests.>`,
       });
     }
-    return new NatsQueueTransport(nc, nc.jetstream(), jsm, config.subjectPrefix);
+    return new NatsQueueTransport(nc, jetstream(nc), jsm, config.subjectPrefix);
   }
 
   async consume(maxInFlight: number, handle: (request: QueuedRequest) => Promise<void>, signal: AbortSignal): Promise<void> {
@@ -198,13 +197,8 @@ export class NatsQueueTransport implements QueueTransport {
 
   /** A request still in the work-queue stream at `seq`, as a QueuedRequest whose ack deletes it; undefined if gone. */
   private async storedRequest(seq: number, deliveries: number): Promise<QueuedRequest | undefined> {
-    let m: Awaited<ReturnType<JetStreamManager['streams']['getMessage']>>;
-    try {
-      m = await this.jsm.streams.getMessage(this.names.requests, { seq });
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+    const m = await this.storedMessage(this.names.requests, { seq });
+    if (m === null) return undefined;
     return {
       ...this.requestFields(m.header, m.subject, seq, m.data),
       deliveries,
@@ -217,11 +211,16 @@ export class NatsQueueTransport implements QueueTransport {
   }
 
   async recorded(key: string): Promise<RecordedAnswer | undefined> {
+    const m = await this.storedMessage(this.names.results, { last_by_subj: this.names.resultSubject(key) });
+    return m === null ? undefined : { body: m.data, status: m.header?.get(QUEUE_HEADERS.status) || 'ok' };
+  }
+
+  /** A stored message, or null when there is none (v3 answers null; a server may still answer "no message found"). */
+  private async storedMessage(stream: string, query: Parameters<JetStreamManager['streams']['getMessage']>[1]): Promise<StoredMsg | null> {
     try {
-      const m = await this.jsm.streams.getMessage(this.names.results, { last_by_subj: this.names.resultSubject(key) });
-      return { body: m.data, status: m.header?.get(QUEUE_HEADERS.status) || 'ok' };
+      return await this.jsm.streams.getMessage(stream, query);
     } catch (err) {
-      if (isNotFound(err)) return undefined;
+      if (isNotFound(err)) return null;
       throw err;
     }
   }

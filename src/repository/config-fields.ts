@@ -1,10 +1,12 @@
 /**
  * The shape of Triton's ModelConfig message (model_config.proto, docs/protocol.md §1.2) as far as a config loader needs
- * it: which fields exist, which are repeated, which are maps, and which Triton fields rtserve does not support
- * (those are dropped with a warning rather than rejected, so that a Triton user's config loads unchanged).
+ * it, derived from the zod schema: which fields exist, which are repeated, which are maps, and which Triton fields
+ * rtserve does not support (those are dropped with a warning rather than rejected, so that a Triton user's config
+ * loads unchanged).
  * The pbtxt parser maps text format onto the JSON spelling with it; JSON/YAML configs are filtered with it.
  */
-import { CONFIG_DATA_TYPES, EXECUTION_PROVIDERS } from '../config/model-config.ts';
+import { z } from 'zod';
+import { type ConfigFieldMeta, modelConfigSchema } from '../config/model-config.ts';
 
 export type FieldType =
   | { readonly t: 'string' }
@@ -33,186 +35,79 @@ export interface MessageDesc {
   readonly unsupported: readonly string[];
 }
 
-const str = { type: { t: 'string' } } as const satisfies FieldDesc;
-const int = { type: { t: 'int' } } as const satisfies FieldDesc;
-const bool = { type: { t: 'bool' } } as const satisfies FieldDesc;
-const ints = { type: { t: 'int' }, repeated: true } as const satisfies FieldDesc;
-const enumOf = (values: readonly string[]): FieldDesc => ({ type: { t: 'enum', values } });
-const msg = (message: MessageDesc, repeated = false): FieldDesc => ({ type: { t: 'message', message }, repeated });
+/**
+ * The field table of ModelConfig, derived from its zod schema (the one description, src/config/model-config.ts):
+ * objects become messages (named by their `message` metadata, else by their path), arrays repeated fields, records
+ * maps, and a union of a string and an object a `stringOrMessage`. Sections marked `jsonOnly` stay out.
+ */
+export const MODEL_CONFIG_DESC: MessageDesc = describeMessage(modelConfigSchema, 'ModelConfig');
 
-/** DataType enum: TYPE_INVALID = 0, then TYPE_BOOL = 1 ... TYPE_BF16 = 14 (docs/protocol.md §1.2). */
-const DATA_TYPE_ENUM = ['TYPE_INVALID', ...CONFIG_DATA_TYPES];
+function metaOf(schema: z.ZodType): ConfigFieldMeta {
+  return (schema.meta() ?? {}) as ConfigFieldMeta;
+}
 
-const reshape: MessageDesc = { name: 'ModelTensorReshape', fields: { shape: ints }, unsupported: [] };
+/** Strips what does not change a field's shape: optional, default, prefault, nullable, readonly, and pipes. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  if (
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodDefault ||
+    schema instanceof z.ZodPrefault ||
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodReadonly
+  ) {
+    return unwrap(schema.unwrap() as z.ZodType);
+  }
+  // `int` is a pipe into a number; `enum.transform(..)` a pipe out of the enum.
+  if (schema instanceof z.ZodPipe) return unwrap((schema.out instanceof z.ZodTransform ? schema.in : schema.out) as z.ZodType);
+  return schema;
+}
 
-const modelInput: MessageDesc = {
-  name: 'ModelInput',
-  fields: {
-    name: str,
-    data_type: enumOf(DATA_TYPE_ENUM),
-    format: enumOf(['FORMAT_NONE', 'FORMAT_NHWC', 'FORMAT_NCHW']),
-    dims: ints,
-    reshape: msg(reshape),
-    optional: bool,
-  },
-  unsupported: ['is_shape_tensor', 'allow_ragged_batch', 'is_non_linear_format_io'],
-};
+/** The objects a message is made of: one, or the members of a union of objects (version_policy's oneof). */
+function objectShapes(schema: z.ZodType): Record<string, z.ZodType>[] | undefined {
+  if (schema instanceof z.ZodObject) return [schema.shape as Record<string, z.ZodType>];
+  if (!(schema instanceof z.ZodUnion)) return undefined;
+  const members = (schema.options as readonly z.ZodType[]).map((o) => unwrap(o));
+  if (!members.every((m) => m instanceof z.ZodObject)) return undefined;
+  return members.map((m) => (m as z.ZodObject).shape as Record<string, z.ZodType>);
+}
 
-const modelOutput: MessageDesc = {
-  name: 'ModelOutput',
-  fields: { name: str, data_type: enumOf(DATA_TYPE_ENUM), dims: ints, reshape: msg(reshape), label_filename: str },
-  unsupported: ['is_shape_tensor', 'is_non_linear_format_io'],
-};
+function describeMessage(schema: z.ZodType, path: string): MessageDesc {
+  const meta = metaOf(schema);
+  const fields: Record<string, FieldDesc> = {};
+  for (const shape of objectShapes(unwrap(schema)) ?? []) {
+    for (const [key, inner] of Object.entries(shape)) {
+      if (metaOf(unwrap(inner)).jsonOnly === true) continue;
+      fields[key] = describeField(inner, `${path}.${key}`);
+    }
+  }
+  return { name: meta.message ?? path.replace(/^ModelConfig\./, ''), fields, unsupported: meta.unsupported ?? [] };
+}
 
-const queuePolicy: MessageDesc = {
-  name: 'ModelQueuePolicy',
-  fields: {
-    timeout_action: enumOf(['REJECT', 'DELAY']),
-    default_timeout_microseconds: int,
-    allow_timeout_override: bool,
-    max_queue_size: int,
-  },
-  unsupported: [],
-};
+function describeField(schema: z.ZodType, path: string): FieldDesc {
+  const s = unwrap(schema);
+  if (s instanceof z.ZodArray) return { type: describeType(s.element as z.ZodType, path), repeated: true };
+  return { type: describeType(s, path) };
+}
 
-const dynamicBatching: MessageDesc = {
-  name: 'ModelDynamicBatching',
-  fields: {
-    preferred_batch_size: ints,
-    max_queue_delay_microseconds: int,
-    preserve_ordering: bool,
-    priority_levels: int,
-    default_priority_level: int,
-    default_queue_policy: msg(queuePolicy),
-    priority_queue_policy: { type: { t: 'map', value: { t: 'message', message: queuePolicy } } },
-  },
-  unsupported: [],
-};
-
-const versionPolicy: MessageDesc = {
-  name: 'ModelVersionPolicy',
-  fields: {
-    latest: msg({ name: 'Latest', fields: { num_versions: int }, unsupported: [] }),
-    all: msg({ name: 'All', fields: {}, unsupported: [] }),
-    specific: msg({ name: 'Specific', fields: { versions: ints }, unsupported: [] }),
-  },
-  unsupported: [],
-};
-
-const instanceGroup: MessageDesc = {
-  name: 'ModelInstanceGroup',
-  fields: {
-    name: str,
-    count: int,
-    kind: enumOf(['KIND_AUTO', 'KIND_GPU', 'KIND_CPU', 'KIND_MODEL']),
-    gpus: ints,
-  },
-  unsupported: ['profile', 'rate_limiter', 'passive', 'secondary_devices', 'host_policy'],
-};
-
-const accelerator: MessageDesc = {
-  name: 'Accelerator',
-  fields: { name: str, parameters: { type: { t: 'map', value: { t: 'string' } } } },
-  unsupported: [],
-};
-
-const optimization: MessageDesc = {
-  name: 'ModelOptimizationPolicy',
-  fields: {
-    graph: msg({ name: 'Graph', fields: { level: int }, unsupported: [] }),
-    execution_accelerators: msg({
-      name: 'ExecutionAccelerators',
-      fields: { gpu_execution_accelerator: msg(accelerator, true), cpu_execution_accelerator: msg(accelerator, true) },
-      unsupported: [],
-    }),
-  },
-  unsupported: ['priority', 'cuda', 'input_pinned_memory', 'output_pinned_memory', 'gather_kernel_buffer_threshold', 'eager_batching'],
-};
-
-const warmupInput: MessageDesc = {
-  name: 'ModelWarmup.Input',
-  fields: { data_type: enumOf(DATA_TYPE_ENUM), dims: ints, zero_data: bool, random_data: bool },
-  unsupported: ['input_data_file'],
-};
-
-const modelWarmup: MessageDesc = {
-  name: 'ModelWarmup',
-  fields: {
-    name: str,
-    batch_size: int,
-    inputs: { type: { t: 'map', value: { t: 'message', message: warmupInput } } },
-    count: int,
-  },
-  unsupported: [],
-};
-
-/** rtserve's own section (not in Triton): which execution providers to try, in order. */
-const engine: MessageDesc = {
-  name: 'engine',
-  fields: {
-    providers: {
-      type: {
-        t: 'stringOrMessage',
-        message: {
-          name: 'engine.providers',
-          fields: { name: enumOf(EXECUTION_PROVIDERS), options: { type: { t: 'map', value: { t: 'scalar' } } } },
-          unsupported: [],
-        },
-      },
-      repeated: true,
-    },
-    graph_optimization_level: enumOf(['disabled', 'basic', 'extended', 'all']),
-    intra_op_num_threads: int,
-    inter_op_num_threads: int,
-    allow_spinning: bool,
-    session_config: { type: { t: 'map', value: { t: 'string' } } },
-    failover: msg({
-      name: 'engine.failover',
-      fields: { enabled: bool, failure_threshold: int, probe_interval_ms: int, max_probe_interval_ms: int, retry_failed_batch: bool },
-      unsupported: [],
-    }),
-  },
-  unsupported: [],
-};
-
-export const MODEL_CONFIG_DESC: MessageDesc = {
-  name: 'ModelConfig',
-  fields: {
-    name: str,
-    platform: str,
-    backend: str,
-    max_batch_size: int,
-    version_policy: msg(versionPolicy),
-    input: msg(modelInput, true),
-    output: msg(modelOutput, true),
-    dynamic_batching: msg(dynamicBatching),
-    instance_group: msg(instanceGroup, true),
-    optimization: msg(optimization),
-    model_warmup: msg(modelWarmup, true),
-    default_model_filename: str,
-    parameters: {
-      type: {
-        t: 'map',
-        value: { t: 'message', message: { name: 'ModelParameter', fields: { string_value: str }, unsupported: [] } },
-      },
-    },
-    response_cache: msg({ name: 'ModelResponseCache', fields: { enable: bool }, unsupported: [] }),
-    engine: msg(engine),
-  },
-  unsupported: [
-    'runtime',
-    'batch_input',
-    'batch_output',
-    'sequence_batching',
-    'ensemble_scheduling',
-    'cc_model_filenames',
-    'metric_tags',
-    'model_operations',
-    'model_transaction_policy',
-    'model_repository_agents',
-    'model_metrics',
-  ],
-};
+function describeType(schema: z.ZodType, path: string): FieldType {
+  const s = unwrap(schema);
+  if (s instanceof z.ZodString) return { t: 'string' };
+  if (s instanceof z.ZodNumber) return { t: 'int' };
+  if (s instanceof z.ZodBoolean) return { t: 'bool' };
+  if (s instanceof z.ZodEnum) {
+    const zero = metaOf(s).enumZero;
+    return { t: 'enum', values: [...(zero === undefined ? [] : [zero]), ...(s.options as string[])] };
+  }
+  if (s instanceof z.ZodRecord) return { t: 'map', value: describeType(s.valueType as z.ZodType, path) };
+  if (objectShapes(s) !== undefined) return { t: 'message', message: describeMessage(s, path) };
+  if (s instanceof z.ZodUnion) {
+    const members = (s.options as readonly z.ZodType[]).map((o) => unwrap(o));
+    const object = members.find((m) => m instanceof z.ZodObject);
+    if (object !== undefined) return { t: 'stringOrMessage', message: describeMessage(object, path) };
+    return { t: 'scalar' };
+  }
+  throw new Error(`config-fields: no field type for the schema of ${path}`);
+}
 
 /** Triton's scheduling oneof members other than dynamic_batching (rtserve has no such schedulers). */
 export const UNSUPPORTED_SCHEDULERS: readonly string[] = ['sequence_batching', 'ensemble_scheduling'];

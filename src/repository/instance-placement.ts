@@ -7,6 +7,7 @@
  * there) renumbers them from 0, as in Triton.
  */
 import { rtError } from '../errors/registry.ts';
+import { deviceEnv } from '../config/device-env.ts';
 import type { ModelConfig } from '../config/model-config.ts';
 
 export interface InstancePlacement {
@@ -42,7 +43,7 @@ export function instancePlacements(model: string, groups: ModelConfig['instance_
     }
     for (const device of gpus) {
       if (visible > 0 && device >= visible) {
-        const mask = process.env.CUDA_VISIBLE_DEVICES;
+        const mask = deviceEnv().cudaVisibleDevices;
         throw rtError(
           'BAD_CONFIG',
           `model '${model}': instance_group '${group}' lists GPU ${device}, but ${visible} GPU${visible === 1 ? ' is' : 's are'} visible ` +

@@ -11,16 +11,22 @@ import { rtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
 import { instancePlacements } from './instance-placement.ts';
 
-/** What the engine is asked for: the config's providers (or the accelerators it names, or the server default). */
+/**
+ * What the engine is asked for: the config's providers (or the accelerators it names, or the server default), and
+ * whether the model may be compiled to a CUDA plan at load (Triton's tensorrt accelerator asks for it).
+ */
 export function engineLoadOptions(config: ModelConfig, defaultProviders: readonly ExecutionProviderSpec[]): EngineLoadOptions {
   const e = config.engine;
   const isDefault = e.providers.length === 1 && e.providers[0]?.name === 'cpu' && Object.keys(e.providers[0].options).length === 0;
-  const fromAccelerators: ExecutionProviderSpec[] = (config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? [])
+  const accelerators = config.optimization?.execution_accelerators?.gpu_execution_accelerator ?? [];
+  const fromAccelerators: ExecutionProviderSpec[] = accelerators
     .filter((a) => a.name === 'tensorrt' || a.name === 'cuda')
     .map((a) => ({ name: a.name as 'tensorrt' | 'cuda', options: a.parameters }));
   const providers = isDefault ? (fromAccelerators.length > 0 ? [...fromAccelerators, { name: 'cpu' as const }] : defaultProviders) : e.providers;
+  const cpuOnly = config.instance_group.length > 0 && config.instance_group.every((g) => g.kind === 'KIND_CPU');
   return {
     providers,
+    ...(cpuOnly ? {} : { cudaCompile: { requested: accelerators.some((a) => a.name === 'tensorrt'), maxBatchSize: config.max_batch_size } }),
     graphOptimizationLevel: e.graph_optimization_level,
     ...(e.intra_op_num_threads > 0 ? { intraOpNumThreads: e.intra_op_num_threads } : {}),
     ...(e.inter_op_num_threads > 0 ? { interOpNumThreads: e.inter_op_num_threads } : {}),

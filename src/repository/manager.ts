@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,12 +18,13 @@ import type { EngineChain, EngineChainEvents, EngineChainView } from '../engine/
 import { loadModelConfig } from './load-config.ts';
 import { ioMetadataOf, metadataOf, type ModelIoMetadata } from './model-metadata.ts';
 import { warmup } from './warmup.ts';
-import { findModelFile, scanModel, scanRepository, type ModelEntry } from './scan.ts';
+import { findModelFile, isModelDirectory, scanModel, scanRepository, type ModelEntry } from './scan.ts';
 import { foreignModelFile, foreignPlatform } from './model-format.ts';
 import { selectVersions } from './version-policy.ts';
 import { engineLoadOptions, loadInstances, readOutputLabels } from './instances.ts';
 import type { HfText } from '../hf/hf-text.ts';
 import { checkHfVersion, isHfVersion, loadHfVersion } from './hf-version.ts';
+import { withDeviceDecoder, type DeviceDecoder, type DeviceDecoderFactory } from './device-decoder.ts';
 
 /** One loaded, servable model version. */
 export interface LoadedVersion {
@@ -47,6 +49,8 @@ export interface LoadedVersion {
   readonly text: HfText | undefined;
   /** The plan's target (`cuda`: the native CUDA engine runs it); undefined for ONNX models. */
   readonly planTarget: PlanManifest['target'] | undefined;
+  /** The device decoder of a Hugging Face checkpoint (device-decoder.ts), when the options' factory made one. */
+  readonly deviceDecoder?: DeviceDecoder | undefined;
 }
 
 interface ModelRecord {
@@ -84,19 +88,23 @@ export interface RepositoryManagerOptions {
   readonly engineChainEvents?: EngineChainEvents;
   /** Makes each loaded version's statistics (observability hooks histograms in here); default: plain ModelStats. */
   readonly statsFactory?: (name: string, version: string) => ModelStats;
+  /** Builds a device decoder for each Hugging Face checkpoint version at load (device-decoder.ts). */
+  readonly deviceDecoder?: DeviceDecoderFactory;
 }
 
 /**
- * Owns the models of one or more repositories: scanning, loading (engine sessions, warmup, scheduler), the
- * state machine Triton reports in the repository index, atomic version swaps on reload, and unloading.
+ * Owns the models of one or more repositories: scanning, loading (engine sessions, warmup, scheduler), the state machine
+ * Triton reports in the repository index, atomic version swaps on reload, and unloading; 'change' follows each change.
  */
-export class RepositoryManager {
+export class RepositoryManager extends EventEmitter<{ change: [] }> {
   private readonly models = new Map<string, ModelRecord>();
   private readonly loading = new Map<string, Promise<void>>();
   /** Model names seen in the repositories (scans), listed by the index even when never loaded (explicit mode). */
   private readonly known = new Set<string>();
 
-  constructor(private readonly options: RepositoryManagerOptions) {}
+  constructor(private readonly options: RepositoryManagerOptions) {
+    super();
+  }
 
   /** Scans every repository and loads every model found; failures are recorded, not thrown. */
   async loadAll(): Promise<void> {
@@ -167,6 +175,7 @@ export class RepositoryManager {
     await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
     rec.state = 'UNAVAILABLE';
     rec.reason = 'unloaded';
+    this.emit('change');
   }
 
   /** The version a request addresses. Throws NOT_FOUND for unknown names/versions, UNAVAILABLE while not ready. */
@@ -268,8 +277,6 @@ export class RepositoryManager {
     await Promise.all(all.map((v) => this.closeVersion(v)));
   }
 
-  // ---------------------------------------------------------------------------------------------------------
-
   private async findEntry(name: string): Promise<ModelEntry> {
     let lastError: unknown;
     for (const repo of this.options.repositories) {
@@ -296,9 +303,8 @@ export class RepositoryManager {
         failed: undefined,
       };
       this.models.set(entry.name, rec);
-    } else if (rec.versions.size === 0) {
-      rec.state = 'LOADING';
-    }
+    } else if (rec.versions.size === 0) rec.state = 'LOADING';
+    this.emit('change');
     const started = Date.now();
     const built: LoadedVersion[] = [];
     let attempting: string | undefined;
@@ -349,7 +355,10 @@ export class RepositoryManager {
         checkHfVersion(entry.name, config, ve, hf);
         if (hf !== undefined) {
           attempting = String(v);
-          built.push(await this.loadVersion(entry, attempting, hf.onnxPath, config, undefined, hf.text));
+          const loaded = await this.loadVersion(entry, attempting, hf.onnxPath, config, undefined, hf.text);
+          built.push(
+            await withDeviceDecoder(loaded, this.options.deviceDecoder, { dir: ve.dir, arch: hf.arch, config }, (v) => this.closeVersion(v)),
+          );
           continue;
         }
         const file = findModelFile(ve, { defaultModelFilename: config.default_model_filename });
@@ -369,11 +378,10 @@ export class RepositoryManager {
       const reason = e.category === 'INTERNAL' && e.cause instanceof Error ? e.cause.message : e.message;
       log.error({ reason }, 'model failed to load');
       // A failed reload keeps the versions that were serving (Triton: "a failed reload keeps the old model").
-      if (rec.versions.size === 0) {
-        rec.state = 'UNAVAILABLE';
-      }
+      if (rec.versions.size === 0) rec.state = 'UNAVAILABLE';
       rec.reason = reason;
       rec.failed = { version: attempting, reason, code: e.code };
+      this.emit('change');
       return;
     }
     const old = rec.versions;
@@ -382,6 +390,7 @@ export class RepositoryManager {
     rec.state = 'READY';
     rec.reason = '';
     rec.failed = undefined;
+    this.emit('change');
     log.info({ versions: [...rec.versions.keys()], provider: built[0]?.provider, ms: Date.now() - started }, 'model ready');
     // Old versions finish what they hold, then release their engines.
     await Promise.all([...old.values()].map((v) => this.closeVersion(v)));
@@ -480,18 +489,9 @@ export class RepositoryManager {
       await v.scheduler.drain();
       await v.scheduler.close();
     } finally {
-      await Promise.all(v.sessions.map((s) => s.close().catch(() => undefined)));
+      await Promise.all([...v.sessions, ...(v.deviceDecoder === undefined ? [] : [v.deviceDecoder])].map((s) => s.close().catch(() => undefined)));
     }
   }
-}
-
-/**
- * A repository directory with neither a config file nor a numeric version directory is not a model (the bundled
- * repository keeps its training scripts in models/train): it is skipped instead of being listed as a model that
- * failed to load, which would also keep a strictly-ready server unready.
- */
-function isModelDirectory(e: ModelEntry): boolean {
-  return e.configFile !== undefined || e.versions.length > 0;
 }
 
 const CLIENT_CATEGORIES: ReadonlySet<string> = new Set(['INVALID_ARGUMENT', 'FAILED_PRECONDITION', 'NOT_FOUND', 'UNIMPLEMENTED']);

@@ -212,3 +212,12 @@ export function findModelFile(
   }
   return undefined;
 }
+
+/**
+ * A repository directory with neither a config file nor a numeric version directory is not a model (the bundled
+ * repository keeps its training scripts in models/train): it is skipped instead of being listed as a model that
+ * failed to load, which would also keep a strictly-ready server unready.
+ */
+export function isModelDirectory(e: ModelEntry): boolean {
+  return e.configFile !== undefined || e.versions.length > 0;
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadServerConfig } from '../../src/config/load-server-config.ts';
 import type { ServerConfigInput } from '../../src/config/server-config.ts';
-import { startServer, type RunningServer } from '../../src/app/rtserve-server.ts';
+import { startServer, type RunningServer, type StartOptions } from '../../src/app/rtserve-server.ts';
 import { bundledModelRepository } from '../../src/util/package-root.ts';
 import { silentLogger } from '../../src/observability/logger.ts';
 
@@ -13,7 +13,10 @@ import { silentLogger } from '../../src/observability/logger.ts';
  * even when a model fails to load (exitOnError false): many tests serve a model that fails on purpose; the default
  * (Triton's: exit) is tested through the CLI (test/integration/cli/startup-cli.test.ts, triton-cli.test.ts).
  */
-export async function startTestServer(overrides: Partial<ServerConfigInput> = {}): Promise<RunningServer> {
+export async function startTestServer(
+  overrides: Partial<ServerConfigInput> = {},
+  start: Omit<Partial<StartOptions>, 'config' | 'logger'> = {},
+): Promise<RunningServer> {
   const config = await loadServerConfig({
     flags: {
       host: '127.0.0.1',
@@ -28,7 +31,7 @@ export async function startTestServer(overrides: Partial<ServerConfigInput> = {}
       ...overrides,
     },
   });
-  return startServer({ config, logger: silentLogger() });
+  return startServer({ ...start, config, logger: silentLogger() });
 }
 
 /**

@@ -264,6 +264,11 @@ export class Http1Pool {
     private readonly timeoutMs?: number,
   ) {}
 
+  /** Kept-alive connections waiting for a request whose close this pool has not seen yet. */
+  get idleConnections(): number {
+    return this.#idle.filter((c) => !c.closed).length;
+  }
+
   request(bytes: Buffer): Promise<Http1Response> {
     return new Promise<Http1Response>((resolve, reject) => {
       if (this.#closed) {

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { BenchFlags } from '../bench-command.ts';
+import type { BenchFlags } from '../bench-flags.ts';
 import { BenchError } from '../errors.ts';
 import { positiveInts, positiveNumber } from '../flag-values.ts';
 import { markdownTable, textTable } from '../format.ts';
@@ -13,7 +13,7 @@ import { nativeBenchFlags, type PerfAnalyzerFlags } from '../perf-analyzer.ts';
 import { GENERATE_COLUMNS, generateCsv } from './format.ts';
 import { promptsFromFile, syntheticPrompts } from './prompts.ts';
 import { runGenerateBench } from './runner.ts';
-import { GENERATE_PROTOCOLS, type GenerateProtocol, type GenerateReport, type GenerateSettings } from './types.ts';
+import { GENERATE_PROTOCOLS, type GenerateProtocol, type GenerateReport, type GenerateSettings, type GenerateTarget } from './types.ts';
 
 export interface GenerateFlags {
   generate?: boolean;
@@ -125,6 +125,33 @@ function promptNote(report: GenerateReport): string | undefined {
   return undefined;
 }
 
+/** Where the streams go: the REST URL (the ws protocol derives its address from it unless --ws-url is given). */
+function targetOf(flags: BenchFlags): GenerateTarget {
+  return {
+    url: flags.url ?? 'http://127.0.0.1:8000',
+    ...(flags.wsUrl === undefined ? {} : { wsUrl: flags.wsUrl }),
+    model: flags.model,
+    ...(flags.modelVersion === undefined ? {} : { version: flags.modelVersion }),
+    ...(flags.timeoutMs === undefined ? {} : { timeoutMs: positiveNumber('--timeout-ms', flags.timeoutMs) }),
+  };
+}
+
+/** The table on stdout, the files asked for, the failures on stderr (and exit code 1 when there are any). */
+async function writeReports(report: GenerateReport, flags: BenchFlags, csv: string | undefined): Promise<void> {
+  process.stdout.write(`${textTable(report.levels, GENERATE_COLUMNS)}\n`);
+  const note = promptNote(report);
+  if (note !== undefined) process.stderr.write(`${note}\n`);
+  if (flags.out !== undefined) await writeFile(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+  if (flags.markdown !== undefined) await writeFile(flags.markdown, `${markdownTable(report.levels, GENERATE_COLUMNS)}\n`);
+  if (csv !== undefined) await writeFile(csv, generateCsv(report.levels));
+  const failed = report.levels.filter((l) => l.failed > 0);
+  for (const l of failed)
+    process.stderr.write(
+      `error: ${l.protocol} c=${l.concurrency}: ${l.failed} failed streams: ${l.errors.map((e) => `${e.count} × ${e.message}`).join('; ')}\n`,
+    );
+  if (failed.length > 0) process.exitCode = 1;
+}
+
 export async function runGenerateCommand(given: BenchFlags & PerfAnalyzerFlags & GenerateFlags, command: Command): Promise<void> {
   const isGiven = givenOn(command);
   for (const attr of NOT_FOR_GENERATE)
@@ -135,27 +162,10 @@ export async function runGenerateCommand(given: BenchFlags & PerfAnalyzerFlags &
   const settings = generateSettingsFromFlags(flags, isGiven);
   const prompts = settings.prompt.kind === 'file' ? await promptsFromFile(settings.prompt.path) : syntheticPrompts(settings.prompt.tokens);
   const report = await runGenerateBench({
-    target: {
-      url: flags.url ?? 'http://127.0.0.1:8000',
-      ...(flags.wsUrl === undefined ? {} : { wsUrl: flags.wsUrl }),
-      model: flags.model,
-      ...(flags.modelVersion === undefined ? {} : { version: flags.modelVersion }),
-      ...(flags.timeoutMs === undefined ? {} : { timeoutMs: positiveNumber('--timeout-ms', flags.timeoutMs) }),
-    },
+    target: targetOf(flags),
     settings: settings.prompt.kind === 'file' ? { ...settings, prompt: { ...settings.prompt, count: prompts.length } } : settings,
     prompts,
     command: `rtserve bench ${process.argv.slice(3).join(' ')}`.trim(),
   });
-  process.stdout.write(`${textTable(report.levels, GENERATE_COLUMNS)}\n`);
-  const note = promptNote(report);
-  if (note !== undefined) process.stderr.write(`${note}\n`);
-  if (flags.out !== undefined) await writeFile(flags.out, `${JSON.stringify(report, null, 2)}\n`);
-  if (flags.markdown !== undefined) await writeFile(flags.markdown, `${markdownTable(report.levels, GENERATE_COLUMNS)}\n`);
-  if (csv !== undefined) await writeFile(csv, generateCsv(report.levels));
-  for (const l of report.levels)
-    if (l.failed > 0)
-      process.stderr.write(
-        `error: ${l.protocol} c=${l.concurrency}: ${l.failed} failed streams: ${l.errors.map((e) => `${e.count} × ${e.message}`).join('; ')}\n`,
-      );
-  if (report.levels.some((l) => l.failed > 0)) process.exitCode = 1;
+  await writeReports(report, flags, csv);
 }

@@ -1,14 +1,17 @@
-import onnxProto from 'onnx-proto';
 import { rtError } from '../../errors/registry.ts';
+import {
+  onnx,
+  type IAttributeProto,
+  type IFunctionProto,
+  type IGraphProto,
+  type ITensorTypeProto,
+  type IValueInfoProto,
+  type ModelProto,
+} from '../../onnx/proto.ts';
 import type { ElemType } from '../../tensor/onnx-dtype.ts';
 import { toInt64Field, toNumber } from './long.ts';
 import { tensorFromProto, tensorToProto, type ConstTensor } from './tensor.ts';
 
-const { onnx } = onnxProto;
-type IAttributeProto = onnxProto.onnx.IAttributeProto;
-type IValueInfoProto = onnxProto.onnx.IValueInfoProto;
-type IGraphProto = onnxProto.onnx.IGraphProto;
-type IFunctionProto = onnxProto.onnx.IFunctionProto;
 const AT = onnx.AttributeProto.AttributeType;
 
 /** A static size, a symbolic name (dim_param) or unknown. */
@@ -345,7 +348,7 @@ function typeFromProto(v: IValueInfoProto): ValueType | undefined {
 }
 
 function typeToProto(name: string, t: ValueType): IValueInfoProto {
-  const tensorType: onnxProto.onnx.TypeProto.ITensor = { elemType: t.elemType };
+  const tensorType: ITensorTypeProto = { elemType: t.elemType };
   if (t.shape !== null) {
     tensorType.shape = { dim: t.shape.map((d) => (typeof d === 'number' ? { dimValue: d } : typeof d === 'string' ? { dimParam: d } : {})) };
   }
@@ -362,7 +365,7 @@ export interface LoadOptions {
 /** Decodes an ONNX ModelProto into the IR. Malformed bytes are BAD_CONFIG. */
 export function loadModel(bytes: Uint8Array, options: LoadOptions = {}): Graph {
   const what = options.fileName ?? 'the model';
-  let m: onnxProto.onnx.ModelProto;
+  let m: ModelProto;
   try {
     m = onnx.ModelProto.decode(bytes);
   } catch (err) {

@@ -97,3 +97,15 @@ export const REDUCE = new Set([
   'ReduceLogSumExp',
   'ReduceSumSquare',
 ]);
+
+/** Operators that draw random numbers: never folded into constants, kept in FP32. */
+export const RANDOM_GENERATORS: readonly string[] = [
+  'RandomNormal',
+  'RandomUniform',
+  'RandomNormalLike',
+  'RandomUniformLike',
+  'Multinomial',
+  'Bernoulli',
+];
+/** Quantization markers: folding a weight's DequantizeLinear would undo its INT8, and they stay in FP32. */
+export const QUANTIZATION_MARKERS: readonly string[] = ['QuantizeLinear', 'DequantizeLinear'];

@@ -1,11 +1,9 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
-import type onnxProto from 'onnx-proto';
 import { rtError } from '../../errors/registry.ts';
+import type { ITensorProto } from '../../onnx/proto.ts';
 import { DT, allocData, elemSize, elemTypeName, readNumber, type ElemType, type NumericData, type TensorData } from '../../tensor/onnx-dtype.ts';
 import { toNumber } from './long.ts';
-
-type ITensorProto = onnxProto.onnx.ITensorProto;
 
 /** A constant tensor (initializer, Constant value, attribute tensor). Data is row-major. */
 export interface ConstTensor {

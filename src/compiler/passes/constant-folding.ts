@@ -1,5 +1,6 @@
 import { evaluate } from '../eval/kernels.ts';
 import { hasSubgraph, type Graph, type Node } from '../ir/graph.ts';
+import { QUANTIZATION_MARKERS, RANDOM_GENERATORS } from '../ir/op-classes.ts';
 import { tensorBytes, type ConstTensor } from '../ir/tensor.ts';
 import { ChangeLog, type Pass } from './pass.ts';
 
@@ -10,16 +11,7 @@ const MAX_GROWTH_BYTES = 1 << 20;
  * Nodes never folded: quantization markers (folding a weight's DequantizeLinear would undo INT8) and
  * non-deterministic generators.
  */
-const NEVER_FOLD = new Set([
-  'QuantizeLinear',
-  'DequantizeLinear',
-  'RandomNormal',
-  'RandomUniform',
-  'RandomNormalLike',
-  'RandomUniformLike',
-  'Multinomial',
-  'Bernoulli',
-]);
+const NEVER_FOLD = new Set([...QUANTIZATION_MARKERS, ...RANDOM_GENERATORS]);
 
 /**
  * Evaluates every node whose inputs are all constants and replaces it by initializers; Constant nodes become

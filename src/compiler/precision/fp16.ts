@@ -1,6 +1,7 @@
 import type { NodePrecision } from '../../plan/manifest.ts';
 import { DT, floatToHalf } from '../../tensor/onnx-dtype.ts';
 import { attrInt, attrTensor, hasSubgraph, makeNode, type Graph, type Node } from '../ir/graph.ts';
+import { QUANTIZATION_MARKERS, RANDOM_GENERATORS } from '../ir/op-classes.ts';
 import { inferShapes } from '../ir/shape-inference.ts';
 import { toFloat32, type ConstTensor } from '../ir/tensor.ts';
 
@@ -34,14 +35,8 @@ export const DEFAULT_FP16_BLOCK_LIST: readonly string[] = [
   'Upsample',
   'Min',
   'Max',
-  'RandomNormal',
-  'RandomUniform',
-  'RandomNormalLike',
-  'RandomUniformLike',
-  'Multinomial',
-  'Bernoulli',
-  'QuantizeLinear',
-  'DequantizeLinear',
+  ...RANDOM_GENERATORS,
+  ...QUANTIZATION_MARKERS,
   'Einsum',
 ];
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { deviceEnv } from '../../config/device-env.ts';
 import type { CudaDeviceInfo } from '../../plan/cuda-network.ts';
 import { packageRoot } from '../../util/package-root.ts';
 
@@ -94,7 +95,7 @@ let cached: CudaAddonStatus | undefined;
 
 /** Where the addon is looked for: $RTSERVE_CUDA_ADDON, else native/build/rtcuda.node in the package. */
 export function cudaAddonPath(): string {
-  return process.env.RTSERVE_CUDA_ADDON ?? join(packageRoot(), 'native', 'build', 'rtcuda.node');
+  return deviceEnv().cudaAddon ?? join(packageRoot(), 'native', 'build', 'rtcuda.node');
 }
 
 /**

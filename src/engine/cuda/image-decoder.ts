@@ -5,7 +5,7 @@
  * hands to the image pipeline's frame batcher; `runImages` feeds a CUDA plan's input straight in its arena.
  */
 import { rtError } from '../../errors/registry.ts';
-import type { ImageSpec } from '../../config/image-spec.ts';
+import type { FrameStatus, ImageSpec } from '../../config/image-spec.ts';
 import type { CudaAddon, NativeImageDecoderHandle } from './addon.ts';
 
 /** A frame as the preprocess frame batcher gives it (src/preprocess/frame-decoder.ts FrameItem). */
@@ -15,16 +15,6 @@ export interface GpuFrame {
   readonly width: number;
   readonly height: number;
   readonly place: { readonly resizeWidth: number; readonly resizeHeight: number; readonly offsetX: number; readonly offsetY: number };
-}
-
-/** Per frame (src/preprocess/frame-decoder.ts FrameStatus). */
-export interface GpuFrameStatus {
-  readonly ok: boolean;
-  readonly width: number;
-  readonly height: number;
-  readonly backend?: string;
-  readonly code?: 'unsupported' | 'corrupt' | 'too-large';
-  readonly message?: string;
 }
 
 export interface GpuDecoderInfo {
@@ -104,10 +94,7 @@ export class CudaFrameDecoder {
   }
 
   /** The frames' rows in host memory, with one status per frame (a frame's failure never fails the call). */
-  async decode(
-    frames: readonly GpuFrame[],
-    spec: SpecFields,
-  ): Promise<{ rows: Float32Array | Uint16Array | Uint8Array; statuses: GpuFrameStatus[] }> {
+  async decode(frames: readonly GpuFrame[], spec: SpecFields): Promise<{ rows: Float32Array | Uint16Array | Uint8Array; statuses: FrameStatus[] }> {
     const rows = rowsOf(spec, frames.length);
     const decode = this.addon.decodeImages as NonNullable<CudaAddon['decodeImages']>;
     const text = await decode(
@@ -117,7 +104,7 @@ export class CudaFrameDecoder {
       this.jsonOf(spec),
       rows,
     );
-    return { rows, statuses: JSON.parse(text) as GpuFrameStatus[] };
+    return { rows, statuses: JSON.parse(text) as FrameStatus[] };
   }
 
   /** The native handle, for CudaSession.runImages (the engine-fed path). */

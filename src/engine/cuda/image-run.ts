@@ -4,17 +4,17 @@
  * JPEG bytes go up and the outputs come back. For plans whose only input is the image.
  */
 import { rtError } from '../../errors/registry.ts';
-import type { ImageSpec } from '../../config/image-spec.ts';
+import type { FrameStatus, ImageSpec } from '../../config/image-spec.ts';
 import type { Tensor } from '../../tensor/tensor.ts';
 import type { CudaSession } from './cuda-session.ts';
-import { frameMeta, type CudaFrameDecoder, type GpuFrame, type GpuFrameStatus } from './image-decoder.ts';
+import { frameMeta, type CudaFrameDecoder, type GpuFrame } from './image-decoder.ts';
 
 export async function runFramesOnSession(
   session: CudaSession,
   decoder: CudaFrameDecoder,
   frames: readonly GpuFrame[],
   spec: ImageSpec,
-): Promise<{ outputs: Tensor[]; statuses: GpuFrameStatus[] }> {
+): Promise<{ outputs: Tensor[]; statuses: FrameStatus[] }> {
   const { addon, handle, network } = session.nativeParts();
   if (addon.runImages === undefined) throw rtError('ENGINE_UNAVAILABLE', 'this build of the CUDA addon has no image path');
   const input = network.inputs[0];
@@ -49,6 +49,6 @@ export async function runFramesOnSession(
     outputs: network.outputs.map(
       (o, i): Tensor => ({ name: o.name, datatype: o.datatype, shape: [rows, ...o.rowShape], data: outputs[i] as Float32Array }),
     ),
-    statuses: JSON.parse(text) as GpuFrameStatus[],
+    statuses: JSON.parse(text) as FrameStatus[],
   };
 }

@@ -1,8 +1,7 @@
-import onnxProto from 'onnx-proto';
 import { CUDA_NETWORK_FORMAT, CUDA_NETWORK_KEY, CUDA_OPSET_DOMAIN, CUDA_WEIGHTS_NAME, type CudaNetwork } from '../../plan/cuda-network.ts';
 import { rtError } from '../../errors/registry.ts';
+import { onnx, type ModelProto } from '../../onnx/proto.ts';
 
-const { onnx } = onnxProto;
 const MARKER = Buffer.from(CUDA_OPSET_DOMAIN);
 
 export interface CudaPayload {
@@ -20,7 +19,7 @@ export function looksLikeCudaPayload(bytes: Uint8Array): boolean {
 /** Decodes a `--target cuda` plan payload (an ONNX model in the ai.rtserve.cuda domain); undefined if it is not one. */
 export function decodeCudaPayload(bytes: Uint8Array, what = 'the model'): CudaPayload | undefined {
   if (!looksLikeCudaPayload(bytes)) return undefined;
-  let m: onnxProto.onnx.ModelProto;
+  let m: ModelProto;
   try {
     m = onnx.ModelProto.decode(bytes);
   } catch {

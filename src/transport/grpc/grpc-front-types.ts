@@ -1,6 +1,9 @@
 /** The gRPC front end's contract: its options, the admission hook it asks before every call, and what it returns. */
-import type { Metadata, Server, ServerCredentials } from '@grpc/grpc-js';
+import type { Metadata, Server, ServerCredentials, StatusObject } from '@grpc/grpc-js';
 import type { InferenceApi } from '../../api/inference-api.ts';
+import type { InferResponse } from '../../api/types.ts';
+import type { GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
+import type { RequestContext } from '../../observability/request-context.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
 import type { Principal } from '../../security/principal.ts';
@@ -82,4 +85,32 @@ export interface GrpcFrontEnd {
    * are answered, and after `timeoutMs` whatever is still open is cut (forceShutdown).
    */
   close(timeoutMs: number): Promise<void>;
+}
+
+/** What a ModelStreamInfer stream (infer-stream.ts) asks of the front end that owns it (GrpcFront). */
+export interface InferStreamHost {
+  /** The server is stopping: a stream ends once its in-flight requests are answered. */
+  readonly draining: boolean;
+  /** Requests one stream may have in flight before the front end stops reading from it. */
+  readonly inflightLimit: number;
+  /** Unsent response bytes past which the stream's client is too slow. */
+  readonly unsentLimit: number;
+  /** The status an error becomes, its suggestions limited to what `principal` may see. */
+  statusOf(err: unknown, principal?: Principal): StatusObject;
+  /** The edge context of one request of the call; `id` names it when the metadata does not. */
+  edgeContextOf(metadata: Metadata, id?: string): RequestContext;
+  /** The responses of one streamed request (several for decoupled models). */
+  inferResponses(req: GrpcInferRequest, signal: AbortSignal, context: RequestContext, principal?: string): AsyncIterable<InferResponse>;
+  /** `out`, unless it exceeds the message limit (then PAYLOAD_TOO_LARGE naming the limit). */
+  checkSize(out: Buffer, model: string): Buffer;
+  /** Admission of one request: `run` once admitted, `refuse` with the status otherwise. */
+  admitted(
+    op: GrpcOperation,
+    model: string | undefined,
+    call: { readonly metadata: Metadata; getPeer(): string },
+    run: (release: () => void, principal: Principal | undefined) => void,
+    refuse: (status: StatusObject) => void,
+  ): void;
+  /** Counts a stream ended for its unread responses. */
+  slowClient(): void;
 }

@@ -35,7 +35,7 @@ import { cudaSharedMemoryUnsupported, systemSharedMemoryOf, type SharedMemoryReg
 import { type RtError, rtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import { toStatus } from './errors.ts';
-import type { GrpcAdmission, GrpcFrontEnd, GrpcOperation, GrpcServerOptions } from './grpc-front-types.ts';
+import type { GrpcAdmission, GrpcFrontEnd, GrpcOperation, GrpcServerOptions, InferStreamHost } from './grpc-front-types.ts';
 import { widenFlowControlWindows } from './flow-control.ts';
 import { HealthService } from './health.ts';
 import { encodeModelInferResponse, type DecodedInferMessage, type GrpcInferRequest } from '../../codec/grpc/infer-codec.ts';
@@ -85,7 +85,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcF
   };
 }
 
-export class GrpcFront {
+export class GrpcFront implements InferStreamHost {
   readonly server: Server;
   private readonly api: InferenceApi;
   private readonly log: Logger;

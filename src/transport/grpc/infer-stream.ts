@@ -2,7 +2,7 @@ import { status as GrpcStatus, type ServerDuplexStream } from '@grpc/grpc-js';
 import { rtError } from '../../errors/registry.ts';
 import { encodeModelStreamInferError, encodeModelStreamInferResponse, type DecodedInferMessage } from '../../codec/grpc/infer-codec.ts';
 import { Deadline, deadlineError, deadlineMsOf } from './deadline.ts';
-import type { GrpcFront } from './grpc-server.ts';
+import type { InferStreamHost } from './grpc-front-types.ts';
 
 /** One ModelStreamInfer call. */
 export class InferStream {
@@ -19,7 +19,7 @@ export class InferStream {
 
   constructor(
     private readonly call: ServerDuplexStream<DecodedInferMessage, Buffer>,
-    private readonly front: GrpcFront,
+    private readonly front: InferStreamHost,
   ) {
     this.deadline = new Deadline(deadlineMsOf(call), () => this.abortAll());
     call.on('data', (msg: DecodedInferMessage) => this.onMessage(msg));

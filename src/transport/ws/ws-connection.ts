@@ -14,7 +14,8 @@ import { wsError, wsErrorBody } from './ws-errors.ts';
 import { encodeWsEvent, type EncodedWsEvent } from './ws-event-encoding.ts';
 import { findWsRequest, fromJournalChunk, type FoundWsRequest } from './ws-journal.ts';
 import { WS_CLOSE, WS_CLOSE_REASON_SEE_ERROR, WS_MAX_ID_LENGTH } from '../../codec/ws-protocol.ts';
-import { WsSession, type WsRequestEntry, type WsSessionContext, type WsSessionSink } from './ws-session.ts';
+import { WsSession, type WsSessionContext } from './ws-session.ts';
+import type { WsRequestEntry, WsSessionSink } from './ws-session-types.ts';
 import { MessageRateLimiter } from '../../security/limits.ts';
 import { rateLimited } from '../../security/rate-limiter.ts';
 

@@ -8,7 +8,6 @@ import type { Logger } from '../../observability/logger.ts';
 import type { JournalEntry } from '../../state/stream-journal.ts';
 import { journalStream } from '../streaming/journaled-stream.ts';
 import type { StreamEvent } from '../streaming/stream-registry.ts';
-import type { WsPrincipal } from './ws-auth.ts';
 import { encodeWsEvent } from './ws-event-encoding.ts';
 import {
   findWsRequest,
@@ -19,15 +18,7 @@ import {
   type FoundWsRequest,
   type WsJournalOptions,
 } from './ws-journal.ts';
-import type { WsRequestEntry, WsSessionSink, WsTakeOver } from './ws-session.ts';
-
-/** What the relays need of their session. */
-export interface RelaySession {
-  readonly id: string;
-  readonly principal: WsPrincipal;
-  readonly attachedSink: WsSessionSink | undefined;
-  submit(event: Readonly<Record<string, unknown>>, binary: undefined, failure: undefined, takeOver: WsTakeOver): void;
-}
+import type { WsRequestEntry, WsSessionPort, WsTakeOver } from './ws-session-types.ts';
 
 interface Relay {
   readonly controller: AbortController;
@@ -42,7 +33,7 @@ export class WsRelays {
 
   constructor(
     private readonly journal: WsJournalOptions,
-    private readonly session: RelaySession,
+    private readonly session: WsSessionPort,
     private readonly logger: Logger,
   ) {}
 

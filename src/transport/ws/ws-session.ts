@@ -10,19 +10,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { InferenceApi } from '../../api/inference-api.ts';
-import type { InferRequest } from '../../api/types.ts';
 import { rtError, toRtError, type RtError } from '../../errors/registry.ts';
 import type { Logger } from '../../observability/logger.ts';
 import type { OtelTracing } from '../../observability/otel-tracing.ts';
-import { edgeContext, type RequestContext } from '../../observability/request-context.ts';
+import { edgeContext } from '../../observability/request-context.ts';
 import { decodeInferRequestJson, toInferRequest } from '../../codec/kserve-json.ts';
 import { describeValue } from '../../codec/tensor-data.ts';
-import type { ResponseEncodingContext } from '../streaming/response-encoding.ts';
-import { runIntoStream, StreamRegistry, type ReplayStream, type StreamEvent } from '../streaming/stream-registry.ts';
-import type { WsAdmission, WsAdmit, WsPrincipal } from './ws-auth.ts';
-import type { JournalHandle } from '../streaming/journaled-stream.ts';
+import { runIntoStream, StreamRegistry } from '../streaming/stream-registry.ts';
+import type { WsAdmit, WsPrincipal } from './ws-auth.ts';
 import { pinWsSeed, type FoundWsRequest, type WsJournalOptions } from './ws-journal.ts';
 import { WsRelays } from './ws-relays.ts';
+import type { FrameStreamState, WsRequestEntry, WsSessionPort, WsSessionSink, WsTakeOver } from './ws-session-types.ts';
 import { WS_MAX_ID_LENGTH, WS_SUBPROTOCOL, type WsLimits, type WsSessionInfo } from '../../codec/ws-protocol.ts';
 
 /** What a session needs from the front end. */
@@ -47,56 +45,10 @@ export interface WsSessionContext {
   readonly journal?: WsJournalOptions;
 }
 
-/** The socket side, as the session sees it. */
-export interface WsSessionSink {
-  /** Sends one event of a request's stream. */
-  deliver(entry: WsRequestEntry, event: StreamEvent): void;
-  /** Sends a refusal of a client event that did not become a request (no id). */
-  refuse(err: RtError, param?: string, clientEventId?: string): void;
-  /** Outgoing bytes queued on the socket. */
-  readonly bufferedAmount: number;
-  /** A request finished: activity for the idle timeout. */
-  touch(): void;
-  /** Sends one journaled event of a request this replica follows (ws-journal.ts). */
-  deliverJournaled?(chunk: string): void;
-}
-
-/** A request taken over from the journal: re-run, sending the client only the events after `sent`. */
-export interface WsTakeOver {
-  readonly sent: number;
-  /** Events up to this seq are in the journal already. */
-  readonly journaled: number;
-  readonly binaryOutputs: boolean;
-}
-
-/** One accepted request. */
-export interface WsRequestEntry {
-  readonly id: string;
-  readonly stream: ReplayStream;
-  encoding: ResponseEncodingContext;
-  frame: FrameStreamState | undefined;
-  request: InferRequest | undefined;
-  started: boolean;
-  settled: boolean;
-  /** The admission to release when the request ends. */
-  admission: WsAdmission | undefined;
-  /** Set when the request is traced: its stage timestamps, turned into spans when it settles. */
-  trace?: RequestContext;
-  /** Set when the request is journaled for other replicas. */
-  journal?: JournalHandle;
-}
-
-interface FrameStreamState {
-  readonly name: string;
-  running: WsRequestEntry | undefined;
-  readonly pending: WsRequestEntry[];
-  dropped: number;
-}
-
 /** Retry hint for per-connection limits: long enough for a few results to come back. */
 const LIMIT_RETRY_AFTER_MS = 50;
 
-export class WsSession {
+export class WsSession implements WsSessionPort {
   binaryOutputs = false;
   private sink: WsSessionSink | undefined;
   readonly streams: StreamRegistry;

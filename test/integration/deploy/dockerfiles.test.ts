@@ -120,6 +120,7 @@ for (const file of ['Dockerfile', 'Dockerfile.cuda']) {
         '/src/models',
         '/src/web',
         '/src/src/transport/grpc/proto',
+        '/src/src/onnx/generated',
       ]) {
         assert.ok(copied.includes(need), `${file}: the runtime stage copies ${need}`);
       }
@@ -132,6 +133,11 @@ for (const file of ['Dockerfile', 'Dockerfile.cuda']) {
         assert.ok(
           ins.some((i) => i.op === 'RUN' && /native\/build\.sh/.test(i.args)),
           'the CUDA build stage builds the addon',
+        );
+        assert.equal(argDefault(ins, 'CUDA_ARCH'), 'fat', 'the image ships the fat binary (sm_80 ... sm_100 + PTX)');
+        assert.ok(
+          runtime.some((i) => i.op === 'ENV' && /RTSERVE_CUDA_COMPILE_ONNX=true/.test(i.args)),
+          'ONNX models are compiled to CUDA plans at load by default in the CUDA image',
         );
       }
     });

@@ -7,12 +7,16 @@
  * with rtserve's own schema, the alert expressions pass promtool, and the HPA's metric is the adapter rule's.
  * kustomize renders them without deprecation warnings; pods get an in-memory /dev/shm and a CPU limit (what
  * `--workers auto` counts); the KServe runtime is chosen by name, never auto-selected over another runtime.
+ * The model repository is the pod's emptyDir, filled by a model-fill init container from a model image
+ * (deploy/k8s/model-image/Dockerfile): its command runs here on such an image's files, and rtserve serves the
+ * result; an image with no models fails the fill. Helm is not used (docs/deploy.md says why).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, normalize } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
@@ -101,6 +105,26 @@ function assertMemoryShm(c: IContainer, volumes: readonly IVolume[], what: strin
 /** A CPU limit, which `--workers auto` reads back as the cgroup's cpu.max (src/util/cpu-quota.ts). */
 function assertCpuLimit(c: IContainer, what: string): void {
   assert.ok(c.resources?.limits?.['cpu'] !== undefined, `${what}: limits.cpu is set (without it --workers auto counts the node's cores)`);
+}
+
+/** The Deployment's model-fill init container, its environment, and where it mounts the model-repository volume. */
+function modelFillOf(spec: { initContainers?: IContainer[] }): { init: IContainer; env: Record<string, string>; target: string } {
+  const init = must(
+    (spec.initContainers ?? []).find((i) => i.name === 'model-fill'),
+    'the model-fill init container',
+  );
+  const env = Object.fromEntries((init.env ?? []).map((e) => [e.name, e.value ?? '']));
+  const mount = must(
+    (init.volumeMounts ?? []).find((m) => m.name === 'model-repository'),
+    'model-fill: the model-repository mount',
+  );
+  return { init, env, target: mount.mountPath };
+}
+
+/** Where deploy/k8s/model-image/Dockerfile puts the repository in the image (its COPY destination). */
+function modelImageDir(): string {
+  const dockerfile = readFileSync(join(k8s, 'model-image', 'Dockerfile'), 'utf8');
+  return must(/^COPY\s.*\s(\/\S+)\s*$/m.exec(dockerfile)?.[1], 'the COPY into the model image');
 }
 
 /** Schema validation of one object; throws naming the object and what is wrong. */
@@ -285,6 +309,28 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
       assertCpuLimit(c, overlay);
     });
 
+    it(`${overlay}: a model-fill init container fills the model-repository emptyDir that the server reads`, () => {
+      const objs = rendered.get(overlay) ?? [];
+      const { spec, c } = podOf(objs);
+      const volume = must(
+        (spec.volumes ?? []).find((v) => v.name === 'model-repository'),
+        'the model-repository volume',
+      );
+      assert.ok(volume.emptyDir !== undefined, "the repository is the pod's own emptyDir, not a claim someone must fill");
+      assert.deepEqual(
+        objs.filter((o) => o.kind === 'PersistentVolumeClaim'),
+        [],
+      );
+      const { init, env, target } = modelFillOf(spec);
+      assert.equal(env['MODEL_TARGET'], target, 'the fill writes where it mounts the volume');
+      assert.equal(normalize(`${env['MODEL_SOURCE']}/`), normalize(`${modelImageDir()}/`), 'the fill reads where the model image has the repository');
+      assert.notEqual((init.volumeMounts ?? []).find((m) => m.name === 'model-repository')?.readOnly, true);
+      assert.equal((c.volumeMounts ?? []).find((m) => m.name === 'model-repository')?.readOnly, true, 'the server mounts it read-only');
+      assert.equal(init.securityContext?.readOnlyRootFilesystem, true);
+      assert.deepEqual(init.securityContext?.capabilities?.drop, ['ALL']);
+      assertCpuLimit(init, `${overlay} model-fill`);
+    });
+
     it(`${overlay}: the probes hit endpoints a real rtserve answers with 200`, async () => {
       const { c } = podOf(rendered.get(overlay) ?? []);
       for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
@@ -321,6 +367,40 @@ describe('Kubernetes manifests (deploy/k8s)', { skip: needTool('kubectl', 'kuber
     assert.equal(resources('overlays/cuda').limits?.['nvidia.com/gpu'], '1');
     assert.equal(resources('overlays/cpu').requests?.['nvidia.com/gpu'], undefined);
     assert.match(must(podOf(rendered.get('overlays/cuda') ?? []).c.image, 'image'), /:cuda$/);
+  });
+
+  it("the model-fill command copies a model image's repository into the volume, which rtserve serves; an empty image fails", async () => {
+    const { spec } = podOf(rendered.get('overlays/cpu') ?? []);
+    const { init, env } = modelFillOf(spec);
+    const argv = [...must(init.command, 'command'), ...(init.args ?? [])];
+    // The container's paths under a temporary root: the model image's files at MODEL_SOURCE, the volume at MODEL_TARGET.
+    const fill = (rootfs: string) =>
+      spawnSync(argv[0] as string, argv.slice(1), {
+        encoding: 'utf8',
+        env: {
+          PATH: process.env['PATH'],
+          MODEL_SOURCE: join(rootfs, must(env['MODEL_SOURCE'], 'MODEL_SOURCE')),
+          MODEL_TARGET: join(rootfs, must(env['MODEL_TARGET'], 'MODEL_TARGET')),
+        },
+      });
+    const image = join(tmp, 'model-image');
+    await cp(join(root, 'models', 'simple'), join(image, modelImageDir(), 'simple'), { recursive: true });
+    await mkdir(join(image, must(env['MODEL_TARGET'], 'MODEL_TARGET')), { recursive: true });
+    const r = fill(image);
+    assert.equal(r.status, 0, r.stderr);
+    const filled = await startTestServer({ modelRepository: [join(image, must(env['MODEL_TARGET'], 'MODEL_TARGET'))], strictReadiness: true });
+    try {
+      assert.equal((await fetch(`${filled.httpUrl}/v2/health/ready`)).status, 200, 'every model in the filled repository is ready');
+      assert.equal((await fetch(`${filled.httpUrl}/v2/models/simple/ready`)).status, 200, 'the model from the image is served');
+    } finally {
+      await filled.close();
+    }
+    const empty = join(tmp, 'empty-image');
+    await mkdir(join(empty, must(env['MODEL_SOURCE'], 'MODEL_SOURCE')), { recursive: true });
+    await mkdir(join(empty, must(env['MODEL_TARGET'], 'MODEL_TARGET')), { recursive: true });
+    const e = fill(empty);
+    assert.notEqual(e.status, 0, 'an image without models stops the pod before the server starts');
+    assert.match(e.stderr, /model-fill: nothing under .* in the model image/);
   });
 
   it("the HPA scales on the prometheus-adapter rule's metric, computed from nv_inference_queue_duration_us", () => {

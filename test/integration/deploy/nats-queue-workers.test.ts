@@ -10,7 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connect, headers as natsHeaders, type JetStreamClient, type NatsConnection } from 'nats';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
 import { QUEUE_HEADERS, queueNames } from '../../../src/queue/nats-transport.ts';
 import { postJson, startTestServer } from '../../helpers/server.ts';
@@ -58,7 +59,7 @@ describe('async inference queue on NATS JetStream with two front-end workers', {
       },
     });
     nc = await connect({ servers: `nats://127.0.0.1:${port}` });
-    js = nc.jetstream();
+    js = jetstream(nc);
     const sub = nc.subscribe(`${inbox}.>`);
     void (async () => {
       for await (const m of sub) {

@@ -23,13 +23,19 @@ export const CHARLM_CONFIG = JSON.parse(readFileSync(join(CHARLM_DIR, 'config.js
 export const EOS = CHARLM_CONFIG.generate.eos_token_id;
 export const BOS = CHARLM_CONFIG.generate.bos_token_id;
 
-/** A server on port 0 whose repository is a temporary copy of models/charlm only. */
+/**
+ * A server on port 0 whose repository is a temporary copy of models/charlm only; `generate` overrides keys of the
+ * config's generate section (engine, kv_cache).
+ */
 export async function startCharlmServer(
   overrides: Partial<ServerConfigInput> = {},
+  generate: Readonly<Record<string, unknown>> = {},
 ): Promise<{ server: RunningServer; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'rtserve-charlm-'));
   await cp(join(CHARLM_DIR, '1'), join(dir, 'charlm', '1'), { recursive: true });
-  await writeFile(join(dir, 'charlm', 'config.json'), readFileSync(join(CHARLM_DIR, 'config.json')));
+  const config = JSON.parse(readFileSync(join(CHARLM_DIR, 'config.json'), 'utf8')) as { generate: Record<string, unknown> };
+  config.generate = { ...config.generate, ...generate };
+  await writeFile(join(dir, 'charlm', 'config.json'), JSON.stringify(config));
   const server = await startTestServer({ modelRepository: [dir], ...overrides });
   return {
     server,

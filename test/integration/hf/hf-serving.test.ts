@@ -17,6 +17,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../../src/app/rtserve-server.ts';
+import type { ContinuousBatcher } from '../../../src/generate/continuous-batcher.ts';
 import { loadHfDecoder } from '../../../src/hf/checkpoint.ts';
 import { FAMILY_TEXT, tinyModel, writeCheckpoint, type Family } from '../../helpers/hf-checkpoint.ts';
 import { postJson, startTestServer } from '../../helpers/server.ts';
@@ -120,7 +121,8 @@ before(async () => {
     expected.set(name, await greedy(dir, join(repo, '.cache'), family));
   }
   await writeFile(join(repo, 'llama', 'config.pbtxt'), 'backend: "huggingface"\nmax_batch_size: 8\n');
-  server = await startTestServer({ modelRepository: [repo] });
+  // The ONNX path on every machine (a GPU host would otherwise serve these through the CUDA decoder: generate.engine auto).
+  server = await startTestServer({ modelRepository: [repo] }, { tokenEngineFactory: null });
 });
 after(async () => {
   await server?.close();
@@ -287,7 +289,7 @@ test('concurrent chats of different lengths, batched together, each answer their
   });
   // Started in one tick: the first is prefilled alone (the loop starts at once), the other two together in one
   // right-padded prefill, then all three decode in the same steps.
-  const batcher = server.generate.batcher('qwen');
+  const batcher = server.generate.batcher('qwen') as ContinuousBatcher;
   const prefillsBefore = batcher.runs.prefill;
   const gens = want.map((w) => server.generate.start({ model: 'qwen', prompt: w.prompt, maxTokens: MAX_TOKENS, temperature: 0 }));
   const results = await Promise.all(gens.map((g) => g.result));

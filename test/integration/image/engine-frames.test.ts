@@ -129,6 +129,31 @@ for (const workers of [1, 2]) {
       await cpuImages(server);
       assert.equal(log.frames.length, 0);
     });
+
+    test('a frame with nothing to detect is answered with empty boxes, over REST and a WS frame stream', async () => {
+      log.frames.length = 0;
+      const blank = new Uint8Array(
+        await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+          .jpeg()
+          .toBuffer(),
+      );
+      const client = createNodeClient({ url: server.httpUrl });
+      try {
+        const input = { image: { datatype: 'BYTES' as const, shape: [1], data: [blank] } };
+        const rest = await client.infer('shapes', input);
+        assert.deepEqual(rest.output('boxes').shape, [0, 4]);
+        const stream = client.frameStream('shapes', 'empty-cam');
+        stream.send(input);
+        stream.close();
+        for await (const o of stream) {
+          assert.equal(o.kind, 'result', o.kind === 'error' ? o.error.message : o.kind);
+          if (o.kind === 'result') assert.deepEqual(o.result.output('scores').shape, [0]);
+        }
+      } finally {
+        client.close();
+      }
+      assert.equal(log.frames.length, 2);
+    });
   });
 }
 

@@ -44,10 +44,14 @@ describe('engine failover: run-time failover along the provider chain, circuit b
 
   before(async () => {
     const repo = await makeRepository({
-      // Partial batches wait 2 s: requests are certainly queued, and the worker idle, when the test ends it.
+      // A partial batch waits 10 minutes: batches go only when full (64 rows), so the test decides when the engine
+      // runs (its requests are certainly queued, and the worker idle, when the test ends it), however slow the machine.
       mlp_manual: {
         from: 'mlp',
-        config: { ...mlpConfig(CPU_CHAIN, { ...MANUAL_PROBE, failure_threshold: 1 }), dynamic_batching: { max_queue_delay_microseconds: 2_000_000 } },
+        config: {
+          ...mlpConfig(CPU_CHAIN, { ...MANUAL_PROBE, failure_threshold: 1 }),
+          dynamic_batching: { max_queue_delay_microseconds: 600_000_000 },
+        },
       },
       mlp_auto: { from: 'mlp', config: mlpConfig(CPU_CHAIN, FAST_PROBE) },
       mlp_single: { from: 'mlp', config: mlpConfig(['cpu'], MANUAL_PROBE) },
@@ -100,6 +104,12 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     got.forEach((v, i) => assert.ok(Math.abs(v - (reference[i] ?? NaN)) < 1e-4, `${what}: logits[${i}] ${v} vs ${reference[i]}`));
   }
 
+  /** One full batch of mlp_manual (64 requests: the only size that goes at once), every answer checked. */
+  async function fullBatch(what: string, queued: readonly Promise<FetchResult>[] = []): Promise<void> {
+    const rest = Array.from({ length: 64 - queued.length }, () => infer('mlp_manual'));
+    (await Promise.all([...queued, ...rest])).forEach((r, i) => assertCorrect(r, `${what} (request ${i})`));
+  }
+
   function chainOf(model: string): EngineChainView {
     const chain = server.repository.get(model).engineChain;
     assert.ok(chain !== undefined, `${model} has no engine chain`);
@@ -126,7 +136,7 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assert.equal(valueOf(m, 'rtserve_model_engine_breaker_state', { model: 'mlp_manual' }), 0);
 
     const primary = primaryWorker('mlp_manual');
-    // Requests in flight when the engine dies: queued (their partial batch waits 2 s) while the worker is ended.
+    // Requests in flight when the engine dies: queued (their partial batch waits) while the worker is ended.
     // The worker is ended idle: ending a worker thread inside onnxruntime's run can abort the whole process
     // (node-addon-api's Napi::Error escaping into std::terminate), which a crash of the engine would not do to
     // the server's process and a test must not do to the test runner's.
@@ -142,13 +152,13 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     );
     assert.equal(primary.inFlight, 0);
     await primary.terminate();
-    const during = await Promise.all(inFlight);
-    during.forEach((r, i) => assertCorrect(r, `request ${i} in flight when the primary died`));
+    // 40 more fill the batch: it goes, finds the primary dead and runs on the fallback.
+    await fullBatch('in flight when the primary died', inFlight);
     assert.equal(primary.isAlive(), false);
 
     assert.deepEqual(chain.active, { provider: 'cpu', position: 1 });
     assert.equal(chain.state, 'open');
-    assertCorrect(await infer('mlp_manual'), 'request after the failover');
+    await fullBatch('after the failover');
     m = await metrics();
     assert.equal(
       valueOf(m, 'rtserve_model_failovers_total', { model: 'mlp_manual', version: '1', from: 'cpu', to: 'cpu', reason: 'worker_died' }),
@@ -166,7 +176,7 @@ describe('engine failover: run-time failover along the provider chain, circuit b
     assert.equal(chain.state, 'closed');
     const back = primaryWorker('mlp_manual');
     assert.ok(back !== primary && back !== fallback && back.isAlive(), 'a freshly loaded primary serves');
-    assertCorrect(await infer('mlp_manual'), 'request after the recovery');
+    await fullBatch('after the recovery');
     m = await metrics();
     assert.equal(valueOf(m, 'rtserve_model_failover_probes_total', { model: 'mlp_manual', position: '0', result: 'passed' }), 1);
     assert.equal(valueOf(m, 'rtserve_model_failover_recoveries_total', { model: 'mlp_manual', from: 'cpu', to: 'cpu' }), 1);

@@ -147,8 +147,10 @@ describe('Http1Pool (the net REST load client)', () => {
     const pool = new Http1Pool('127.0.0.1', s.port, 1);
     try {
       assert.equal((await pool.request(post('/length'))).status, 200);
+      assert.equal(pool.idleConnections, 1);
       for (const socket of s.sockets) socket.destroy();
-      await new Promise((r) => setTimeout(r, 20));
+      // Until the pool has seen the close, the next request could still be written to the dying connection.
+      while (pool.idleConnections > 0) await new Promise((r) => setImmediate(r));
       assert.equal((await pool.request(post('/length'))).status, 200);
     } finally {
       pool.close();

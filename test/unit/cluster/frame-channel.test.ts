@@ -20,7 +20,7 @@ describe('FrameChannel', () => {
       const receiver = new FrameChannel(b);
       const got: { head: FrameHead; parts: Uint8Array[] }[] = [];
       const all = new Promise<void>((resolve) => {
-        receiver.onFrame = (head, parts) => {
+        receiver.onMessage = (head, parts) => {
           got.push({ head, parts });
           if (got.length === 40) resolve();
         };
@@ -44,6 +44,22 @@ describe('FrameChannel', () => {
     }
   });
 
+  test('a frame whose parts are all empty arrives with each of them (an answer with no detections)', async () => {
+    const { a, b, done } = await socketPair();
+    try {
+      const receiver = new FrameChannel(b);
+      const got = new Promise<Uint8Array[]>((resolve) => {
+        receiver.onMessage = (_head, parts) => resolve(parts);
+      });
+      new FrameChannel(a).send({ r: 1 }, [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)]);
+      const parts = await got;
+      assert.equal(parts.length, 4);
+      for (const p of parts) assert.equal(p.byteLength, 0);
+    } finally {
+      await done();
+    }
+  });
+
   test('a stream cut into one-byte and odd-sized chunks still yields the frames', async () => {
     const { a, b, done } = await socketPair();
     try {
@@ -59,11 +75,13 @@ describe('FrameChannel', () => {
       sender.send({ n: 1 }, [bytes(100, 1)]);
       sender.send({ n: 2 });
       sender.send({ n: 3 }, [bytes(13, 3), bytes(0, 0)]);
+      // The three leave together once the loop turn ends.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       const stream = Buffer.concat(written);
       const receiver = new FrameChannel(b);
       const heads: unknown[] = [];
       const partsOf: Uint8Array[][] = [];
-      receiver.onFrame = (head, parts) => {
+      receiver.onMessage = (head, parts) => {
         heads.push(head['n']);
         partsOf.push(parts);
       };
@@ -92,6 +110,44 @@ describe('FrameChannel', () => {
     }
   });
 
+  test('messages of one loop turn share a frame; a small part is copied as it is sent, so its sender may reuse it', async () => {
+    const { a, b, done } = await socketPair();
+    try {
+      const sender = new FrameChannel(a);
+      const receiver = new FrameChannel(b);
+      const got: { head: FrameHead; parts: Uint8Array[] }[] = [];
+      const all = new Promise<void>((resolve) => {
+        receiver.onMessage = (head, parts) => {
+          got.push({ head, parts: parts.map((p) => p.slice()) });
+          if (got.length === 5) resolve();
+        };
+      });
+      const reused = bytes(100, 1);
+      sender.send({ n: 1 }, [reused]);
+      reused.fill(0xee);
+      sender.send({ n: 2 }, [reused]);
+      sender.send({ n: 3 });
+      // Over 16 KiB: it leaves at once, with the messages before it, in the same frame.
+      sender.send({ n: 4 }, [bytes(20_000, 4)]);
+      sender.send({ n: 5 }, [bytes(9, 5)]);
+      await all;
+      assert.deepEqual(
+        got.map((g) => g.head['n']),
+        [1, 2, 3, 4, 5],
+      );
+      assert.deepEqual(got[0]?.parts[0], bytes(100, 1));
+      assert.deepEqual(got[1]?.parts[0], new Uint8Array(100).fill(0xee));
+      assert.deepEqual(got[3]?.parts[0], bytes(20_000, 4));
+      assert.deepEqual(got[4]?.parts[0], bytes(9, 5));
+      assert.equal(sender.counts.messagesSent, 5);
+      assert.equal(receiver.counts.messagesReceived, 5);
+      // The first four in one frame (written when the large one was sent), the last in the frame of the loop turn.
+      assert.equal(receiver.counts.framesReceived, 2);
+    } finally {
+      await done();
+    }
+  });
+
   test('the parts of a small frame share a slab (no frame buffer of their own), those of a large frame get one', async () => {
     const { a, b, done } = await socketPair();
     try {
@@ -99,7 +155,7 @@ describe('FrameChannel', () => {
       const receiver = new FrameChannel(b);
       const got: { parts: Uint8Array[]; frameBuffer: ArrayBuffer | undefined }[] = [];
       const all = new Promise<void>((resolve) => {
-        receiver.onFrame = (_head, parts, frameBuffer) => {
+        receiver.onMessage = (_head, parts, frameBuffer) => {
           got.push({ parts, frameBuffer });
           if (got.length === 3) resolve();
         };

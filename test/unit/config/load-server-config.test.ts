@@ -17,6 +17,7 @@ test('unknown RTSERVE_* names are ignored with one warning; known ones apply; li
       RTSERVE_DISABLED_APIS: 'logging,demo',
       RTSERVE_RATE_LIMIT: '{"enabled":true,"perIp":{"ratePerSec":5,"burst":10}}',
       RTSERVE_CUDA_ADDON: '/x/rtcuda.node',
+      RTSERVE_NVML_ADDON: '/x/rtnvml.node',
       HOME: '/root',
     },
     warn: (m) => warnings.push(m),
@@ -29,6 +30,7 @@ test('unknown RTSERVE_* names are ignored with one warning; known ones apply; li
   assert.equal(warnings.length, 1);
   assert.match(warnings[0] ?? '', /RTSERVE_PORT, RTSERVE_SERVICE_HOST, RTSERVE_HTP_PORT \(did you mean 'httpPort'\?\)/);
   assert.ok(!(warnings[0] ?? '').includes('CUDA_ADDON'));
+  assert.ok(!(warnings[0] ?? '').includes('NVML_ADDON'));
 });
 
 test('files and flags stay strict: an unknown key is an error naming its source', async () => {

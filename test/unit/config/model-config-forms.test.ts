@@ -5,10 +5,11 @@ import type { z } from 'zod';
 import { modelConfigSchema } from '../../../src/config/model-config.ts';
 import { MODEL_CONFIG_DESC, type FieldDesc, type FieldType, type MessageDesc } from '../../../src/repository/config-fields.ts';
 
-// ModelConfig is written three times, each for its reader: the zod schema (what a config may say), Triton's
-// model_config.proto (what the gRPC ModelConfig RPC sends; Triton's field numbers) and the field table the pbtxt
-// parser and the unsupported-field filter walk (src/repository/config-fields.ts). These tests keep the three
-// in step: a field added to one and forgotten in another fails here, naming the path.
+// ModelConfig is described once, by the zod schema (what a config may say, with the Triton message names and
+// ignored fields as metadata). The field table the pbtxt parser and the unsupported-field filter walk
+// (src/repository/config-fields.ts) is derived from it; Triton's model_config.proto (what the gRPC ModelConfig RPC
+// sends; Triton's field numbers) is the wire contract beside it. These tests keep the proto and the schema in
+// step: a field added to one and forgotten in the other fails here, naming the path.
 
 const protoPath = new URL('../../../src/transport/grpc/proto/model_config.proto', import.meta.url).pathname;
 const root = new protobuf.Root().loadSync(protoPath, { keepCase: true });
@@ -18,13 +19,21 @@ const RTSERVE_ONLY = new Set(['ModelConfig.engine', 'ModelOutput.label_filename'
 /** Sections that only JSON/YAML configs carry (no pbtxt spelling): in the schema only. */
 const JSON_ONLY = new Set(['generate', 'preprocess', 'postprocess']);
 
-function protoType(desc: MessageDesc): protobuf.Type | undefined {
-  const name = desc.name;
-  try {
-    return root.lookupType(name);
-  } catch {
-    return undefined;
+/** Every message of the proto by its full name without the package and by its own name (`Latest`). */
+const protoTypes = new Map<string, protobuf.Type>();
+const indexTypes = (ns: protobuf.NamespaceBase): void => {
+  for (const n of ns.nestedArray) {
+    if (n instanceof protobuf.Type) {
+      protoTypes.set(n.fullName.replace(/^\.inference\./, ''), n);
+      if (!protoTypes.has(n.name)) protoTypes.set(n.name, n);
+    }
+    if (n instanceof protobuf.Namespace || n instanceof protobuf.Type) indexTypes(n);
   }
+};
+indexTypes(root);
+
+function protoType(desc: MessageDesc): protobuf.Type | undefined {
+  return protoTypes.get(desc.name);
 }
 
 function walkDesc(desc: MessageDesc, visit: (desc: MessageDesc, name: string, field: FieldDesc) => void, seen = new Set<MessageDesc>()): void {

@@ -33,6 +33,39 @@ test("'linear' RoPE scaling divides every frequency by the factor", () => {
   assert.equal(a.rope?.invFreq[1], 1 / 10000 ** (2 / 8) / 4);
 });
 
+test("transformers 5's rope_parameters: its theta and scaling are the ones used, as the older top-level keys were", () => {
+  const legacy = decoderArchOf(
+    {
+      ...llama,
+      rope_theta: 500000,
+      rope_scaling: { rope_type: 'llama3', factor: 32, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 64 },
+    },
+    'config.json',
+  );
+  const v5 = decoderArchOf(
+    {
+      ...llama,
+      rope_parameters: {
+        rope_type: 'llama3',
+        rope_theta: 500000,
+        factor: 32,
+        low_freq_factor: 1,
+        high_freq_factor: 4,
+        original_max_position_embeddings: 64,
+      },
+    },
+    'config.json',
+  );
+  assert.equal(v5.rope?.theta, 500000);
+  assert.deepEqual(v5.rope?.invFreq, legacy.rope?.invFreq);
+  assert.notDeepEqual(v5.rope?.invFreq, decoderArchOf({ ...llama, rope_theta: 500000 }, 'config.json').rope?.invFreq, 'the llama3 scaling applied');
+  assert.equal(decoderArchOf({ ...llama, rope_parameters: { rope_type: 'default', rope_theta: 1e6 } }, 'config.json').rope?.theta, 1e6);
+  assert.throws(
+    () => decoderArchOf({ ...llama, rope_parameters: { rope_type: 'yarn', rope_theta: 1e4 } }, 'config.json'),
+    /rope_parameters type 'yarn'/,
+  );
+});
+
 test('generation_config.json eos ids win over config.json', () => {
   assert.deepEqual(decoderArchOf(llama, 'config.json', { eos_token_id: [7, 9] }).eosTokenIds, [7, 9]);
 });

@@ -4,12 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
+import { deviceEnv } from '../../../src/config/device-env.ts';
 import { packageRoot } from '../../../src/util/package-root.ts';
 import { loadNvmlSampler, nvmlAddonPath, registerGpuMetrics, type GpuDeviceSample } from '../../../src/observability/gpu-metrics.ts';
 
 /** Builds native/build/rtnvml.node when it is missing; undefined when it builds (or was built), else why not. */
 function nvmlAddonSkipReason(): string | undefined {
-  if (existsSync(nvmlAddonPath())) return undefined;
+  if (existsSync(nvmlAddonPath(deviceEnv().nvmlAddon))) return undefined;
   const r = spawnSync(join(packageRoot(), 'native', 'build-nvml.sh'), { encoding: 'utf8' });
   return r.status === 0 ? undefined : `native/build-nvml.sh could not build the NVML reader here: ${r.stderr.trim()}`;
 }
@@ -22,7 +23,7 @@ describe('GPU metrics (NVML)', () => {
   });
 
   test('the built reader loads on any machine: NVML readings with a driver, the reason without one', { skip: nvmlAddonSkipReason() }, () => {
-    const r = loadNvmlSampler();
+    const r = loadNvmlSampler(nvmlAddonPath(deviceEnv().nvmlAddon));
     if ('reason' in r) {
       assert.match(r.reason, /NVML not available|nvmlInit failed|NVML sees no GPU/);
       return;

@@ -127,6 +127,7 @@ describe('element types', () => {
     assert.equal(dataTypeOfElemType(ElemType.STRING), 'BYTES');
     assert.equal(dataTypeOfElemType(ElemType.COMPLEX64), undefined);
     assert.equal(elemTypeName(ElemType.FLOAT16), 'FLOAT16');
-    assert.equal(elemTypeName(17), 'elem_type 17');
+    assert.equal(elemTypeName(17), 'FLOAT8E4M3FN', 'a type of ONNX 1.14 (src/onnx/onnx.proto is 1.20)');
+    assert.equal(elemTypeName(99), 'elem_type 99');
   });
 });

@@ -15,10 +15,29 @@ import { createCudaTuner } from '../../../../src/engine/cuda/tuner.ts';
 import { readPlan } from '../../../../src/plan/format.ts';
 import { DT } from '../../../../src/tensor/onnx-dtype.ts';
 import { randn, rng, runBytes } from '../../compiler/helpers.ts';
-import { maxRelError, missingDetections, shapesSceneBatch, yoloStyleNet } from '../../compiler/detector-models.ts';
+import { maxRelError, missingDetections, shapesSceneBatch, yoloStyleNet, type Detections } from '../../compiler/detector-models.ts';
+import { meanAveragePrecision, type ScoredBox } from '../../../../src/postprocess/average-precision.ts';
+import { postprocessDetections } from '../../../../src/postprocess/detection.ts';
+import { generateScene, sceneObjects } from '../../../../models/train/shapes-scene.ts';
 
 const status = loadCudaAddon();
 const skip = status.available ? false : `needs the native CUDA engine and a GPU: ${status.reason}`;
+
+/** The `shapes` config's postprocess (class-aware NMS at 0.5, at most 50) at score 0.05: the whole precision-recall curve. */
+function scoredBoxes(seeds: readonly number[], d: Detections): ScoredBox[] {
+  const K = 50;
+  const identity = { sourceWidth: 160, sourceHeight: 120, targetWidth: 160, targetHeight: 120, scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0 };
+  const options = { boxFormat: 'xyxy' as const, normalized: false, scoreThreshold: 0.05, iouThreshold: 0.5, maxDetections: K, classAware: true };
+  return seeds.flatMap((seed, b) => {
+    const row = {
+      boxes: Array.from(d.boxes).slice(b * K * 4, (b + 1) * K * 4),
+      scores: Array.from(d.scores).slice(b * K, (b + 1) * K),
+      classes: Array.from(d.classes).slice(b * K, (b + 1) * K),
+      count: K,
+    };
+    return postprocessDetections(row, identity, options).map((x) => ({ image: seed, classId: x.classId, score: x.score, box: x.box }));
+  });
+}
 
 async function build(model: Uint8Array, batches: number[], name: string): Promise<CudaSession> {
   const { tuner } = createCudaTuner();
@@ -54,6 +73,34 @@ describe('detectors on the CUDA engine on the GPU', { skip }, () => {
         const { missing } = missingDetections({ boxes: by('boxes'), scores: by('scores'), classes: by('classes') }, expected, n);
         assert.deepEqual(missing, [], `batch ${n}`);
       }
+    });
+
+    test('mAP@0.5 on the held-out check set (seeds 1..150) equals onnxruntime FP32 within 0.005', async () => {
+      const seeds = Array.from({ length: 150 }, (_, i) => i + 1);
+      const truths = seeds.flatMap((seed) => sceneObjects(generateScene(seed)).map((o) => ({ image: seed, classId: o.cls, box: o.box })));
+      const gpu: ScoredBox[] = [];
+      const cpu: ScoredBox[] = [];
+      for (let from = 0; from < seeds.length; from += 16) {
+        const part = seeds.slice(from, from + 16);
+        const data = shapesSceneBatch(part);
+        const input = { name: 'image', datatype: 'FP32' as const, shape: [part.length, 3, 120, 160], data };
+        const got = await session.run([input], []);
+        const ref = await runBytes(model, { image: { elemType: DT.FLOAT, dims: input.shape, data } });
+        const by = (name: string) => got.find((t) => t.name === name)?.data as ArrayLike<number>;
+        gpu.push(...scoredBoxes(part, { boxes: by('boxes'), scores: by('scores'), classes: by('classes') }));
+        cpu.push(
+          ...scoredBoxes(part, {
+            boxes: ref.boxes?.data as Float32Array,
+            scores: ref.scores?.data as Float32Array,
+            classes: ref.classes?.data as Int32Array,
+          }),
+        );
+      }
+      const onGpu = meanAveragePrecision(gpu, truths, 0.5).map;
+      const onCpu = meanAveragePrecision(cpu, truths, 0.5).map;
+      console.log(`shapes mAP@0.5, 150 held-out scenes at 160x120: CUDA FP16 plan ${onGpu.toFixed(4)}, onnxruntime CPU FP32 ${onCpu.toFixed(4)}`);
+      assert.ok(Math.abs(onGpu - onCpu) <= 0.005, `CUDA ${onGpu} vs onnxruntime ${onCpu}`);
+      assert.ok(onCpu >= 0.98, `the reference itself: ${onCpu}`);
     });
   });
 

@@ -6,7 +6,8 @@ import type { RtError } from '../../../../src/errors/registry.ts';
 import { silentLogger } from '../../../../src/observability/logger.ts';
 import type { StreamEvent } from '../../../../src/transport/streaming/stream-registry.ts';
 import type { WsLimits } from '../../../../src/codec/ws-protocol.ts';
-import { WsSession, WsSessionStore, type WsRequestEntry, type WsSessionSink } from '../../../../src/transport/ws/ws-session.ts';
+import { WsSession, WsSessionStore } from '../../../../src/transport/ws/ws-session.ts';
+import type { WsRequestEntry, WsSessionSink } from '../../../../src/transport/ws/ws-session-types.ts';
 
 const LIMITS: WsLimits = {
   max_message_bytes: 1 << 20,

@@ -1,0 +1,2 @@
+/** Moved to the client package (packages/client, `@rtserve/client`); this path keeps older imports working. */
+export * from '../../packages/client/src/sse-reader.ts';
