@@ -16,10 +16,14 @@ WORKDIR /src
 # Dependencies first, so that a source change does not reinstall them. No install scripts: onnxruntime-node and
 # sharp ship prebuilt binaries in their packages, and rtserve's own `prepare` (tsc) runs below, after the sources.
 COPY package.json package-lock.json .npmrc ./
+# The client's workspace (packages/client) is part of the lock: its package.json before the install, its sources
+# before the build (the server's build compiles them into dist/packages/client).
+COPY packages/client/package.json packages/client/package.json
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin bin
 COPY src src
+COPY packages packages
 COPY models models
 COPY scripts/build-web.mjs scripts/build-web.mjs
 COPY web web

@@ -59,8 +59,11 @@ describe('linux/arm64 under qemu-user: npx rtserve serve on the bundled models',
     await mkdir(join(root, 'tmp'), { recursive: true });
     stage = await mkdtemp(join(root, 'tmp', 'arm64-'));
     run('cp', ['-al', 'package.json', 'bin', 'dist', 'models', 'node_modules', stage], root);
+    // The runtime files outside dist/ that the package ships (package.json "files"): the gRPC protos, the ONNX bindings.
     await mkdir(join(stage, 'src', 'transport', 'grpc'), { recursive: true });
     run('cp', ['-al', join(root, 'src', 'transport', 'grpc', 'proto'), join(stage, 'src', 'transport', 'grpc')], root);
+    await mkdir(join(stage, 'src', 'onnx'), { recursive: true });
+    run('cp', ['-al', join(root, 'src', 'onnx', 'generated'), join(stage, 'src', 'onnx')], root);
     const lock = JSON.parse(await readFile(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
     for (const name of ['@img/sharp-linux-arm64', '@img/sharp-libvips-linux-arm64']) {
       const version = lock.packages[`node_modules/${name}`]?.version;
