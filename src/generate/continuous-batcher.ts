@@ -18,7 +18,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { DecoderSpec } from './decoder-spec.ts';
 import { indexTensor, maskTensor } from './feeds.ts';
 import { KvBatch, type NewRow } from './kv-batch.ts';
-import type { GenerationBatcher } from './batcher.ts';
+import { checkQueueRoom, unloadingError, type GenerationBatcher } from './batcher.ts';
 import type { GenerateMetricsSink } from './metrics.ts';
 import type { Sequence } from './sequence.ts';
 
@@ -78,20 +78,14 @@ export class ContinuousBatcher implements GenerationBatcher {
 
   /** Queues a sequence; it joins the batch at the next step. Throws QUEUE_FULL beyond the queue bound. */
   submit(seq: Sequence): void {
-    if (this.closed) throw rtError('MODEL_NOT_READY', `model '${this.spec.model}' is unloading`);
+    if (this.closed) throw unloadingError(this.spec.model);
     if (seq.reservedTokens > this.limits.maxTokensInFlight) {
       throw rtError(
         'BAD_REQUEST',
         `the prompt (${seq.prompt.length} tokens) plus max_tokens (${seq.maxTokens}) exceeds the ${this.limits.maxTokensInFlight} tokens the server keeps in flight`,
       );
     }
-    if (this.waiting.length >= this.limits.maxQueue) {
-      throw rtError(
-        'QUEUE_FULL',
-        `model '${this.spec.model}': ${this.waiting.length} generation requests are already waiting (generateMaxQueue); retry later`,
-        { retryAfterMs: 100 },
-      );
-    }
+    checkQueueRoom(this.spec.model, this.waiting.length, this.limits.maxQueue);
     seq.onEnd = (s) => this.onEnd(s);
     this.waiting.push(seq);
     this.report();
@@ -105,7 +99,7 @@ export class ContinuousBatcher implements GenerationBatcher {
   }
 
   /** Ends every sequence with `error` and refuses new ones. */
-  close(error = rtError('MODEL_NOT_READY', `model '${this.spec.model}' is unloading`)): void {
+  close(error = unloadingError(this.spec.model)): void {
     this.closed = true;
     for (const s of [...this.waiting]) s.fail(error);
     for (const s of [...this.batch.owners]) s?.fail(error);

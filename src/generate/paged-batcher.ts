@@ -14,7 +14,7 @@
  */
 import { rtError, toRtError, type RtError } from '../errors/registry.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { GenerationBatcher } from './batcher.ts';
+import { checkQueueRoom, unloadingError, type GenerationBatcher } from './batcher.ts';
 import { BlockPool, blockHash, blockHashes } from './block-pool.ts';
 import type { DecoderSpec } from './decoder-spec.ts';
 import type { GenerateMetricsSink } from './metrics.ts';
@@ -68,7 +68,7 @@ export class PagedBatcher implements GenerationBatcher {
   }
 
   submit(seq: Sequence): void {
-    if (this.closed) throw rtError('MODEL_NOT_READY', `model '${this.spec.model}' is unloading`);
+    if (this.closed) throw unloadingError(this.spec.model);
     const g = this.engine.geometry;
     const blocks = Math.ceil(seq.reservedTokens / g.blockTokens);
     if (seq.reservedTokens > g.maxContext || blocks > g.totalBlocks) {
@@ -77,13 +77,7 @@ export class PagedBatcher implements GenerationBatcher {
         `the prompt (${seq.prompt.length} tokens) plus max_tokens (${seq.maxTokens}) needs ${blocks} KV blocks of ${g.blockTokens} tokens; model '${this.spec.model}' has ${g.totalBlocks} (context ${g.maxContext})`,
       );
     }
-    if (this.waiting.length >= this.limits.maxQueue) {
-      throw rtError(
-        'QUEUE_FULL',
-        `model '${this.spec.model}': ${this.waiting.length} generation requests are already waiting (generateMaxQueue); retry later`,
-        { retryAfterMs: 100 },
-      );
-    }
+    checkQueueRoom(this.spec.model, this.waiting.length, this.limits.maxQueue);
     const entry = new PagedSequence(seq);
     this.bySeq.set(seq, entry);
     seq.onEnd = (s) => this.onEnd(s);
@@ -97,7 +91,7 @@ export class PagedBatcher implements GenerationBatcher {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  close(error = rtError('MODEL_NOT_READY', `model '${this.spec.model}' is unloading`)): void {
+  close(error = unloadingError(this.spec.model)): void {
     this.closed = true;
     for (const e of [...this.waiting, ...this.active]) e.seq.fail(error);
   }
